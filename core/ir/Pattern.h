@@ -1,0 +1,66 @@
+// The closed list of Lift patterns, declared once: name, family and arity of static parameters.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace lift::ir {
+
+// X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL.
+#define LIFT_PATTERNS(X)              \
+  X(Map, "map", Algo)                 \
+  X(Reduce, "reduce", Algo)           \
+  X(PartRed, "partRed", Algo)         \
+  X(Zip, "zip", Algo)                 \
+  X(Unzip, "unzip", Algo)             \
+  X(Split, "split", Algo)             \
+  X(Join, "join", Algo)               \
+  X(Transpose, "transpose", Algo)     \
+  X(Gather, "gather", Algo)           \
+  X(Scatter, "scatter", Algo)         \
+  X(Slide, "slide", Algo)             \
+  X(Pad, "pad", Algo)                 \
+  X(Iterate, "iterate", Algo)         \
+  X(Get, "get", Algo)                 \
+  X(Tuple, "tuple", Algo)             \
+  X(Id, "id", Algo)                   \
+  X(AsVector, "asVector", Algo)       \
+  X(AsScalar, "asScalar", Algo)       \
+  X(Vectorize, "vectorize", Algo)     \
+  X(MapGlb, "mapGlb", OpenCL)         \
+  X(MapWrg, "mapWrg", OpenCL)         \
+  X(MapLcl, "mapLcl", OpenCL)         \
+  X(MapSeq, "mapSeq", OpenCL)         \
+  X(MapSeqUnroll, "mapSeqUnroll", OpenCL) \
+  X(MapVec, "mapVec", OpenCL)         \
+  X(ReduceSeq, "reduceSeq", OpenCL)   \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL) \
+  X(ToGlobal, "toGlobal", OpenCL)     \
+  X(ToLocal, "toLocal", OpenCL)       \
+  X(ToPrivate, "toPrivate", OpenCL)   \
+  X(Dot, "dot", OpenCL)               \
+  X(ReorderStride, "reorderStride", OpenCL)
+
+enum class PatternKind : uint8_t {
+#define LIFT_PATTERN_ENUM(E, name, level) E,
+  LIFT_PATTERNS(LIFT_PATTERN_ENUM)
+#undef LIFT_PATTERN_ENUM
+};
+
+enum class PatternLevel : uint8_t { Algo, OpenCL };
+
+std::string_view patternName(PatternKind k);
+PatternLevel patternLevel(PatternKind k);
+std::optional<PatternKind> patternByName(std::string_view name);
+
+// Maps of every flavour (map, mapGlb, mapWrg, mapLcl, mapSeq, mapSeqUnroll, mapVec).
+bool isMapLike(PatternKind k);
+// Reductions of every flavour (reduce, reduceSeq, reduceSeqUnroll, partRed).
+bool isReduceLike(PatternKind k);
+// Patterns that only reorganise data and generate no code by themselves (split, join, zip, ...).
+bool isDataLayout(PatternKind k);
+// Address-space wrappers (toGlobal, toLocal, toPrivate).
+bool isAddressSpace(PatternKind k);
+
+}  // namespace lift::ir
