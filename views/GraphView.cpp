@@ -1,0 +1,170 @@
+// Draws a laid-out ProgramGraph; see GraphView.h.
+#include "views/GraphView.h"
+
+#include <QGraphicsPathItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QMouseEvent>
+#include <QPainterPath>
+#include <QWheelEvent>
+#include <cmath>
+
+#include "views/GraphLayout.h"
+
+namespace lift::views {
+
+namespace {
+constexpr int kIdRole = 0;  // QGraphicsItem::data key holding the node index
+}
+
+GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
+  setScene(new QGraphicsScene(this));
+  setRenderHint(QPainter::Antialiasing);
+  setDragMode(QGraphicsView::ScrollHandDrag);
+  setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+  setObjectName("graphView");
+}
+
+QColor GraphView::colorFor(ir::ProgramGraph::NodeKind kind, int level) {
+  using K = ir::ProgramGraph::NodeKind;
+  switch (kind) {
+    case K::Input: return QColor("#9fc5e8");
+    case K::Param: return QColor("#cfe2f3");
+    case K::Literal: return QColor("#eeeeee");
+    case K::Algorithmic: return QColor("#b6d7a8");
+    case K::DataLayout: return QColor("#fff2cc");
+    case K::ParallelMap: return level == 0 ? QColor("#f4cccc") : level == 1 ? QColor("#ea9999") : QColor("#f9cb9c");
+    case K::SequentialOp: return QColor("#d9d2e9");
+    case K::AddressSpace: return level == 0 ? QColor("#a2c4c9") : level == 1 ? QColor("#76a5af") : QColor("#d0e0e3");
+    case K::UserFun: return QColor("#ffe599");
+    case K::LambdaCall: return QColor("#ffffff");
+  }
+  return Qt::white;
+}
+
+void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& changed) {
+  graph_ = g;
+  changed_ = changed;
+  scene()->clear();
+  nodeItems_.clear();
+  nodeIndex_.clear();
+  searchFrom_ = 0;
+  if (g.nodes.empty()) return;
+  GraphGeometry geo = layoutGraph(g);
+
+  for (size_t c = 0; c < geo.clusters.size(); ++c) {
+    auto* r = scene()->addRect(geo.clusters[c], QPen(QColor("#888888"), 1, Qt::DashLine), QBrush(QColor(250, 250, 250, 60)));
+    r->setZValue(-10 + static_cast<double>(c) * 0.01);
+    r->setToolTip(QString::fromStdString(g.clusters[c].label));
+    auto* t = scene()->addSimpleText(QString::fromStdString(g.clusters[c].label), QFont("Helvetica", 8));
+    t->setBrush(QColor("#555555"));
+    t->setPos(geo.clusters[c].topLeft() + QPointF(4, 2));
+    t->setZValue(-9);
+  }
+  for (size_t i = 0; i < geo.edges.size(); ++i) {
+    bool nested = g.edges[i].nested;
+    QPen pen(nested ? QColor("#999999") : QColor("#444444"), nested ? 1 : 1.3, nested ? Qt::DotLine : Qt::SolidLine);
+    auto* p = scene()->addPath(geo.edges[i], pen);
+    p->setZValue(-1);
+    // Arrow head at the tip, pointing along the last segment.
+    const QPainterPath& path = geo.edges[i];
+    if (path.elementCount() >= 2) {
+      QPointF tip = geo.arrowTips[i];
+      QPointF from = path.pointAtPercent(0.97);
+      double angle = std::atan2(tip.y() - from.y(), tip.x() - from.x());
+      QPolygonF head;
+      head << tip << tip - QPointF(std::cos(angle - 0.4) * 8, std::sin(angle - 0.4) * 8)
+           << tip - QPointF(std::cos(angle + 0.4) * 8, std::sin(angle + 0.4) * 8);
+      scene()->addPolygon(head, pen, QBrush(pen.color()))->setZValue(-1);
+    }
+    if (!geo.edgeLabels[i].isNull()) {
+      auto* t = scene()->addSimpleText(QString::fromStdString(g.edges[i].label), QFont("Helvetica", 7));
+      t->setPos(geo.edgeLabels[i] - QPointF(3, 6));
+    }
+  }
+  for (size_t i = 0; i < geo.nodes.size(); ++i) {
+    auto& n = g.nodes[i];
+    QColor fill = colorFor(n.kind, n.level);
+    auto* r = scene()->addRect(geo.nodes[i], QPen(Qt::black, 1), QBrush(fill));
+    r->setData(kIdRole, static_cast<int>(i));
+    QString tip = QString::fromStdString(n.label);
+    if (!n.detail.empty()) tip += "\n" + QString::fromStdString(n.detail);
+    r->setToolTip(tip);
+    r->setCursor(Qt::PointingHandCursor);
+    auto* t = new QGraphicsSimpleTextItem(QString::fromStdString(n.label), r);
+    t->setFont(QFont("Helvetica", 9));
+    QRectF tb = t->boundingRect();
+    t->setPos(geo.nodes[i].center() - QPointF(tb.width() / 2, tb.height() / 2));
+    t->setAcceptedMouseButtons(Qt::NoButton);
+    nodeItems_.push_back(r);
+    nodeIndex_.insert(n.irId, static_cast<int>(i));
+  }
+  scene()->setSceneRect(geo.bounds.adjusted(-20, -20, 20, 20));
+  updateSelectionPens();
+}
+
+QRectF GraphView::nodeRect(ir::NodeId id) const {
+  auto it = nodeIndex_.find(id);
+  return it == nodeIndex_.end() ? QRectF() : nodeItems_[*it]->rect();
+}
+
+void GraphView::updateSelectionPens() {
+  for (size_t i = 0; i < nodeItems_.size(); ++i) {
+    ir::NodeId id = graph_.nodes[i].irId;
+    QPen pen(Qt::black, 1);
+    if (changed_.contains(id)) pen = QPen(QColor("#1a7f37"), 2.5);
+    if (id == selected_ && selected_ != 0) pen = QPen(QColor("#1f6feb"), 3);
+    nodeItems_[i]->setPen(pen);
+  }
+}
+
+void GraphView::selectNode(ir::NodeId id) {
+  selected_ = id;
+  updateSelectionPens();
+  auto it = nodeIndex_.find(id);
+  if (it != nodeIndex_.end()) ensureVisible(nodeItems_[*it]);
+}
+
+bool GraphView::findNext(const QString& text) {
+  if (text.isEmpty() || graph_.nodes.empty()) return false;
+  size_t n = graph_.nodes.size();
+  for (size_t k = 0; k < n; ++k) {
+    size_t i = (searchFrom_ + k) % n;
+    if (QString::fromStdString(graph_.nodes[i].label).contains(text, Qt::CaseInsensitive)) {
+      searchFrom_ = static_cast<int>(i + 1);
+      selectNode(graph_.nodes[i].irId);
+      centerOn(nodeItems_[i]);
+      emit nodeSelected(graph_.nodes[i].irId);
+      return true;
+    }
+  }
+  return false;
+}
+
+void GraphView::fit() {
+  if (!scene()->items().isEmpty()) fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+}
+
+void GraphView::zoomIn() { scale(1.2, 1.2); }
+void GraphView::zoomOut() { scale(1 / 1.2, 1 / 1.2); }
+
+void GraphView::wheelEvent(QWheelEvent* e) {
+  double factor = std::pow(1.0015, e->angleDelta().y());
+  scale(factor, factor);
+}
+
+void GraphView::mousePressEvent(QMouseEvent* e) {
+  QGraphicsItem* item = itemAt(e->pos());
+  while (item && !item->data(kIdRole).isValid()) item = item->parentItem();
+  if (item && e->button() == Qt::LeftButton) {
+    int idx = item->data(kIdRole).toInt();
+    if (idx >= 0 && idx < static_cast<int>(graph_.nodes.size())) {
+      selectNode(graph_.nodes[idx].irId);
+      emit nodeSelected(graph_.nodes[idx].irId);
+      return;
+    }
+  }
+  QGraphicsView::mousePressEvent(e);
+}
+
+}  // namespace lift::views

@@ -1,0 +1,59 @@
+// The program graph: a ProgramGraph laid out by Graphviz and drawn in a QGraphicsScene.
+// Nodes are coloured by kind; lambdas are dashed clusters; pan (drag), zoom (wheel), fit,
+// search; hover shows a node's type; clicking selects a node (nodeSelected).
+#pragma once
+
+#include <QGraphicsView>
+#include <QHash>
+#include <QSet>
+
+#include "core/ir/ProgramGraph.h"
+
+class QGraphicsRectItem;
+
+namespace lift::views {
+
+class GraphView : public QGraphicsView {
+  Q_OBJECT
+ public:
+  explicit GraphView(QWidget* parent = nullptr);
+
+  // Replaces the graph. `changed` nodes (by IR id) are highlighted, e.g. after a rewrite.
+  void setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& changed = {});
+  const ir::ProgramGraph& graph() const { return graph_; }
+
+  // Selects the node showing IR node `id` (no signal); 0 clears the selection.
+  void selectNode(ir::NodeId id);
+  ir::NodeId selectedNode() const { return selected_; }
+  // Selects the next node whose label contains `text` (case-insensitive); false if none.
+  bool findNext(const QString& text);
+  // The colour used for a node kind (also used by the legend and other panes).
+  static QColor colorFor(ir::ProgramGraph::NodeKind kind, int level);
+  int nodeItemCount() const { return static_cast<int>(nodeItems_.size()); }
+  // Scene rectangle of the node showing IR node `id` (null if none).
+  QRectF nodeRect(ir::NodeId id) const;
+
+ public slots:
+  void fit();
+  void zoomIn();
+  void zoomOut();
+
+ signals:
+  void nodeSelected(lift::ir::NodeId id);
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+
+ private:
+  void updateSelectionPens();
+
+  ir::ProgramGraph graph_;
+  std::vector<QGraphicsRectItem*> nodeItems_;
+  QHash<ir::NodeId, int> nodeIndex_;
+  QSet<ir::NodeId> changed_;
+  ir::NodeId selected_ = 0;
+  int searchFrom_ = 0;
+};
+
+}  // namespace lift::views
