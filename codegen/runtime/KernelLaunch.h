@@ -1,0 +1,77 @@
+// KernelLaunch: a value describing one kernel to run — its OpenCL source, kernel name, build
+// options, arguments (global buffers with element type, count and role; scalars; local memory)
+// and NDRange. The code generator produces one per compiled program; the runner, the worker
+// protocol and the result store take it as is.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/runtime/HostArray.h"
+
+namespace lift::runtime {
+
+enum class ArgRole : uint8_t { Input, Output, InOut };
+const char* toString(ArgRole r);
+
+struct KernelArg {
+  enum class Kind : uint8_t { Buffer, Scalar, Local };
+  Kind kind = Kind::Buffer;
+  std::string name;  // for messages ("A", "out")
+
+  // Buffer: `count` elements of `type` in global memory. Scalar: `type` is its scalar type.
+  ElementType type;
+  uint64_t count = 0;
+  ArgRole role = ArgRole::Input;
+  // Input and InOut buffers: the initial contents as scalars; generated from the launch's seed
+  // when absent.
+  std::optional<HostArray> data;
+  // Output and InOut buffers: the contents expected after the kernel; without it the output is
+  // only checked for elements left unwritten.
+  std::optional<HostArray> expected;
+
+  // Scalar: the value (intValue for int, floatValue for float and double).
+  int64_t intValue = 0;
+  double floatValue = 0;
+
+  // Local: bytes of local memory (a `__local T*` parameter).
+  uint64_t localBytes = 0;
+
+  static KernelArg input(std::string name, ElementType type, uint64_t count);
+  static KernelArg output(std::string name, ElementType type, uint64_t count);
+  static KernelArg inout(std::string name, ElementType type, uint64_t count);
+  static KernelArg scalarInt(std::string name, int32_t value);
+  static KernelArg scalarFloat(std::string name, float value);
+  static KernelArg scalarDouble(std::string name, double value);
+  static KernelArg local(std::string name, uint64_t bytes);
+
+  bool isBuffer() const { return kind == Kind::Buffer; }
+  bool readsInput() const { return isBuffer() && role != ArgRole::Output; }
+  bool writesOutput() const { return isBuffer() && role != ArgRole::Input; }
+  // Scalars in the buffer (count x vector width).
+  uint64_t scalarCount() const { return count * type.scalarsPerElement(); }
+  uint64_t byteSize() const { return count * type.bytes(); }
+};
+
+struct KernelLaunch {
+  std::string source;            // OpenCL C
+  std::string kernelName;
+  std::string buildOptions;      // passed to clBuildProgram
+  std::string sourceName = "kernel.cl";  // the file name diagnostics show
+  std::vector<KernelArg> args;   // in the kernel's parameter order
+  std::vector<uint64_t> global;  // 1 to 3 dimensions
+  std::vector<uint64_t> local;   // empty: the implementation chooses; else as many as global
+  uint64_t seed = 1;             // for inputs without data
+
+  // Empty when the description is well-formed, else what is wrong with it.
+  std::string check() const;
+  // The initial contents of buffer argument i: its data, or the seeded inputs.
+  HostArray inputData(size_t i) const;
+  // Fills in `data` of every input and inout buffer that has none, so that a caller can
+  // compute the expected outputs (e.g. with the interpreter) from exactly the kernel's inputs.
+  void materializeInputs();
+};
+
+}  // namespace lift::runtime

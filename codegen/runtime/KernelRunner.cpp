@@ -1,0 +1,260 @@
+// In-process evaluation of one kernel launch.
+#include "codegen/runtime/KernelRunner.h"
+
+#include <fmt/format.h>
+
+#include <new>
+
+#include "codegen/runtime/ClError.h"
+
+namespace lift::runtime {
+
+namespace {
+
+// Thrown inside execute() for a problem found before OpenCL was asked (the status is set).
+struct Stop {};
+
+cl::NDRange ndrange(const std::vector<uint64_t>& s) {
+  switch (s.size()) {
+    case 1: return cl::NDRange(s[0]);
+    case 2: return cl::NDRange(s[0], s[1]);
+    case 3: return cl::NDRange(s[0], s[1], s[2]);
+  }
+  return cl::NullRange;
+}
+
+std::string sizes(const std::vector<uint64_t>& s) {
+  std::string r;
+  for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
+  return r;
+}
+
+double eventMs(const cl::Event& ev) {
+  auto start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  auto end = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+  return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
+}
+
+// Why a launch may have been refused, in the words of the launch description.
+std::string launchHint(int code, const KernelLaunch& l, uint64_t kernelMaxWg) {
+  if (code != CL_INVALID_WORK_GROUP_SIZE && code != CL_INVALID_WORK_ITEM_SIZE) return "";
+  if (l.local.empty()) return "";
+  for (size_t d = 0; d < l.global.size(); ++d)
+    if (l.global[d] % l.local[d] != 0)
+      return fmt::format("; the global size {} is not a multiple of the local size {} in dimension {}", l.global[d],
+                         l.local[d], d);
+  uint64_t wg = 1;
+  for (auto x : l.local) wg *= x;
+  if (kernelMaxWg && wg > kernelMaxWg)
+    return fmt::format("; the work-group has {} work-items, the kernel allows at most {}", wg, kernelMaxWg);
+  return "";
+}
+
+void setClError(RunResult& r, int code, const std::string& what, const std::string& hint = "") {
+  r.clErrorCode = code;
+  r.clError = clErrorName(code);
+  r.status = isOutOfResources(code) ? RunStatus::OutOfResources : RunStatus::LaunchFailed;
+  r.message = fmt::format("{} failed: {}{}", what, describeClError(code), hint);
+}
+
+template <class T>
+void fillPoison(cl::CommandQueue& q, const cl::Buffer& b, T pattern, uint64_t bytes) {
+  q.enqueueFillBuffer(b, pattern, 0, bytes);
+}
+
+}  // namespace
+
+KernelRunner::KernelRunner(Device device, std::shared_ptr<BuildCache> cache)
+    : ctx_(std::move(device)), cache_(cache ? std::move(cache) : std::make_shared<BuildCache>()) {}
+
+RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& options) {
+  return run(launch, options, {});
+}
+
+cl::Kernel KernelRunner::kernelFor(const cl::Program& program, const std::string& name) {
+  auto key = std::make_pair(program(), name);
+  if (auto it = kernels_.find(key); it != kernels_.end()) return it->second.second;
+  if (kernels_.size() >= 512) kernels_.clear();
+  cl::Kernel k(program, name.c_str());
+  kernels_.emplace(key, std::make_pair(program, k));
+  return k;
+}
+
+RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& options,
+                            const std::function<void()>& heartbeat) {
+  std::lock_guard lock(mutex_);
+  RunResult r;
+  if (std::string err = launch.check(); !err.empty()) {
+    r.status = RunStatus::LaunchFailed;
+    r.message = "invalid launch: " + err;
+    return r;
+  }
+  BuiltProgram built;
+  try {
+    built = cache_->build(ctx_, launch.source, launch.buildOptions, launch.sourceName);
+  } catch (const BuildError& e) {
+    r.status = RunStatus::BuildFailed;
+    r.diagnostic = e.diagnostic();
+    r.buildLog = e.log();
+    r.message = e.diagnostic().format();
+    return r;
+  } catch (const cl::Error& e) {
+    setClError(r, e.err(), e.what());
+    r.status = RunStatus::BuildFailed;
+    return r;
+  }
+  r.buildSource = built.source;
+  r.buildMs = built.ms;
+  if (heartbeat) heartbeat();
+  try {
+    execute(launch, options, built.program, heartbeat, r);
+  } catch (const Stop&) {
+  } catch (const cl::Error& e) {
+    setClError(r, e.err(), e.what());
+  } catch (const std::bad_alloc&) {
+    r.status = RunStatus::OutOfResources;
+    r.message = "out of host memory for the kernel's buffers";
+  }
+  // Leave nothing queued behind a failure.
+  try {
+    ctx_.queue().finish();
+  } catch (const cl::Error&) {
+  }
+  return r;
+}
+
+void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options, const cl::Program& program,
+                           const std::function<void()>& heartbeat, RunResult& r) {
+  const DeviceInfo& dev = ctx_.device().info();
+  cl::CommandQueue& q = ctx_.queue();
+  auto stop = [&](RunStatus s, std::string message) {
+    r.status = s;
+    r.message = std::move(message);
+    throw Stop{};
+  };
+
+  cl::Kernel kernel;
+  try {
+    kernel = kernelFor(program, launch.kernelName);
+  } catch (const cl::Error& e) {
+    setClError(r, e.err(), "clCreateKernel");
+    if (e.err() == CL_INVALID_KERNEL_NAME)
+      r.message = fmt::format("the program has no kernel named '{}' ({})", launch.kernelName, r.clError);
+    throw Stop{};
+  }
+  auto numArgs = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
+  if (numArgs != launch.args.size())
+    stop(RunStatus::LaunchFailed, fmt::format("kernel '{}' takes {} arguments, the launch gives {}", launch.kernelName,
+                                              numArgs, launch.args.size()));
+
+  // Resources the device cannot provide are reported as such rather than as a cryptic failure.
+  uint64_t localBytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_.device().handle());
+  uint64_t kernelMaxWg = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_.device().handle());
+  uint64_t globalBytes = 0;
+  for (const auto& a : launch.args) {
+    if (a.kind == KernelArg::Kind::Local) localBytes += a.localBytes;
+    if (a.isBuffer()) {
+      globalBytes += a.byteSize();
+      if (a.byteSize() > dev.maxAllocBytes)
+        stop(RunStatus::OutOfResources, fmt::format("buffer '{}' needs {} bytes; the device allows {} per buffer",
+                                                    a.name, a.byteSize(), dev.maxAllocBytes));
+    }
+  }
+  if (localBytes > dev.localMemBytes)
+    stop(RunStatus::OutOfResources,
+         fmt::format("the kernel needs {} bytes of local memory; the device has {}", localBytes, dev.localMemBytes));
+  if (globalBytes > dev.globalMemBytes)
+    stop(RunStatus::OutOfResources, fmt::format("the buffers need {} bytes; the device has {}", globalBytes,
+                                                dev.globalMemBytes));
+
+  // Buffers: inputs uploaded, outputs poisoned so that unwritten elements show.
+  std::vector<cl::Buffer> buffers(launch.args.size());
+  std::vector<HostArray> initial(launch.args.size());
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const KernelArg& a = launch.args[i];
+    switch (a.kind) {
+      case KernelArg::Kind::Buffer:
+        buffers[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, a.byteSize());
+        if (a.readsInput()) {
+          initial[i] = launch.inputData(i);
+          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, a.byteSize(), initial[i].data());
+        } else {
+          switch (a.type.scalar) {
+            case ScalarType::Float: fillPoison(q, buffers[i], std::bit_cast<cl_float>(kPoisonFloatBits), a.byteSize()); break;
+            case ScalarType::Double: fillPoison(q, buffers[i], std::bit_cast<cl_double>(kPoisonDoubleBits), a.byteSize()); break;
+            case ScalarType::Int: fillPoison(q, buffers[i], cl_int(kPoisonInt), a.byteSize()); break;
+          }
+        }
+        kernel.setArg(static_cast<cl_uint>(i), buffers[i]);
+        break;
+      case KernelArg::Kind::Scalar:
+        switch (a.type.scalar) {
+          case ScalarType::Int: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_int>(a.intValue)); break;
+          case ScalarType::Float: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_float>(a.floatValue)); break;
+          case ScalarType::Double: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_double>(a.floatValue)); break;
+        }
+        break;
+      case KernelArg::Kind::Local: kernel.setArg(static_cast<cl_uint>(i), cl::Local(a.localBytes)); break;
+    }
+  }
+
+  const cl::NDRange global = ndrange(launch.global);
+  const cl::NDRange local = launch.local.empty() ? cl::NullRange : ndrange(launch.local);
+  auto once = [&]() -> double {
+    cl::Event ev;
+    try {
+      q.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
+      ev.wait();
+    } catch (const cl::Error& e) {
+      setClError(r, e.err(), e.what(), launchHint(e.err(), launch, kernelMaxWg));
+      r.message += fmt::format(" (global {}, local {})", sizes(launch.global),
+                               launch.local.empty() ? "any" : sizes(launch.local));
+      throw Stop{};
+    }
+    if (cl_int st = ev.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); st < 0) {
+      setClError(r, st, "the kernel execution");
+      throw Stop{};
+    }
+    double ms = eventMs(ev);
+    r.kernelMsTotal += ms;
+    if (heartbeat) heartbeat();
+    return ms;
+  };
+
+  // The validated execution.
+  double firstMs = once();
+  ValidationReport report;
+  for (size_t i = 0; i < launch.args.size(); ++i) {
+    const KernelArg& a = launch.args[i];
+    if (!a.writesOutput()) continue;
+    HostArray out(a.type.scalar, a.scalarCount());
+    q.enqueueReadBuffer(buffers[i], CL_TRUE, 0, a.byteSize(), out.data());
+    std::string name = a.name.empty() ? fmt::format("argument {}", i) : a.name;
+    report.merge(a.expected ? compareArrays(out, *a.expected, options.tolerance, name) : checkWritten(out, name));
+    if (options.returnOutputs) r.outputs.push_back({static_cast<uint32_t>(i), a.name, std::move(out)});
+  }
+  r.validation = report;
+  if (!report.ok) {
+    r.status = RunStatus::WrongResult;
+    r.message = report.message;
+    if (!options.timeWrongResults) {
+      r.setTimes({firstMs});
+      return;
+    }
+  }
+
+  bool hasInOut = false;
+  for (const auto& a : launch.args) hasInOut |= a.isBuffer() && a.role == ArgRole::InOut;
+  std::vector<double> samples;
+  for (int k = 0; k < options.warmups + options.repetitions; ++k) {
+    if (hasInOut)  // every execution starts from the same data
+      for (size_t i = 0; i < launch.args.size(); ++i)
+        if (launch.args[i].isBuffer() && launch.args[i].role == ArgRole::InOut)
+          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, launch.args[i].byteSize(), initial[i].data());
+    double ms = once();
+    if (k >= options.warmups) samples.push_back(ms);
+  }
+  r.setTimes(samples.empty() ? std::vector<double>{firstMs} : std::move(samples));
+}
+
+}  // namespace lift::runtime

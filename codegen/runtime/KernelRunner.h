@@ -1,0 +1,46 @@
+// KernelRunner: evaluates kernels in this process on one device — build through the cache,
+// upload seeded inputs, poison outputs, run once and validate, then warm up and time with
+// profiling events. Used directly by tests and benchmarks, and inside the worker process.
+#pragma once
+
+#include <CL/opencl.hpp>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "codegen/runtime/BuildCache.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/Evaluator.h"
+
+namespace lift::runtime {
+
+class KernelRunner : public Evaluator {
+ public:
+  // `cache` may be shared between runners (and threads); null gives a cache in the default
+  // directory.
+  explicit KernelRunner(Device device, std::shared_ptr<BuildCache> cache = nullptr);
+
+  RunResult run(const KernelLaunch& launch, const RunOptions& options = {}) override;
+  // As run(), calling `heartbeat` once the program is built and after every kernel execution;
+  // the worker forwards it so that its parent can time each step out separately.
+  RunResult run(const KernelLaunch& launch, const RunOptions& options, const std::function<void()>& heartbeat);
+
+  const Device& device() const { return ctx_.device(); }
+  BuildCache& cache() { return *cache_; }
+
+ private:
+  cl::Kernel kernelFor(const cl::Program& program, const std::string& name);
+  void execute(const KernelLaunch& launch, const RunOptions& options, const cl::Program& program,
+               const std::function<void()>& heartbeat, RunResult& result);
+
+  std::mutex mutex_;
+  DeviceContext ctx_;
+  std::shared_ptr<BuildCache> cache_;
+  // Kernel objects of programs already used; the program is held so its handle stays unique.
+  std::map<std::pair<cl_program, std::string>, std::pair<cl::Program, cl::Kernel>> kernels_;
+};
+
+}  // namespace lift::runtime
