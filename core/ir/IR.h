@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -234,5 +235,71 @@ size_t structuralHash(const Program& p);
 
 // Number of nodes (expressions + function declarations) reachable from f.
 size_t nodeCount(const Fun& f);
+
+// ----- traversal -------------------------------------------------------------------------
+
+// A node of the program graph: an expression or a function declaration (exactly one is set).
+struct NodeRef {
+  Expr expr;
+  Fun fun;
+  bool isExpr() const { return expr != nullptr; }
+  NodeId id() const { return expr ? expr->id() : fun->id(); }
+};
+
+// How a node hangs below its parent.
+enum class Edge : uint8_t {
+  Root,         // where the traversal started
+  CallFun,      // the function of a call
+  CallArg,      // argument `index` of a call
+  LambdaParam,  // parameter `index` of a lambda (the binder itself)
+  LambdaBody,   // the body of a lambda
+  PatternFun,   // nested function `index` of a pattern (map's f, iterate's f, ...)
+};
+
+struct PathStep {
+  NodeRef node;
+  Edge edge = Edge::Root;
+  int index = 0;
+};
+// From the root (first) to the visited node (last).
+using NodePath = std::vector<PathStep>;
+
+// Pre-order walk of the tree of occurrences below `root`: a node before its children; a call's
+// function before its arguments; a lambda's parameters (binders), then its body. A node shared
+// by several parents is visited once per occurrence. `visit` returns false to skip the children.
+void visitPreOrder(const Fun& root, const std::function<bool(const NodePath&)>& visit);
+void visitPreOrder(const Expr& root, const std::function<bool(const NodePath&)>& visit);
+
+// The children of a node in the order of visitPreOrder, with the edge leading to each.
+std::vector<PathStep> children(const NodeRef& n);
+
+// Whether parameter p is used in e / f.
+bool mentions(const Expr& e, const ParamNode* p);
+bool mentions(const Fun& f, const ParamNode* p);
+// Parameters used but not bound below the root, in order of first use.
+std::vector<Param> freeParams(const Fun& f);
+std::vector<Param> freeParams(const Expr& e);
+
+// Rebuilds a graph bottom-up, Halide-IRMutator style: a node none of whose children changed is
+// returned as is, so untouched nodes keep their ids. Override `mutate` to replace nodes and call
+// the base version to recurse. Binders (lambda parameters) are kept; only uses are mutated.
+class Mutator {
+ public:
+  virtual ~Mutator() = default;
+  virtual Expr mutate(const Expr& e) { return mutateChildren(e); }
+  virtual Fun mutate(const Fun& f) { return mutateChildren(f); }
+
+ protected:
+  Expr mutateChildren(const Expr& e);
+  Fun mutateChildren(const Fun& f);
+};
+
+// Replaces uses of parameters (by node identity).
+Expr substitute(const Expr& e, const std::unordered_map<const ParamNode*, Expr>& replacement);
+Fun substitute(const Fun& f, const std::unordered_map<const ParamNode*, Expr>& replacement);
+
+// Beta reduction of a call of a lambda with as many parameters as arguments: the body with the
+// parameters replaced by the arguments. nullptr when `call` is not such a call.
+Expr betaReduce(const Expr& call);
 
 }  // namespace lift::ir
