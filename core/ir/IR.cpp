@@ -87,6 +87,15 @@ SourceLoc Program::locationOf(NodeId id) const {
   return SourceLoc{file, 0, 0};
 }
 
+Diagnostic Program::diagnosticAt(NodeId id, std::string message) const {
+  SourceLoc loc = locationOf(id);
+  if (source && loc.known()) return makeDiagnostic(loc.file, *source, loc.line, loc.col, std::move(message));
+  Diagnostic d;
+  d.loc = std::move(loc);
+  d.message = std::move(message);
+  return d;
+}
+
 const SizeDecl* Program::findSize(const std::string& n) const {
   for (auto& s : sizes)
     if (s.name == n) return &s;

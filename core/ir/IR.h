@@ -217,8 +217,13 @@ struct Program {
   Lambda main;
   // Source positions of nodes (by id), filled by the parser; nodes a rewrite creates have none.
   std::shared_ptr<const std::unordered_map<NodeId, SourceLoc>> locations;
+  // The text it was parsed from (null if built in memory): diagnostics about the program, e.g.
+  // the type checker's, show the offending line with a caret.
+  std::shared_ptr<const std::string> source;
 
   SourceLoc locationOf(NodeId id) const;
+  // A diagnostic at the location of node `id` (with the source line and caret when known).
+  Diagnostic diagnosticAt(NodeId id, std::string message) const;
   const SizeDecl* findSize(const std::string& name) const;
 };
 

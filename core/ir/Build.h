@@ -1,0 +1,156 @@
+// Building programs in C++: one function per pattern, composition, application, lambdas and
+// whole programs. The builder produces exactly the IR the parser produces for the same text
+// (the parser is written on top of it), so tests and rewrite rules can compare the two:
+//
+//   auto A = ir::param("A", ...), B = ir::param("B", ...);
+//   auto dot = ir::compose(ir::reduce(add, ir::floatLit(0)), ir::map(mult));  // reduce(add, 0.0f) o map(mult)
+//   Expr body = ir::call(ir::map(ir::lambda("rowA", [&](Expr rowA) { ... })), A);
+//
+// The IR has no composition node: `f o g` applied to x is the call chain f(g(x)), and used as a
+// function value (e.g. `map(f o g)`) it is the lambda fun(x => f(g(x))). Likewise a reduction
+// with its initial value, `reduce(f, z)`, applied to xs is Reduce(f)(z, xs) and used as a value
+// is fun(x => Reduce(f)(z, x)). `Callable` holds such a function until it is applied or used.
+#pragma once
+
+#include <functional>
+#include <initializer_list>
+#include <unordered_map>
+
+#include "core/ir/IR.h"
+
+namespace lift::ir {
+
+// Source positions of nodes by id, as collected by the parser (see Program::locations).
+using LocationMap = std::unordered_map<NodeId, SourceLoc>;
+
+// A function in the making: a declaration (pattern, user function, lambda), a pattern partially
+// applied to its leading data arguments (reduce's initial value), or a composition.
+class Callable {
+ public:
+  Callable() = default;
+  template <class N>
+    requires std::is_base_of_v<FunNode, N>
+  Callable(std::shared_ptr<const N> f) : fun_(std::move(f)) {}  // NOLINT: implicit by design
+
+  // `pattern` applied to `leading` followed by the arguments it is called with.
+  static Callable partial(Fun pattern, std::vector<Expr> leading);
+  // chain[0] o chain[1] o ... : the last is applied first. Nested compositions are flattened.
+  static Callable compose(std::vector<Callable> chain);
+
+  explicit operator bool() const { return fun_ || !chain_.empty(); }
+  bool isComposition() const { return !chain_.empty(); }
+  bool isPartial() const { return fun_ && !leading_.empty(); }
+  // The declaration (or the pattern of a partial application); null for a composition.
+  const Fun& decl() const { return fun_; }
+  const std::vector<Expr>& leadingArgs() const { return leading_; }
+  const std::vector<Callable>& chain() const { return chain_; }
+
+  // Where it was written; the calls and lambdas built from it get this location in `locs`.
+  Callable& at(SourceLoc loc);
+  const SourceLoc& loc() const { return loc_; }
+
+  // Applies to arguments: f(args) for a declaration, pattern(leading..., args) for a partial
+  // application, f(g(h(args))) for a composition. New nodes' locations go to `locs` if given.
+  Expr apply(std::vector<Expr> args, LocationMap* locs = nullptr) const;
+  // As a function value: the declaration itself, or a lambda of one parameter named `paramName`.
+  Fun toFun(LocationMap* locs = nullptr, const std::string& paramName = "x") const;
+
+ private:
+  Fun fun_;
+  std::vector<Expr> leading_;
+  std::vector<Callable> chain_;
+  SourceLoc loc_;
+};
+
+// ----- values --------------------------------------------------------------------------
+Param param(std::string name, Type declaredType = {});
+Expr literal(std::string text, Type type);
+Expr floatLit(double v);  // "1.5f"
+Expr doubleLit(double v);  // "1.5"
+Expr intLit(int64_t v);
+Expr boolLit(bool v);
+// The zero of a type ("0.0f", "0", "false"), for arrays too: an array whose elements all equal it.
+Expr zeros(Type t);
+// The text of the zero of a scalar or vector type's component ("0.0f", "0.0", "0", "false").
+std::string zeroText(ScalarKind k);
+
+// ----- functions -----------------------------------------------------------------------
+Lambda lambda(std::vector<Param> params, Expr body);
+Lambda lambda(const std::string& name, const std::function<Expr(Expr)>& body);
+Lambda lambda(const std::string& a, const std::string& b, const std::function<Expr(Expr, Expr)>& body);
+Fun userFun(std::shared_ptr<const UserFunDef> def);
+Callable compose(std::vector<Callable> chain);
+template <class... C>
+Callable compose(Callable f, Callable g, C... rest) {
+  return Callable::compose({std::move(f), std::move(g), Callable(std::move(rest))...});
+}
+
+Expr call(const Callable& f, std::vector<Expr> args);
+template <class... E>
+Expr call(const Callable& f, Expr a, E... rest) {
+  return f.apply({std::move(a), Expr(std::move(rest))...});
+}
+
+// ----- patterns (docs/LANGUAGE.md gives each one's meaning and type) ---------------------
+Fun pattern(PatternKind k, PatternNode::Params p = {});
+
+Fun map(const Callable& f);
+Fun mapSeq(const Callable& f);
+Fun mapSeqUnroll(const Callable& f);
+Fun mapVec(const Callable& f);
+Fun mapGlb(const Callable& f, int dim = 0);
+Fun mapWrg(const Callable& f, int dim = 0);
+Fun mapLcl(const Callable& f, int dim = 0);
+// map-like pattern `k` (one of isMapLike) of f, with dimension `dim` for mapGlb/Wrg/Lcl.
+Fun mapLike(PatternKind k, const Callable& f, int dim = 0);
+
+// reduce(f, init): applied to xs gives Reduce(f)(init, xs).
+Callable reduce(const Callable& f, Expr init);
+Callable reduceSeq(const Callable& f, Expr init);
+Callable reduceSeqUnroll(const Callable& f, Expr init);
+Callable partRed(const Callable& f, Expr init, arith::Expr m);
+// The bare reduction patterns, called with (init, xs).
+Fun reducePattern(PatternKind k, const Callable& f, std::vector<arith::Expr> sizes = {});
+
+Fun split(arith::Expr n);
+Fun split(int64_t n);
+Fun join();
+Fun transpose();
+Fun unzip();
+Fun id();
+Fun asVector(int64_t n);
+Fun asScalar();
+Fun dot();
+Fun reorderStride(arith::Expr s);
+Fun slide(arith::Expr size, arith::Expr step);
+Fun pad(arith::Expr left, arith::Expr right, PadMode mode);
+Fun padConstant(arith::Expr left, arith::Expr right, std::string value);
+Fun iterate(arith::Expr n, const Callable& f);
+Fun vectorize(int64_t n, const Callable& f);
+Fun toGlobal(const Callable& f);
+Fun toLocal(const Callable& f);
+Fun toPrivate(const Callable& f);
+Fun get(int i);
+Fun zipPattern(int arity);
+Fun tuplePattern(int arity);
+Fun gather(IndexFun f);
+Fun scatter(IndexFun f);
+
+IndexFun reverseIndex();
+IndexFun strideIndex(arith::Expr s);
+IndexFun transposeIndex(arith::Expr rows, arith::Expr cols);
+
+// Calls of the patterns that take several data arguments.
+Expr zip(std::vector<Expr> arrays);
+Expr tuple(std::vector<Expr> elems);
+Expr get(int i, Expr t);
+Expr dot(Expr a, Expr b);
+
+// ----- programs ------------------------------------------------------------------------
+// A program whose inputs are `inputs` (with declared types). Its size declarations are the
+// size variables of the input types (in order of appearance), its user functions those called.
+Program program(std::string name, std::vector<Param> inputs, Expr body);
+// The user functions reachable from f, each definition once, in order of first use.
+std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f);
+
+}  // namespace lift::ir
