@@ -1,0 +1,521 @@
+// Both sides of the isolated worker: the client (fork/exec, pipes, poll with deadlines,
+// SIGKILL, waitpid) and the worker's serving loop.
+#include "codegen/runtime/Worker.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "codegen/runtime/ClError.h"
+#include "codegen/runtime/KernelRunner.h"
+#include "codegen/runtime/WorkerProtocol.h"
+#include "core/support/Diagnostic.h"
+
+namespace lift::runtime {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr size_t kStderrKeep = 4096;
+
+std::string signalName(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  const char* desc = strsignal(sig);
+  return fmt::format("SIG{} ({})", abbrev ? abbrev : std::to_string(sig), desc ? desc : "?");
+}
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+void setNonBlocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+// Milliseconds left until `deadline`, rounded up, for poll().
+int msUntil(Clock::time_point deadline) {
+  auto left = std::chrono::duration<double, std::milli>(deadline - Clock::now()).count();
+  if (left <= 0) return 0;
+  return static_cast<int>(std::min(std::ceil(left), 1e9));
+}
+
+Clock::time_point after(double ms) {
+  return Clock::now() + std::chrono::microseconds(static_cast<int64_t>(std::min(ms, 1e12) * 1000));
+}
+
+// Waits up to `ms` for `pid` to end; true (and the status) if it did.
+bool waitFor(pid_t pid, int& status, double ms) {
+  auto deadline = after(ms);
+  for (;;) {
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) return true;
+    if (r < 0 && errno != EINTR) {
+      status = 0;
+      return true;  // not our child any more (e.g. SIGCHLD ignored): nothing to wait for
+    }
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+std::string lastLines(const std::string& s) {
+  std::string t = s;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  if (t.size() > 1000) t = "..." + t.substr(t.size() - 1000);
+  return t;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- client
+
+WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options)) {
+  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) throw LiftError("cannot create a pipe for the worker client");
+}
+
+WorkerClient::~WorkerClient() {
+  cancel();
+  stop();
+  closeFd(wake_[0]);
+  closeFd(wake_[1]);
+}
+
+std::string WorkerClient::findLiftc() {
+  auto executable = [](const fs::path& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); };
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path dir = self.parent_path();
+    for (fs::path p : {dir / "liftc", dir / ".." / "app" / "liftc", dir / "app" / "liftc"})
+      if (executable(p)) return fs::weakly_canonical(p, ec).string();
+  }
+  if (const char* env = std::getenv("LIFT_LIFTC"); env && executable(env)) return env;
+  if (const char* path = std::getenv("PATH")) {
+    std::string paths = path;
+    size_t b = 0;
+    while (b <= paths.size()) {
+      size_t e = paths.find(':', b);
+      if (e == std::string::npos) e = paths.size();
+      fs::path p = fs::path(paths.substr(b, e - b)) / "liftc";
+      if (e > b && executable(p)) return p.string();
+      b = e + 1;
+    }
+  }
+  return "";
+}
+
+DeviceInfo WorkerClient::start() {
+  std::lock_guard lock(mutex_);
+  return startLocked();
+}
+
+DeviceInfo WorkerClient::startLocked() {
+  if (pid_ > 0) return device_;
+  for (auto it = unreaped_.begin(); it != unreaped_.end();) {
+    int st;
+    it = ::waitpid(*it, &st, WNOHANG) == 0 ? it + 1 : unreaped_.erase(it);
+  }
+  const std::string& path = options_.liftcPath;
+  if (path.empty()) throw LiftError("cannot start the worker: no liftc executable was given");
+  if (::access(path.c_str(), X_OK) != 0)
+    throw LiftError(fmt::format("cannot start the worker: '{}' is not an executable", path));
+
+  std::vector<std::string> args = {path, "worker"};
+  if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
+  if (options_.cacheDir) {
+    if (options_.cacheDir->empty())
+      args.push_back("--no-disk-cache");
+    else
+      args.insert(args.end(), {"--cache-dir", options_.cacheDir->string()});
+  }
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) throw LiftError("cannot create a pipe for the worker");
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    throw LiftError("cannot create a pipe for the worker");
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    throw LiftError("cannot create a pipe for the worker");
+  }
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    throw LiftError(fmt::format("cannot start the worker: fork failed: {}", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    // The child: only async-signal-safe calls until exec. dup2 clears close-on-exec on 0-2;
+    // every other descriptor of the parent was opened close-on-exec.
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::execv(path.c_str(), argv.data());
+    const char msg[] = "liftc worker: exec failed\n";
+    [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  toWorker_ = in[1];
+  fromWorker_ = out[0];
+  workerErr_ = err[0];
+  setNonBlocking(toWorker_);
+  setNonBlocking(fromWorker_);
+  setNonBlocking(workerErr_);
+  pid_ = pid;
+  ++starts_;
+  stderrTail_.clear();
+
+  // The worker says hello once the device is open.
+  wire::FrameBuffer frames;
+  auto deadline = after(options_.startTimeoutMs);
+  for (;;) {
+    pollfd fds[2] = {{fromWorker_, POLLIN, 0}, {workerErr_, POLLIN, 0}};
+    int n = ::poll(fds, 2, msUntil(deadline));
+    if (n < 0 && errno == EINTR) continue;
+    if (fds[1].revents) drainStderr();
+    if (fds[0].revents) {
+      char buf[65536];
+      ssize_t k = ::read(fromWorker_, buf, sizeof buf);
+      if (k == 0 || (k < 0 && errno != EAGAIN && errno != EINTR))
+        throw LiftError(collectExit("the worker did not start"));
+      if (k > 0) frames.append(buf, static_cast<size_t>(k));
+      if (auto m = frames.next()) {
+        if (m->type != wire::MessageType::Hello) {
+          killLocked();
+          throw LiftError("the worker did not start: it answered with an unexpected message");
+        }
+        try {
+          wire::Reader r(m->payload);
+          uint32_t version = r.u32();
+          if (version != wire::kProtocolVersion) {
+            killLocked();
+            throw LiftError(fmt::format("the worker '{}' speaks protocol {}, this program {}; rebuild liftc", path,
+                                        version, wire::kProtocolVersion));
+          }
+          if (!r.u8()) {
+            Diagnostic d = wire::getDiagnostic(r);
+            killLocked();
+            throw LiftError(d);
+          }
+          device_ = wire::getDeviceInfo(r);
+        } catch (const wire::WireError& e) {
+          killLocked();
+          throw LiftError(fmt::format("the worker did not start: malformed hello ({})", e.what()));
+        }
+        return device_;
+      }
+    }
+    if (Clock::now() >= deadline) {
+      killLocked();
+      throw LiftError(fmt::format("the worker did not start within {:.0f} s", options_.startTimeoutMs / 1000));
+    }
+  }
+}
+
+void WorkerClient::drainStderr() {
+  if (workerErr_ < 0) return;
+  char buf[4096];
+  for (;;) {
+    ssize_t k = ::read(workerErr_, buf, sizeof buf);
+    if (k > 0) {
+      stderrTail_.append(buf, static_cast<size_t>(k));
+      if (stderrTail_.size() > 2 * kStderrKeep) stderrTail_.erase(0, stderrTail_.size() - kStderrKeep);
+      continue;
+    }
+    if (k < 0 && errno == EINTR) continue;
+    if (k == 0) closeFd(workerErr_);  // the worker is gone; stop polling its stderr
+    return;
+  }
+}
+
+void WorkerClient::killLocked() {
+  pid_t pid = pid_;
+  if (pid > 0) {
+    ::kill(pid, SIGKILL);
+    int st;
+    // A process stuck in a driver call may take a moment to die; never block on it for long.
+    if (!waitFor(pid, st, 5000)) unreaped_.push_back(pid);
+  }
+  pid_ = -1;
+  closeFd(toWorker_);
+  closeFd(fromWorker_);
+  closeFd(workerErr_);
+}
+
+std::string WorkerClient::collectExit(const char* what) {
+  pid_t pid = pid_;
+  int st = 0;
+  bool ended = pid > 0 && waitFor(pid, st, 2000);
+  if (pid > 0 && !ended) {
+    ::kill(pid, SIGKILL);
+    ended = waitFor(pid, st, 2000);
+    if (!ended) unreaped_.push_back(pid);
+  }
+  // Whatever it printed before dying says why.
+  if (workerErr_ >= 0) {
+    ::fcntl(workerErr_, F_SETFL, ::fcntl(workerErr_, F_GETFL) & ~O_NONBLOCK);
+    drainStderr();
+  }
+  pid_ = -1;
+  closeFd(toWorker_);
+  closeFd(fromWorker_);
+  closeFd(workerErr_);
+  std::string how;
+  if (!ended)
+    how = "it stopped answering and was killed";
+  else if (WIFSIGNALED(st))
+    how = "it was killed by " + signalName(WTERMSIG(st));
+  else if (WIFEXITED(st))
+    how = fmt::format("it exited with status {}", WEXITSTATUS(st));
+  else
+    how = "it ended";
+  std::string tail = lastLines(stderrTail_);
+  return fmt::format("{}: {}{}", what, how, tail.empty() ? "" : "; its last output:\n" + tail);
+}
+
+bool WorkerClient::writeFrame(const std::string& bytes, std::string& error) {
+  // A worker that died makes write() raise SIGPIPE; keep it away from the process (the app
+  // must not die with its worker) by blocking it in this thread and consuming it.
+  sigset_t pipeSet, old;
+  sigemptyset(&pipeSet);
+  sigaddset(&pipeSet, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipeSet, &old);
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  bool ok = true;
+  auto deadline = after(60'000);
+  while (left > 0) {
+    ssize_t k = ::write(toWorker_, p, left);
+    if (k > 0) {
+      p += k;
+      left -= static_cast<size_t>(k);
+      continue;
+    }
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0 && errno == EAGAIN) {
+      // While the pipe is full, keep the worker's stderr flowing so that it cannot block us both.
+      pollfd fds[2] = {{toWorker_, POLLOUT, 0}, {workerErr_, POLLIN, 0}};
+      if (::poll(fds, workerErr_ >= 0 ? 2 : 1, msUntil(deadline)) == 0 && Clock::now() >= deadline) {
+        error = "the worker stopped reading its requests";
+        ok = false;
+        break;
+      }
+      if (workerErr_ >= 0 && fds[1].revents) drainStderr();
+      continue;
+    }
+    error = std::strerror(errno);
+    if (errno == EPIPE) {
+      timespec zero{0, 0};
+      sigtimedwait(&pipeSet, nullptr, &zero);
+    }
+    ok = false;
+    break;
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
+}
+
+RunResult WorkerClient::request(const std::string& bytes, const RunOptions& options, bool expectHeartbeats) {
+  // Forget wake-ups from cancel() calls made while nothing was in flight.
+  char junk[64];
+  while (::read(wake_[0], junk, sizeof junk) > 0) {
+  }
+  cancelRequested_ = false;
+
+  RunResult r;
+  std::string error;
+  if (!writeFrame(bytes, error)) {
+    r.status = RunStatus::Crashed;
+    r.message = collectExit("the worker failed before it took the request");
+    return r;
+  }
+  bool building = expectHeartbeats;
+  auto deadline = after(building ? options.buildTimeoutMs : options.timeoutMs);
+  wire::FrameBuffer frames;
+  for (;;) {
+    pollfd fds[3] = {{fromWorker_, POLLIN, 0}, {wake_[0], POLLIN, 0}, {workerErr_, POLLIN, 0}};
+    int n = ::poll(fds, workerErr_ >= 0 ? 3 : 2, msUntil(deadline));
+    if (n < 0 && errno == EINTR) continue;
+    if (fds[1].revents) {
+      while (::read(wake_[0], junk, sizeof junk) > 0) {
+      }
+      if (cancelRequested_) {
+        killLocked();
+        r.status = RunStatus::Cancelled;
+        r.message = "cancelled";
+        return r;
+      }
+    }
+    if (workerErr_ >= 0 && fds[2].revents) drainStderr();
+    if (fds[0].revents) {
+      char buf[65536];
+      for (;;) {
+        ssize_t k = ::read(fromWorker_, buf, sizeof buf);
+        if (k > 0) {
+          frames.append(buf, static_cast<size_t>(k));
+          continue;
+        }
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && errno == EAGAIN) break;
+        r.status = RunStatus::Crashed;
+        r.message = collectExit(building ? "the worker crashed while building the kernel"
+                                         : "the worker crashed while running the kernel");
+        return r;
+      }
+      while (auto m = frames.next()) {
+        if (m->type == wire::MessageType::Heartbeat) {
+          building = false;
+          deadline = after(options.timeoutMs);
+        } else if (m->type == wire::MessageType::Result) {
+          try {
+            wire::Reader reader(m->payload);
+            return wire::getRunResult(reader);
+          } catch (const wire::WireError& e) {
+            killLocked();
+            r.status = RunStatus::Crashed;
+            r.message = fmt::format("the worker sent a malformed result ({})", e.what());
+            return r;
+          }
+        }
+      }
+    }
+    if (Clock::now() >= deadline) {
+      killLocked();
+      r.status = RunStatus::Timeout;
+      r.message = building ? fmt::format("the build did not finish within {:.1f} s; the worker was killed",
+                                         options.buildTimeoutMs / 1000)
+                           : fmt::format("a kernel execution did not finish within {:.1f} s; the worker was killed",
+                                         options.timeoutMs / 1000);
+      return r;
+    }
+  }
+}
+
+RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& options) {
+  std::lock_guard lock(mutex_);
+  startLocked();
+  wire::Writer w;
+  wire::put(w, launch);
+  wire::put(w, options);
+  return request(wire::frame(wire::MessageType::Run, w.take()), options, true);
+}
+
+RunResult WorkerClient::crashForTesting(int signal) {
+  std::lock_guard lock(mutex_);
+  startLocked();
+  wire::Writer w;
+  w.u32(static_cast<uint32_t>(signal));
+  RunOptions options;
+  options.timeoutMs = 10'000;
+  return request(wire::frame(wire::MessageType::Crash, w.take()), options, false);
+}
+
+void WorkerClient::cancel() {
+  cancelRequested_ = true;
+  char c = 1;
+  [[maybe_unused]] auto n = ::write(wake_[1], &c, 1);
+}
+
+void WorkerClient::stop() {
+  std::lock_guard lock(mutex_);
+  pid_t pid = pid_;
+  if (pid <= 0) return;
+  closeFd(toWorker_);  // end of input: the worker leaves its loop
+  int st;
+  if (waitFor(pid, st, 1000)) {
+    pid_ = -1;
+    closeFd(fromWorker_);
+    closeFd(workerErr_);
+  } else {
+    killLocked();
+  }
+}
+
+// ---------------------------------------------------------------- worker
+
+int serveWorker(int inFd, int outFd, const std::string& device, const std::optional<fs::path>& cacheDir) {
+  ::signal(SIGPIPE, SIG_IGN);  // a parent that went away shows as a failed write
+  wire::Writer hello;
+  hello.u32(wire::kProtocolVersion);
+  auto refuse = [&](const Diagnostic& d) {
+    hello.u8(0);
+    wire::put(hello, d);
+    wire::writeMessage(outFd, wire::MessageType::Hello, hello.take());
+    return 2;
+  };
+  std::unique_ptr<KernelRunner> runner;
+  try {
+    Device dev = Device::find(device);
+    runner = std::make_unique<KernelRunner>(dev, std::make_shared<BuildCache>(cacheDir ? *cacheDir : BuildCache::defaultDir()));
+  } catch (const LiftError& e) {
+    return refuse(e.diagnostic());
+  } catch (const cl::Error& e) {
+    Diagnostic d;
+    d.message = fmt::format("cannot open OpenCL device '{}': {} failed: {}", device, e.what(), describeClError(e.err()));
+    return refuse(d);
+  }
+  hello.u8(1);
+  wire::put(hello, runner->device().info());
+  if (!wire::writeMessage(outFd, wire::MessageType::Hello, hello.take())) return 0;
+
+  while (auto m = wire::readMessage(inFd)) {
+    switch (m->type) {
+      case wire::MessageType::Run: {
+        RunResult result;
+        try {
+          wire::Reader r(m->payload);
+          KernelLaunch launch = wire::getKernelLaunch(r);
+          RunOptions options = wire::getRunOptions(r);
+          result = runner->run(launch, options, [&] { wire::writeMessage(outFd, wire::MessageType::Heartbeat, ""); });
+        } catch (const wire::WireError& e) {
+          result.status = RunStatus::LaunchFailed;
+          result.message = fmt::format("malformed request ({})", e.what());
+        } catch (const std::exception& e) {
+          result.status = RunStatus::LaunchFailed;
+          result.message = e.what();
+        }
+        wire::Writer w;
+        wire::put(w, result);
+        if (!wire::writeMessage(outFd, wire::MessageType::Result, w.take())) return 0;
+        break;
+      }
+      case wire::MessageType::Crash: {
+        wire::Reader r(m->payload);
+        int sig = static_cast<int>(r.u32());
+        std::fprintf(stderr, "liftc worker: crashing on request (%s)\n", signalName(sig).c_str());
+        std::fflush(stderr);
+        ::signal(sig, SIG_DFL);
+        ::raise(sig);
+        ::_exit(128 + sig);
+      }
+      default: {
+        RunResult result;
+        result.status = RunStatus::LaunchFailed;
+        result.message = fmt::format("unknown request type {}", static_cast<uint32_t>(m->type));
+        wire::Writer w;
+        wire::put(w, result);
+        if (!wire::writeMessage(outFd, wire::MessageType::Result, w.take())) return 0;
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace lift::runtime

@@ -1,0 +1,345 @@
+// Serialisation of the worker protocol's values and framing.
+#include "codegen/runtime/WorkerProtocol.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace lift::runtime::wire {
+
+std::string Reader::str() {
+  uint64_t n = u64();
+  if (n > static_cast<uint64_t>(end_ - p_)) throw WireError("truncated string");
+  std::string s(p_, n);
+  p_ += n;
+  return s;
+}
+
+void Reader::raw(void* dst, size_t n) {
+  if (n > static_cast<size_t>(end_ - p_)) throw WireError("truncated message");
+  std::memcpy(dst, p_, n);
+  p_ += n;
+}
+
+// ---- values
+
+void put(Writer& w, const HostArray& a) {
+  w.u8(static_cast<uint8_t>(a.type()));
+  w.u64(a.size());
+  w.raw(a.data(), a.byteSize());
+}
+
+HostArray getHostArray(Reader& r) {
+  uint8_t t = r.u8();
+  if (t > 2) throw WireError("bad scalar type");
+  uint64_t n = r.u64();
+  if (n > (uint64_t(1) << 36)) throw WireError("array too large");
+  HostArray a(static_cast<ScalarType>(t), n);
+  r.raw(a.data(), a.byteSize());
+  return a;
+}
+
+static void putOptionalArray(Writer& w, const std::optional<HostArray>& a) {
+  w.u8(a.has_value());
+  if (a) put(w, *a);
+}
+
+static std::optional<HostArray> getOptionalArray(Reader& r) {
+  if (!r.u8()) return std::nullopt;
+  return getHostArray(r);
+}
+
+static void putSizes(Writer& w, const std::vector<uint64_t>& v) {
+  w.u64(v.size());
+  for (auto x : v) w.u64(x);
+}
+
+static std::vector<uint64_t> getSizes(Reader& r) {
+  uint64_t n = r.u64();
+  if (n > 64) throw WireError("too many sizes");
+  std::vector<uint64_t> v(n);
+  for (auto& x : v) x = r.u64();
+  return v;
+}
+
+void put(Writer& w, const KernelLaunch& l) {
+  w.str(l.source);
+  w.str(l.kernelName);
+  w.str(l.buildOptions);
+  w.str(l.sourceName);
+  putSizes(w, l.global);
+  putSizes(w, l.local);
+  w.u64(l.seed);
+  w.u64(l.args.size());
+  for (const auto& a : l.args) {
+    w.u8(static_cast<uint8_t>(a.kind));
+    w.str(a.name);
+    w.u8(static_cast<uint8_t>(a.type.scalar));
+    w.u32(static_cast<uint32_t>(a.type.width));
+    w.u64(a.count);
+    w.u8(static_cast<uint8_t>(a.role));
+    putOptionalArray(w, a.data);
+    putOptionalArray(w, a.expected);
+    w.i64(a.intValue);
+    w.f64(a.floatValue);
+    w.u64(a.localBytes);
+  }
+}
+
+KernelLaunch getKernelLaunch(Reader& r) {
+  KernelLaunch l;
+  l.source = r.str();
+  l.kernelName = r.str();
+  l.buildOptions = r.str();
+  l.sourceName = r.str();
+  l.global = getSizes(r);
+  l.local = getSizes(r);
+  l.seed = r.u64();
+  uint64_t n = r.u64();
+  if (n > 4096) throw WireError("too many arguments");
+  l.args.resize(n);
+  for (auto& a : l.args) {
+    a.kind = static_cast<KernelArg::Kind>(r.u8());
+    a.name = r.str();
+    a.type.scalar = static_cast<ScalarType>(r.u8());
+    a.type.width = static_cast<int>(r.u32());
+    a.count = r.u64();
+    a.role = static_cast<ArgRole>(r.u8());
+    a.data = getOptionalArray(r);
+    a.expected = getOptionalArray(r);
+    a.intValue = r.i64();
+    a.floatValue = r.f64();
+    a.localBytes = r.u64();
+  }
+  return l;
+}
+
+void put(Writer& w, const RunOptions& o) {
+  w.i64(o.warmups);
+  w.i64(o.repetitions);
+  w.f64(o.tolerance.floatRel);
+  w.f64(o.tolerance.floatAbs);
+  w.f64(o.tolerance.doubleRel);
+  w.f64(o.tolerance.doubleAbs);
+  w.u8(o.returnOutputs);
+  w.u8(o.timeWrongResults);
+  w.f64(o.timeoutMs);
+  w.f64(o.buildTimeoutMs);
+}
+
+RunOptions getRunOptions(Reader& r) {
+  RunOptions o;
+  o.warmups = static_cast<int>(r.i64());
+  o.repetitions = static_cast<int>(r.i64());
+  o.tolerance.floatRel = r.f64();
+  o.tolerance.floatAbs = r.f64();
+  o.tolerance.doubleRel = r.f64();
+  o.tolerance.doubleAbs = r.f64();
+  o.returnOutputs = r.u8();
+  o.timeWrongResults = r.u8();
+  o.timeoutMs = r.f64();
+  o.buildTimeoutMs = r.f64();
+  return o;
+}
+
+void put(Writer& w, const Diagnostic& d) {
+  w.u8(static_cast<uint8_t>(d.severity));
+  w.str(d.loc.file);
+  w.i64(d.loc.line);
+  w.i64(d.loc.col);
+  w.str(d.message);
+  w.str(d.sourceLine);
+}
+
+Diagnostic getDiagnostic(Reader& r) {
+  Diagnostic d;
+  d.severity = static_cast<Diagnostic::Severity>(r.u8());
+  d.loc.file = r.str();
+  d.loc.line = static_cast<int>(r.i64());
+  d.loc.col = static_cast<int>(r.i64());
+  d.message = r.str();
+  d.sourceLine = r.str();
+  return d;
+}
+
+static void put(Writer& w, const ValidationReport& v) {
+  w.u8(v.checked);
+  w.u8(v.ok);
+  w.str(v.argName);
+  w.i64(v.firstMismatch);
+  w.f64(v.got);
+  w.f64(v.expected);
+  w.u8(v.unwritten);
+  w.u64(v.mismatches);
+  w.f64(v.maxRelError);
+  w.str(v.message);
+}
+
+static ValidationReport getValidation(Reader& r) {
+  ValidationReport v;
+  v.checked = r.u8();
+  v.ok = r.u8();
+  v.argName = r.str();
+  v.firstMismatch = r.i64();
+  v.got = r.f64();
+  v.expected = r.f64();
+  v.unwritten = r.u8();
+  v.mismatches = r.u64();
+  v.maxRelError = r.f64();
+  v.message = r.str();
+  return v;
+}
+
+void put(Writer& w, const RunResult& x) {
+  w.u8(static_cast<uint8_t>(x.status));
+  w.str(x.message);
+  w.i64(x.clErrorCode);
+  w.str(x.clError);
+  put(w, x.diagnostic);
+  w.str(x.buildLog);
+  w.u8(static_cast<uint8_t>(x.buildSource));
+  w.f64(x.buildMs);
+  w.u64(x.timesMs.size());
+  for (double t : x.timesMs) w.f64(t);
+  w.f64(x.kernelMsTotal);
+  put(w, x.validation);
+  w.u64(x.outputs.size());
+  for (const auto& o : x.outputs) {
+    w.u32(o.argIndex);
+    w.str(o.name);
+    put(w, o.data);
+  }
+}
+
+RunResult getRunResult(Reader& r) {
+  RunResult x;
+  x.status = static_cast<RunStatus>(r.u8());
+  x.message = r.str();
+  x.clErrorCode = static_cast<int>(r.i64());
+  x.clError = r.str();
+  x.diagnostic = getDiagnostic(r);
+  x.buildLog = r.str();
+  x.buildSource = static_cast<BuildSource>(r.u8());
+  x.buildMs = r.f64();
+  uint64_t n = r.u64();
+  if (n > (uint64_t(1) << 24)) throw WireError("too many samples");
+  std::vector<double> times(n);
+  for (auto& t : times) t = r.f64();
+  x.setTimes(std::move(times));
+  x.kernelMsTotal = r.f64();
+  x.validation = getValidation(r);
+  uint64_t outs = r.u64();
+  if (outs > 4096) throw WireError("too many outputs");
+  for (uint64_t i = 0; i < outs; ++i) {
+    KernelOutput o;
+    o.argIndex = r.u32();
+    o.name = r.str();
+    o.data = getHostArray(r);
+    x.outputs.push_back(std::move(o));
+  }
+  return x;
+}
+
+void put(Writer& w, const DeviceInfo& d) {
+  w.i64(d.index);
+  w.i64(d.platformIndex);
+  for (const std::string* s : {&d.platformName, &d.platformVendor, &d.platformVersion, &d.name, &d.vendor, &d.type,
+                               &d.version, &d.driverVersion, &d.openclCVersion})
+    w.str(*s);
+  w.u32(d.computeUnits);
+  w.u32(d.maxClockMHz);
+  w.u64(d.globalMemBytes);
+  w.u64(d.localMemBytes);
+  w.u64(d.maxAllocBytes);
+  w.u64(d.maxWorkGroupSize);
+  putSizes(w, d.maxWorkItemSizes);
+  w.u32(d.preferredFloatVectorWidth);
+  w.u32(d.nativeFloatVectorWidth);
+  w.u8(d.doubleSupported);
+}
+
+DeviceInfo getDeviceInfo(Reader& r) {
+  DeviceInfo d;
+  d.index = static_cast<int>(r.i64());
+  d.platformIndex = static_cast<int>(r.i64());
+  for (std::string* s : {&d.platformName, &d.platformVendor, &d.platformVersion, &d.name, &d.vendor, &d.type,
+                         &d.version, &d.driverVersion, &d.openclCVersion})
+    *s = r.str();
+  d.computeUnits = r.u32();
+  d.maxClockMHz = r.u32();
+  d.globalMemBytes = r.u64();
+  d.localMemBytes = r.u64();
+  d.maxAllocBytes = r.u64();
+  d.maxWorkGroupSize = r.u64();
+  d.maxWorkItemSizes = getSizes(r);
+  d.preferredFloatVectorWidth = r.u32();
+  d.nativeFloatVectorWidth = r.u32();
+  d.doubleSupported = r.u8();
+  return d;
+}
+
+// ---- framing
+
+constexpr size_t kHeader = 12;
+
+std::string frame(MessageType type, const std::string& payload) {
+  std::string f(kHeader, '\0');
+  uint32_t t = static_cast<uint32_t>(type);
+  uint64_t n = payload.size();
+  std::memcpy(f.data(), &t, 4);
+  std::memcpy(f.data() + 4, &n, 8);
+  f += payload;
+  return f;
+}
+
+std::optional<Message> FrameBuffer::next() {
+  if (buf_.size() < kHeader) return std::nullopt;
+  uint32_t t;
+  uint64_t n;
+  std::memcpy(&t, buf_.data(), 4);
+  std::memcpy(&n, buf_.data() + 4, 8);
+  if (buf_.size() - kHeader < n) return std::nullopt;
+  Message m{static_cast<MessageType>(t), buf_.substr(kHeader, n)};
+  buf_.erase(0, kHeader + n);
+  return m;
+}
+
+static bool readAll(int fd, char* p, size_t n) {
+  while (n > 0) {
+    ssize_t k = ::read(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+std::optional<Message> readMessage(int fd) {
+  char header[kHeader];
+  if (!readAll(fd, header, kHeader)) return std::nullopt;
+  uint32_t t;
+  uint64_t n;
+  std::memcpy(&t, header, 4);
+  std::memcpy(&n, header + 4, 8);
+  Message m{static_cast<MessageType>(t), std::string(n, '\0')};
+  if (!readAll(fd, m.payload.data(), n)) return std::nullopt;
+  return m;
+}
+
+bool writeMessage(int fd, MessageType type, const std::string& payload) {
+  std::string f = frame(type, payload);
+  const char* p = f.data();
+  size_t n = f.size();
+  while (n > 0) {
+    ssize_t k = ::write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    n -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+}  // namespace lift::runtime::wire

@@ -1,0 +1,111 @@
+// The worker protocol: length-prefixed binary messages over pipes between the parent
+// (WorkerClient) and `liftc worker`. A frame is a 4-byte type and an 8-byte payload length
+// (native byte order: both ends are the same build), then the payload. Values are written
+// field by field, so the two ends agree without any schema beyond this file.
+//
+//   parent -> worker: Run(KernelLaunch, RunOptions), Crash(signal; tests only)
+//   worker -> parent: Hello(version, ok, DeviceInfo | Diagnostic) once at start,
+//                     Heartbeat after the build and after every kernel execution,
+//                     Result(RunResult)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "codegen/runtime/DeviceInfo.h"
+#include "codegen/runtime/KernelLaunch.h"
+#include "codegen/runtime/RunResult.h"
+
+namespace lift::runtime::wire {
+
+constexpr uint32_t kProtocolVersion = 1;
+
+enum class MessageType : uint32_t { Run = 1, Crash = 2, Hello = 101, Heartbeat = 102, Result = 103 };
+
+struct Message {
+  MessageType type{};
+  std::string payload;
+};
+
+// A malformed or truncated payload.
+struct WireError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Writer {
+ public:
+  void u8(uint8_t v) { raw(&v, 1); }
+  void u32(uint32_t v) { raw(&v, 4); }
+  void u64(uint64_t v) { raw(&v, 8); }
+  void i64(int64_t v) { raw(&v, 8); }
+  void f64(double v) { raw(&v, 8); }
+  void str(const std::string& s) {
+    u64(s.size());
+    raw(s.data(), s.size());
+  }
+  void raw(const void* p, size_t n) { buf_.append(static_cast<const char*>(p), n); }
+  std::string take() { return std::move(buf_); }
+
+ private:
+  std::string buf_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& s) : p_(s.data()), end_(s.data() + s.size()) {}
+  uint8_t u8() { return get<uint8_t>(); }
+  uint32_t u32() { return get<uint32_t>(); }
+  uint64_t u64() { return get<uint64_t>(); }
+  int64_t i64() { return get<int64_t>(); }
+  double f64() { return get<double>(); }
+  std::string str();
+  void raw(void* dst, size_t n);
+  bool atEnd() const { return p_ == end_; }
+
+ private:
+  template <class T>
+  T get() {
+    T v;
+    raw(&v, sizeof v);
+    return v;
+  }
+  const char* p_;
+  const char* end_;
+};
+
+void put(Writer& w, const HostArray& a);
+void put(Writer& w, const KernelLaunch& l);
+void put(Writer& w, const RunOptions& o);
+void put(Writer& w, const RunResult& r);
+void put(Writer& w, const DeviceInfo& d);
+void put(Writer& w, const Diagnostic& d);
+
+HostArray getHostArray(Reader& r);
+KernelLaunch getKernelLaunch(Reader& r);
+RunOptions getRunOptions(Reader& r);
+RunResult getRunResult(Reader& r);
+DeviceInfo getDeviceInfo(Reader& r);
+Diagnostic getDiagnostic(Reader& r);
+
+// The bytes of one frame.
+std::string frame(MessageType type, const std::string& payload);
+
+// Accumulates bytes read from a pipe and cuts them into messages.
+class FrameBuffer {
+ public:
+  void append(const char* data, size_t n) { buf_.append(data, n); }
+  // The next complete message, if one has arrived.
+  std::optional<Message> next();
+
+ private:
+  std::string buf_;
+};
+
+// Blocking I/O on a file descriptor (the worker's side). readMessage returns nothing at end of
+// input; writeMessage returns false when the other end is gone.
+std::optional<Message> readMessage(int fd);
+bool writeMessage(int fd, MessageType type, const std::string& payload);
+
+}  // namespace lift::runtime::wire
