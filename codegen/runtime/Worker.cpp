@@ -121,7 +121,16 @@ DeviceInfo WorkerClient::start() {
 }
 
 DeviceInfo WorkerClient::startLocked() {
-  if (pid_ > 0) return device_;
+  if (pid_ > 0) {
+    // A worker that died while idle (killed from outside, OOM killer) is replaced silently: no
+    // request of ours was lost.
+    int st;
+    if (::waitpid(pid_, &st, WNOHANG) != pid_) return device_;
+    pid_ = -1;
+    closeFd(toWorker_);
+    closeFd(fromWorker_);
+    closeFd(workerErr_);
+  }
   for (auto it = unreaped_.begin(); it != unreaped_.end();) {
     int st;
     it = ::waitpid(*it, &st, WNOHANG) == 0 ? it + 1 : unreaped_.erase(it);
