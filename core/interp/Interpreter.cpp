@@ -1,0 +1,729 @@
+// The reference interpreter (see Interpreter.h): a direct evaluation of the IR graph, one
+// pattern at a time, on Values.
+#include "core/interp/Interpreter.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <optional>
+#include <unordered_map>
+
+#include "core/interp/IndexFunctions.h"
+#include "core/ir/CFun.h"
+#include "core/ir/TypeCheck.h"
+
+namespace lift::interp {
+
+using ir::PatternKind;
+
+Type concreteType(Type t, const arith::Env& sizes) {
+  switch (t.kind()) {
+    case Type::Kind::Array:
+      return Type::array(concreteType(t.elem(), sizes), arith::cst(arith::evaluate(t.length(), sizes)));
+    case Type::Kind::Tuple: {
+      std::vector<Type> elems;
+      for (Type e : t.tupleElems()) elems.push_back(concreteType(e, sizes));
+      return Type::tuple(std::move(elems));
+    }
+    default: return t;
+  }
+}
+
+namespace {
+
+// Parses the text of a scalar literal of kind k ("1.5f", "2.0", "-3", "true").
+std::optional<Scalar> parseScalar(std::string text, ScalarKind k) {
+  // Accept an OpenCL vector-literal prefix, "(float4)0.0f" or "(float4)(0.0f)".
+  if (!text.empty() && text[0] == '(') {
+    size_t close = text.find(')');
+    if (close != std::string::npos && close + 1 < text.size()) text = text.substr(close + 1);
+    if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
+  }
+  Scalar s{};
+  if (text == "true" || text == "false") {
+    bool b = text == "true";
+    switch (k) {
+      case ScalarKind::Bool: s.b = b; break;
+      case ScalarKind::Int: s.i = b; break;
+      case ScalarKind::Float: s.f = b; break;
+      case ScalarKind::Double: s.d = b; break;
+    }
+    return s;
+  }
+  std::string digits = text;
+  if (!digits.empty() && (digits.back() == 'f' || digits.back() == 'F')) digits.pop_back();
+  if (digits.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  switch (k) {
+    case ScalarKind::Float: s.f = std::strtof(digits.c_str(), &end); break;
+    case ScalarKind::Double: s.d = std::strtod(digits.c_str(), &end); break;
+    case ScalarKind::Int: {
+      long long v = std::strtoll(digits.c_str(), &end, 10);
+      if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+      s.i = static_cast<int32_t>(v);
+      break;
+    }
+    case ScalarKind::Bool: {
+      long long v = std::strtoll(digits.c_str(), &end, 10);
+      s.b = v != 0;
+      break;
+    }
+  }
+  if (end != digits.c_str() + digits.size()) return std::nullopt;
+  return s;
+}
+
+bool isVectorWidth(int64_t w) { return w == 2 || w == 3 || w == 4 || w == 8 || w == 16; }
+
+class Interpreter {
+ public:
+  Interpreter(const arith::Env& sizes, const ir::Program* program, const InterpOptions& opts)
+      : sizes_(sizes), program_(program), opts_(opts) {}
+
+  Value apply(const ir::Fun& f, std::vector<Value> args, const ir::ExprNode* site) {
+    switch (f->kind()) {
+      case ir::FunNode::Kind::Lambda: return applyLambda(*ir::asLambda(f), args, site);
+      case ir::FunNode::Kind::UserFun: return applyUserFun(ir::asUserFun(f)->def(), args, site);
+      case ir::FunNode::Kind::Pattern: return applyPattern(*ir::asPattern(f), args, site);
+    }
+    fail(InterpError::Kind::Shape, site, "unknown function kind");
+  }
+
+ private:
+  // ----- errors -----
+
+  [[noreturn]] void fail(InterpError::Kind k, const ir::ExprNode* site, const std::string& message) const {
+    if (program_ && site) throw InterpError(k, program_->diagnosticAt(site->id(), message));
+    Diagnostic d;
+    d.message = message;
+    if (program_) d.loc.file = program_->file;
+    throw InterpError(k, std::move(d));
+  }
+
+  int64_t size(arith::Expr e, const ir::ExprNode* site) const {
+    try {
+      return arith::evaluate(e, sizes_);
+    } catch (const LiftError& err) {
+      fail(InterpError::Kind::Unbound, site, fmt::format("cannot evaluate {}: {}", arith::toString(e),
+                                                          err.diagnostic().message));
+    }
+  }
+
+  static std::string describe(const Value& v) { return v.type().toString(); }
+
+  const Value& expectArray(const Value& v, const ir::PatternNode& p, const ir::ExprNode* site) const {
+    if (!v.isArray())
+      fail(InterpError::Kind::Shape, site, fmt::format("{} expects an array, got {}", ir::patternName(p.pattern()), describe(v)));
+    return v;
+  }
+
+  void expectArgs(const std::vector<Value>& args, size_t n, const ir::PatternNode& p, const ir::ExprNode* site) const {
+    if (args.size() != n)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("{} takes {} argument{}, got {}", ir::patternName(p.pattern()), n, n == 1 ? "" : "s", args.size()));
+  }
+
+  // ----- expressions -----
+
+ public:
+  Value eval(const ir::Expr& e) {
+    switch (e->kind()) {
+      case ir::ExprNode::Kind::Literal: return literal(*ir::asLiteral(e), e.get());
+      case ir::ExprNode::Kind::Param: {
+        auto it = env_.find(ir::asParam(e));
+        if (it == env_.end())
+          fail(InterpError::Kind::Unbound, e.get(), fmt::format("parameter '{}' has no value here", ir::asParam(e)->name()));
+        return it->second;
+      }
+      case ir::ExprNode::Kind::Call: {
+        auto* c = ir::asCall(e);
+        std::vector<Value> args;
+        args.reserve(c->args().size());
+        for (auto& a : c->args()) args.push_back(eval(a));
+        return apply(c->fun(), std::move(args), e.get());
+      }
+    }
+    fail(InterpError::Kind::Shape, e.get(), "unknown expression kind");
+  }
+
+  std::unordered_map<const ir::ParamNode*, Value>& env() { return env_; }
+
+ private:
+  Value literal(const ir::LiteralNode& l, const ir::ExprNode* site) {
+    if (auto it = literals_.find(&l); it != literals_.end()) return it->second;
+    Type t = l.type();
+    Type inner = t.innermost();
+    if (!inner.isScalar() && !inner.isVector())
+      fail(InterpError::Kind::Shape, site, fmt::format("literal '{}' of type {} is not supported", l.text(), t.toString()));
+    auto s = parseScalar(l.text(), inner.scalarKind());
+    if (!s) fail(InterpError::Kind::Shape, site, fmt::format("'{}' is not a literal of type {}", l.text(), inner.toString()));
+    Type concrete = t;
+    if (t.isArray()) {
+      try {
+        concrete = concreteType(t, sizes_);
+      } catch (const LiftError& err) {
+        fail(InterpError::Kind::Unbound, site, err.diagnostic().message);
+      }
+    }
+    Value v = Value::filled(concrete, *s);
+    literals_.emplace(&l, v);
+    return v;
+  }
+
+  // Binds arguments to n parameters with the type checker's rule (ir::bindArguments): one
+  // argument per parameter, or, with fewer arguments, tuples taken apart by one level.
+  std::optional<std::vector<Value>> bind(const std::vector<Value>& args, size_t n) const {
+    if (args.size() == n) return args;
+    if (args.size() > n) return std::nullopt;
+    std::vector<Value> out;
+    for (auto& a : args) {
+      if (a.isTuple())
+        for (size_t i = 0; i < a.size(); ++i) out.push_back(a.at(i));
+      else
+        out.push_back(a);
+    }
+    if (out.size() != n) return std::nullopt;
+    return out;
+  }
+
+  Value applyLambda(const ir::LambdaNode& l, std::vector<Value>& args, const ir::ExprNode* site) {
+    auto bound = bind(args, l.params().size());
+    if (!bound)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("a lambda of {} parameters applied to {} arguments", l.params().size(), args.size()));
+    // Save what the parameters were bound to (a lambda may be reached again while active).
+    std::vector<std::optional<Value>> saved;
+    saved.reserve(bound->size());
+    for (size_t i = 0; i < bound->size(); ++i) {
+      const ir::ParamNode* p = l.params()[i].get();
+      auto it = env_.find(p);
+      saved.push_back(it == env_.end() ? std::nullopt : std::optional<Value>(it->second));
+      env_[p] = std::move((*bound)[i]);
+    }
+    Value r = eval(l.body());
+    for (size_t i = 0; i < saved.size(); ++i) {
+      const ir::ParamNode* p = l.params()[i].get();
+      if (saved[i])
+        env_[p] = std::move(*saved[i]);
+      else
+        env_.erase(p);
+    }
+    return r;
+  }
+
+  // ----- user functions -----
+
+  static bool matches(const Value& v, Type t) {
+    switch (t.kind()) {
+      case Type::Kind::Scalar: return v.isScalar() && v.scalarKind() == t.scalarKind();
+      case Type::Kind::Vector: return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
+      case Type::Kind::Tuple: {
+        if (!v.isTuple() || v.size() != t.tupleElems().size()) return false;
+        for (size_t i = 0; i < v.size(); ++i)
+          if (!matches(v.at(i), t.tupleElems()[i])) return false;
+        return true;
+      }
+      case Type::Kind::Array: return false;
+    }
+    return false;
+  }
+
+  static Value fromSlots(Type t, const Scalar*& p) {
+    switch (t.kind()) {
+      case Type::Kind::Scalar: return Value::scalar(t.scalarKind(), *p++);
+      case Type::Kind::Vector: {
+        Value v = Value::vector(t.scalarKind(), std::span<const Scalar>(p, static_cast<size_t>(t.vectorWidth())));
+        p += t.vectorWidth();
+        return v;
+      }
+      case Type::Kind::Tuple: {
+        std::vector<Value> elems;
+        for (Type e : t.tupleElems()) elems.push_back(fromSlots(e, p));
+        return Value::tuple(std::move(elems));
+      }
+      case Type::Kind::Array: break;
+    }
+    LIFT_ASSERT(false, "user functions do not return arrays");
+  }
+
+  const cfun::Body& bodyOf(const ir::UserFunDef& d, const ir::ExprNode* site) {
+    if (d.body) return *d.body;
+    auto it = parsedBodies_.find(&d);
+    if (it != parsedBodies_.end()) return *it->second;
+    try {
+      auto b = cfun::parseBody(d.bodyText, d.params, d.returnType, d.loc.file, d.loc.line, d.loc.col);
+      return *parsedBodies_.emplace(&d, b).first->second;
+    } catch (const LiftError& err) {
+      fail(InterpError::Kind::UserFunction, site, fmt::format("user function '{}': {}", d.name, err.diagnostic().message));
+    }
+  }
+
+  Value applyUserFun(const ir::UserFunDef& d, std::vector<Value>& args, const ir::ExprNode* site) {
+    auto bound = bind(args, d.params.size());
+    if (!bound)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("user function '{}' takes {} arguments, got {}", d.name, d.params.size(), args.size()));
+    const cfun::Body& body = bodyOf(d, site);
+    slots_.clear();
+    for (size_t i = 0; i < bound->size(); ++i) {
+      const Value& v = (*bound)[i];
+      if (!matches(v, d.params[i].second))
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("user function '{}': parameter '{}' has type {} but receives {}", d.name, d.params[i].first,
+                         d.params[i].second.toString(), describe(v)));
+      v.flattenInto(slots_);
+    }
+    result_.resize(cfun::slotCount(d.returnType));
+    try {
+      cfun::evaluate(body, slots_, result_, opts_.userFunLimits);
+    } catch (const LiftError& err) {
+      Diagnostic diag = err.diagnostic();
+      diag.message += fmt::format(" (in user function '{}')", d.name);
+      throw InterpError(InterpError::Kind::UserFunction, std::move(diag));
+    }
+    const Scalar* p = result_.data();
+    return fromSlots(d.returnType, p);
+  }
+
+  // ----- patterns -----
+
+  Value map(const ir::PatternNode& p, const Value& in, const ir::ExprNode* site) {
+    expectArray(in, p, site);
+    size_t n = in.size();
+    ArrayBuilder b(n);
+    for (size_t i = 0; i < n; ++i) b.push(apply(p.f(), {in.at(i)}, site));
+    return b.finish();
+  }
+
+  Value fold(const ir::PatternNode& p, Value acc, const Value& in, size_t from, size_t to, const ir::ExprNode* site) {
+    for (size_t i = from; i < to; ++i) acc = apply(p.f(), {std::move(acc), in.at(i)}, site);
+    return acc;
+  }
+
+  Value mapLanes(const ir::PatternNode& p, const std::vector<Value>& args, int width, const ir::ExprNode* site) {
+    // Lane j of every argument (tuples of vectors taken apart component-wise).
+    std::function<Value(const Value&, int)> laneOf = [&](const Value& v, int j) -> Value {
+      if (v.isTuple()) {
+        std::vector<Value> elems;
+        for (size_t i = 0; i < v.size(); ++i) elems.push_back(laneOf(v.at(i), j));
+        return Value::tuple(std::move(elems));
+      }
+      if (!v.isVector() || v.width() != width)
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{} {}: expected vectors of width {}, got {}", ir::patternName(p.pattern()), width, width, describe(v)));
+      return v.at(static_cast<size_t>(j));
+    };
+    std::vector<Scalar> lanes(static_cast<size_t>(width));
+    ScalarKind kind = ScalarKind::Float;
+    for (int j = 0; j < width; ++j) {
+      std::vector<Value> scalars;
+      for (auto& a : args) scalars.push_back(laneOf(a, j));
+      Value r = apply(p.f(), std::move(scalars), site);
+      if (!r.isScalar())
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{}: the function must return a scalar, but returns {}", ir::patternName(p.pattern()), describe(r)));
+      kind = r.scalarKind();
+      lanes[static_cast<size_t>(j)] = r.bits();
+    }
+    return Value::vector(kind, lanes);
+  }
+
+  Value gather(const ir::PatternNode& p, const ir::IndexFun& f, const Value& in, const ir::ExprNode* site) {
+    expectArray(in, p, site);
+    int64_t n = static_cast<int64_t>(in.size());
+    ArrayBuilder b(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t j = index(f, i, n, site);
+      if (j < 0 || j >= n)
+        fail(InterpError::Kind::OutOfBounds, site,
+             fmt::format("{}: the index function maps {} to {}, outside the array of length {}", ir::patternName(p.pattern()),
+                         i, j, n));
+      b.push(in.at(static_cast<size_t>(j)));
+    }
+    return b.finish();
+  }
+
+  int64_t index(const ir::IndexFun& f, int64_t i, int64_t n, const ir::ExprNode* site) const {
+    try {
+      return indexFunction(f, i, n, sizes_);
+    } catch (const LiftError& err) {
+      fail(InterpError::Kind::Unbound, site, err.diagnostic().message);
+    }
+  }
+
+  Value scatter(const ir::PatternNode& p, const Value& in, const ir::ExprNode* site) {
+    expectArray(in, p, site);
+    int64_t n = static_cast<int64_t>(in.size());
+    std::vector<std::optional<Value>> out(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t j = index(p.params().indexFun, i, n, site);
+      if (j < 0 || j >= n)
+        fail(InterpError::Kind::OutOfBounds, site,
+             fmt::format("scatter: the index function maps {} to {}, outside the array of length {}", i, j, n));
+      if (out[static_cast<size_t>(j)])
+        fail(InterpError::Kind::OutOfBounds, site, fmt::format("scatter: position {} is written twice", j));
+      out[static_cast<size_t>(j)] = in.at(static_cast<size_t>(i));
+    }
+    ArrayBuilder b(static_cast<size_t>(n));
+    for (auto& v : out) b.push(*v);  // n writes to n distinct positions: all are written
+    return b.finish();
+  }
+
+  Value transpose(const ir::PatternNode& p, const Value& in, const ir::ExprNode* site) {
+    expectArray(in, p, site);
+    size_t rows = in.size();
+    if (rows == 0) return in;
+    Value first = in.at(0);
+    if (!first.isArray())
+      fail(InterpError::Kind::Shape, site, fmt::format("transpose expects a two-dimensional array, got {}", describe(in)));
+    size_t cols = first.size();
+    if (in.isFlat() && in.dims().size() >= 2) {
+      // Move blocks of `inner` scalars: element (r, c) goes to (c, r).
+      size_t inner = static_cast<size_t>(in.flatWidth());
+      for (size_t d = 2; d < in.dims().size(); ++d) inner *= static_cast<size_t>(in.dims()[d]);
+      auto src = in.flatData();
+      std::vector<Scalar> data(src.size());
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c)
+          std::copy_n(src.begin() + static_cast<std::ptrdiff_t>((r * cols + c) * inner), inner,
+                      data.begin() + static_cast<std::ptrdiff_t>((c * rows + r) * inner));
+      std::vector<int64_t> dims(in.dims().begin(), in.dims().end());
+      std::swap(dims[0], dims[1]);
+      return Value::flatArray(in.flatKind(), in.flatWidth(), std::move(dims), std::move(data));
+    }
+    std::vector<Value> rowsV;
+    for (size_t r = 0; r < rows; ++r) {
+      rowsV.push_back(in.at(r));
+      if (!rowsV.back().isArray() || rowsV.back().size() != cols)
+        fail(InterpError::Kind::Shape, site, "transpose of rows of different lengths");
+    }
+    ArrayBuilder outer(cols);
+    for (size_t c = 0; c < cols; ++c) {
+      ArrayBuilder col(rows);
+      for (size_t r = 0; r < rows; ++r) col.push(rowsV[r].at(c));
+      outer.push(col.finish());
+    }
+    return outer.finish();
+  }
+
+  Value pad(const ir::PatternNode& p, const Value& in, const ir::ExprNode* site) {
+    expectArray(in, p, site);
+    const auto& ps = p.params();
+    int64_t l = size(ps.sizes.at(0), site), r = size(ps.sizes.at(1), site);
+    int64_t n = static_cast<int64_t>(in.size());
+    if (l < 0 || r < 0) fail(InterpError::Kind::Shape, site, fmt::format("pad: negative padding {}, {}", l, r));
+    if (n == 0 && ps.padMode != ir::PadMode::Constant)
+      fail(InterpError::Kind::Shape, site, "pad of an empty array has nothing to repeat");
+    std::optional<Value> constant;
+    if (ps.padMode == ir::PadMode::Constant) {
+      Value e0 = in.at(0);
+      ScalarKind k = e0.isVector() ? e0.scalarKind() : e0.isScalar() ? e0.scalarKind() : ScalarKind::Float;
+      auto s = parseScalar(ps.padValue, k);
+      if (!s || !(e0.isScalar() || e0.isVector()))
+        fail(InterpError::Kind::Shape, site, fmt::format("pad: '{}' cannot pad elements of type {}", ps.padValue, describe(e0)));
+      constant = e0.isVector() ? Value::filled(Type::vector(k, e0.width()), *s) : Value::scalar(k, *s);
+    }
+    ArrayBuilder b(static_cast<size_t>(n + l + r));
+    for (int64_t j = 0; j < n + l + r; ++j) {
+      int64_t src = j - l;
+      if (src >= 0 && src < n) {
+        b.push(in.at(static_cast<size_t>(src)));
+        continue;
+      }
+      switch (ps.padMode) {
+        case ir::PadMode::Constant: b.push(*constant); continue;
+        case ir::PadMode::Clamp: src = src < 0 ? 0 : n - 1; break;
+        case ir::PadMode::Wrap: src = ((src % n) + n) % n; break;
+        case ir::PadMode::Mirror:
+          // Lift's mirror: the edge element is repeated (..., x1, x0 | x0, x1, ...).
+          if (src < 0) src = -1 - src;
+          if (src >= n) src = 2 * n - 1 - src;
+          if (src < 0 || src >= n)
+            fail(InterpError::Kind::OutOfBounds, site,
+                 fmt::format("pad mirror: padding {}, {} is more than the array's length {}", l, r, n));
+          break;
+      }
+      b.push(in.at(static_cast<size_t>(src)));
+    }
+    return b.finish();
+  }
+
+  Value applyPattern(const ir::PatternNode& p, std::vector<Value>& args, const ir::ExprNode* site) {
+    const auto& ps = p.params();
+    switch (p.pattern()) {
+      case PatternKind::Map:
+      case PatternKind::MapSeq:
+      case PatternKind::MapSeqUnroll:
+      case PatternKind::MapGlb:
+      case PatternKind::MapWrg:
+      case PatternKind::MapLcl:
+        expectArgs(args, 1, p, site);
+        return map(p, args[0], site);
+      case PatternKind::MapVec: {
+        expectArgs(args, 1, p, site);
+        if (!args[0].isVector())
+          fail(InterpError::Kind::Shape, site, fmt::format("mapVec expects a vector, got {}", describe(args[0])));
+        return mapLanes(p, args, args[0].width(), site);
+      }
+      case PatternKind::Vectorize: {
+        int64_t w = size(ps.sizes.at(0), site);
+        if (!isVectorWidth(w)) fail(InterpError::Kind::Shape, site, fmt::format("vectorize: invalid width {}", w));
+        return mapLanes(p, args, static_cast<int>(w), site);
+      }
+      case PatternKind::Reduce:
+      case PatternKind::ReduceSeq:
+      case PatternKind::ReduceSeqUnroll: {
+        expectArgs(args, 2, p, site);
+        const Value& in = expectArray(args[1], p, site);
+        ArrayBuilder b(1);
+        b.push(fold(p, args[0], in, 0, in.size(), site));
+        return b.finish();
+      }
+      case PatternKind::PartRed: {
+        expectArgs(args, 2, p, site);
+        const Value& in = expectArray(args[1], p, site);
+        int64_t m = size(ps.sizes.at(0), site);
+        int64_t n = static_cast<int64_t>(in.size());
+        if (m <= 0 || n % m != 0)
+          fail(InterpError::Kind::Shape, site, fmt::format("partRed {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
+        ArrayBuilder b(static_cast<size_t>(n / m));
+        for (int64_t part = 0; part < n / m; ++part)
+          b.push(fold(p, args[0], in, static_cast<size_t>(part * m), static_cast<size_t>((part + 1) * m), site));
+        return b.finish();
+      }
+      case PatternKind::Zip: {
+        if (args.size() < 2) fail(InterpError::Kind::Shape, site, "zip needs at least two arrays");
+        size_t n = 0;
+        for (size_t i = 0; i < args.size(); ++i) {
+          expectArray(args[i], p, site);
+          if (i == 0) n = args[i].size();
+          if (args[i].size() != n)
+            fail(InterpError::Kind::Shape, site,
+                 fmt::format("zip of arrays of different lengths: {} and {}", n, args[i].size()));
+        }
+        ArrayBuilder b(n);
+        for (size_t j = 0; j < n; ++j) {
+          std::vector<Value> elems;
+          elems.reserve(args.size());
+          for (auto& a : args) elems.push_back(a.at(j));
+          b.push(Value::tuple(std::move(elems)));
+        }
+        return b.finish();
+      }
+      case PatternKind::Unzip: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        if (in.size() == 0) fail(InterpError::Kind::Shape, site, "unzip of an empty array");
+        size_t arity = in.at(0).size();
+        if (!in.at(0).isTuple()) fail(InterpError::Kind::Shape, site, fmt::format("unzip expects an array of tuples, got {}", describe(in)));
+        std::vector<ArrayBuilder> parts(arity, ArrayBuilder(in.size()));
+        for (size_t j = 0; j < in.size(); ++j) {
+          Value t = in.at(j);
+          for (size_t c = 0; c < arity; ++c) parts[c].push(t.at(c));
+        }
+        std::vector<Value> arrays;
+        for (auto& b : parts) arrays.push_back(b.finish());
+        return Value::tuple(std::move(arrays));
+      }
+      case PatternKind::Split: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        int64_t m = size(ps.sizes.at(0), site), n = static_cast<int64_t>(in.size());
+        if (m <= 0 || n % m != 0)
+          fail(InterpError::Kind::Shape, site, fmt::format("split {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
+        if (in.isFlat()) {
+          std::vector<int64_t> dims{n / m, m};
+          dims.insert(dims.end(), in.dims().begin() + 1, in.dims().end());
+          return in.reshaped(std::move(dims), in.flatWidth());
+        }
+        ArrayBuilder outer(static_cast<size_t>(n / m));
+        for (int64_t c = 0; c < n / m; ++c) {
+          ArrayBuilder chunk(static_cast<size_t>(m));
+          for (int64_t i = 0; i < m; ++i) chunk.push(in.at(static_cast<size_t>(c * m + i)));
+          outer.push(chunk.finish());
+        }
+        return outer.finish();
+      }
+      case PatternKind::Join: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        if (in.isFlat() && in.dims().size() >= 2) {
+          std::vector<int64_t> dims{in.dims()[0] * in.dims()[1]};
+          dims.insert(dims.end(), in.dims().begin() + 2, in.dims().end());
+          return in.reshaped(std::move(dims), in.flatWidth());
+        }
+        ArrayBuilder b;
+        for (size_t i = 0; i < in.size(); ++i) {
+          Value row = in.at(i);
+          if (!row.isArray()) fail(InterpError::Kind::Shape, site, fmt::format("join expects an array of arrays, got {}", describe(in)));
+          for (size_t j = 0; j < row.size(); ++j) b.push(row.at(j));
+        }
+        return b.finish();
+      }
+      case PatternKind::Transpose:
+        expectArgs(args, 1, p, site);
+        return transpose(p, args[0], site);
+      case PatternKind::Gather:
+        expectArgs(args, 1, p, site);
+        return gather(p, ps.indexFun, args[0], site);
+      case PatternKind::ReorderStride:
+        expectArgs(args, 1, p, site);
+        return gather(p, ir::IndexFun{ir::IndexFun::Kind::ReorderStride, ps.sizes.at(0), {}}, args[0], site);
+      case PatternKind::Scatter:
+        expectArgs(args, 1, p, site);
+        return scatter(p, args[0], site);
+      case PatternKind::Slide: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        int64_t sz = size(ps.sizes.at(0), site), step = size(ps.sizes.at(1), site), n = static_cast<int64_t>(in.size());
+        if (sz <= 0 || step <= 0) fail(InterpError::Kind::Shape, site, fmt::format("slide {}, {}: size and step must be positive", sz, step));
+        if (n < sz)
+          fail(InterpError::Kind::Shape, site, fmt::format("slide {}, {} of an array of length {}: the window is longer than the array", sz, step, n));
+        int64_t windows = (n - sz + step) / step;
+        ArrayBuilder outer(static_cast<size_t>(windows));
+        for (int64_t w = 0; w < windows; ++w) {
+          ArrayBuilder win(static_cast<size_t>(sz));
+          for (int64_t i = 0; i < sz; ++i) win.push(in.at(static_cast<size_t>(w * step + i)));
+          outer.push(win.finish());
+        }
+        return outer.finish();
+      }
+      case PatternKind::Pad:
+        expectArgs(args, 1, p, site);
+        return pad(p, args[0], site);
+      case PatternKind::Iterate: {
+        expectArgs(args, 1, p, site);
+        int64_t n = size(ps.sizes.at(0), site);
+        if (n < 0) fail(InterpError::Kind::Shape, site, fmt::format("iterate: negative count {}", n));
+        Value cur = args[0];
+        for (int64_t i = 0; i < n; ++i) cur = apply(p.f(), {std::move(cur)}, site);
+        return cur;
+      }
+      case PatternKind::Get: {
+        expectArgs(args, 1, p, site);
+        if (!args[0].isTuple() || ps.index < 0 || static_cast<size_t>(ps.index) >= args[0].size())
+          fail(InterpError::Kind::Shape, site, fmt::format("get {} of {}", ps.index, describe(args[0])));
+        return args[0].at(static_cast<size_t>(ps.index));
+      }
+      case PatternKind::Tuple: return Value::tuple(args);
+      case PatternKind::Id: expectArgs(args, 1, p, site); return args[0];
+      case PatternKind::AsVector: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        int64_t w = size(ps.sizes.at(0), site), n = static_cast<int64_t>(in.size());
+        if (!isVectorWidth(w)) fail(InterpError::Kind::Shape, site, fmt::format("asVector {}: invalid width", w));
+        if (!in.isFlat() || in.dims().size() != 1 || in.flatWidth() != 1)
+          fail(InterpError::Kind::Shape, site, fmt::format("asVector {} needs an array of scalars, got {}", w, describe(in)));
+        if (n % w != 0)
+          fail(InterpError::Kind::Shape, site, fmt::format("asVector {} of an array of length {}: {} is not divisible by {}", w, n, n, w));
+        return in.reshaped({n / w}, static_cast<int>(w));
+      }
+      case PatternKind::AsScalar: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        if (!in.isFlat() || in.dims().size() != 1 || in.flatWidth() == 1)
+          fail(InterpError::Kind::Shape, site, fmt::format("asScalar needs an array of vectors, got {}", describe(in)));
+        return in.reshaped({in.dims()[0] * in.flatWidth()}, 1);
+      }
+      case PatternKind::ToGlobal:
+      case PatternKind::ToLocal:
+      case PatternKind::ToPrivate: return apply(p.f(), std::move(args), site);
+      case PatternKind::Dot: {
+        expectArgs(args, 2, p, site);
+        const Value &a = args[0], &b = args[1];
+        if (!a.isVector() || !b.isVector() || a.width() != b.width() || a.scalarKind() != b.scalarKind() ||
+            (a.scalarKind() != ScalarKind::Float && a.scalarKind() != ScalarKind::Double))
+          fail(InterpError::Kind::Shape, site, fmt::format("dot expects two float vectors of one width, got {} and {}", describe(a), describe(b)));
+        if (a.scalarKind() == ScalarKind::Float) {
+          float s = 0;
+          for (int i = 0; i < a.width(); ++i) s += a.lane(i).f * b.lane(i).f;
+          return Value::ofFloat(s);
+        }
+        double s = 0;
+        for (int i = 0; i < a.width(); ++i) s += a.lane(i).d * b.lane(i).d;
+        return Value::ofDouble(s);
+      }
+    }
+    fail(InterpError::Kind::Shape, site, "unknown pattern");
+  }
+
+  const arith::Env& sizes_;
+  const ir::Program* program_;
+  const InterpOptions& opts_;
+  std::unordered_map<const ir::ParamNode*, Value> env_;
+  std::unordered_map<const ir::LiteralNode*, Value> literals_;
+  std::unordered_map<const ir::UserFunDef*, std::shared_ptr<const cfun::Body>> parsedBodies_;
+  std::vector<Scalar> slots_, result_;
+};
+
+}  // namespace
+
+namespace {
+
+// Whether every element of v (not only the first of each array) has the shape of t.
+bool conforms(const Value& v, Type t) {
+  switch (t.kind()) {
+    case Type::Kind::Scalar: return v.isScalar() && v.scalarKind() == t.scalarKind();
+    case Type::Kind::Vector: return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
+    case Type::Kind::Tuple: {
+      if (!v.isTuple() || v.size() != t.tupleElems().size()) return false;
+      for (size_t i = 0; i < v.size(); ++i)
+        if (!conforms(v.at(i), t.tupleElems()[i])) return false;
+      return true;
+    }
+    case Type::Kind::Array: break;
+  }
+  if (!v.isArray() || static_cast<int64_t>(v.size()) != t.length().value()) return false;
+  if (v.isFlat()) return v.type() == t;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!conforms(v.at(i), t.elem())) return false;
+  return true;
+}
+
+}  // namespace
+
+void checkInputs(const ir::Program& p, const std::vector<Value>& inputs, const arith::Env& sizes) {
+  const auto& params = p.main->params();
+  auto inputError = [&](const ir::Param& where, const std::string& message) {
+    throw InterpError(InterpError::Kind::Input, where ? p.diagnosticAt(where->id(), message) : Diagnostic{
+        Diagnostic::Severity::Error, SourceLoc{p.file, 0, 0}, message, ""});
+  };
+  if (inputs.size() != params.size())
+    inputError(nullptr, fmt::format("the program '{}' takes {} input{}, but {} were given", p.name, params.size(),
+                                    params.size() == 1 ? "" : "s", inputs.size()));
+  for (size_t i = 0; i < params.size(); ++i) {
+    Type declared = params[i]->declaredType();
+    if (!declared) continue;
+    Type expected;
+    try {
+      expected = concreteType(declared, sizes);
+    } catch (const LiftError& err) {
+      inputError(params[i], fmt::format("input '{}' of type {}: {}", params[i]->name(), declared.toString(),
+                                        err.diagnostic().message));
+    }
+    Type actual = inputs[i].type();
+    if (actual != expected || !conforms(inputs[i], expected))
+      inputError(params[i], fmt::format("input '{}' has type {}, but its declared type {} is {} at these sizes",
+                                        params[i]->name(), actual.toString(), declared.toString(), expected.toString()));
+  }
+}
+
+Value interpret(const ir::Program& p, const std::vector<Value>& inputs, const arith::Env& sizes,
+                const InterpOptions& opts) {
+  LIFT_ASSERT(p.main, "program without a main function");
+  checkInputs(p, inputs, sizes);
+  Interpreter it(sizes, &p, opts);
+  return it.apply(p.main, inputs, nullptr);
+}
+
+Value applyFunction(const ir::Fun& f, const std::vector<Value>& args, const arith::Env& sizes,
+                    const ir::Program* context, const InterpOptions& opts) {
+  Interpreter it(sizes, context, opts);
+  return it.apply(f, args, nullptr);
+}
+
+}  // namespace lift::interp
