@@ -1,0 +1,280 @@
+// Parser for C-like integer expressions (liftc simplify, tests, the GUI's index view): integer
+// literals, identifiers, + - * / % with C precedence, unary minus, parentheses, min, max, pow.
+// Errors are LiftErrors whose location is the 1-based line and column of the problem.
+#include <fmt/format.h>
+
+#include "core/arith/Node.h"
+#include "core/support/Diagnostic.h"
+
+namespace lift::arith {
+using namespace detail;
+
+namespace {
+
+constexpr int kMaxNesting = 200;      // parentheses, unary operators and calls
+constexpr uint32_t kMaxDepth = 2000;  // depth of the built tree (long raw chains)
+
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentChar(char c) { return isIdentStart(c) || isDigit(c); }
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::map<std::string, Expr>& vars, const std::string& file, bool raw)
+      : text_(text), vars_(vars), file_(file), raw_(raw) {}
+
+  Expr run() {
+    Expr e = expression();
+    skipSpace();
+    if (pos_ < text_.size()) unexpected();
+    return e;
+  }
+
+ private:
+  const std::string& text_;
+  const std::map<std::string, Expr>& vars_;
+  const std::string& file_;
+  bool raw_;
+  size_t pos_ = 0;
+  int nesting_ = 0;
+
+  [[noreturn]] void fail(size_t offset, const std::string& msg) {
+    auto [line, col] = lineColOf(text_, offset);
+    throw LiftError(makeDiagnostic(file_, text_, line, col, msg));
+  }
+
+  [[noreturn]] void unexpected() {
+    if (pos_ >= text_.size()) fail(pos_, "unexpected end of expression");
+    char c = text_[pos_];
+    if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) >= 127)
+      fail(pos_, fmt::format("unexpected character (byte 0x{:02x})", static_cast<unsigned char>(c)));
+    fail(pos_, fmt::format("unexpected '{}'", c));
+  }
+
+  void skipSpace() {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r'))
+      ++pos_;
+  }
+
+  bool peek(char c) {
+    skipSpace();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+
+  Expr checkDepth(Expr e, size_t at) {
+    if (e->depth > kMaxDepth) fail(at, "expression is nested too deeply");
+    return e;
+  }
+
+  // Runs a constructor, reporting its errors (division by zero found by simplification) at
+  // the operator.
+  template <typename F>
+  Expr build(size_t at, F&& f) {
+    try {
+      return checkDepth(f(), at);
+    } catch (const LiftError& e) {
+      if (e.diagnostic().loc.known()) throw;
+      fail(at, e.diagnostic().message);
+    }
+  }
+
+  // -t as binary minus reads it: the sign folds into a literal or a leading constant, so that
+  // "a - 2*b" is a + (-2)*b (raw mode; simplified mode negates through the constructors).
+  Expr negateTerm(Expr t) {
+    if (t.isCst()) {
+      if (auto v = checkedNeg(t->value)) return cst(*v);
+    } else if (t.kind() == Kind::Prod && t->nOps == 2 && t->ops[0].isCst()) {
+      if (auto v = checkedNeg(t->ops[0]->value)) return intern2(Kind::Prod, cst(*v), t->ops[1]);
+    }
+    return rawMul(cst(-1), t);
+  }
+
+  Expr expression() {
+    Expr first = term();
+    if (raw_) {
+      Expr acc = first;
+      for (;;) {
+        skipSpace();
+        if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) return acc;
+        size_t at = pos_;
+        bool minus = text_[pos_++] == '-';
+        Expr rhs = term();
+        acc = build(at, [&] { return rawAdd(acc, minus ? negateTerm(rhs) : rhs); });
+      }
+    }
+    std::vector<Expr> terms{first};
+    size_t firstOp = std::string::npos;
+    for (;;) {
+      skipSpace();
+      if (pos_ >= text_.size() || (text_[pos_] != '+' && text_[pos_] != '-')) break;
+      size_t at = pos_;
+      if (firstOp == std::string::npos) firstOp = at;
+      bool minus = text_[pos_++] == '-';
+      Expr rhs = term();
+      terms.push_back(minus ? build(at, [&] { return neg(rhs); }) : rhs);
+    }
+    if (terms.size() == 1) return first;
+    return build(firstOp, [&] { return addMany(std::move(terms)); });
+  }
+
+  Expr term() {
+    Expr acc = unary();
+    std::vector<Expr> pending;  // a run of '*' operands, multiplied at once (long chains)
+    size_t pendingAt = 0;
+    auto flush = [&] {
+      if (pending.empty()) return;
+      pending.insert(pending.begin(), acc);
+      acc = build(pendingAt, [&] { return mulMany(std::move(pending)); });
+      pending.clear();
+    };
+    for (;;) {
+      skipSpace();
+      if (pos_ >= text_.size()) break;
+      char op = text_[pos_];
+      if (op != '*' && op != '/' && op != '%') break;
+      size_t at = pos_++;
+      Expr rhs = unary();
+      if (op == '*') {
+        if (raw_) {
+          acc = build(at, [&] { return rawMul(acc, rhs); });
+        } else {
+          if (pending.empty()) pendingAt = at;
+          pending.push_back(rhs);
+        }
+        continue;
+      }
+      flush();
+      if (isCst(rhs, 0)) fail(at, op == '/' ? "division by zero" : "modulo by zero");
+      if (raw_)
+        acc = build(at, [&] { return op == '/' ? rawDiv(acc, rhs) : rawMod(acc, rhs); });
+      else
+        acc = build(at, [&] { return op == '/' ? div(acc, rhs) : mod(acc, rhs); });
+    }
+    flush();
+    return acc;
+  }
+
+  Expr unary() {
+    skipSpace();
+    if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
+      size_t at = pos_;
+      bool minus = text_[pos_++] == '-';
+      if (++nesting_ > kMaxNesting) fail(at, "expression is nested too deeply");
+      skipSpace();
+      Expr r;
+      if (minus && pos_ < text_.size() && isDigit(text_[pos_])) {
+        r = literal(true);  // "-2*x" is (-2)*x, as in C
+      } else {
+        Expr operand = unary();
+        if (!minus)
+          r = operand;
+        else
+          r = build(at, [&] { return raw_ ? rawMul(cst(-1), operand) : neg(operand); });
+      }
+      --nesting_;
+      return r;
+    }
+    return primary();
+  }
+
+  Expr literal(bool negative) {
+    size_t start = pos_;
+    uint64_t v = 0;
+    bool overflow = false;
+    while (pos_ < text_.size() && isDigit(text_[pos_])) {
+      uint64_t d = static_cast<uint64_t>(text_[pos_] - '0');
+      if (v > (UINT64_MAX - d) / 10)
+        overflow = true;
+      else
+        v = v * 10 + d;
+      ++pos_;
+    }
+    uint64_t limit = negative ? static_cast<uint64_t>(INT64_MAX) + 1 : static_cast<uint64_t>(INT64_MAX);
+    if (overflow || v > limit)
+      fail(start, fmt::format("integer literal {}{} does not fit in 64 bits", negative ? "-" : "",
+                              text_.substr(start, pos_ - start)));
+    if (pos_ < text_.size() && isIdentStart(text_[pos_]))
+      fail(pos_, fmt::format("unexpected '{}'", text_[pos_]));
+    if (negative)
+      return cst(v == static_cast<uint64_t>(INT64_MAX) + 1 ? INT64_MIN : -static_cast<int64_t>(v));
+    return cst(static_cast<int64_t>(v));
+  }
+
+  Expr primary() {
+    skipSpace();
+    if (pos_ >= text_.size()) fail(pos_, "expected an expression");
+    char c = text_[pos_];
+    if (isDigit(c)) return literal(false);
+    if (c == '(') {
+      size_t open = pos_++;
+      if (++nesting_ > kMaxNesting) fail(open, "expression is nested too deeply");
+      Expr e = expression();
+      if (!peek(')')) {
+        if (pos_ >= text_.size()) fail(open, "unclosed '('");
+        unexpected();
+      }
+      ++pos_;
+      --nesting_;
+      return e;
+    }
+    if (isIdentStart(c)) {
+      size_t start = pos_;
+      while (pos_ < text_.size() && isIdentChar(text_[pos_])) ++pos_;
+      std::string name = text_.substr(start, pos_ - start);
+      if (peek('(')) return call(name, start);
+      auto it = vars_.find(name);
+      if (it != vars_.end()) return it->second;
+      return sizeVar(name);
+    }
+    if (c == ')') fail(pos_, "expected an expression before ')'");
+    unexpected();
+  }
+
+  Expr call(const std::string& name, size_t at) {
+    Kind k;
+    if (name == "min")
+      k = Kind::Min;
+    else if (name == "max")
+      k = Kind::Max;
+    else if (name == "pow")
+      k = Kind::Pow;
+    else
+      fail(at, fmt::format("unknown function '{}' (expected min, max or pow)", name));
+    size_t open = pos_++;
+    if (++nesting_ > kMaxNesting) fail(open, "expression is nested too deeply");
+    std::vector<Expr> args;
+    if (!peek(')')) {
+      for (;;) {
+        args.push_back(expression());
+        if (peek(',')) {
+          ++pos_;
+          continue;
+        }
+        if (peek(')')) break;
+        if (pos_ >= text_.size()) fail(open, "unclosed '('");
+        unexpected();
+      }
+    }
+    ++pos_;
+    --nesting_;
+    if (args.size() != 2) fail(at, fmt::format("'{}' takes 2 arguments, got {}", name, args.size()));
+    return build(at, [&] {
+      if (raw_ || k == Kind::Pow) {
+        if (raw_) return intern2(k, args[0], args[1]);
+        return pow(args[0], args[1]);
+      }
+      return k == Kind::Min ? min(args[0], args[1]) : max(args[0], args[1]);
+    });
+  }
+};
+
+}  // namespace
+
+Expr parse(const std::string& text, const std::map<std::string, Expr>& vars, const std::string& file,
+           bool raw) {
+  Parser p(text, vars, file, raw);
+  return p.run();
+}
+
+}  // namespace lift::arith

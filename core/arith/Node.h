@@ -1,0 +1,145 @@
+// Internal to core/arith: the layout of an ArithExpr node and the helpers that the node table,
+// the analyses and the per-operator rule files share. Not part of the public API.
+#pragma once
+
+#include <atomic>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/arith/ArithExpr.h"
+#include "core/support/Diagnostic.h"
+
+namespace lift::arith {
+
+// A node is created once by the uniquing table (ArithExpr.cpp) and never changes afterwards,
+// except for the lazily computed symbolic bounds, which are published through atomics (two
+// threads computing them at once store the same uniqued nodes).
+class Node {
+ public:
+  Kind kind = Kind::Cst;
+  bool canonShape = true;    // Sum/Prod: flat, sorted, folded (false for raw-built shapes)
+  bool hasRangeVar = false;  // contains a variable with an upper bound (not just symbols)
+  uint32_t nOps = 0;         // stored operands; a Var stores {lo, hi} but reports none
+  uint32_t depth = 1;
+  int64_t value = 0;                  // Cst
+  const std::string* name = nullptr;  // Var
+  size_t hash = 0;                    // uniquing hash (identity based, per run)
+  uint64_t stable = 0;                // structural hash, the same in every run
+  size_t size = 1;                    // tree size, saturating
+  int64_t cdiv = 1;                   // constantDivisor
+  ConstBounds cb;                     // constant bounds by interval arithmetic
+  const Expr* ops = nullptr;
+  Node* next = nullptr;  // hash chain in the uniquing table
+
+  mutable std::atomic<const Node*> symLo{nullptr}, symHi{nullptr};
+  mutable std::atomic<bool> symDone{false};
+
+  std::span<const Expr> all() const { return {ops, nOps}; }
+  Expr op(size_t i) const { return ops[i]; }
+};
+
+namespace detail {
+
+// ----- node table (ArithExpr.cpp) -----
+// Returns the unique node with these fields, creating it if needed. For a Var, ops = {lo, hi}.
+Expr intern(Kind k, int64_t value, const std::string* name, std::span<const Expr> ops);
+inline Expr intern(Kind k, std::span<const Expr> ops) { return intern(k, 0, nullptr, ops); }
+inline Expr intern2(Kind k, Expr a, Expr b) {
+  Expr o[2] = {a, b};
+  return intern(k, 0, nullptr, o);
+}
+// The structural order of Sum operands used for display: larger, unbounded terms first,
+// constants last (see ARITH.md).
+bool sumTermLess(Expr a, Expr b);
+
+// ----- analyses computed when a node is created -----
+ConstBounds computeConstBounds(const Node& n);  // RangeAnalysis.cpp
+int64_t computeConstDivisor(const Node& n);     // DivisibilityAnalysis.cpp
+
+// ----- checked integer arithmetic: nullopt on overflow. INT64_MIN counts as overflow so
+// that negating a folded constant is always safe. -----
+std::optional<int64_t> checkedAdd(int64_t a, int64_t b);
+std::optional<int64_t> checkedMul(int64_t a, int64_t b);
+inline std::optional<int64_t> checkedNeg(int64_t a) {
+  if (a == INT64_MIN) return std::nullopt;
+  return -a;
+}
+std::optional<int64_t> checkedPow(int64_t base, int64_t exp);  // exp >= 0
+int64_t gcd64(int64_t a, int64_t b);                           // of absolute values
+// pow with the semantics of Simplify_Pow.cpp; nullopt on overflow or 0 to a negative power.
+std::optional<int64_t> foldPow(int64_t base, int64_t exp);
+
+// ----- n-ary builders (Simplify_Add.cpp, Simplify_Mul.cpp) -----
+Expr addMany(std::vector<Expr> terms);
+Expr mulMany(std::vector<Expr> factors);
+
+// ----- terms of a sum: coefficient * product of non-constant factors -----
+struct Term {
+  int64_t coef = 1;
+  Expr whole;  // the expression this term came from (null when built)
+  const Expr* f = nullptr;
+  uint32_t nf = 0;
+  Expr single;  // the only factor when the term is not a product
+  std::span<const Expr> factors() const {
+    return f ? std::span<const Expr>(f, nf) : std::span<const Expr>(&single, 1);
+  }
+};
+// Splits a non-constant canonical term into coefficient and factors.
+Term decompose(Expr t);
+// coef * factors through the smart constructors' canonical form.
+Expr termExpr(int64_t coef, std::span<const Expr> factors);
+bool sameFactors(std::span<const Expr> a, std::span<const Expr> b);
+
+// ----- divisibility (DivisibilityAnalysis.cpp) -----
+// a / b as an expression when b provably divides a (structurally), else null.
+Expr exactDiv(Expr a, Expr b);
+
+// x = d*q + r, where the sign condition that makes (d*q + r)/d = q + r/d and
+// (d*q + r)%d = r%d hold under truncation is proven (r == 0, or x and r both >= 0, or both
+// <= 0). Variant 0 moves every term divisible by d into q; variant 1 leaves the terms whose
+// quotient is a constant in r ((i*N + N - 1)/N = i + (N - 1)/N). Simplify_Div.cpp.
+struct QuotRem {
+  Expr q, r;
+};
+std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant);
+
+// ----- range analysis helpers (RangeAnalysis.cpp) -----
+bool provablyNonPositive(Expr e);
+bool provablyNegative(Expr e);
+bool provablyNonZero(Expr e);
+
+// ----- recursion guard for the smart constructors and analyses -----
+// Simplification recurses through constructors and side conditions; a guard keeps a
+// pathological input from exhausting the stack: past the limit, constructors build nodes
+// without further rules and proofs fail.
+struct DepthGuard {
+  static thread_local int depth;
+  static thread_local unsigned trips;  // how often the limit was hit (results then not cached)
+  static constexpr int kLimit = 160;
+  DepthGuard() { ++depth; }
+  ~DepthGuard() { --depth; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+  bool tooDeep() const {
+    if (depth <= kLimit) return false;
+    ++trips;
+    return true;
+  }
+};
+
+// A rewrite rule of one operator: a name (kebab-case, listed in docs/ARITH.md) and a function
+// returning the rewritten expression or null when the rule does not apply. The constructor
+// keeps a result only when it is not larger than the unsimplified node.
+template <typename Fn>
+struct Rule {
+  const char* name;
+  Fn apply;
+};
+
+inline size_t sizeOf(Expr e) { return e ? e->size : 0; }
+inline bool isCst(Expr e, int64_t v) { return e.isCst() && e->value == v; }
+
+}  // namespace detail
+}  // namespace lift::arith

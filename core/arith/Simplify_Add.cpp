@@ -1,0 +1,269 @@
+// Smart constructor for sums (add, sub, neg): flattening, constant folding, collection of like
+// terms, and the sum rules (quotient/remainder recombination, distribution when it shrinks).
+#include <algorithm>
+
+#include "core/arith/Node.h"
+#include "core/support/Diagnostic.h"
+
+namespace lift::arith {
+using namespace detail;
+
+namespace {
+
+struct Collected {
+  int64_t constant = 0;
+  std::vector<Term> terms;
+  bool overflow = false;
+};
+
+void flatten(Expr e, std::vector<Expr>& out, Collected& c) {
+  const Node* n = e.node();
+  switch (n->kind) {
+    case Kind::Cst:
+      if (auto r = checkedAdd(c.constant, n->value))
+        c.constant = *r;
+      else
+        c.overflow = true;
+      return;
+    case Kind::Sum:
+      for (Expr o : e.operands()) flatten(o, out, c);
+      return;
+    case Kind::Prod:
+      if (!n->canonShape) {
+        Expr m = mulMany(std::vector<Expr>(n->ops, n->ops + n->nOps));
+        if (m.kind() != Kind::Prod || m->canonShape) {
+          flatten(m, out, c);
+          return;
+        }
+      }
+      out.push_back(e);
+      return;
+    default:
+      out.push_back(e);
+  }
+}
+
+bool factorKeyLess(const Term& a, const Term& b) {
+  auto fa = a.factors(), fb = b.factors();
+  if (fa.size() != fb.size()) return fa.size() < fb.size();
+  for (size_t i = 0; i < fa.size(); ++i)
+    if (fa[i] != fb[i]) return fa[i].node() < fb[i].node();
+  return false;
+}
+
+Collected collect(const std::vector<Expr>& inputs) {
+  Collected c;
+  std::vector<Expr> flat;
+  flat.reserve(inputs.size() + 4);
+  for (Expr e : inputs) flatten(e, flat, c);
+  std::vector<Term> terms;
+  terms.reserve(flat.size());
+  for (Expr e : flat) terms.push_back(decompose(e));
+  if (terms.size() > 1) std::sort(terms.begin(), terms.end(), factorKeyLess);
+  for (auto& t : terms) {
+    if (!c.terms.empty() && sameFactors(c.terms.back().factors(), t.factors())) {
+      Term& prev = c.terms.back();
+      auto s = checkedAdd(prev.coef, t.coef);
+      if (!s) {
+        c.overflow = true;
+        return c;
+      }
+      // Keep the factor storage of prev (it points into a node or into prev.single).
+      prev.coef = *s;
+      prev.whole = Expr();
+      continue;
+    }
+    c.terms.push_back(t);
+  }
+  std::erase_if(c.terms, [](const Term& t) { return t.coef == 0; });
+  return c;
+}
+
+Expr exprOf(const Term& t) { return t.whole ? t.whole : termExpr(t.coef, t.factors()); }
+
+std::vector<Expr> exprsExcept(const Collected& c, std::span<const size_t> skip) {
+  std::vector<Expr> out;
+  out.reserve(c.terms.size() + 2);
+  for (size_t i = 0; i < c.terms.size(); ++i)
+    if (std::find(skip.begin(), skip.end(), i) == skip.end()) out.push_back(exprOf(c.terms[i]));
+  return out;
+}
+
+// y as coefficient and non-constant factors (y = ky * Fy).
+void splitCoef(Expr y, int64_t& ky, std::vector<Expr>& fy) {
+  fy.clear();
+  if (y.isCst()) {
+    ky = y->value;
+    return;
+  }
+  Term t = decompose(y);
+  ky = t.coef;
+  auto f = t.factors();
+  fy.assign(f.begin(), f.end());
+}
+
+// Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x and sum-sub-div-to-mod:
+// c*y*(x/y) - c*x -> -c*(x%y). Both hold for every x and y != 0 in C. Returns the rewritten
+// sum or null when no pair matches.
+Expr recombine(const Collected& c) {
+  std::vector<Expr> fy, others;
+  for (size_t i = 0; i < c.terms.size(); ++i) {
+    auto f = c.terms[i].factors();
+    for (size_t p = 0; p < f.size(); ++p) {
+      if (f[p].kind() != Kind::Div) continue;
+      Expr x = f[p]->ops[0], y = f[p]->ops[1];
+      int64_t ky;
+      splitCoef(y, ky, fy);
+      others.clear();
+      for (size_t q = 0; q < f.size(); ++q)
+        if (q != p) others.push_back(f[q]);
+      if (ky == 0 || !sameFactors(others, fy) || c.terms[i].coef % ky != 0) continue;
+      int64_t k = c.terms[i].coef / ky;
+      // c*y*(x/y) + c*(x%y)
+      for (size_t j = 0; j < c.terms.size(); ++j) {
+        auto g = c.terms[j].factors();
+        if (j == i || g.size() != 1 || g[0].kind() != Kind::Mod || c.terms[j].coef != k) continue;
+        if (g[0]->ops[0] != x || g[0]->ops[1] != y) continue;
+        size_t skip[2] = {i, j};
+        auto rest = exprsExcept(c, skip);
+        rest.push_back(cst(c.constant));
+        rest.push_back(mul(cst(k), x));
+        return addMany(std::move(rest));
+      }
+      // c*y*(x/y) - c*x
+      auto nk = checkedNeg(k);
+      if (!nk) continue;
+      std::vector<size_t> used{i};
+      int64_t xConst = 0;
+      bool ok = true;
+      auto xs = x.kind() == Kind::Sum ? x.operands() : std::span<const Expr>(&x, 1);
+      for (Expr xt : xs) {
+        if (xt.isCst()) {
+          xConst = xt->value;
+          continue;
+        }
+        Term tx = decompose(xt);
+        auto want = checkedMul(*nk, tx.coef);
+        if (!want) {
+          ok = false;
+          break;
+        }
+        bool found = false;
+        for (size_t j = 0; j < c.terms.size() && !found; ++j) {
+          if (std::find(used.begin(), used.end(), j) != used.end()) continue;
+          if (c.terms[j].coef == *want && sameFactors(c.terms[j].factors(), tx.factors())) {
+            used.push_back(j);
+            found = true;
+          }
+        }
+        if (!found) {
+          ok = false;
+          break;
+        }
+      }
+      if (!ok || used.size() < 2) continue;
+      auto kx = checkedMul(k, xConst);
+      auto newConst = kx ? checkedAdd(c.constant, *kx) : std::nullopt;
+      if (!newConst) continue;
+      auto rest = exprsExcept(c, used);
+      rest.push_back(cst(*newConst));
+      rest.push_back(mul(cst(*nk), mod(x, y)));
+      return addMany(std::move(rest));
+    }
+  }
+  return Expr();
+}
+
+Expr rawFold(const std::vector<Expr>& inputs) {
+  Expr r = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) r = rawAdd(r, inputs[i]);
+  return r;
+}
+
+Expr build(std::vector<Expr> exprs, int64_t constant) {
+  if (exprs.size() > 1) std::sort(exprs.begin(), exprs.end(), sumTermLess);
+  if (constant != 0) exprs.push_back(cst(constant));
+  if (exprs.empty()) return cst(0);
+  if (exprs.size() == 1) return exprs[0];
+  return intern(Kind::Sum, exprs);
+}
+
+Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
+  if (inputs.empty()) return cst(0);
+  DepthGuard guard;
+  if (guard.tooDeep()) return rawFold(inputs);
+  Collected c = collect(inputs);
+  if (c.overflow) return rawFold(inputs);
+
+  if (Expr r = recombine(c)) return r;
+
+  std::vector<Expr> exprs;
+  exprs.reserve(c.terms.size() + 1);
+  bool respread = false, hasSumFactor = false;
+  for (auto& t : c.terms) {
+    Expr e = exprOf(t);
+    if (!t.whole && e.kind() == Kind::Sum) respread = true;
+    exprs.push_back(e);
+    for (Expr f : t.factors()) hasSumFactor = hasSumFactor || f.kind() == Kind::Sum;
+  }
+  if (respread) {  // a merged coefficient distributed over a sum: collect again
+    exprs.push_back(cst(c.constant));
+    return addImpl(exprs, expand);
+  }
+  Expr r0 = build(exprs, c.constant);
+  if (!expand || !hasSumFactor) return r0;
+
+  // Rule sum-distribute: multiply out products of sums when that is not larger (it finds
+  // cancellations such as N*(i + 1) - N*i = N).
+  std::vector<Expr> spread;
+  for (size_t i = 0; i < c.terms.size(); ++i) {
+    auto f = c.terms[i].factors();
+    size_t s = f.size();
+    for (size_t p = 0; p < f.size() && s == f.size(); ++p)
+      if (f[p].kind() == Kind::Sum) s = p;
+    if (s == f.size()) {
+      spread.push_back(exprs[i]);
+      continue;
+    }
+    for (Expr part : f[s].operands()) {
+      std::vector<Expr> fs;
+      fs.reserve(f.size() + 1);
+      fs.push_back(cst(c.terms[i].coef));
+      for (size_t q = 0; q < f.size(); ++q)
+        if (q != s) fs.push_back(f[q]);
+      fs.push_back(part);
+      spread.push_back(mulMany(std::move(fs)));
+    }
+  }
+  spread.push_back(cst(c.constant));
+  Expr r1 = addImpl(spread, false);
+  return r1->size <= r0->size ? r1 : r0;
+}
+
+}  // namespace
+
+namespace detail {
+Expr addMany(std::vector<Expr> terms) { return addImpl(terms, true); }
+}  // namespace detail
+
+Expr add(Expr a, Expr b) {
+  LIFT_ASSERT(a && b, "add of a null expression");
+  if (a.isCst() && b.isCst())
+    if (auto r = checkedAdd(a->value, b->value)) return cst(*r);
+  if (isCst(b, 0)) return a.kind() == Kind::Sum || a.kind() == Kind::Prod ? addMany({a}) : a;
+  if (isCst(a, 0)) return b.kind() == Kind::Sum || b.kind() == Kind::Prod ? addMany({b}) : b;
+  return addMany({a, b});
+}
+
+Expr neg(Expr a) {
+  LIFT_ASSERT(a, "neg of a null expression");
+  return mul(cst(-1), a);
+}
+
+Expr sub(Expr a, Expr b) {
+  LIFT_ASSERT(a && b, "sub of a null expression");
+  if (a == b) return cst(0);
+  return add(a, neg(b));
+}
+
+}  // namespace lift::arith

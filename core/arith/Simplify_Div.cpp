@@ -1,0 +1,150 @@
+// Smart constructor for C division (truncation toward zero) and its rule table. Every rule is
+// sound for negative values; side conditions ask the range and divisibility analyses.
+#include "core/arith/Node.h"
+#include "core/support/Diagnostic.h"
+
+namespace lift::arith {
+using namespace detail;
+
+namespace detail {
+
+std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant) {
+  auto terms = x.kind() == Kind::Sum ? x.operands() : std::span<const Expr>(&x, 1);
+  std::vector<Expr> qs, rs;
+  bool constQuotient = false;
+  for (Expr t : terms) {
+    Expr q = exactDiv(t, d);
+    if (q && variant == 1 && q.isCst()) {
+      constQuotient = true;
+      q = Expr();
+    }
+    if (q)
+      qs.push_back(q);
+    else
+      rs.push_back(t);
+  }
+  if (qs.empty() || (variant == 1 && !constQuotient)) return std::nullopt;
+  Expr r = addMany(std::move(rs));
+  if (!isCst(r, 0)) {
+    bool ok = (provablyNonNegative(r) && provablyNonNegative(x)) ||
+              (provablyNonPositive(r) && provablyNonPositive(x));
+    if (!ok) return std::nullopt;
+  }
+  return QuotRem{addMany(std::move(qs)), r};
+}
+
+}  // namespace detail
+
+namespace {
+
+using DivRule = Rule<Expr (*)(Expr, Expr)>;
+
+// |x| < |d|, so that x/d = 0 and x%d = x.
+bool absLess(Expr x, Expr d) {
+  if (provablyNegative(d))
+    d = neg(d);
+  else if (!provablyPositive(d))
+    return false;
+  if (!provablyLess(x, d)) return false;
+  return provablyNonNegative(x) || provablyLess(neg(d), x);
+}
+
+Expr foldConstants(Expr x, Expr d) {
+  if (x.isCst() && d.isCst() && !(x->value == INT64_MIN && d->value == -1)) return cst(x->value / d->value);
+  return Expr();
+}
+
+Expr byOne(Expr x, Expr d) {
+  if (isCst(d, 1)) return x;
+  if (isCst(d, -1)) return neg(x);
+  return Expr();
+}
+
+Expr zeroNumerator(Expr x, Expr) { return isCst(x, 0) ? x : Expr(); }
+
+Expr self(Expr x, Expr d) { return x == d ? cst(1) : Expr(); }
+
+Expr inRange(Expr x, Expr d) { return absLess(x, d) ? cst(0) : Expr(); }
+
+// (g*a)/(g*b) = a/b for g != 0: the rational values are equal, so are their truncations.
+Expr commonFactor(Expr x, Expr d) {
+  int64_t kd = d.isCst() ? d->value : decompose(d).coef;
+  int64_t g = gcd64(x->cdiv, kd);
+  if (g > 1) {
+    Expr xq = exactDiv(x, cst(g)), dq = exactDiv(d, cst(g));
+    if (xq && dq) return div(xq, dq);
+  }
+  if (d.isCst()) return Expr();
+  Term td = decompose(d);
+  for (Expr f : td.factors()) {
+    if (f.isCst() || !provablyNonZero(f) || !provablyDivisible(x, f)) continue;
+    Expr xq = exactDiv(x, f), dq = exactDiv(d, f);
+    if (xq && dq) return div(xq, dq);
+  }
+  return Expr();
+}
+
+// (y/a)/d = y/(a*d) for a, d != 0 (truncation composes: both sides are sign * floor(|y|/|a*d|)).
+Expr divOfDiv(Expr x, Expr d) {
+  if (x.kind() != Kind::Div) return Expr();
+  Expr y = x->ops[0], a = x->ops[1];
+  if (a.isCst() && d.isCst() && !checkedMul(a->value, d->value)) return Expr();
+  if (!provablyNonZero(a) || !provablyNonZero(d)) return Expr();
+  return div(y, mul(a, d));
+}
+
+Expr splitSum(Expr x, Expr d, int variant) {
+  auto qr = splitByDivisor(x, d, variant);
+  if (!qr) return Expr();
+  if (isCst(qr->r, 0)) return qr->q;
+  return add(qr->q, div(qr->r, d));
+}
+Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
+Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
+
+// x/d is the same constant over the whole range of x (d a constant).
+Expr constBounds(Expr x, Expr d) {
+  if (!d.isCst() || x.isCst()) return Expr();
+  ConstBounds b = constantBounds(x);
+  if (!b.lo || !b.hi) return Expr();
+  int64_t q1 = *b.lo / d->value, q2 = *b.hi / d->value;
+  return q1 == q2 ? cst(q1) : Expr();
+}
+
+// x/(-d) = -(x/d) in C.
+Expr negativeDivisor(Expr x, Expr d) {
+  if (!provablyNegative(d)) return Expr();
+  if (d.isCst() && d->value == INT64_MIN) return Expr();
+  return neg(div(x, neg(d)));
+}
+
+const DivRule kDivRules[] = {
+    {"div-constant-fold", foldConstants},
+    {"div-by-one", byOne},
+    {"div-zero-numerator", zeroNumerator},
+    {"div-self", self},
+    {"div-in-range", inRange},
+    {"div-common-factor", commonFactor},
+    {"div-of-div", divOfDiv},
+    {"div-split-sum", splitSumAll},
+    {"div-split-sum-keep-offset", splitSumKeepOffset},
+    {"div-constant-bounds", constBounds},
+    {"div-negative-divisor", negativeDivisor},
+};
+
+}  // namespace
+
+Expr div(Expr x, Expr d) {
+  LIFT_ASSERT(x && d, "div of a null expression");
+  if (isCst(d, 0)) throw LiftError("division by zero");
+  DepthGuard guard;
+  if (guard.tooDeep()) return rawDiv(x, d);
+  size_t rawSize = 1 + x->size + d->size;
+  for (const DivRule& rule : kDivRules) {
+    Expr r = rule.apply(x, d);
+    if (r && r->size <= rawSize) return r;
+  }
+  return intern2(Kind::Div, x, d);
+}
+
+}  // namespace lift::arith
