@@ -1,0 +1,103 @@
+// Random program inputs (see RandomInputs.h). The distributions are written out rather than
+// taken from <random>, whose distributions differ between standard libraries: a seed gives
+// the same inputs everywhere.
+#include "core/interp/RandomInputs.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "core/interp/Interpreter.h"
+
+namespace lift::interp {
+
+namespace {
+
+// Uniform in [0, 1) with 53 random bits.
+double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+Scalar randomScalar(ScalarKind k, std::mt19937_64& rng) {
+  Scalar s{};
+  switch (k) {
+    case ScalarKind::Float:
+    case ScalarKind::Double: {
+      double x;
+      do x = 2.0 * unit(rng) - 1.0;
+      while (std::abs(x) < 1.0 / 64);
+      if (k == ScalarKind::Float)
+        s.f = static_cast<float>(x);
+      else
+        s.d = x;
+      break;
+    }
+    case ScalarKind::Int: {
+      int32_t v = static_cast<int32_t>(rng() % 18) - 9;  // -9 .. 8
+      s.i = v >= 0 ? v + 1 : v;                          // -9 .. -1, 1 .. 9
+      break;
+    }
+    case ScalarKind::Bool: s.b = (rng() & 1) != 0; break;
+  }
+  return s;
+}
+
+}  // namespace
+
+Value randomValue(Type t, std::mt19937_64& rng) {
+  switch (t.kind()) {
+    case Type::Kind::Scalar: return Value::scalar(t.scalarKind(), randomScalar(t.scalarKind(), rng));
+    case Type::Kind::Vector: {
+      std::vector<Scalar> lanes;
+      for (int i = 0; i < t.vectorWidth(); ++i) lanes.push_back(randomScalar(t.scalarKind(), rng));
+      return Value::vector(t.scalarKind(), lanes);
+    }
+    case Type::Kind::Tuple: {
+      std::vector<Value> elems;
+      for (Type e : t.tupleElems()) elems.push_back(randomValue(e, rng));
+      return Value::tuple(std::move(elems));
+    }
+    case Type::Kind::Array: break;
+  }
+  // Arrays of scalars and vectors at any depth: one flat block.
+  std::vector<int64_t> dims;
+  Type inner = t;
+  while (inner.isArray()) {
+    LIFT_ASSERT(inner.length().isCst(), "randomValue needs constant lengths: " + t.toString());
+    dims.push_back(inner.length().value());
+    inner = inner.elem();
+  }
+  if ((inner.isScalar() || inner.isVector()) && dims[0] > 0) {
+    int width = inner.isVector() ? inner.vectorWidth() : 1;
+    size_t n = static_cast<size_t>(width);
+    for (int64_t d : dims) n *= static_cast<size_t>(d);
+    std::vector<Scalar> data(n);
+    for (auto& s : data) s = randomScalar(inner.scalarKind(), rng);
+    return Value::flatArray(inner.scalarKind(), width, std::move(dims), std::move(data));
+  }
+  ArrayBuilder b(static_cast<size_t>(t.length().value()));
+  for (int64_t i = 0; i < t.length().value(); ++i) b.push(randomValue(t.elem(), rng));
+  return b.finish();
+}
+
+std::vector<Value> randomInputs(const ir::Program& p, const arith::Env& sizes, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Value> inputs;
+  for (auto& in : p.main->params()) {
+    Type t = in->declaredType();
+    if (!t) throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' has no declared type", in->name())));
+    Type concrete;
+    try {
+      concrete = concreteType(t, sizes);
+    } catch (const LiftError& err) {
+      throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' of type {}: {}", in->name(), t.toString(),
+                                                           err.diagnostic().message)));
+    }
+    for (Type a = concrete; a.isArray(); a = a.elem())
+      if (a.length().value() < 0)
+        throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}': the type {} has a negative length at these sizes",
+                                                             in->name(), t.toString())));
+    inputs.push_back(randomValue(concrete, rng));
+  }
+  return inputs;
+}
+
+}  // namespace lift::interp
