@@ -1,0 +1,279 @@
+// The main window; see MainWindow.h.
+#include "views/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDirIterator>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTextStream>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "core/ir/ProgramGraph.h"
+#include "core/ir/TypeCheck.h"
+#include "core/lang/Parser.h"
+#include "views/GraphView.h"
+#include "views/ProgramEditor.h"
+
+namespace lift::views {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName("liftStudioMainWindow");
+  setWindowTitle("Lift Studio");
+  resize(1400, 900);
+  setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* bar = new QToolBar(central);
+  graph_ = new GraphView(central);
+  search_ = new QLineEdit(central);
+  search_->setPlaceholderText("Find node (Ctrl+F)");
+  search_->setObjectName("graphSearch");
+  search_->setMaximumWidth(220);
+  bar->addAction("Fit", QKeySequence("Ctrl+0"), graph_, &GraphView::fit)->setToolTip("Fit the graph into the view (Ctrl+0)");
+  bar->addAction("Zoom in", QKeySequence::ZoomIn, graph_, &GraphView::zoomIn);
+  bar->addAction("Zoom out", QKeySequence::ZoomOut, graph_, &GraphView::zoomOut);
+  bar->addSeparator();
+  bar->addWidget(search_);
+  connect(search_, &QLineEdit::returnPressed, this, [this] {
+    if (!graph_->findNext(search_->text())) statusBar()->showMessage("No node matches '" + search_->text() + "'", 3000);
+  });
+  layout->addWidget(bar);
+  layout->addWidget(graph_, 1);
+  setCentralWidget(central);
+
+  status_ = new QLabel(this);
+  statusBar()->addPermanentWidget(status_);
+
+  buildDocks();
+  buildMenus();
+  connect(graph_, &GraphView::nodeSelected, this, &MainWindow::onNodeSelected);
+
+  QSettings settings;
+  restoreGeometry(settings.value("window/geometry").toByteArray());
+  restoreState(settings.value("window/state").toByteArray());
+}
+
+MainWindow::~MainWindow() {
+  QSettings settings;
+  settings.setValue("window/geometry", saveGeometry());
+  settings.setValue("window/state", saveState());
+}
+
+void MainWindow::buildDocks() {
+  editor_ = new ProgramEditor(this);
+  auto* dock = new QDockWidget("Program", this);
+  dock->setObjectName("programDock");
+  dock->setWidget(editor_);
+  addDockWidget(Qt::LeftDockWidgetArea, dock);
+  resizeDocks({dock}, {520}, Qt::Horizontal);
+  connect(editor_, &ProgramEditor::textEdited, this, &MainWindow::reparse);
+  connect(editor_, &ProgramEditor::caretMoved, this, &MainWindow::onCaretMoved);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&Open…", QKeySequence::Open, this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, "Open program", QString(), "Lift programs (*.lift);;All files (*)");
+    if (!path.isEmpty()) openFile(path);
+  });
+  QMenu* examples = file->addMenu("&Examples");
+  for (const QString& name : bundledExamples())
+    examples->addAction(name, this, [this, name] { openExample(name); });
+  recentMenu_ = file->addMenu("&Recent files");
+  updateRecentMenu();
+  file->addAction("Save program &as…", QKeySequence::SaveAs, this, &MainWindow::saveProgramAs);
+  file->addSeparator();
+  QMenu* exportMenu = file->addMenu("&Export");
+  exportMenu->addAction("Graph as &DOT…", this, &MainWindow::exportGraphDot);
+  exportMenu->addAction("Graph as &PNG…", this, &MainWindow::exportGraphImage);
+  file->addSeparator();
+  file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+  QMenu* view = menuBar()->addMenu("&View");
+  view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graph_, &GraphView::fit);
+  view->addAction("&Find node", QKeySequence::Find, this, [this] {
+    search_->setFocus();
+    search_->selectAll();
+  });
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+}
+
+QStringList MainWindow::bundledExamples() {
+  QStringList names;
+  QDirIterator it(":/examples", {"*.lift"}, QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    QString p = it.next();
+    names << p.mid(QString(":/examples/").size()).chopped(5);
+  }
+  names.sort();
+  return names;
+}
+
+bool MainWindow::openExample(const QString& name) {
+  QFile f(":/examples/" + name + ".lift");
+  if (!f.open(QIODevice::ReadOnly)) {
+    statusBar()->showMessage("No example named '" + name + "'", 5000);
+    return false;
+  }
+  setProgramText(QString::fromUtf8(f.readAll()), name + ".lift");
+  return program_ != nullptr;
+}
+
+bool MainWindow::openFile(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    QMessageBox::warning(this, "Open program", "Cannot read " + path + ": " + f.errorString());
+    return false;
+  }
+  setProgramText(QString::fromUtf8(f.readAll()), path);
+  addRecentFile(path);
+  return program_ != nullptr;
+}
+
+void MainWindow::setProgramText(const QString& text, const QString& path) {
+  path_ = path;
+  editor_->setText(text);
+  reparse();
+  graph_->fit();
+  updateTitle();
+}
+
+void MainWindow::updateTitle() {
+  setWindowTitle(path_.isEmpty() ? "Lift Studio" : QFileInfo(path_).fileName() + " — Lift Studio");
+}
+
+void MainWindow::reparse() {
+  std::string text = editor_->text().toStdString();
+  std::string file = path_.isEmpty() ? "<program>" : QFileInfo(path_).fileName().toStdString();
+  try {
+    auto p = std::make_shared<ir::Program>(lang::parseProgram(text, file));
+    ir::typeCheck(*p);
+    diagnostic_ = {};
+    editor_->clearDiagnostic();
+    showProgram(std::move(p));
+  } catch (const LiftError& e) {
+    // Keep showing the last good program; the error sits next to the text that caused it.
+    diagnostic_ = e.diagnostic();
+    editor_->setDiagnostic(diagnostic_);
+    status_->setText("Program has an error");
+  }
+}
+
+void MainWindow::showProgram(std::shared_ptr<const ir::Program> p) {
+  program_ = std::move(p);
+  std::shared_ptr<ir::TypeInfo> types;
+  try {
+    types = std::make_shared<ir::TypeInfo>(ir::typeCheck(*program_));
+  } catch (const LiftError&) {
+  }
+  auto describe = [types](const ir::Expr& e) -> std::string {
+    if (!types) return {};
+    Type t = types->typeOf(e);
+    return t ? t.toString() : std::string();
+  };
+  graph_->setGraph(ir::buildProgramGraph(*program_, describe));
+  status_->setText(QString("%1 nodes").arg(graph_->nodeItemCount()));
+}
+
+void MainWindow::onNodeSelected(ir::NodeId id) {
+  if (!program_) return;
+  SourceLoc loc = program_->locationOf(id);
+  if (loc.known()) editor_->highlightLocation(loc.line, loc.col);
+}
+
+void MainWindow::onCaretMoved(int line, int col) {
+  if (!program_ || !program_->locations) return;
+  // The node whose location is the closest one at or before the caret on the same line.
+  ir::NodeId best = 0;
+  int bestCol = -1;
+  for (auto& [id, loc] : *program_->locations) {
+    if (loc.line == line && loc.col <= col && loc.col > bestCol && graph_->graph().findNode(id) >= 0) {
+      best = id;
+      bestCol = loc.col;
+    }
+  }
+  if (best) graph_->selectNode(best);
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+  QSettings settings;
+  QStringList recent = settings.value("recentFiles").toStringList();
+  recent.removeAll(path);
+  recent.prepend(QFileInfo(path).absoluteFilePath());
+  while (recent.size() > 10) recent.removeLast();
+  settings.setValue("recentFiles", recent);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value("recentFiles").toStringList();
+  for (const QString& p : recent) recentMenu_->addAction(p, this, [this, p] { openFile(p); });
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+static bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
+    QMessageBox::warning(parent, "Save", "Cannot write " + path + ": " + f.errorString());
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::saveProgramAs() {
+  QString path = QFileDialog::getSaveFileName(this, "Save program", path_, "Lift programs (*.lift)");
+  if (path.isEmpty()) return;
+  if (writeText(this, path, editor_->text().toUtf8())) {
+    path_ = path;
+    addRecentFile(path);
+    updateTitle();
+  }
+}
+
+void MainWindow::exportGraphDot() {
+  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.dot", "Graphviz DOT (*.dot)");
+  if (path.isEmpty()) return;
+  writeText(this, path, QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->name : "program")));
+}
+
+void MainWindow::exportGraphImage() {
+  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png", "PNG image (*.png)");
+  if (path.isEmpty()) return;
+  QRectF r = graph_->scene()->sceneRect();
+  QImage img((r.size() * 2).toSize(), QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  QPainter painter(&img);
+  painter.setRenderHint(QPainter::Antialiasing);
+  graph_->scene()->render(&painter, QRectF(), r);
+  painter.end();
+  if (!img.save(path)) QMessageBox::warning(this, "Export graph", "Cannot write " + path);
+}
+
+bool MainWindow::saveScreenshot(const QString& path) {
+  if (width() < 1400 || height() < 900) resize(std::max(width(), 1400), std::max(height(), 900));
+  show();
+  for (int i = 0; i < 5; ++i) QApplication::processEvents();
+  graph_->fit();
+  QApplication::processEvents();
+  return grab().save(path);
+}
+
+}  // namespace lift::views

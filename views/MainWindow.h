@@ -1,0 +1,72 @@
+// The main window of lift-studio: the program graph in the centre, dock panes around it
+// (program text, and the panes of the later stages), menus, shortcuts, remembered layout.
+#pragma once
+
+#include <QMainWindow>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+#include "core/ir/IR.h"
+#include "core/support/Diagnostic.h"
+
+class QLineEdit;
+class QMenu;
+class QLabel;
+
+namespace lift::views {
+
+class GraphView;
+class ProgramEditor;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Loads a .lift file; a problem is shown in the window (and false returned), never lost text.
+  bool openFile(const QString& path);
+  // Loads a bundled example by name ("matmul", "lowlevel/dot"); false if there is none.
+  bool openExample(const QString& name);
+  // Names of the bundled examples ("matmul", "lowlevel/dot", ...), sorted.
+  static QStringList bundledExamples();
+  // Renders the whole window to a PNG (at least 1400x900).
+  bool saveScreenshot(const QString& path);
+
+  GraphView* graphView() const { return graph_; }
+  ProgramEditor* programEditor() const { return editor_; }
+  // The current program, if the text parses and type-checks.
+  const ir::Program* program() const { return program_ ? program_.get() : nullptr; }
+  // The current diagnostic (empty message when the program is fine).
+  const Diagnostic& diagnostic() const { return diagnostic_; }
+
+ public slots:
+  // Re-reads the program from the editor's text.
+  void reparse();
+
+ private:
+  void buildMenus();
+  void buildDocks();
+  void setProgramText(const QString& text, const QString& path);
+  void showProgram(std::shared_ptr<const ir::Program> p);
+  void addRecentFile(const QString& path);
+  void updateRecentMenu();
+  void onNodeSelected(ir::NodeId id);
+  void onCaretMoved(int line, int col);
+  void exportGraphDot();
+  void exportGraphImage();
+  void saveProgramAs();
+  void updateTitle();
+
+  GraphView* graph_ = nullptr;
+  ProgramEditor* editor_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QLabel* status_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QString path_;
+  std::shared_ptr<const ir::Program> program_;
+  Diagnostic diagnostic_;
+};
+
+}  // namespace lift::views
