@@ -63,6 +63,8 @@ Fun Callable::toFun(LocationMap* locs, const std::string& paramName) const {
   return l;
 }
 
+namespace build {
+
 // ----- values ------------------------------------------------------------------------------
 
 Param param(std::string name, Type declaredType) { return ParamNode::make(std::move(name), declaredType); }
@@ -274,17 +276,6 @@ Expr dot(Expr a, Expr b) { return CallNode::make(dot(), {std::move(a), std::move
 
 // ----- programs ----------------------------------------------------------------------------
 
-std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f) {
-  std::vector<std::shared_ptr<const UserFunDef>> out;
-  std::unordered_set<std::string> seen;
-  visitPreOrder(f, [&](const NodePath& path) {
-    if (auto* u = asUserFun(path.back().node.fun); u && seen.insert(u->def().name).second)
-      out.push_back(u->defPtr());
-    return true;
-  });
-  return out;
-}
-
 namespace {
 
 void collectSizes(Type t, std::vector<SizeDecl>& out) {
@@ -316,6 +307,19 @@ Program program(std::string name, std::vector<Param> inputs, Expr body) {
   p.main = lambda(std::move(inputs), std::move(body));
   p.userFuns = userFunsOf(p.main);
   return p;
+}
+
+}  // namespace build
+
+std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f) {
+  std::vector<std::shared_ptr<const UserFunDef>> out;
+  std::unordered_set<std::string> seen;
+  visitPreOrder(f, [&](const NodePath& path) {
+    if (auto* u = asUserFun(path.back().node.fun); u && seen.insert(u->def().name).second)
+      out.push_back(u->defPtr());
+    return true;
+  });
+  return out;
 }
 
 }  // namespace lift::ir

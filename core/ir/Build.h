@@ -2,9 +2,10 @@
 // whole programs. The builder produces exactly the IR the parser produces for the same text
 // (the parser is written on top of it), so tests and rewrite rules can compare the two:
 //
-//   auto A = ir::param("A", ...), B = ir::param("B", ...);
-//   auto dot = ir::compose(ir::reduce(add, ir::floatLit(0)), ir::map(mult));  // reduce(add, 0.0f) o map(mult)
-//   Expr body = ir::call(ir::map(ir::lambda("rowA", [&](Expr rowA) { ... })), A);
+//   namespace b = ir::build;
+//   auto A = b::param("A", ...), B = b::param("B", ...);
+//   auto dot = b::compose(b::reduce(add, b::floatLit(0)), b::map(mult));  // reduce(add, 0.0f) o map(mult)
+//   Expr body = b::call(b::map(b::lambda("rowA", [&](Expr rowA) { ... })), A);
 //
 // The IR has no composition node: `f o g` applied to x is the call chain f(g(x)), and used as a
 // function value (e.g. `map(f o g)`) it is the lambda fun(x => f(g(x))). Likewise a reduction
@@ -61,6 +62,10 @@ class Callable {
   std::vector<Callable> chain_;
   SourceLoc loc_;
 };
+
+// The constructors live in their own namespace so that argument-dependent lookup on IR types
+// never drags them into unqualified calls elsewhere (ir::build::map vs. a local map).
+namespace build {
 
 // ----- values --------------------------------------------------------------------------
 Param param(std::string name, Type declaredType = {});
@@ -150,6 +155,8 @@ Expr dot(Expr a, Expr b);
 // A program whose inputs are `inputs` (with declared types). Its size declarations are the
 // size variables of the input types (in order of appearance), its user functions those called.
 Program program(std::string name, std::vector<Param> inputs, Expr body);
+}  // namespace build
+
 // The user functions reachable from f, each definition once, in order of first use.
 std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f);
 

@@ -378,8 +378,8 @@ bool mentionsParam(const Root& root, const ParamNode* p) {
 
 }  // namespace
 
-bool mentions(const Expr& e, const ParamNode* p) { return mentionsParam(e, p); }
-bool mentions(const Fun& f, const ParamNode* p) { return mentionsParam(f, p); }
+bool occursIn(const ParamNode* p, const Expr& e) { return mentionsParam(e, p); }
+bool occursIn(const ParamNode* p, const Fun& f) { return mentionsParam(f, p); }
 std::vector<Param> freeParams(const Fun& f) { return collectFree(f); }
 std::vector<Param> freeParams(const Expr& e) { return collectFree(e); }
 

@@ -279,8 +279,8 @@ void visitPreOrder(const Expr& root, const std::function<bool(const NodePath&)>&
 std::vector<PathStep> children(const NodeRef& n);
 
 // Whether parameter p is used in e / f.
-bool mentions(const Expr& e, const ParamNode* p);
-bool mentions(const Fun& f, const ParamNode* p);
+bool occursIn(const ParamNode* p, const Expr& e);
+bool occursIn(const ParamNode* p, const Fun& f);
 // Parameters used but not bound below the root, in order of first use.
 std::vector<Param> freeParams(const Fun& f);
 std::vector<Param> freeParams(const Expr& e);

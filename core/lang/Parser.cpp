@@ -1,0 +1,946 @@
+// Recursive-descent parser of .lift programs into the IR.
+//
+// An expression parses to a Term: either a value (an IR expression) or a function (an
+// ir::Callable). Composition and `$`/`|>` build call chains directly (the IR has no composition
+// node), and a function used as a value, e.g. map's argument, becomes a lambda only where
+// needed (ir::Callable::toFun). Binary operators are parsed with loops, not recursion, so a long
+// chain cannot exhaust the stack; nesting is bounded by kMaxNesting.
+#include "core/lang/Parser.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <unordered_set>
+
+#include "core/ir/Build.h"
+#include "core/ir/CFun.h"
+#include "core/ir/TypeCheck.h"
+#include "core/lang/Lexer.h"
+
+namespace lift::lang {
+
+using ir::Callable;
+using ir::Expr;
+using ir::Fun;
+using ir::PatternKind;
+
+namespace {
+
+// The largest integer allowed in a size expression or as a size default.
+constexpr int64_t kMaxSizeLiteral = INT32_MAX;
+
+const char* const kKeywords[] = {"fun", "userfun", "size", "o", "true", "false", "zeros", "fill"};
+
+// Pattern names that take a numeric suffix instead of a parenthesised first argument.
+struct SuffixForm {
+  const char* base;
+  int maxValue;  // inclusive
+};
+const SuffixForm kSuffixForms[] = {{"split", INT32_MAX},  {"iterate", INT32_MAX}, {"asVector", 16},
+                                   {"vectorize", 16},     {"mapGlb", 2},          {"mapWrg", 2},
+                                   {"mapLcl", 2}};
+
+// "split128" -> ("split", 128). nullopt unless `name` is a base followed by digits.
+std::optional<std::pair<std::string, int64_t>> splitSuffix(const std::string& name) {
+  for (const auto& f : kSuffixForms) {
+    std::string base = f.base;
+    if (name.size() <= base.size() || name.compare(0, base.size(), base) != 0) continue;
+    std::string digits = name.substr(base.size());
+    if (digits.size() > 10 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    int64_t v = std::stoll(digits);
+    if (v > f.maxValue) continue;
+    return std::make_pair(base, v);
+  }
+  return std::nullopt;
+}
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'map'?" for the closest candidate, or "".
+std::string didYouMean(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t bestDist = std::max<size_t>(1, name.size() / 3) + 1;
+  for (auto& c : candidates) {
+    size_t d = editDistance(name, c);
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  return best.empty() ? "" : fmt::format("; did you mean '{}'?", best);
+}
+
+std::vector<std::string> patternNames() {
+  std::vector<std::string> out;
+#define LIFT_PATTERN_NAME(E, name, level) out.emplace_back(name);
+  LIFT_PATTERNS(LIFT_PATTERN_NAME)
+#undef LIFT_PATTERN_NAME
+  return out;
+}
+
+std::optional<Type> namedType(const std::string& name) {
+  static const std::map<std::string, ScalarKind> scalars = {
+      {"float", ScalarKind::Float}, {"double", ScalarKind::Double}, {"int", ScalarKind::Int}, {"bool", ScalarKind::Bool}};
+  if (auto it = scalars.find(name); it != scalars.end()) return Type::scalar(it->second);
+  for (auto& [base, kind] : scalars) {
+    if (kind == ScalarKind::Bool || name.size() <= base.size() || name.compare(0, base.size(), base) != 0) continue;
+    std::string w = name.substr(base.size());
+    if (w == "2" || w == "3" || w == "4" || w == "8" || w == "16") return Type::vector(kind, std::stoi(w));
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> typeNames() {
+  std::vector<std::string> out;
+  for (const char* base : {"float", "double", "int"}) {
+    out.emplace_back(base);
+    for (const char* w : {"2", "3", "4", "8", "16"}) out.push_back(std::string(base) + w);
+  }
+  out.emplace_back("bool");
+  return out;
+}
+
+class Parser {
+ public:
+  Parser(const std::string& text, const std::string& file) : lex_(text, file), text_(text) {}
+
+  ir::Program program();
+  Type typeOnly(const std::vector<ir::SizeDecl>& sizes) {
+    for (auto& s : sizes) sizeVars_[s.name] = s.var;
+    Type t = type();
+    expect(Tok::End, "the end of the type");
+    return t;
+  }
+
+ private:
+  // An expression parsed so far: a value or a function; `tok` is where it starts.
+  struct Term {
+    Expr value;
+    Callable fn;
+    Token tok;
+    bool isValue() const { return value != nullptr; }
+  };
+
+  struct Nest {
+    Nest(Parser& p, const Token& at) : p_(p) {
+      if (++p_.depth_ > kMaxNesting)
+        p_.lex_.error(at, fmt::format("nested too deeply (more than {} levels)", kMaxNesting));
+    }
+    ~Nest() { --p_.depth_; }
+    Parser& p_;
+  };
+
+  // ----- tokens ---------------------------------------------------------------------------
+
+  const Token& peek(size_t k = 0) { return lex_.peek(k); }
+  Token next() { return lex_.next(); }
+  bool atIdent(const char* word, size_t k = 0) { return peek(k).kind == Tok::Ident && peek(k).text == word; }
+  bool accept(Tok k) {
+    if (peek().kind != k) return false;
+    next();
+    return true;
+  }
+  Token expect(Tok k, const std::string& what) {
+    if (peek().kind != k) lex_.error(peek(), fmt::format("expected {}, found {}", what, describe(peek())));
+    return next();
+  }
+  Token expectIdent(const std::string& what) { return expect(Tok::Ident, what); }
+  [[noreturn]] void error(const Token& at, const std::string& message) { lex_.error(at, message); }
+  SourceLoc loc(const Token& t) const { return lex_.locOf(t); }
+
+  // ----- names ----------------------------------------------------------------------------
+
+  void checkNewName(const Token& t, const char* what) {
+    std::string name(t.text);
+    if (isReservedName(name)) error(t, fmt::format("'{}' is a reserved name and cannot name a {}", name, what));
+  }
+
+  std::vector<std::string> namesInScope() const {
+    std::vector<std::string> out = patternNames();
+    for (const char* k : kKeywords) out.emplace_back(k);
+    for (auto& [n, p] : scope_) out.push_back(n);
+    for (auto& u : userFuns_) out.push_back(u->name);
+    return out;
+  }
+
+  const ir::Param* lookupParam(const std::string& name) const {
+    for (auto it = scope_.rbegin(); it != scope_.rend(); ++it)
+      if (it->first == name) return &it->second;
+    return nullptr;
+  }
+
+  std::shared_ptr<const ir::UserFunDef> lookupUserFun(const std::string& name) const {
+    for (auto& u : userFuns_)
+      if (u->name == name) return u;
+    return nullptr;
+  }
+
+  // ----- top level ------------------------------------------------------------------------
+
+  void sizeDecl();
+  void userFunDecl();
+  void mainDecl();
+  void checkDepth(const ir::Program& p);
+
+  // ----- types and sizes ------------------------------------------------------------------
+
+  Type type();
+  arith::Expr sizeExpr();
+  arith::Expr sizeTerm();
+  arith::Expr sizeFactor();
+  int64_t integer(const Token& t, int64_t max, const char* what);
+
+  // ----- expressions ----------------------------------------------------------------------
+
+  Term expr();
+  Term pipe();
+  Term composition();
+  Term application();
+  Term primary();
+  Term identifier(const Token& t);
+  std::optional<Term> pattern(const Token& t);
+  Term lambda(const Token& funTok);
+  Term literal(const Token& t, bool negative);
+  Term castLiteral(const Token& open);
+  Term arrayLiteral(const Token& t, bool fill);
+
+  Term valueTerm(Expr e, const Token& t) { return Term{std::move(e), {}, t}; }
+  Term fnTerm(Fun f, const Token& t) {
+    locs_[f->id()] = loc(t);
+    Callable c(std::move(f));
+    c.at(loc(t));
+    return Term{nullptr, std::move(c), t};
+  }
+  Term fnTerm(Callable c, const Token& t) {
+    if (c.decl()) locs_[c.decl()->id()] = loc(t);
+    c.at(loc(t));
+    return Term{nullptr, std::move(c), t};
+  }
+  Expr requireValue(const Term& t, const std::string& context) {
+    if (!t.isValue()) error(t.tok, fmt::format("{} must be a value, but this is a function", context));
+    return t.value;
+  }
+  const Callable& requireFn(const Term& t, const std::string& context) {
+    if (t.isValue()) error(t.tok, fmt::format("{} must be a function, but this is a value", context));
+    return t.fn;
+  }
+  Fun nestedFun(const Term& t, const std::string& context) { return requireFn(t, context).toFun(&locs_); }
+  Expr apply(const Callable& f, std::vector<Expr> args) { return f.apply(std::move(args), &locs_); }
+  Term patternTerm(PatternKind k, ir::PatternNode::Params p, const Token& t) {
+    return fnTerm(ir::build::pattern(k, std::move(p)), t);
+  }
+  // A function argument of pattern `name`: `map(<this>)`.
+  Term funArg(const std::string& name) {
+    Term t = expr();
+    requireFn(t, fmt::format("the argument of {}", name));
+    return t;
+  }
+  std::vector<Expr> valueArgs(const std::string& context) {
+    std::vector<Expr> args;
+    if (peek().kind != Tok::RParen) {
+      do {
+        args.push_back(requireValue(expr(), fmt::format("an argument of {}", context)));
+      } while (accept(Tok::Comma));
+    }
+    expect(Tok::RParen, "')' after the arguments");
+    return args;
+  }
+
+  Lexer lex_;
+  const std::string& text_;
+  ir::LocationMap locs_;
+  std::vector<ir::SizeDecl> sizes_;
+  std::map<std::string, arith::Expr> sizeVars_;
+  std::vector<std::shared_ptr<const ir::UserFunDef>> userFuns_;
+  std::vector<std::pair<std::string, ir::Param>> scope_;  // innermost last
+  ir::Lambda main_;
+  std::string mainName_;
+  int depth_ = 0;
+};
+
+// ----- top level ---------------------------------------------------------------------------
+
+ir::Program Parser::program() {
+  while (peek().kind != Tok::End) {
+    const Token& t = peek();
+    if (atIdent("size")) {
+      sizeDecl();
+    } else if (atIdent("userfun")) {
+      userFunDecl();
+    } else if (atIdent("fun")) {
+      if (main_) error(t, "a second program function: a file holds one 'fun NAME(inputs) = expression'");
+      mainDecl();
+    } else {
+      std::string hint = t.kind == Tok::Ident ? didYouMean(std::string(t.text), {"size", "userfun", "fun"}) : "";
+      error(t, fmt::format("expected 'size', 'userfun' or 'fun', found {}{}", describe(t), hint));
+    }
+  }
+  if (!main_) error(peek(), "no program: expected 'fun NAME(inputs) = expression'");
+  ir::Program p;
+  p.file = lex_.file();
+  p.name = mainName_;
+  p.sizes = sizes_;
+  p.userFuns = userFuns_;
+  p.main = main_;
+  p.locations = std::make_shared<const ir::LocationMap>(std::move(locs_));
+  p.source = std::make_shared<const std::string>(text_);
+  checkDepth(p);
+  return p;
+}
+
+void Parser::sizeDecl() {
+  next();  // size
+  do {
+    Token name = expectIdent("a size name");
+    checkNewName(name, "size");
+    std::string n(name.text);
+    for (auto& s : sizes_)
+      if (s.name == n) error(name, fmt::format("size '{}' is declared twice (first at line {})", n, s.loc.line));
+    if (lookupUserFun(n)) error(name, fmt::format("'{}' is already a user function", n));
+    ir::SizeDecl d{n, std::nullopt, arith::sizeVar(n), loc(name)};
+    if (accept(Tok::Assign)) {
+      Token v = expect(Tok::Number, fmt::format("the default value of size '{}'", n));
+      d.defaultValue = integer(v, kMaxSizeLiteral, "a size");
+      if (*d.defaultValue < 1) error(v, fmt::format("size '{}' must be at least 1", n));
+    }
+    sizeVars_[n] = d.var;
+    sizes_.push_back(std::move(d));
+  } while (accept(Tok::Comma));
+  expect(Tok::Semi, "';' after the size declaration");
+}
+
+void Parser::userFunDecl() {
+  next();  // userfun
+  Token name = expectIdent("the name of the user function");
+  checkNewName(name, "user function");
+  std::string n(name.text);
+  if (lookupUserFun(n)) error(name, fmt::format("user function '{}' is defined twice", n));
+  if (sizeVars_.count(n)) error(name, fmt::format("'{}' is already a size", n));
+  auto def = std::make_shared<ir::UserFunDef>();
+  def->name = n;
+  def->loc = loc(name);
+  expect(Tok::LParen, "'(' and the parameters");
+  if (peek().kind != Tok::RParen) {
+    do {
+      Token at = peek();
+      Type t = type();
+      if (t.isArray()) error(at, "parameters of user functions are scalars, vectors or tuples, not arrays");
+      Token pn = expectIdent("a parameter name after its type");
+      checkNewName(pn, "parameter");
+      for (auto& [other, ot] : def->params)
+        if (other == pn.text) error(pn, fmt::format("parameter '{}' appears twice", pn.text));
+      def->params.emplace_back(std::string(pn.text), t);
+    } while (accept(Tok::Comma));
+  }
+  expect(Tok::RParen, "')' after the parameters");
+  expect(Tok::Arrow, "'->' and the return type");
+  Token at = peek();
+  def->returnType = type();
+  if (def->returnType.isArray()) error(at, "user functions return scalars, vectors or tuples, not arrays");
+  if (peek().kind != Tok::LBrace) error(peek(), fmt::format("expected '{{' and the body, found {}", describe(peek())));
+  Lexer::RawBlock body = lex_.takeBraceBlock();
+  def->bodyText = body.text;
+  def->body = cfun::parseBody(body.text, def->params, def->returnType, lex_.file(), body.line, body.col);
+  userFuns_.push_back(std::move(def));
+}
+
+void Parser::mainDecl() {
+  next();  // fun
+  Token name = expectIdent("the name of the program");
+  checkNewName(name, "program");
+  mainName_ = std::string(name.text);
+  Token open = expect(Tok::LParen, "'(' and the inputs");
+  std::vector<ir::Param> params;
+  if (peek().kind != Tok::RParen) {
+    do {
+      Token pn = expectIdent("an input name");
+      checkNewName(pn, "input");
+      for (auto& p : params)
+        if (p->name() == pn.text) error(pn, fmt::format("input '{}' appears twice", pn.text));
+      if (lookupUserFun(std::string(pn.text))) error(pn, fmt::format("'{}' is already a user function", pn.text));
+      expect(Tok::Colon, fmt::format("':' and the type of input '{}'", pn.text));
+      Type t = type();
+      ir::Param p = ir::build::param(std::string(pn.text), t);
+      locs_[p->id()] = loc(pn);
+      params.push_back(p);
+    } while (accept(Tok::Comma));
+  }
+  expect(Tok::RParen, "')' after the inputs");
+  expect(Tok::Assign, "'=' and the program's expression");
+  for (auto& p : params) scope_.emplace_back(p->name(), p);
+  Term body = expr();
+  scope_.clear();
+  Expr value = requireValue(body, "the program's body (apply the function to the inputs with '$')");
+  main_ = ir::build::lambda(std::move(params), std::move(value));
+  locs_[main_->id()] = loc(open);
+  accept(Tok::Semi);
+}
+
+// Rejects IR deeper than kMaxProgramDepth (possible with very long chains), which recursive
+// passes (type checking, printing, hashing) could not handle safely. Iterative.
+void Parser::checkDepth(const ir::Program& p) {
+  std::vector<std::pair<ir::NodeRef, int>> work{{ir::NodeRef{nullptr, p.main}, 1}};
+  while (!work.empty()) {
+    auto [node, depth] = work.back();
+    work.pop_back();
+    if (depth > kMaxProgramDepth) {
+      SourceLoc l = p.locationOf(node.id());
+      if (!l.known()) l = SourceLoc{p.file, 1, 1};
+      throw LiftError(makeDiagnostic(p.file, text_, l.line, l.col,
+                                     fmt::format("program nested too deeply (more than {} levels)", kMaxProgramDepth)));
+    }
+    for (auto& c : ir::children(node))
+      if (c.edge != ir::Edge::LambdaParam) work.emplace_back(c.node, depth + 1);
+  }
+}
+
+// ----- types and sizes ---------------------------------------------------------------------
+
+int64_t Parser::integer(const Token& t, int64_t max, const char* what) {
+  int64_t v = 0;
+  for (char c : t.text) {
+    if (c < '0' || c > '9') error(t, fmt::format("expected an integer for {}, found {}", what, describe(t)));
+    if (v > (max - (c - '0')) / 10) error(t, fmt::format("integer {} too large for {} (at most {})", t.text, what, max));
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+Type Parser::type() {
+  Nest nest(*this, peek());
+  Token t = peek();
+  if (accept(Tok::LBracket)) {
+    Type elem = type();
+    expect(Tok::RBracket, "']' after the element type");
+    if (peek().kind != Tok::Number && peek().kind != Tok::Ident && peek().kind != Tok::LParen)
+      error(peek(), fmt::format("expected the array length after ']', found {}", describe(peek())));
+    arith::Expr len = sizeExpr();
+    if (len.isCst() && len.value() < 1) error(t, fmt::format("array length {} must be at least 1", len.value()));
+    return Type::array(elem, len);
+  }
+  if (accept(Tok::LParen)) {
+    std::vector<Type> elems{type()};
+    while (accept(Tok::Comma)) elems.push_back(type());
+    expect(Tok::RParen, "')' after the tuple's types");
+    return elems.size() == 1 ? elems[0] : Type::tuple(std::move(elems));
+  }
+  if (t.kind == Tok::Ident) {
+    std::string name(t.text);
+    if (auto ty = namedType(name)) {
+      next();
+      return *ty;
+    }
+    error(t, fmt::format("unknown type '{}'{}", name, didYouMean(name, typeNames())));
+  }
+  error(t, fmt::format("expected a type, found {}", describe(t)));
+}
+
+arith::Expr Parser::sizeExpr() {
+  Nest nest(*this, peek());
+  arith::Expr e = sizeTerm();
+  while (peek().kind == Tok::Plus || peek().kind == Tok::Minus) {
+    bool plus = next().kind == Tok::Plus;
+    arith::Expr r = sizeTerm();
+    e = plus ? e + r : e - r;
+  }
+  return e;
+}
+
+arith::Expr Parser::sizeTerm() {
+  arith::Expr e = sizeFactor();
+  while (peek().kind == Tok::Star || peek().kind == Tok::Slash || peek().kind == Tok::Percent) {
+    Token op = next();
+    arith::Expr r = sizeFactor();
+    if (op.kind == Tok::Star) {
+      int64_t product = 0;
+      if (e.isCst() && r.isCst() && __builtin_mul_overflow(e.value(), r.value(), &product))
+        error(op, "size expression overflows");
+      e = e * r;
+    } else {
+      if (r.isCst() && r.value() == 0) error(op, "division by zero in a size expression");
+      e = op.kind == Tok::Slash ? e / r : e % r;
+    }
+  }
+  return e;
+}
+
+arith::Expr Parser::sizeFactor() {
+  Nest nest(*this, peek());
+  Token t = peek();
+  switch (t.kind) {
+    case Tok::Number:
+      next();
+      return arith::cst(integer(t, kMaxSizeLiteral, "a size expression"));
+    case Tok::Minus:
+      next();
+      return -sizeFactor();
+    case Tok::LParen: {
+      next();
+      arith::Expr e = sizeExpr();
+      expect(Tok::RParen, "')' in the size expression");
+      return e;
+    }
+    case Tok::Ident: {
+      std::string name(t.text);
+      next();
+      if ((name == "min" || name == "max" || name == "pow") && peek().kind == Tok::LParen) {
+        next();
+        arith::Expr a = sizeExpr();
+        expect(Tok::Comma, fmt::format("',' between the arguments of {}", name));
+        arith::Expr b = sizeExpr();
+        expect(Tok::RParen, fmt::format("')' after the arguments of {}", name));
+        if (name == "min") return arith::min(a, b);
+        if (name == "max") return arith::max(a, b);
+        if (!b.isCst() || b.value() < 0 || b.value() > 62) error(t, "pow needs a constant exponent in 0..62");
+        if (a.isCst()) {
+          int64_t v = 1;
+          for (int64_t i = 0; i < b.value(); ++i)
+            if (__builtin_mul_overflow(v, a.value(), &v)) error(t, "size expression overflows");
+          return arith::cst(v);
+        }
+        return arith::pow(a, b);
+      }
+      auto it = sizeVars_.find(name);
+      if (it != sizeVars_.end()) return it->second;
+      std::vector<std::string> names;
+      for (auto& [n, v] : sizeVars_) names.push_back(n);
+      std::string hint = didYouMean(name, names);
+      if (hint.empty()) hint = fmt::format("; declare it with 'size {};'", name);
+      error(t, fmt::format("unknown size '{}'{}", name, hint));
+    }
+    default:
+      error(t, fmt::format("expected a size (a number, a size name or a parenthesised expression), found {}",
+                           describe(t)));
+  }
+}
+
+// ----- expressions -------------------------------------------------------------------------
+
+// expr := pipe ('$' pipe)* : functions applied right to left to the last operand.
+Parser::Term Parser::expr() {
+  Nest nest(*this, peek());
+  Term t = pipe();
+  if (peek().kind != Tok::Dollar) return t;
+  std::vector<Term> fns;
+  while (peek().kind == Tok::Dollar) {
+    next();
+    if (t.isValue())
+      error(t.tok, "the left side of '$' must be a function, but this is a value");
+    fns.push_back(std::move(t));
+    t = pipe();
+  }
+  Expr v = requireValue(t, "the right side of '$'");
+  for (size_t i = fns.size(); i-- > 0;) v = apply(fns[i].fn, {v});
+  return valueTerm(std::move(v), fns.front().tok);
+}
+
+// pipe := composition (('|>' | '>>') composition)* : a value through functions, left to right.
+Parser::Term Parser::pipe() {
+  Term t = composition();
+  while (peek().kind == Tok::Pipe) {
+    Token op = next();
+    Expr v = requireValue(t, fmt::format("the left side of '{}'", op.text));
+    Term f = composition();
+    requireFn(f, fmt::format("the right side of '{}'", op.text));
+    t = valueTerm(apply(f.fn, {v}), t.tok);
+  }
+  return t;
+}
+
+// composition := application ('o' application)*
+Parser::Term Parser::composition() {
+  Term t = application();
+  if (!atIdent("o")) return t;
+  std::vector<Callable> chain{requireFn(t, "the left side of 'o'")};
+  while (atIdent("o")) {
+    next();
+    Term g = application();
+    chain.push_back(requireFn(g, "the right side of 'o'"));
+  }
+  return fnTerm(Callable::compose(std::move(chain)), t.tok);
+}
+
+// application := primary ('(' arguments ')')*
+Parser::Term Parser::application() {
+  Term t = primary();
+  while (peek().kind == Tok::LParen) {
+    if (t.isValue()) error(peek(), "a value cannot be called; only functions take arguments");
+    Token open = next();
+    std::vector<Expr> args = valueArgs("a call");
+    if (args.empty()) error(open, "a call needs at least one argument");
+    t = valueTerm(apply(t.fn, std::move(args)), t.tok);
+  }
+  return t;
+}
+
+Parser::Term Parser::primary() {
+  Nest nest(*this, peek());
+  Token t = peek();
+  switch (t.kind) {
+    case Tok::Number:
+      next();
+      return literal(t, false);
+    case Tok::Minus:
+      next();
+      if (peek().kind != Tok::Number) error(peek(), fmt::format("expected a number after '-', found {}", describe(peek())));
+      return literal(next(), true);
+    case Tok::LParen: {
+      next();
+      if (peek().kind == Tok::Ident && peek(1).kind == Tok::RParen && namedType(std::string(peek().text)))
+        return castLiteral(t);
+      Term inner = expr();
+      expect(Tok::RParen, "')'");
+      return inner;
+    }
+    case Tok::Ident:
+      next();
+      return identifier(t);
+    default:
+      error(t, fmt::format("expected an expression, found {}", describe(t)));
+  }
+}
+
+Parser::Term Parser::literal(const Token& t, bool negative) {
+  std::string text = (negative ? "-" : "") + std::string(t.text);
+  Type ty = ir::scalarLiteralType(text);
+  if (!ty) error(t, fmt::format("malformed number '{}'", t.text));
+  if (ty == Type::int_()) {
+    integer(t, negative ? int64_t(INT32_MAX) + 1 : INT32_MAX, "an int literal");
+  } else {
+    errno = 0;
+    double v = std::strtod(text.c_str(), nullptr);
+    bool isFloat = ty == Type::float_();
+    if (errno == ERANGE || std::isinf(v) || (isFloat && std::fabs(v) > 3.4028234663852886e38))
+      error(t, fmt::format("{} literal {} is out of range", ty.toString(), text));
+  }
+  Expr e = ir::build::literal(std::move(text), ty);
+  locs_[e->id()] = loc(t);
+  return valueTerm(std::move(e), t);
+}
+
+// (float4)1.0f : a vector whose components all equal the literal.
+Parser::Term Parser::castLiteral(const Token& open) {
+  Token typeTok = next();
+  Type ty = *namedType(std::string(typeTok.text));
+  next();  // ')'
+  bool negative = accept(Tok::Minus);
+  Token num = expect(Tok::Number, fmt::format("a literal after ({})", typeTok.text));
+  Term scalar = literal(num, negative);
+  Type st = ir::asLiteral(scalar.value)->type();
+  if (st != Type::scalar(ty.scalarKind()))
+    error(num, fmt::format("a {} literal is needed for ({}), found {}", scalarName(ty.scalarKind()), typeTok.text,
+                           st.toString()));
+  Expr e = ir::build::literal(ir::asLiteral(scalar.value)->text(), ty);
+  locs_[e->id()] = loc(open);
+  return valueTerm(std::move(e), open);
+}
+
+// zeros(T), fill(T, literal): a constant of type T all of whose scalars are equal.
+Parser::Term Parser::arrayLiteral(const Token& t, bool fill) {
+  expect(Tok::LParen, fmt::format("'(' and a type after {}", t.text));
+  Token at = peek();
+  Type ty = type();
+  Type inner = ty.innermost();
+  if (!inner.isScalar() && !inner.isVector())
+    error(at, fmt::format("{} needs a type made of scalars or vectors, got {}", t.text, ty.toString()));
+  std::string text = ir::build::zeroText(inner.scalarKind());
+  if (fill) {
+    expect(Tok::Comma, "',' and the value");
+    bool negative = accept(Tok::Minus);
+    Token num = peek();
+    std::string value;
+    if (atIdent("true") || atIdent("false")) {
+      value = std::string(next().text);
+    } else {
+      value = ir::asLiteral(literal(expect(Tok::Number, "the value"), negative).value)->text();
+    }
+    if (ir::scalarLiteralType(value) != Type::scalar(inner.scalarKind()))
+      error(num, fmt::format("fill: the value {} is not a {} literal", value, scalarName(inner.scalarKind())));
+    text = value;
+  }
+  expect(Tok::RParen, "')'");
+  Expr e = ir::build::literal(text, ty);
+  locs_[e->id()] = loc(t);
+  return valueTerm(std::move(e), t);
+}
+
+Parser::Term Parser::identifier(const Token& t) {
+  std::string name(t.text);
+  if (name == "fun") return lambda(t);
+  if (name == "true" || name == "false") {
+    Expr e = ir::build::literal(name, Type::bool_());
+    locs_[e->id()] = loc(t);
+    return valueTerm(std::move(e), t);
+  }
+  if (name == "zeros" || name == "fill") return arrayLiteral(t, name == "fill");
+  if (name == "o") error(t, "expected a function before 'o'");
+  if (const ir::Param* p = lookupParam(name)) return valueTerm(*p, t);
+  if (auto def = lookupUserFun(name)) return fnTerm(ir::build::userFun(def), t);
+  if (auto term = pattern(t)) return *term;
+  if (sizeVars_.count(name))
+    error(t, fmt::format("'{}' is a size: sizes appear in types and in static arguments such as split({}), not as values",
+                         name, name));
+  if (name == "size" || name == "userfun")
+    error(t, fmt::format("'{}' declarations belong at the top level, before the program", name));
+  error(t, fmt::format("unknown name '{}'{}", name, didYouMean(name, namesInScope())));
+}
+
+Parser::Term Parser::lambda(const Token& funTok) {
+  expect(Tok::LParen, "'(' after 'fun' (a lambda is written fun(x => body))");
+  std::vector<ir::Param> params;
+  auto param = [&] {
+    Token pn = expectIdent("a parameter name");
+    checkNewName(pn, "parameter");
+    for (auto& p : params)
+      if (p->name() == pn.text) error(pn, fmt::format("parameter '{}' appears twice", pn.text));
+    Type declared;
+    if (accept(Tok::Colon)) declared = type();
+    ir::Param p = ir::build::param(std::string(pn.text), declared);
+    locs_[p->id()] = loc(pn);
+    params.push_back(std::move(p));
+  };
+  if (accept(Tok::LParen)) {
+    do param();
+    while (accept(Tok::Comma));
+    expect(Tok::RParen, "')' after the parameters");
+  } else {
+    param();
+  }
+  expect(Tok::FatArrow, "'=>' after the parameters");
+  size_t scopeSize = scope_.size();
+  for (auto& p : params) scope_.emplace_back(p->name(), p);
+  Term body = expr();
+  scope_.resize(scopeSize);
+  Expr value = requireValue(body, "the body of a lambda");
+  expect(Tok::RParen, "')' at the end of the lambda");
+  return fnTerm(Fun(ir::build::lambda(std::move(params), std::move(value))), funTok);
+}
+
+// The built-in patterns, with their static arguments.
+std::optional<Parser::Term> Parser::pattern(const Token& t) {
+  std::string name(t.text);
+  std::optional<int64_t> suffix;
+  if (!ir::patternByName(name)) {
+    auto s = splitSuffix(name);
+    if (!s) return std::nullopt;
+    name = s->first;
+    suffix = s->second;
+  }
+  PatternKind k = *ir::patternByName(name);
+  ir::PatternNode::Params ps;
+  auto open = [&] { expect(Tok::LParen, fmt::format("'(' after {}", t.text)); };
+  auto close = [&] { expect(Tok::RParen, fmt::format("')' after the arguments of {}", t.text)); };
+  auto comma = [&] { expect(Tok::Comma, fmt::format("',' between the arguments of {}", t.text)); };
+  auto withFun = [&](const Term& f) { ps.funs = {nestedFun(f, "the argument of " + name)}; };
+
+  switch (k) {
+    case PatternKind::Map:
+    case PatternKind::MapSeq:
+    case PatternKind::MapSeqUnroll:
+    case PatternKind::MapVec:
+    case PatternKind::MapGlb:
+    case PatternKind::MapWrg:
+    case PatternKind::MapLcl:
+    case PatternKind::ToGlobal:
+    case PatternKind::ToLocal:
+    case PatternKind::ToPrivate: {
+      open();
+      withFun(funArg(name));
+      close();
+      if (suffix) ps.index = static_cast<int>(*suffix);
+      return patternTerm(k, std::move(ps), t);
+    }
+    case PatternKind::Reduce:
+    case PatternKind::ReduceSeq:
+    case PatternKind::ReduceSeqUnroll:
+    case PatternKind::PartRed: {
+      // reduce(f, init) or reduce(init, f) as in the seeds; reduce(f, init, xs) applies it;
+      // partRed(f, init, m).
+      open();
+      Term a = expr();
+      comma();
+      Term b = expr();
+      const Term* f = &a;
+      const Term* init = &b;
+      if (a.isValue() && !b.isValue()) std::swap(f, init);
+      if (f->isValue() || !init->isValue())
+        error(a.tok, fmt::format("{} takes a function and an initial value, e.g. {}(add, 0.0f)", name, name));
+      withFun(*f);
+      std::optional<Term> xs;
+      if (k == PatternKind::PartRed) {
+        comma();
+        ps.sizes = {sizeExpr()};
+      } else if (accept(Tok::Comma)) {
+        xs = expr();
+        requireValue(*xs, fmt::format("the array reduced by {}", name));
+      }
+      close();
+      Term red = patternTerm(k, std::move(ps), t);
+      Callable partial = Callable::partial(red.fn.decl(), {init->value});
+      partial.at(loc(t));
+      if (xs) return valueTerm(apply(partial, {xs->value}), t);
+      return Term{nullptr, std::move(partial), t};
+    }
+    case PatternKind::Split:
+    case PatternKind::AsVector:
+    case PatternKind::ReorderStride: {
+      if (suffix && k != PatternKind::ReorderStride) {
+        ps.sizes = {arith::cst(*suffix)};
+      } else {
+        open();
+        ps.sizes = {sizeExpr()};
+        close();
+      }
+      return patternTerm(k, std::move(ps), t);
+    }
+    case PatternKind::Slide: {
+      open();
+      arith::Expr size = sizeExpr();
+      comma();
+      ps.sizes = {size, sizeExpr()};
+      close();
+      return patternTerm(k, std::move(ps), t);
+    }
+    case PatternKind::Pad: {
+      open();
+      arith::Expr l = sizeExpr();
+      comma();
+      arith::Expr r = sizeExpr();
+      comma();
+      ps.sizes = {l, r};
+      Token m = peek();
+      if (atIdent("clamp") || atIdent("mirror") || atIdent("wrap")) {
+        next();
+        ps.padMode = m.text == "clamp" ? ir::PadMode::Clamp : m.text == "mirror" ? ir::PadMode::Mirror : ir::PadMode::Wrap;
+      } else if (atIdent("true") || atIdent("false")) {
+        ps.padMode = ir::PadMode::Constant;
+        ps.padValue = std::string(next().text);
+      } else if (m.kind == Tok::Number || m.kind == Tok::Minus) {
+        bool negative = accept(Tok::Minus);
+        ps.padMode = ir::PadMode::Constant;
+        ps.padValue = ir::asLiteral(literal(expect(Tok::Number, "the padding value"), negative).value)->text();
+      } else {
+        error(m, fmt::format("expected the padding: clamp, mirror, wrap or a value, found {}", describe(m)));
+      }
+      close();
+      return patternTerm(k, std::move(ps), t);
+    }
+    case PatternKind::Iterate:
+    case PatternKind::Vectorize: {
+      open();
+      if (suffix) {
+        ps.sizes = {arith::cst(*suffix)};
+      } else {
+        ps.sizes = {sizeExpr()};
+        comma();
+      }
+      withFun(funArg(name));
+      close();
+      return patternTerm(k, std::move(ps), t);
+    }
+    case PatternKind::Join:
+    case PatternKind::Transpose:
+    case PatternKind::Unzip:
+    case PatternKind::Id:
+    case PatternKind::AsScalar:
+    case PatternKind::Dot:
+      return patternTerm(k, std::move(ps), t);
+    case PatternKind::Zip:
+    case PatternKind::Tuple: {
+      if (peek().kind != Tok::LParen)
+        error(peek(), fmt::format("{} needs its arguments: {}(a, b)", name, name));
+      open();
+      std::vector<Expr> args = valueArgs(name);
+      if (args.size() < 2) error(t, fmt::format("{} needs at least two arguments", name));
+      ps.index = static_cast<int>(args.size());
+      Term f = patternTerm(k, std::move(ps), t);
+      return valueTerm(apply(f.fn, std::move(args)), t);
+    }
+    case PatternKind::Get: {
+      open();
+      Token i = expect(Tok::Number, "the component index of get");
+      ps.index = static_cast<int>(integer(i, 1 << 20, "a component index"));
+      Term f = patternTerm(k, std::move(ps), t);
+      if (accept(Tok::Comma)) {
+        Expr tuple = requireValue(expr(), "the argument of get");
+        close();
+        return valueTerm(apply(f.fn, {tuple}), t);
+      }
+      close();
+      return f;
+    }
+    case PatternKind::Gather:
+    case PatternKind::Scatter: {
+      open();
+      Token f = expectIdent("an index function: reverse, reorderStride(s) or transpose(rows, cols)");
+      if (f.text == "reverse") {
+        ps.indexFun = ir::build::reverseIndex();
+      } else if (f.text == "reorderStride") {
+        expect(Tok::LParen, "'(' and the stride");
+        ps.indexFun = ir::build::strideIndex(sizeExpr());
+        expect(Tok::RParen, "')' after the stride");
+      } else if (f.text == "transpose") {
+        expect(Tok::LParen, "'(' and the rows and columns");
+        arith::Expr rows = sizeExpr();
+        expect(Tok::Comma, "',' between rows and columns");
+        arith::Expr cols = sizeExpr();
+        expect(Tok::RParen, "')' after the columns");
+        ps.indexFun = ir::build::transposeIndex(rows, cols);
+      } else if (f.text == "id") {
+        ps.indexFun = {};
+      } else {
+        error(f, fmt::format("unknown index function '{}'{}", f.text,
+                             didYouMean(std::string(f.text), {"reverse", "reorderStride", "transpose", "id"})));
+      }
+      close();
+      return patternTerm(k, std::move(ps), t);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool isReservedName(const std::string& name) {
+  for (const char* k : kKeywords)
+    if (name == k) return true;
+  return ir::patternByName(name).has_value() || splitSuffix(name).has_value() || namedType(name).has_value();
+}
+
+ir::Program parseProgram(const std::string& text, const std::string& file) { return Parser(text, file).program(); }
+
+ir::Program parseFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LiftError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)), SourceLoc{path, 0, 0});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw LiftError(fmt::format("cannot read '{}'", path), SourceLoc{path, 0, 0});
+  return parseProgram(ss.str(), path);
+}
+
+Type parseType(const std::string& text, const std::vector<ir::SizeDecl>& sizes, const std::string& file) {
+  return Parser(text, file).typeOnly(sizes);
+}
+
+}  // namespace lift::lang
