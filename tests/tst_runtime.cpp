@@ -32,8 +32,8 @@ KernelLaunch vectorAdd(int n, const std::string& source) {
   l.source = source;
   l.kernelName = "vector_add";
   l.sourceName = "vector_add.cl";
-  l.args = {KernelArg::input("a", kFloat, n), KernelArg::input("b", kFloat, n), KernelArg::output("c", kFloat, n),
-            KernelArg::scalarInt("n", n)};
+  l.args = {KernelArg::input("a", kFloat, n), KernelArg::input("b", kFloat, n),
+            KernelArg::output("c", kFloat, n), KernelArg::scalarInt("n", n)};
   l.global = {static_cast<uint64_t>(n)};
   l.local = {16};
   l.seed = 7;
@@ -96,7 +96,8 @@ class TestRuntime : public QObject {
         Device::find(spec);
         QFAIL("expected an error");
       } catch (const LiftError& e) {
-        QVERIFY2(std::string(e.what()).find("unknown OpenCL device '" + spec + "'") != std::string::npos, e.what());
+        QVERIFY2(std::string(e.what()).find("unknown OpenCL device '" + spec + "'") != std::string::npos,
+                 e.what());
         QVERIFY(std::string(e.what()).find(Device::all()[0].info().name) != std::string::npos);
       }
     }
@@ -139,7 +140,7 @@ class TestRuntime : public QObject {
 
   void inputsAreSeededAndNeverZero() {
     KernelLaunch a = vectorAdd(64, vectorAddSource_), b = vectorAdd(64, vectorAddSource_);
-    QCOMPARE(*a.args[0].data, *b.args[0].data);   // same seed, same inputs
+    QCOMPARE(*a.args[0].data, *b.args[0].data);      // same seed, same inputs
     QVERIFY(!(*a.args[0].data == *a.args[1].data));  // different arguments differ
     for (float x : a.args[0].data->floats()) QVERIFY(x >= 0.5f && x < 1.5f);
     HostArray ints = HostArray::random(ScalarType::Int, 1000, 3);
@@ -164,7 +165,8 @@ class TestRuntime : public QObject {
     KernelLaunch l = vectorAdd(256, vectorAddSource_);
     // Element 37 is off by one.
     l.source =
-        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int n) {\n"
+        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int "
+        "n) {\n"
         "  int i = get_global_id(0);\n"
         "  if (i < n) c[i] = a[i] + b[i] + (i == 37 ? 1.0f : 0.0f);\n"
         "}\n";
@@ -181,7 +183,8 @@ class TestRuntime : public QObject {
     KernelLaunch l = vectorAdd(256, vectorAddSource_);
     // The last 16 elements are never written.
     l.source =
-        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int n) {\n"
+        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int "
+        "n) {\n"
         "  int i = get_global_id(0);\n"
         "  if (i < n - 16) c[i] = a[i] + b[i];\n"
         "}\n";
@@ -206,7 +209,8 @@ class TestRuntime : public QObject {
     KernelLaunch l;
     l.source =
         "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-        "__kernel void k(__global const double* x, __global double* y, __global int* m, __global const float4* v,\n"
+        "__kernel void k(__global const double* x, __global double* y, __global int* m, __global const "
+        "float4* v,\n"
         "                __global float* s, __global int* acc, __local float* scratch, float scale) {\n"
         "  int i = get_global_id(0);\n"
         "  scratch[get_local_id(0)] = scale;\n"
@@ -255,7 +259,8 @@ class TestRuntime : public QObject {
   void buildErrorCarriesLogAndLine() {
     KernelLaunch l = vectorAdd(64, vectorAddSource_);
     l.source =
-        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int n) {\n"
+        "__kernel void vector_add(__global const float* a, __global const float* b, __global float* c, int "
+        "n) {\n"
         "  int i = get_global_id(0);\n"
         "  if (i < n) c[i] = a[i] + undeclared_thing;\n"
         "}\n";
@@ -266,7 +271,8 @@ class TestRuntime : public QObject {
     QCOMPARE(r.diagnostic.loc.file, std::string("vector_add.cl"));
     QCOMPARE(r.diagnostic.loc.line, 3);
     QVERIFY(r.diagnostic.loc.col > 1);
-    QVERIFY2(r.diagnostic.sourceLine.find("undeclared_thing;") != std::string::npos, r.diagnostic.sourceLine.c_str());
+    QVERIFY2(r.diagnostic.sourceLine.find("undeclared_thing;") != std::string::npos,
+             r.diagnostic.sourceLine.c_str());
     QVERIFY2(r.message.find("vector_add.cl:3:") == 0, r.message.c_str());
 
     // The failure is remembered: asking again does not compile again.
@@ -299,13 +305,15 @@ class TestRuntime : public QObject {
   void cacheHitsInMemoryAndOnDisk() {
     QTemporaryDir dir;
     // A source no other test builds, so the first build really compiles.
-    std::string source = vectorAddSource_ + "// " + std::to_string(QRandomGenerator::global()->generate64()) + "\n";
+    std::string source =
+        vectorAddSource_ + "// " + std::to_string(QRandomGenerator::global()->generate64()) + "\n";
     DeviceContext ctx(Device::find("0"));
     {
       BuildCache cache(dir.path().toStdString());
       QCOMPARE(cache.build(ctx, source).source, BuildSource::Compiled);
       QCOMPARE(cache.build(ctx, source).source, BuildSource::MemoryCache);
-      QCOMPARE(cache.build(ctx, source, "-cl-fast-relaxed-math").source, BuildSource::Compiled);  // options count
+      QCOMPARE(cache.build(ctx, source, "-cl-fast-relaxed-math").source,
+               BuildSource::Compiled);  // options count
       QCOMPARE(cache.stats().compiles, uint64_t(2));
       QCOMPARE(cache.stats().memoryHits, uint64_t(1));
     }
@@ -327,7 +335,8 @@ class TestRuntime : public QObject {
 
   void corruptDiskEntryIsRebuilt() {
     QTemporaryDir dir;
-    std::string source = vectorAddSource_ + "// corrupt " + std::to_string(QRandomGenerator::global()->generate64());
+    std::string source =
+        vectorAddSource_ + "// corrupt " + std::to_string(QRandomGenerator::global()->generate64());
     DeviceContext ctx(Device::find("0"));
     BuildCache(dir.path().toStdString()).build(ctx, source);
     for (const QString& f : QDir(dir.path()).entryList(QDir::Files)) {
@@ -372,7 +381,8 @@ class TestRuntime : public QObject {
 
   void tooMuchLocalMemoryIsOutOfResources() {
     KernelLaunch l;
-    l.source = "__kernel void k(__global float* o, __local float* s) { s[0] = 1.0f; o[get_global_id(0)] = s[0]; }";
+    l.source =
+        "__kernel void k(__global float* o, __local float* s) { s[0] = 1.0f; o[get_global_id(0)] = s[0]; }";
     l.kernelName = "k";
     l.args = {KernelArg::output("o", kFloat, 16),
               KernelArg::local("s", Device::find("0").info().localMemBytes + 1024)};
@@ -395,21 +405,32 @@ class TestRuntime : public QObject {
   void validationTolerances() {
     Tolerance tol;
     // Floats: relative 1e-3, with an absolute floor near zero.
-    QVERIFY(compareArrays(HostArray(std::vector<float>{1000.0f}), HostArray(std::vector<float>{1000.5f}), tol).ok);
-    QVERIFY(!compareArrays(HostArray(std::vector<float>{1000.0f}), HostArray(std::vector<float>{1002.0f}), tol).ok);
-    QVERIFY(compareArrays(HostArray(std::vector<float>{1e-6f}), HostArray(std::vector<float>{-2e-6f}), tol).ok);
+    QVERIFY(compareArrays(HostArray(std::vector<float>{1000.0f}), HostArray(std::vector<float>{1000.5f}), tol)
+                .ok);
+    QVERIFY(
+        !compareArrays(HostArray(std::vector<float>{1000.0f}), HostArray(std::vector<float>{1002.0f}), tol)
+             .ok);
+    QVERIFY(
+        compareArrays(HostArray(std::vector<float>{1e-6f}), HostArray(std::vector<float>{-2e-6f}), tol).ok);
     QVERIFY(!compareArrays(HostArray(std::vector<float>{NAN}), HostArray(std::vector<float>{1.0f}), tol).ok);
     QVERIFY(!compareArrays(HostArray(std::vector<float>{NAN}), HostArray(std::vector<float>{NAN}), tol).ok);
     // Doubles are held tighter.
-    QVERIFY(!compareArrays(HostArray(std::vector<double>{1.0}), HostArray(std::vector<double>{1.0 + 1e-6}), tol).ok);
-    QVERIFY(compareArrays(HostArray(std::vector<double>{1.0}), HostArray(std::vector<double>{1.0 + 1e-12}), tol).ok);
+    QVERIFY(
+        !compareArrays(HostArray(std::vector<double>{1.0}), HostArray(std::vector<double>{1.0 + 1e-6}), tol)
+             .ok);
+    QVERIFY(
+        compareArrays(HostArray(std::vector<double>{1.0}), HostArray(std::vector<double>{1.0 + 1e-12}), tol)
+            .ok);
     // Ints are exact.
-    auto r = compareArrays(HostArray(std::vector<int32_t>{1, 2, 3, 5}), HostArray(std::vector<int32_t>{1, 2, 3, 4}), tol, "q");
+    auto r = compareArrays(HostArray(std::vector<int32_t>{1, 2, 3, 5}),
+                           HostArray(std::vector<int32_t>{1, 2, 3, 4}), tol, "q");
     QVERIFY(!r.ok);
     QCOMPARE(r.firstMismatch, int64_t(3));
     QCOMPARE(r.maxRelError, 0.25);
     // Size mismatch.
-    QVERIFY(!compareArrays(HostArray(std::vector<float>{1.0f}), HostArray(std::vector<float>{1.0f, 2.0f}), tol).ok);
+    QVERIFY(
+        !compareArrays(HostArray(std::vector<float>{1.0f}), HostArray(std::vector<float>{1.0f, 2.0f}), tol)
+             .ok);
   }
 
   void elementTypes() {

@@ -33,8 +33,8 @@ KernelLaunch vectorAdd(int n) {
   l.source = readFile(LIFT_SOURCE_DIR "/tests/data/vector_add.cl");
   l.kernelName = "vector_add";
   l.sourceName = "vector_add.cl";
-  l.args = {KernelArg::input("a", kFloat, n), KernelArg::input("b", kFloat, n), KernelArg::output("c", kFloat, n),
-            KernelArg::scalarInt("n", n)};
+  l.args = {KernelArg::input("a", kFloat, n), KernelArg::input("b", kFloat, n),
+            KernelArg::output("c", kFloat, n), KernelArg::scalarInt("n", n)};
   l.global = {static_cast<uint64_t>(n)};
   l.materializeInputs();
   std::vector<float> c(n);
@@ -154,7 +154,8 @@ class TestWorker : public QObject {
       pid_t before = worker_->pid();
       RunResult r = worker_->crashForTesting(sig);
       QCOMPARE(r.status, RunStatus::Crashed);
-      QVERIFY2(r.message.find(sig == SIGSEGV ? "SIGSEGV" : "SIGABRT") != std::string::npos, r.message.c_str());
+      QVERIFY2(r.message.find(sig == SIGSEGV ? "SIGSEGV" : "SIGABRT") != std::string::npos,
+               r.message.c_str());
       QVERIFY2(r.message.find("crashing on request") != std::string::npos, r.message.c_str());  // its stderr
       RunResult next = worker_->run(vectorAdd(64));
       QVERIFY2(next.ok(), next.summary().c_str());
@@ -188,7 +189,8 @@ class TestWorker : public QObject {
   void servesConcurrentCallers() {
     std::vector<RunResult> results(4);
     std::vector<std::thread> threads;
-    for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { results[t] = worker_->run(vectorAdd(64 * (t + 1))); });
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] { results[t] = worker_->run(vectorAdd(64 * (t + 1))); });
     for (auto& th : threads) th.join();
     for (auto& r : results) QVERIFY2(r.ok(), r.summary().c_str());
   }
@@ -201,7 +203,8 @@ class TestWorker : public QObject {
       bad.start();
       QFAIL("expected an error");
     } catch (const LiftError& e) {
-      QVERIFY2(std::string(e.what()).find("unknown OpenCL device 'no-such-device-xyz'") != std::string::npos, e.what());
+      QVERIFY2(std::string(e.what()).find("unknown OpenCL device 'no-such-device-xyz'") != std::string::npos,
+               e.what());
     }
     o = options();
     o.liftcPath = "/nonexistent/liftc";
@@ -213,7 +216,8 @@ class TestWorker : public QObject {
     // Tests live in build/tests, liftc in build/app.
     std::string found = WorkerClient::findLiftc();
     QVERIFY(!found.empty());
-    QCOMPARE(QFileInfo(QString::fromStdString(found)).canonicalFilePath(), QFileInfo(LIFT_LIFTC).canonicalFilePath());
+    QCOMPARE(QFileInfo(QString::fromStdString(found)).canonicalFilePath(),
+             QFileInfo(LIFT_LIFTC).canonicalFilePath());
   }
 
   void protocolRoundTrip() {

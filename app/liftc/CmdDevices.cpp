@@ -23,8 +23,7 @@ int runDevices(const Args& args) {
   return kExitOk;
 }
 
-CommandRegistration reg({"devices", "devices [--brief]",
-                         {"--brief"}, {}, runDevices});
+CommandRegistration reg({"devices", "devices [--brief]", {"--brief"}, {}, runDevices});
 
 }  // namespace
 }  // namespace lift::liftc

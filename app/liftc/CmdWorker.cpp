@@ -29,8 +29,11 @@ int runWorker(const Args& args) {
   return runtime::serveWorker(0, out, args.get("--device"), cacheDir);
 }
 
-CommandRegistration reg({"worker", "worker [--device D] [--cache-dir DIR | --no-disk-cache]",
-                         {"--no-disk-cache"}, {"--device", "--cache-dir"}, runWorker});
+CommandRegistration reg({"worker",
+                         "worker [--device D] [--cache-dir DIR | --no-disk-cache]",
+                         {"--no-disk-cache"},
+                         {"--device", "--cache-dir"},
+                         runWorker});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -75,7 +75,8 @@ std::optional<BuildLogError> parseBuildLog(const std::string& log) {
   return firstAny;
 }
 
-BuildCache::BuildCache(fs::path dir, size_t maxMemoryEntries) : dir_(std::move(dir)), maxEntries_(maxMemoryEntries) {}
+BuildCache::BuildCache(fs::path dir, size_t maxMemoryEntries)
+    : dir_(std::move(dir)), maxEntries_(maxMemoryEntries) {}
 
 fs::path BuildCache::defaultDir() {
   const char* xdg = std::getenv("XDG_CACHE_HOME");
@@ -101,7 +102,8 @@ fs::path BuildCache::fileFor(const std::string& diskKey) const {
 }
 
 // A cache file: magic, the full key (checked on load, so a hash collision is harmless), the binary.
-cl::Program BuildCache::load(const DeviceContext& ctx, const std::string& diskKey, const std::string& options) {
+cl::Program BuildCache::load(const DeviceContext& ctx, const std::string& diskKey,
+                             const std::string& options) {
   if (dir_.empty()) return {};
   std::ifstream in(fileFor(diskKey), std::ios::binary);
   if (!in) return {};
@@ -155,13 +157,12 @@ void BuildCache::store(const cl::Program& program, const std::string& diskKey) {
   }
 }
 
-BuiltProgram BuildCache::build(const DeviceContext& ctx, const std::string& source, const std::string& options,
-                               const std::string& sourceName) {
+BuiltProgram BuildCache::build(const DeviceContext& ctx, const std::string& source,
+                               const std::string& options, const std::string& sourceName) {
   auto t0 = std::chrono::steady_clock::now();
   const std::string diskKey = fmt::format("{}\x1f{}\x1f{}", ctx.device().info().cacheKey(), options, source);
   // Programs belong to a context, so the memory key names it too.
-  const std::string memKey =
-      fmt::format("{}\x1f{}", reinterpret_cast<uintptr_t>(ctx.context()()), diskKey);
+  const std::string memKey = fmt::format("{}\x1f{}", reinterpret_cast<uintptr_t>(ctx.context()()), diskKey);
 
   std::promise<cl::Program> promise;
   {

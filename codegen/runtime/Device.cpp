@@ -84,10 +84,11 @@ std::vector<Device> Device::enumerate() {
       continue;  // a platform without devices (CL_DEVICE_NOT_FOUND) is skipped
     }
     for (auto& d : devices)
-      result.push_back(
-          Device(platforms[pi], d, query(platforms[pi], d, static_cast<int>(result.size()), static_cast<int>(pi))));
+      result.push_back(Device(
+          platforms[pi], d, query(platforms[pi], d, static_cast<int>(result.size()), static_cast<int>(pi))));
   }
-  if (result.empty()) throw LiftError(fmt::format("no OpenCL device found on {} platform(s)", platforms.size()));
+  if (result.empty())
+    throw LiftError(fmt::format("no OpenCL device found on {} platform(s)", platforms.size()));
   return result;
 }
 

@@ -20,7 +20,8 @@ static std::string bytes(uint64_t n) {
 
 std::string DeviceInfo::describe() const {
   std::string sizes;
-  for (size_t i = 0; i < maxWorkItemSizes.size(); ++i) sizes += (i ? "x" : "") + std::to_string(maxWorkItemSizes[i]);
+  for (size_t i = 0; i < maxWorkItemSizes.size(); ++i)
+    sizes += (i ? "x" : "") + std::to_string(maxWorkItemSizes[i]);
   std::string out;
   out += fmt::format("  platform:            {} ({}, {})\n", platformName, platformVendor, platformVersion);
   out += fmt::format("  vendor:              {}\n", vendor);
@@ -28,7 +29,8 @@ std::string DeviceInfo::describe() const {
   out += fmt::format("  version:             {}; {}; driver {}\n", version, openclCVersion, driverVersion);
   out += fmt::format("  compute units:       {}\n", computeUnits);
   out += fmt::format("  max clock:           {} MHz\n", maxClockMHz);
-  out += fmt::format("  global memory:       {} (max allocation {})\n", bytes(globalMemBytes), bytes(maxAllocBytes));
+  out += fmt::format("  global memory:       {} (max allocation {})\n", bytes(globalMemBytes),
+                     bytes(maxAllocBytes));
   out += fmt::format("  local memory:        {}\n", bytes(localMemBytes));
   out += fmt::format("  max work-group size: {}\n", maxWorkGroupSize);
   out += fmt::format("  max work-item sizes: {}\n", sizes);

@@ -16,10 +16,10 @@ struct DeviceInfo {
   std::string platformVersion;
   std::string name;
   std::string vendor;
-  std::string type;           // "CPU", "GPU", "accelerator", "custom" or "default"
-  std::string version;        // CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA"
+  std::string type;     // "CPU", "GPU", "accelerator", "custom" or "default"
+  std::string version;  // CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA"
   std::string driverVersion;
-  std::string openclCVersion; // CL_DEVICE_OPENCL_C_VERSION
+  std::string openclCVersion;  // CL_DEVICE_OPENCL_C_VERSION
   uint32_t computeUnits = 0;
   uint32_t maxClockMHz = 0;
   uint64_t globalMemBytes = 0;

@@ -8,9 +8,12 @@ namespace lift::runtime {
 
 const char* toString(ScalarType t) {
   switch (t) {
-    case ScalarType::Float: return "float";
-    case ScalarType::Double: return "double";
-    case ScalarType::Int: return "int";
+    case ScalarType::Float:
+      return "float";
+    case ScalarType::Double:
+      return "double";
+    case ScalarType::Int:
+      return "int";
   }
   return "?";
 }
@@ -37,9 +40,15 @@ std::optional<ElementType> ElementType::parse(const std::string& s) {
 
 HostArray::HostArray(ScalarType t, size_t n) {
   switch (t) {
-    case ScalarType::Float: data_ = std::vector<float>(n); break;
-    case ScalarType::Double: data_ = std::vector<double>(n); break;
-    case ScalarType::Int: data_ = std::vector<int32_t>(n); break;
+    case ScalarType::Float:
+      data_ = std::vector<float>(n);
+      break;
+    case ScalarType::Double:
+      data_ = std::vector<double>(n);
+      break;
+    case ScalarType::Int:
+      data_ = std::vector<int32_t>(n);
+      break;
   }
 }
 
@@ -79,9 +88,12 @@ HostArray HostArray::random(ScalarType t, size_t n, uint64_t seed) {
 
 HostArray HostArray::poison(ScalarType t, size_t n) {
   switch (t) {
-    case ScalarType::Float: return HostArray(std::vector<float>(n, std::bit_cast<float>(kPoisonFloatBits)));
-    case ScalarType::Double: return HostArray(std::vector<double>(n, std::bit_cast<double>(kPoisonDoubleBits)));
-    case ScalarType::Int: return HostArray(std::vector<int32_t>(n, kPoisonInt));
+    case ScalarType::Float:
+      return HostArray(std::vector<float>(n, std::bit_cast<float>(kPoisonFloatBits)));
+    case ScalarType::Double:
+      return HostArray(std::vector<double>(n, std::bit_cast<double>(kPoisonDoubleBits)));
+    case ScalarType::Int:
+      return HostArray(std::vector<int32_t>(n, kPoisonInt));
   }
   return {};
 }
@@ -104,9 +116,12 @@ double HostArray::at(size_t i) const {
 
 bool HostArray::isPoison(size_t i) const {
   switch (type()) {
-    case ScalarType::Float: return std::bit_cast<uint32_t>(floats()[i]) == kPoisonFloatBits;
-    case ScalarType::Double: return std::bit_cast<uint64_t>(doubles()[i]) == kPoisonDoubleBits;
-    case ScalarType::Int: return ints()[i] == kPoisonInt;
+    case ScalarType::Float:
+      return std::bit_cast<uint32_t>(floats()[i]) == kPoisonFloatBits;
+    case ScalarType::Double:
+      return std::bit_cast<uint64_t>(doubles()[i]) == kPoisonDoubleBits;
+    case ScalarType::Int:
+      return ints()[i] == kPoisonInt;
   }
   return false;
 }

@@ -7,9 +7,12 @@ namespace lift::runtime {
 
 const char* toString(ArgRole r) {
   switch (r) {
-    case ArgRole::Input: return "input";
-    case ArgRole::Output: return "output";
-    case ArgRole::InOut: return "inout";
+    case ArgRole::Input:
+      return "input";
+    case ArgRole::Output:
+      return "output";
+    case ArgRole::InOut:
+      return "inout";
   }
   return "?";
 }
@@ -77,7 +80,8 @@ std::string KernelLaunch::check() const {
   if (global.empty() || global.size() > 3)
     return fmt::format("the global size has {} dimensions; 1 to 3 are allowed", global.size());
   if (!local.empty() && local.size() != global.size())
-    return fmt::format("the local size has {} dimensions but the global size has {}", local.size(), global.size());
+    return fmt::format("the local size has {} dimensions but the global size has {}", local.size(),
+                       global.size());
   for (size_t d = 0; d < global.size(); ++d) {
     if (global[d] == 0) return fmt::format("the global size is 0 in dimension {}", d);
     if (!local.empty() && local[d] == 0) return fmt::format("the local size is 0 in dimension {}", d);
@@ -89,13 +93,14 @@ std::string KernelLaunch::check() const {
         if (a.count == 0) return fmt::format("{} is a buffer with no elements", argLabel(a, i));
         if (a.data && a.readsInput() &&
             (a.data->type() != a.type.scalar || a.data->size() != a.scalarCount()))
-          return fmt::format("{}: its data has {} {} values, the buffer holds {} {}", argLabel(a, i), a.data->size(),
-                             toString(a.data->type()), a.scalarCount(), toString(a.type.scalar));
+          return fmt::format("{}: its data has {} {} values, the buffer holds {} {}", argLabel(a, i),
+                             a.data->size(), toString(a.data->type()), a.scalarCount(),
+                             toString(a.type.scalar));
         if (a.expected && a.writesOutput() &&
             (a.expected->type() != a.type.scalar || a.expected->size() != a.scalarCount()))
-          return fmt::format("{}: its expected array has {} {} values, the buffer holds {} {}", argLabel(a, i),
-                             a.expected->size(), toString(a.expected->type()), a.scalarCount(),
-                             toString(a.type.scalar));
+          return fmt::format("{}: its expected array has {} {} values, the buffer holds {} {}",
+                             argLabel(a, i), a.expected->size(), toString(a.expected->type()),
+                             a.scalarCount(), toString(a.type.scalar));
         break;
       }
       case KernelArg::Kind::Scalar:
@@ -109,7 +114,9 @@ std::string KernelLaunch::check() const {
   return "";
 }
 
-static uint64_t argSeed(uint64_t seed, size_t i) { return seed * 0x9E3779B97F4A7C15ull + (i + 1) * 0xD1B54A32D192ED03ull; }
+static uint64_t argSeed(uint64_t seed, size_t i) {
+  return seed * 0x9E3779B97F4A7C15ull + (i + 1) * 0xD1B54A32D192ED03ull;
+}
 
 HostArray KernelLaunch::inputData(size_t i) const {
   const KernelArg& a = args.at(i);

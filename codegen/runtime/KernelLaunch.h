@@ -56,14 +56,14 @@ struct KernelArg {
 };
 
 struct KernelLaunch {
-  std::string source;            // OpenCL C
+  std::string source;  // OpenCL C
   std::string kernelName;
-  std::string buildOptions;      // passed to clBuildProgram
+  std::string buildOptions;              // passed to clBuildProgram
   std::string sourceName = "kernel.cl";  // the file name diagnostics show
-  std::vector<KernelArg> args;   // in the kernel's parameter order
-  std::vector<uint64_t> global;  // 1 to 3 dimensions
-  std::vector<uint64_t> local;   // empty: the implementation chooses; else as many as global
-  uint64_t seed = 1;             // for inputs without data
+  std::vector<KernelArg> args;           // in the kernel's parameter order
+  std::vector<uint64_t> global;          // 1 to 3 dimensions
+  std::vector<uint64_t> local;           // empty: the implementation chooses; else as many as global
+  uint64_t seed = 1;                     // for inputs without data
 
   // Empty when the description is well-formed, else what is wrong with it.
   std::string check() const;

@@ -16,9 +16,12 @@ struct Stop {};
 
 cl::NDRange ndrange(const std::vector<uint64_t>& s) {
   switch (s.size()) {
-    case 1: return cl::NDRange(s[0]);
-    case 2: return cl::NDRange(s[0], s[1]);
-    case 3: return cl::NDRange(s[0], s[1], s[2]);
+    case 1:
+      return cl::NDRange(s[0]);
+    case 2:
+      return cl::NDRange(s[0], s[1]);
+    case 3:
+      return cl::NDRange(s[0], s[1], s[2]);
   }
   return cl::NullRange;
 }
@@ -41,8 +44,8 @@ std::string launchHint(int code, const KernelLaunch& l, uint64_t kernelMaxWg) {
   if (l.local.empty()) return "";
   for (size_t d = 0; d < l.global.size(); ++d)
     if (l.global[d] % l.local[d] != 0)
-      return fmt::format("; the global size {} is not a multiple of the local size {} in dimension {}", l.global[d],
-                         l.local[d], d);
+      return fmt::format("; the global size {} is not a multiple of the local size {} in dimension {}",
+                         l.global[d], l.local[d], d);
   uint64_t wg = 1;
   for (auto x : l.local) wg *= x;
   if (kernelMaxWg && wg > kernelMaxWg)
@@ -144,8 +147,8 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
   }
   auto numArgs = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
   if (numArgs != launch.args.size())
-    stop(RunStatus::LaunchFailed, fmt::format("kernel '{}' takes {} arguments, the launch gives {}", launch.kernelName,
-                                              numArgs, launch.args.size()));
+    stop(RunStatus::LaunchFailed, fmt::format("kernel '{}' takes {} arguments, the launch gives {}",
+                                              launch.kernelName, numArgs, launch.args.size()));
 
   // Resources the device cannot provide are reported as such rather than as a cryptic failure.
   uint64_t localBytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_.device().handle());
@@ -156,45 +159,68 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
     if (a.isBuffer()) {
       globalBytes += a.byteSize();
       if (a.byteSize() > dev.maxAllocBytes)
-        stop(RunStatus::OutOfResources, fmt::format("buffer '{}' needs {} bytes; the device allows {} per buffer",
-                                                    a.name, a.byteSize(), dev.maxAllocBytes));
+        stop(RunStatus::OutOfResources,
+             fmt::format("buffer '{}' needs {} bytes; the device allows {} per buffer", a.name, a.byteSize(),
+                         dev.maxAllocBytes));
     }
   }
   if (localBytes > dev.localMemBytes)
     stop(RunStatus::OutOfResources,
-         fmt::format("the kernel needs {} bytes of local memory; the device has {}", localBytes, dev.localMemBytes));
+         fmt::format("the kernel needs {} bytes of local memory; the device has {}", localBytes,
+                     dev.localMemBytes));
   if (globalBytes > dev.globalMemBytes)
-    stop(RunStatus::OutOfResources, fmt::format("the buffers need {} bytes; the device has {}", globalBytes,
-                                                dev.globalMemBytes));
+    stop(RunStatus::OutOfResources,
+         fmt::format("the buffers need {} bytes; the device has {}", globalBytes, dev.globalMemBytes));
 
   // Buffers: inputs uploaded, outputs poisoned so that unwritten elements show.
   std::vector<cl::Buffer> buffers(launch.args.size());
-  std::vector<HostArray> initial(launch.args.size());
+  // Initial contents: the launch's own data where it has some (not copied), else generated.
+  std::vector<HostArray> generated(launch.args.size());
+  std::vector<const HostArray*> initial(launch.args.size(), nullptr);
   for (size_t i = 0; i < launch.args.size(); ++i) {
     const KernelArg& a = launch.args[i];
     switch (a.kind) {
       case KernelArg::Kind::Buffer:
         buffers[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, a.byteSize());
         if (a.readsInput()) {
-          initial[i] = launch.inputData(i);
-          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, a.byteSize(), initial[i].data());
+          if (a.data) {
+            initial[i] = &*a.data;
+          } else {
+            generated[i] = launch.inputData(i);
+            initial[i] = &generated[i];
+          }
+          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, a.byteSize(), initial[i]->data());
         } else {
           switch (a.type.scalar) {
-            case ScalarType::Float: fillPoison(q, buffers[i], std::bit_cast<cl_float>(kPoisonFloatBits), a.byteSize()); break;
-            case ScalarType::Double: fillPoison(q, buffers[i], std::bit_cast<cl_double>(kPoisonDoubleBits), a.byteSize()); break;
-            case ScalarType::Int: fillPoison(q, buffers[i], cl_int(kPoisonInt), a.byteSize()); break;
+            case ScalarType::Float:
+              fillPoison(q, buffers[i], std::bit_cast<cl_float>(kPoisonFloatBits), a.byteSize());
+              break;
+            case ScalarType::Double:
+              fillPoison(q, buffers[i], std::bit_cast<cl_double>(kPoisonDoubleBits), a.byteSize());
+              break;
+            case ScalarType::Int:
+              fillPoison(q, buffers[i], cl_int(kPoisonInt), a.byteSize());
+              break;
           }
         }
         kernel.setArg(static_cast<cl_uint>(i), buffers[i]);
         break;
       case KernelArg::Kind::Scalar:
         switch (a.type.scalar) {
-          case ScalarType::Int: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_int>(a.intValue)); break;
-          case ScalarType::Float: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_float>(a.floatValue)); break;
-          case ScalarType::Double: kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_double>(a.floatValue)); break;
+          case ScalarType::Int:
+            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_int>(a.intValue));
+            break;
+          case ScalarType::Float:
+            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_float>(a.floatValue));
+            break;
+          case ScalarType::Double:
+            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_double>(a.floatValue));
+            break;
         }
         break;
-      case KernelArg::Kind::Local: kernel.setArg(static_cast<cl_uint>(i), cl::Local(a.localBytes)); break;
+      case KernelArg::Kind::Local:
+        kernel.setArg(static_cast<cl_uint>(i), cl::Local(a.localBytes));
+        break;
     }
   }
 
@@ -230,7 +256,8 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
     HostArray out(a.type.scalar, a.scalarCount());
     q.enqueueReadBuffer(buffers[i], CL_TRUE, 0, a.byteSize(), out.data());
     std::string name = a.name.empty() ? fmt::format("argument {}", i) : a.name;
-    report.merge(a.expected ? compareArrays(out, *a.expected, options.tolerance, name) : checkWritten(out, name));
+    report.merge(a.expected ? compareArrays(out, *a.expected, options.tolerance, name)
+                            : checkWritten(out, name));
     if (options.returnOutputs) r.outputs.push_back({static_cast<uint32_t>(i), a.name, std::move(out)});
   }
   r.validation = report;
@@ -250,7 +277,7 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
     if (hasInOut)  // every execution starts from the same data
       for (size_t i = 0; i < launch.args.size(); ++i)
         if (launch.args[i].isBuffer() && launch.args[i].role == ArgRole::InOut)
-          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, launch.args[i].byteSize(), initial[i].data());
+          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, launch.args[i].byteSize(), initial[i]->data());
     double ms = once();
     if (k >= options.warmups) samples.push_back(ms);
   }

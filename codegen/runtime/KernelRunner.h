@@ -26,7 +26,8 @@ class KernelRunner : public Evaluator {
   RunResult run(const KernelLaunch& launch, const RunOptions& options = {}) override;
   // As run(), calling `heartbeat` once the program is built and after every kernel execution;
   // the worker forwards it so that its parent can time each step out separately.
-  RunResult run(const KernelLaunch& launch, const RunOptions& options, const std::function<void()>& heartbeat);
+  RunResult run(const KernelLaunch& launch, const RunOptions& options,
+                const std::function<void()>& heartbeat);
 
   const Device& device() const { return ctx_.device(); }
   BuildCache& cache() { return *cache_; }

@@ -9,24 +9,36 @@ namespace lift::runtime {
 
 const char* toString(RunStatus s) {
   switch (s) {
-    case RunStatus::Ok: return "ok";
-    case RunStatus::WrongResult: return "wrong-result";
-    case RunStatus::BuildFailed: return "build-failed";
-    case RunStatus::LaunchFailed: return "launch-failed";
-    case RunStatus::Timeout: return "timeout";
-    case RunStatus::Crashed: return "crashed";
-    case RunStatus::OutOfResources: return "out-of-resources";
-    case RunStatus::Cancelled: return "cancelled";
+    case RunStatus::Ok:
+      return "ok";
+    case RunStatus::WrongResult:
+      return "wrong-result";
+    case RunStatus::BuildFailed:
+      return "build-failed";
+    case RunStatus::LaunchFailed:
+      return "launch-failed";
+    case RunStatus::Timeout:
+      return "timeout";
+    case RunStatus::Crashed:
+      return "crashed";
+    case RunStatus::OutOfResources:
+      return "out-of-resources";
+    case RunStatus::Cancelled:
+      return "cancelled";
   }
   return "?";
 }
 
 const char* toString(BuildSource s) {
   switch (s) {
-    case BuildSource::None: return "none";
-    case BuildSource::Compiled: return "compiled";
-    case BuildSource::MemoryCache: return "memory-cache";
-    case BuildSource::DiskCache: return "disk-cache";
+    case BuildSource::None:
+      return "none";
+    case BuildSource::Compiled:
+      return "compiled";
+    case BuildSource::MemoryCache:
+      return "memory-cache";
+    case BuildSource::DiskCache:
+      return "disk-cache";
   }
   return "?";
 }
@@ -34,7 +46,8 @@ const char* toString(BuildSource s) {
 std::string RunResult::summary() const {
   std::string times;
   if (!timesMs.empty())
-    times = fmt::format("median {:.4f} ms (min {:.4f}, max {:.4f}, {} runs)", medianMs, minMs, maxMs, timesMs.size());
+    times = fmt::format("median {:.4f} ms (min {:.4f}, max {:.4f}, {} runs)", medianMs, minMs, maxMs,
+                        timesMs.size());
   if (status == RunStatus::Ok) return fmt::format("ok: {}", times);
   std::string s = fmt::format("{}: {}", toString(status), message);
   if (!clError.empty() && message.find(clError) == std::string::npos) s += " (" + clError + ")";

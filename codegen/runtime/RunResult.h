@@ -14,7 +14,16 @@
 
 namespace lift::runtime {
 
-enum class RunStatus : uint8_t { Ok, WrongResult, BuildFailed, LaunchFailed, Timeout, Crashed, OutOfResources, Cancelled };
+enum class RunStatus : uint8_t {
+  Ok,
+  WrongResult,
+  BuildFailed,
+  LaunchFailed,
+  Timeout,
+  Crashed,
+  OutOfResources,
+  Cancelled
+};
 
 // "ok", "wrong-result", "build-failed", "launch-failed", "timeout", "crashed", "out-of-resources",
 // "cancelled".

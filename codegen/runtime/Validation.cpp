@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace lift::runtime {
 
@@ -19,21 +20,60 @@ void ValidationReport::merge(const ValidationReport& other) {
   checked = true;
 }
 
-static std::string quoted(const std::string& name) { return name.empty() ? "output" : "output '" + name + "'"; }
+static std::string quoted(const std::string& name) {
+  return name.empty() ? "output" : "output '" + name + "'";
+}
 
 static std::string num(double v) { return fmt::format("{:.9g}", v); }
 
 static void describe(ValidationReport& r, uint64_t total) {
   if (r.ok) return;
   if (r.unwritten)
-    r.message = fmt::format("{}: {} of {} elements wrong; element {} was never written (still poison), expected {}",
-                            quoted(r.argName), r.mismatches, total, r.firstMismatch, num(r.expected));
+    r.message =
+        fmt::format("{}: {} of {} elements wrong; element {} was never written (still poison), expected {}",
+                    quoted(r.argName), r.mismatches, total, r.firstMismatch, num(r.expected));
   else
-    r.message = fmt::format("{}: {} of {} elements wrong; first at index {}: got {}, expected {}; "
-                            "max relative error {:.3g}",
-                            quoted(r.argName), r.mismatches, total, r.firstMismatch, num(r.got), num(r.expected),
-                            r.maxRelError);
+    r.message = fmt::format(
+        "{}: {} of {} elements wrong; first at index {}: got {}, expected {}; "
+        "max relative error {:.3g}",
+        quoted(r.argName), r.mismatches, total, r.firstMismatch, num(r.got), num(r.expected), r.maxRelError);
 }
+
+namespace {
+
+// One typed pass over the arrays (outputs can have millions of elements).
+template <class T>
+void compareTyped(const std::vector<T>& got, const std::vector<T>& expected, double rel, double abs,
+                  ValidationReport& r) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    const T g = got[i], e = expected[i];
+    if (g == e) continue;  // the common case; also equal infinities
+    bool bad;
+    if constexpr (std::is_integral_v<T>) {
+      bad = true;
+      double err = std::abs(double(g) - double(e)) / std::max(std::abs(double(e)), 1.0);
+      r.maxRelError = std::max(r.maxRelError, err);
+    } else if (std::isnan(g)) {
+      bad = true;  // an unwritten element (the poison is a NaN), or a computed NaN
+    } else {
+      double diff = std::abs(double(g) - double(e));
+      double err = diff / std::max(std::abs(double(e)), abs / rel);
+      if (std::isnan(err)) err = INFINITY;
+      r.maxRelError = std::max(r.maxRelError, err);
+      bad = !(diff <= std::max(rel * std::abs(double(e)), abs));
+    }
+    if (bad) {
+      if (r.mismatches == 0) {
+        r.firstMismatch = static_cast<int64_t>(i);
+        r.got = static_cast<double>(g);
+        r.expected = static_cast<double>(e);
+      }
+      ++r.mismatches;
+    }
+  }
+}
+
+}  // namespace
 
 ValidationReport compareArrays(const HostArray& got, const HostArray& expected, const Tolerance& tol,
                                const std::string& argName) {
@@ -46,42 +86,18 @@ ValidationReport compareArrays(const HostArray& got, const HostArray& expected, 
                             toString(got.type()), expected.size(), toString(expected.type()));
     return r;
   }
-  const bool isInt = got.type() == ScalarType::Int;
-  const double rel = got.type() == ScalarType::Double ? tol.doubleRel : tol.floatRel;
-  const double abs = got.type() == ScalarType::Double ? tol.doubleAbs : tol.floatAbs;
-  for (size_t i = 0; i < got.size(); ++i) {
-    bool bad;
-    if (isInt) {
-      int32_t g = got.ints()[i], e = expected.ints()[i];
-      bad = g != e;
-      if (bad) {
-        double err = std::abs(double(g) - double(e)) / std::max(std::abs(double(e)), 1.0);
-        r.maxRelError = std::max(r.maxRelError, err);
-      }
-    } else {
-      double g = got.at(i), e = expected.at(i);
-      if (std::isnan(g)) {
-        bad = true;
-      } else if (g == e) {  // also equal infinities
-        bad = false;
-      } else {
-        double diff = std::abs(g - e);
-        double err = diff / std::max(std::abs(e), abs / rel);
-        if (std::isnan(err)) err = INFINITY;
-        r.maxRelError = std::max(r.maxRelError, err);
-        bad = !(diff <= std::max(rel * std::abs(e), abs));
-      }
-    }
-    if (bad) {
-      if (r.mismatches == 0) {
-        r.firstMismatch = static_cast<int64_t>(i);
-        r.got = got.at(i);
-        r.expected = expected.at(i);
-        r.unwritten = got.isPoison(i);
-      }
-      ++r.mismatches;
-    }
+  switch (got.type()) {
+    case ScalarType::Float:
+      compareTyped(got.floats(), expected.floats(), tol.floatRel, tol.floatAbs, r);
+      break;
+    case ScalarType::Double:
+      compareTyped(got.doubles(), expected.doubles(), tol.doubleRel, tol.doubleAbs, r);
+      break;
+    case ScalarType::Int:
+      compareTyped(got.ints(), expected.ints(), 0, 0, r);
+      break;
   }
+  if (r.mismatches) r.unwritten = got.isPoison(static_cast<size_t>(r.firstMismatch));
   r.ok = r.mismatches == 0;
   describe(r, got.size());
   return r;

@@ -21,11 +21,11 @@ struct Tolerance {
 };
 
 struct ValidationReport {
-  bool checked = false;     // false when nothing was compared
+  bool checked = false;  // false when nothing was compared
   bool ok = true;
-  std::string argName;      // the (first) output that failed
+  std::string argName;         // the (first) output that failed
   int64_t firstMismatch = -1;  // scalar index into that output
-  double got = 0;           // its value and the expected one
+  double got = 0;              // its value and the expected one
   double expected = 0;
   bool unwritten = false;   // the first mismatch still held the poison
   uint64_t mismatches = 0;  // in that output

@@ -81,7 +81,8 @@ std::string lastLines(const std::string& s) {
 // ---------------------------------------------------------------- client
 
 WorkerClient::WorkerClient(WorkerOptions options) : options_(std::move(options)) {
-  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0) throw LiftError("cannot create a pipe for the worker client");
+  if (::pipe2(wake_, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw LiftError("cannot create a pipe for the worker client");
 }
 
 WorkerClient::~WorkerClient() {
@@ -92,7 +93,9 @@ WorkerClient::~WorkerClient() {
 }
 
 std::string WorkerClient::findLiftc() {
-  auto executable = [](const fs::path& p) { return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); };
+  auto executable = [](const fs::path& p) {
+    return !p.empty() && ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p);
+  };
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -181,6 +184,9 @@ DeviceInfo WorkerClient::startLocked() {
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
+  // Larger pipes move big buffers in fewer wake-ups (best effort: the limit is a system setting).
+  ::fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
+  ::fcntl(out[0], F_SETPIPE_SZ, 1 << 20);
   toWorker_ = in[1];
   fromWorker_ = out[0];
   workerErr_ = err[0];
@@ -215,8 +221,8 @@ DeviceInfo WorkerClient::startLocked() {
           uint32_t version = r.u32();
           if (version != wire::kProtocolVersion) {
             killLocked();
-            throw LiftError(fmt::format("the worker '{}' speaks protocol {}, this program {}; rebuild liftc", path,
-                                        version, wire::kProtocolVersion));
+            throw LiftError(fmt::format("the worker '{}' speaks protocol {}, this program {}; rebuild liftc",
+                                        path, version, wire::kProtocolVersion));
           }
           if (!r.u8()) {
             Diagnostic d = wire::getDiagnostic(r);
@@ -233,7 +239,8 @@ DeviceInfo WorkerClient::startLocked() {
     }
     if (Clock::now() >= deadline) {
       killLocked();
-      throw LiftError(fmt::format("the worker did not start within {:.0f} s", options_.startTimeoutMs / 1000));
+      throw LiftError(
+          fmt::format("the worker did not start within {:.0f} s", options_.startTimeoutMs / 1000));
     }
   }
 }
@@ -408,10 +415,11 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
     if (Clock::now() >= deadline) {
       killLocked();
       r.status = RunStatus::Timeout;
-      r.message = building ? fmt::format("the build did not finish within {:.1f} s; the worker was killed",
-                                         options.buildTimeoutMs / 1000)
-                           : fmt::format("a kernel execution did not finish within {:.1f} s; the worker was killed",
-                                         options.timeoutMs / 1000);
+      r.message =
+          building ? fmt::format("the build did not finish within {:.1f} s; the worker was killed",
+                                 options.buildTimeoutMs / 1000)
+                   : fmt::format("a kernel execution did not finish within {:.1f} s; the worker was killed",
+                                 options.timeoutMs / 1000);
       return r;
     }
   }
@@ -472,12 +480,14 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
   std::unique_ptr<KernelRunner> runner;
   try {
     Device dev = Device::find(device);
-    runner = std::make_unique<KernelRunner>(dev, std::make_shared<BuildCache>(cacheDir ? *cacheDir : BuildCache::defaultDir()));
+    runner = std::make_unique<KernelRunner>(
+        dev, std::make_shared<BuildCache>(cacheDir ? *cacheDir : BuildCache::defaultDir()));
   } catch (const LiftError& e) {
     return refuse(e.diagnostic());
   } catch (const cl::Error& e) {
     Diagnostic d;
-    d.message = fmt::format("cannot open OpenCL device '{}': {} failed: {}", device, e.what(), describeClError(e.err()));
+    d.message = fmt::format("cannot open OpenCL device '{}': {} failed: {}", device, e.what(),
+                            describeClError(e.err()));
     return refuse(d);
   }
   hello.u8(1);
@@ -492,7 +502,8 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
           wire::Reader r(m->payload);
           KernelLaunch launch = wire::getKernelLaunch(r);
           RunOptions options = wire::getRunOptions(r);
-          result = runner->run(launch, options, [&] { wire::writeMessage(outFd, wire::MessageType::Heartbeat, ""); });
+          result = runner->run(launch, options,
+                               [&] { wire::writeMessage(outFd, wire::MessageType::Heartbeat, ""); });
         } catch (const wire::WireError& e) {
           result.status = RunStatus::LaunchFailed;
           result.message = fmt::format("malformed request ({})", e.what());

@@ -75,9 +75,9 @@ class WorkerClient : public Evaluator {
   std::atomic<pid_t> pid_{-1};
   std::atomic<int> starts_{0};
   std::atomic<bool> cancelRequested_{false};
-  int toWorker_ = -1;    // the worker's stdin
-  int fromWorker_ = -1;  // the worker's protocol output
-  int workerErr_ = -1;   // the worker's stderr
+  int toWorker_ = -1;       // the worker's stdin
+  int fromWorker_ = -1;     // the worker's protocol output
+  int workerErr_ = -1;      // the worker's stderr
   int wake_[2] = {-1, -1};  // cancel() writes here to wake the poll loop
   std::string stderrTail_;
   DeviceInfo device_;
@@ -86,6 +86,7 @@ class WorkerClient : public Evaluator {
 
 // The worker's loop (what `liftc worker` runs): opens the device, says hello, then serves
 // requests read from `inFd` and answers on `outFd` until end of input. Returns the exit status.
-int serveWorker(int inFd, int outFd, const std::string& device, const std::optional<std::filesystem::path>& cacheDir);
+int serveWorker(int inFd, int outFd, const std::string& device,
+                const std::optional<std::filesystem::path>& cacheDir);
 
 }  // namespace lift::runtime

@@ -244,8 +244,8 @@ RunResult getRunResult(Reader& r) {
 void put(Writer& w, const DeviceInfo& d) {
   w.i64(d.index);
   w.i64(d.platformIndex);
-  for (const std::string* s : {&d.platformName, &d.platformVendor, &d.platformVersion, &d.name, &d.vendor, &d.type,
-                               &d.version, &d.driverVersion, &d.openclCVersion})
+  for (const std::string* s : {&d.platformName, &d.platformVendor, &d.platformVersion, &d.name, &d.vendor,
+                               &d.type, &d.version, &d.driverVersion, &d.openclCVersion})
     w.str(*s);
   w.u32(d.computeUnits);
   w.u32(d.maxClockMHz);
