@@ -118,16 +118,56 @@ class Parser {
     return build(firstOp, [&] { return addMany(std::move(terms)); });
   }
 
+  bool minusBeforeNonLiteral() {
+    skipSpace();
+    if (pos_ >= text_.size() || text_[pos_] != '-') return false;
+    size_t p = pos_ + 1;
+    while (p < text_.size() && (text_[p] == ' ' || text_[p] == '\t' || text_[p] == '\n' || text_[p] == '\r'))
+      ++p;
+    return !(p < text_.size() && isDigit(text_[p]));
+  }
+
+  // A multiplicative chain. In simplified mode a run of '*' operands is multiplied at once, and
+  // a leading unary minus joins the run: -a*b*c is mulMany(-1, a, b, c), equal in value to
+  // (-a)*b*c and the same node as the printed product (and long chains stay linear).
   Expr term() {
-    Expr acc = unary();
-    std::vector<Expr> pending;  // a run of '*' operands, multiplied at once (long chains)
-    size_t pendingAt = 0;
-    auto flush = [&] {
-      if (pending.empty()) return;
-      pending.insert(pending.begin(), acc);
-      acc = build(pendingAt, [&] { return mulMany(std::move(pending)); });
-      pending.clear();
+    if (raw_) return rawTerm();
+    bool negate = minusBeforeNonLiteral();
+    size_t chainAt = pos_;
+    if (negate) {
+      ++pos_;
+      if (++nesting_ > kMaxNesting) fail(chainAt, "expression is nested too deeply");
+    }
+    std::vector<Expr> chain{unary()};
+    if (negate) --nesting_;
+    auto flush = [&]() -> Expr {
+      if (negate) chain.insert(chain.begin(), cst(-1));
+      negate = false;
+      if (chain.size() == 1) return chain[0];
+      return build(chainAt, [&] { return mulMany(std::move(chain)); });
     };
+    for (;;) {
+      skipSpace();
+      if (pos_ >= text_.size()) break;
+      char op = text_[pos_];
+      if (op != '*' && op != '/' && op != '%') break;
+      size_t at = pos_++;
+      if (op == '*') {
+        if (chain.size() == 1 && !negate) chainAt = at;
+        chain.push_back(unary());
+        continue;
+      }
+      Expr acc = flush();
+      Expr rhs = unary();
+      if (isCst(rhs, 0)) fail(at, op == '/' ? "division by zero" : "modulo by zero");
+      acc = build(at, [&] { return op == '/' ? div(acc, rhs) : mod(acc, rhs); });
+      chain.assign(1, acc);
+    }
+    return flush();
+  }
+
+  Expr rawTerm() {
+    Expr acc = unary();
     for (;;) {
       skipSpace();
       if (pos_ >= text_.size()) break;
@@ -136,22 +176,12 @@ class Parser {
       size_t at = pos_++;
       Expr rhs = unary();
       if (op == '*') {
-        if (raw_) {
-          acc = build(at, [&] { return rawMul(acc, rhs); });
-        } else {
-          if (pending.empty()) pendingAt = at;
-          pending.push_back(rhs);
-        }
+        acc = build(at, [&] { return rawMul(acc, rhs); });
         continue;
       }
-      flush();
       if (isCst(rhs, 0)) fail(at, op == '/' ? "division by zero" : "modulo by zero");
-      if (raw_)
-        acc = build(at, [&] { return op == '/' ? rawDiv(acc, rhs) : rawMod(acc, rhs); });
-      else
-        acc = build(at, [&] { return op == '/' ? div(acc, rhs) : mod(acc, rhs); });
+      acc = build(at, [&] { return op == '/' ? rawDiv(acc, rhs) : rawMod(acc, rhs); });
     }
-    flush();
     return acc;
   }
 

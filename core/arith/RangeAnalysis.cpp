@@ -60,8 +60,9 @@ ConstBounds negBounds(const ConstBounds& a) {
 }
 
 // x / d for d >= 1 throughout.
-ConstBounds divPositive(const ConstBounds& x, const ConstBounds& d) {
+ConstBounds divPositive(const ConstBounds& x, ConstBounds d) {
   ConstBounds r;
+  if (d.hi && *d.hi < *d.lo) d.hi = d.lo;  // an empty interval: the expression is undefined
   if (x.lo) {
     if (*x.lo >= 0)
       r.lo = d.hi ? *x.lo / *d.hi : 0;
@@ -226,22 +227,22 @@ Bounds compute(Expr e) {
       return {loOk ? addMany(std::move(lo)) : Expr(), hiOk ? addMany(std::move(hi)) : Expr()};
     }
     case Kind::Prod: {
+      // Signs come from the factors' constant bounds; a symbolic bound is used as a magnitude
+      // only where its own sign is proven (it may be weaker than the constant bound).
       int sign = 1;
       std::vector<Expr> minMag, maxMag;
       bool maxOk = true;
       for (Expr f : e.operands()) {
         Bounds b = symBounds(f);
         if (cbNonNeg(f)) {
-          if (!b.lo) return {};
-          minMag.push_back(b.lo);
+          minMag.push_back(b.lo && cbNonNeg(b.lo) ? b.lo : cst(*f->cb.lo));
           if (b.hi)
             maxMag.push_back(b.hi);
           else
             maxOk = false;
         } else if (cbNonPos(f)) {
           sign = -sign;
-          if (!b.hi) return {};
-          minMag.push_back(neg(b.hi));
+          minMag.push_back(b.hi && cbNonPos(b.hi) ? neg(b.hi) : cst(-*f->cb.hi));
           if (b.lo)
             maxMag.push_back(neg(b.lo));
           else
@@ -259,7 +260,9 @@ Bounds compute(Expr e) {
       Expr x = n->ops[0], d = n->ops[1];
       if (!cbPos(d)) return {};
       Bounds bx = symBounds(x), bd = symBounds(d);
-      if (!bd.lo) return {};
+      // the formulas below need 1 <= dlo <= d <= dhi
+      if (!bd.lo || !cbPos(bd.lo)) bd.lo = cst(*d->cb.lo);
+      if (bd.hi && !cbPos(bd.hi)) bd.hi = Expr();
       Bounds r;
       if (bx.lo) {
         if (cbNonNeg(bx.lo))
@@ -296,7 +299,9 @@ Bounds compute(Expr e) {
       Expr b = n->ops[0], x = n->ops[1];
       if (!cbNonNeg(x)) return {};
       Bounds bb = symBounds(b), bx = symBounds(x);
-      if (x.isCst() && cbNonNeg(b)) return {bb.lo ? pow(bb.lo, x) : Expr(), bb.hi ? pow(bb.hi, x) : Expr()};
+      if (cbNonNeg(b) && (!bb.lo || !cbNonNeg(bb.lo))) bb.lo = cst(*b->cb.lo);
+      if (cbPos(b) && !cbPos(bb.lo)) bb.lo = cst(*b->cb.lo);
+      if (x.isCst() && cbNonNeg(b)) return {pow(bb.lo, x), bb.hi ? pow(bb.hi, x) : Expr()};
       if (cbPos(b)) {
         return {bb.lo && bx.lo ? pow(bb.lo, bx.lo) : Expr(), bb.hi && bx.hi ? pow(bb.hi, bx.hi) : Expr()};
       }

@@ -236,7 +236,7 @@ Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
     }
   }
   spread.push_back(cst(c.constant));
-  Expr r1 = addImpl(spread, false);
+  Expr r1 = addImpl(spread, true);
   return r1->size <= r0->size ? r1 : r0;
 }
 

@@ -53,6 +53,8 @@ void termsOf(Expr e, std::vector<Expr>& terms, int64_t& constant) {
 }
 
 // min(x + a, x + b) = x + min(a, b): adding the same value to both sides keeps the order.
+// Common terms come out, and with a constant on both sides one of them is moved out (the
+// choice giving the smaller result).
 Expr commonTerms(Expr a, Expr b, Kind k) {
   if (a.kind() != Kind::Sum && b.kind() != Kind::Sum) return Expr();
   std::vector<Expr> ta, tb, common;
@@ -69,16 +71,24 @@ Expr commonTerms(Expr a, Expr b, Kind k) {
       ++it;
     }
   }
-  int64_t kc = 0;
-  if (ca != 0 && cb != 0) kc = std::abs(ca) < std::abs(cb) ? ca : cb;
-  if (common.empty() && kc == 0) return Expr();
-  auto ra = checkedAdd(ca, -kc), rb = checkedAdd(cb, -kc);
-  if (!ra || !rb) return Expr();
-  ta.push_back(cst(*ra));
-  tb.push_back(cst(*rb));
-  common.push_back(cst(kc));
-  common.push_back(make(k, addMany(std::move(ta)), addMany(std::move(tb))));
-  return addMany(std::move(common));
+  std::vector<int64_t> moves;
+  if (ca != 0 && cb != 0)
+    moves = {ca, cb};
+  else if (!common.empty())
+    moves = {0};
+  Expr best;
+  for (int64_t kc : moves) {
+    auto ra = checkedAdd(ca, -kc), rb = checkedAdd(cb, -kc);
+    if (!ra || !rb) continue;
+    std::vector<Expr> xa = ta, xb = tb, out = common;
+    xa.push_back(cst(*ra));
+    xb.push_back(cst(*rb));
+    out.push_back(cst(kc));
+    out.push_back(make(k, addMany(std::move(xa)), addMany(std::move(xb))));
+    Expr r = addMany(std::move(out));
+    if (!best || r->size < best->size) best = r;
+  }
+  return best;
 }
 
 // min(g*a, g*b) = g*min(a, b) for a constant g > 0.
@@ -101,6 +111,7 @@ const MinMaxRule kMinMaxRules[] = {
 
 Expr build(Kind k, Expr a, Expr b) {
   LIFT_ASSERT(a && b, "min/max of a null expression");
+  if (canonicalLess(b, a)) std::swap(a, b);  // rules see the operands in one order
   DepthGuard guard;
   if (!guard.tooDeep()) {
     size_t rawSize = 1 + a->size + b->size;
@@ -109,7 +120,6 @@ Expr build(Kind k, Expr a, Expr b) {
       if (r && r->size <= rawSize) return r;
     }
   }
-  if (canonicalLess(b, a)) std::swap(a, b);
   return intern2(k, a, b);
 }
 
