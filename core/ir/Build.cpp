@@ -11,7 +11,7 @@ namespace lift::ir {
 // ----- Callable ----------------------------------------------------------------------------
 
 Callable Callable::partial(Fun pattern, std::vector<Expr> leading) {
-  Callable c(std::move(pattern));
+  Callable c(Fun(std::move(pattern)));
   c.leading_ = std::move(leading);
   return c;
 }
@@ -63,8 +63,6 @@ Fun Callable::toFun(LocationMap* locs, const std::string& paramName) const {
   return l;
 }
 
-namespace build {
-
 // ----- values ------------------------------------------------------------------------------
 
 Param param(std::string name, Type declaredType) { return ParamNode::make(std::move(name), declaredType); }
@@ -104,14 +102,14 @@ Expr zeros(Type t) {
 
 // ----- functions ---------------------------------------------------------------------------
 
-Lambda lambda(std::vector<Param> params, Expr body) { return LambdaNode::make(std::move(params), std::move(body)); }
+Fun lambda(std::vector<Param> params, Expr body) { return LambdaNode::make(std::move(params), std::move(body)); }
 
-Lambda lambda(const std::string& name, const std::function<Expr(Expr)>& body) {
+Fun lambda(const std::string& name, const std::function<Expr(Expr)>& body) {
   Param p = param(name);
   return lambda({p}, body(p));
 }
 
-Lambda lambda(const std::string& a, const std::string& b, const std::function<Expr(Expr, Expr)>& body) {
+Fun lambda(const std::string& a, const std::string& b, const std::function<Expr(Expr, Expr)>& body) {
   Param pa = param(a), pb = param(b);
   return lambda({pa, pb}, body(pa, pb));
 }
@@ -119,6 +117,7 @@ Lambda lambda(const std::string& a, const std::string& b, const std::function<Ex
 Fun userFun(std::shared_ptr<const UserFunDef> def) { return UserFunNode::make(std::move(def)); }
 
 Callable compose(std::vector<Callable> chain) { return Callable::compose(std::move(chain)); }
+Callable compose(const Callable& f, const Callable& g) { return Callable::compose({f, g}); }
 
 Expr call(const Callable& f, std::vector<Expr> args) { return f.apply(std::move(args)); }
 
@@ -304,12 +303,10 @@ Program program(std::string name, std::vector<Param> inputs, Expr body) {
   Program p;
   p.name = std::move(name);
   for (auto& in : inputs) collectSizes(in->declaredType(), p.sizes);
-  p.main = lambda(std::move(inputs), std::move(body));
+  p.main = LambdaNode::make(std::move(inputs), std::move(body));
   p.userFuns = userFunsOf(p.main);
   return p;
 }
-
-}  // namespace build
 
 std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f) {
   std::vector<std::shared_ptr<const UserFunDef>> out;

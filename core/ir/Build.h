@@ -2,10 +2,9 @@
 // whole programs. The builder produces exactly the IR the parser produces for the same text
 // (the parser is written on top of it), so tests and rewrite rules can compare the two:
 //
-//   namespace b = ir::build;
-//   auto A = b::param("A", ...), B = b::param("B", ...);
-//   auto dot = b::compose(b::reduce(add, b::floatLit(0)), b::map(mult));  // reduce(add, 0.0f) o map(mult)
-//   Expr body = b::call(b::map(b::lambda("rowA", [&](Expr rowA) { ... })), A);
+//   auto A = ir::param("A", ...), B = ir::param("B", ...);
+//   auto dot = ir::compose(ir::reduce(add, ir::floatLit(0)), ir::map(mult));  // reduce(add, 0.0f) o map(mult)
+//   Expr body = ir::call(ir::map(ir::lambda("rowA", [&](Expr rowA) { ... })), {A});
 //
 // The IR has no composition node: `f o g` applied to x is the call chain f(g(x)), and used as a
 // function value (e.g. `map(f o g)`) it is the lambda fun(x => f(g(x))). Likewise a reduction
@@ -29,9 +28,9 @@ using LocationMap = std::unordered_map<NodeId, SourceLoc>;
 class Callable {
  public:
   Callable() = default;
-  template <class N>
-    requires std::is_base_of_v<FunNode, N>
-  Callable(std::shared_ptr<const N> f) : fun_(std::move(f)) {}  // NOLINT: implicit by design
+  // Implicit from Fun only (not from pointers to the node subclasses): a call elsewhere such as
+  // f(std::shared_ptr<const PatternNode>, ...) must not find Callable as good as Fun.
+  Callable(Fun f) : fun_(std::move(f)) {}  // NOLINT: implicit by design
 
   // `pattern` applied to `leading` followed by the arguments it is called with.
   static Callable partial(Fun pattern, std::vector<Expr> leading);
@@ -63,10 +62,6 @@ class Callable {
   SourceLoc loc_;
 };
 
-// The constructors live in their own namespace so that argument-dependent lookup on IR types
-// never drags them into unqualified calls elsewhere (ir::build::map vs. a local map).
-namespace build {
-
 // ----- values --------------------------------------------------------------------------
 Param param(std::string name, Type declaredType = {});
 Expr literal(std::string text, Type type);
@@ -80,21 +75,16 @@ Expr zeros(Type t);
 std::string zeroText(ScalarKind k);
 
 // ----- functions -----------------------------------------------------------------------
-Lambda lambda(std::vector<Param> params, Expr body);
-Lambda lambda(const std::string& name, const std::function<Expr(Expr)>& body);
-Lambda lambda(const std::string& a, const std::string& b, const std::function<Expr(Expr, Expr)>& body);
+// Lambdas as Fun (use LambdaNode::make where a Lambda is needed, e.g. for Program::main).
+Fun lambda(std::vector<Param> params, Expr body);
+Fun lambda(const std::string& name, const std::function<Expr(Expr)>& body);
+Fun lambda(const std::string& a, const std::string& b, const std::function<Expr(Expr, Expr)>& body);
 Fun userFun(std::shared_ptr<const UserFunDef> def);
+// Non-template overloads only: unqualified calls elsewhere with IR arguments find these by
+// argument-dependent lookup, and must still resolve to their own local helpers.
 Callable compose(std::vector<Callable> chain);
-template <class... C>
-Callable compose(Callable f, Callable g, C... rest) {
-  return Callable::compose({std::move(f), std::move(g), Callable(std::move(rest))...});
-}
-
+Callable compose(const Callable& f, const Callable& g);
 Expr call(const Callable& f, std::vector<Expr> args);
-template <class... E>
-Expr call(const Callable& f, Expr a, E... rest) {
-  return f.apply({std::move(a), Expr(std::move(rest))...});
-}
 
 // ----- patterns (docs/LANGUAGE.md gives each one's meaning and type) ---------------------
 Fun pattern(PatternKind k, PatternNode::Params p = {});
@@ -155,8 +145,6 @@ Expr dot(Expr a, Expr b);
 // A program whose inputs are `inputs` (with declared types). Its size declarations are the
 // size variables of the input types (in order of appearance), its user functions those called.
 Program program(std::string name, std::vector<Param> inputs, Expr body);
-}  // namespace build
-
 // The user functions reachable from f, each definition once, in order of first use.
 std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f);
 

@@ -248,7 +248,7 @@ class Parser {
   Fun nestedFun(const Term& t, const std::string& context) { return requireFn(t, context).toFun(&locs_); }
   Expr apply(const Callable& f, std::vector<Expr> args) { return f.apply(std::move(args), &locs_); }
   Term patternTerm(PatternKind k, ir::PatternNode::Params p, const Token& t) {
-    return fnTerm(ir::build::pattern(k, std::move(p)), t);
+    return fnTerm(ir::pattern(k, std::move(p)), t);
   }
   // A function argument of pattern `name`: `map(<this>)`.
   Term funArg(const std::string& name) {
@@ -381,7 +381,7 @@ void Parser::mainDecl() {
       if (lookupUserFun(std::string(pn.text))) error(pn, fmt::format("'{}' is already a user function", pn.text));
       expect(Tok::Colon, fmt::format("':' and the type of input '{}'", pn.text));
       Type t = type();
-      ir::Param p = ir::build::param(std::string(pn.text), t);
+      ir::Param p = ir::param(std::string(pn.text), t);
       locs_[p->id()] = loc(pn);
       params.push_back(p);
     } while (accept(Tok::Comma));
@@ -392,7 +392,7 @@ void Parser::mainDecl() {
   Term body = expr();
   scope_.clear();
   Expr value = requireValue(body, "the program's body (apply the function to the inputs with '$')");
-  main_ = ir::build::lambda(std::move(params), std::move(value));
+  main_ = ir::LambdaNode::make(std::move(params), std::move(value));
   locs_[main_->id()] = loc(open);
   accept(Tok::Semi);
 }
@@ -634,7 +634,7 @@ Parser::Term Parser::literal(const Token& t, bool negative) {
     if (errno == ERANGE || std::isinf(v) || (isFloat && std::fabs(v) > 3.4028234663852886e38))
       error(t, fmt::format("{} literal {} is out of range", ty.toString(), text));
   }
-  Expr e = ir::build::literal(std::move(text), ty);
+  Expr e = ir::literal(std::move(text), ty);
   locs_[e->id()] = loc(t);
   return valueTerm(std::move(e), t);
 }
@@ -651,7 +651,7 @@ Parser::Term Parser::castLiteral(const Token& open) {
   if (st != Type::scalar(ty.scalarKind()))
     error(num, fmt::format("a {} literal is needed for ({}), found {}", scalarName(ty.scalarKind()), typeTok.text,
                            st.toString()));
-  Expr e = ir::build::literal(ir::asLiteral(scalar.value)->text(), ty);
+  Expr e = ir::literal(ir::asLiteral(scalar.value)->text(), ty);
   locs_[e->id()] = loc(open);
   return valueTerm(std::move(e), open);
 }
@@ -664,7 +664,7 @@ Parser::Term Parser::arrayLiteral(const Token& t, bool fill) {
   Type inner = ty.innermost();
   if (!inner.isScalar() && !inner.isVector())
     error(at, fmt::format("{} needs a type made of scalars or vectors, got {}", t.text, ty.toString()));
-  std::string text = ir::build::zeroText(inner.scalarKind());
+  std::string text = ir::zeroText(inner.scalarKind());
   if (fill) {
     expect(Tok::Comma, "',' and the value");
     bool negative = accept(Tok::Minus);
@@ -680,7 +680,7 @@ Parser::Term Parser::arrayLiteral(const Token& t, bool fill) {
     text = value;
   }
   expect(Tok::RParen, "')'");
-  Expr e = ir::build::literal(text, ty);
+  Expr e = ir::literal(text, ty);
   locs_[e->id()] = loc(t);
   return valueTerm(std::move(e), t);
 }
@@ -689,14 +689,14 @@ Parser::Term Parser::identifier(const Token& t) {
   std::string name(t.text);
   if (name == "fun") return lambda(t);
   if (name == "true" || name == "false") {
-    Expr e = ir::build::literal(name, Type::bool_());
+    Expr e = ir::literal(name, Type::bool_());
     locs_[e->id()] = loc(t);
     return valueTerm(std::move(e), t);
   }
   if (name == "zeros" || name == "fill") return arrayLiteral(t, name == "fill");
   if (name == "o") error(t, "expected a function before 'o'");
   if (const ir::Param* p = lookupParam(name)) return valueTerm(*p, t);
-  if (auto def = lookupUserFun(name)) return fnTerm(ir::build::userFun(def), t);
+  if (auto def = lookupUserFun(name)) return fnTerm(ir::userFun(def), t);
   if (auto term = pattern(t)) return *term;
   if (sizeVars_.count(name))
     error(t, fmt::format("'{}' is a size: sizes appear in types and in static arguments such as split({}), not as values",
@@ -716,7 +716,7 @@ Parser::Term Parser::lambda(const Token& funTok) {
       if (p->name() == pn.text) error(pn, fmt::format("parameter '{}' appears twice", pn.text));
     Type declared;
     if (accept(Tok::Colon)) declared = type();
-    ir::Param p = ir::build::param(std::string(pn.text), declared);
+    ir::Param p = ir::param(std::string(pn.text), declared);
     locs_[p->id()] = loc(pn);
     params.push_back(std::move(p));
   };
@@ -734,7 +734,7 @@ Parser::Term Parser::lambda(const Token& funTok) {
   scope_.resize(scopeSize);
   Expr value = requireValue(body, "the body of a lambda");
   expect(Tok::RParen, "')' at the end of the lambda");
-  return fnTerm(Fun(ir::build::lambda(std::move(params), std::move(value))), funTok);
+  return fnTerm(ir::lambda(std::move(params), std::move(value)), funTok);
 }
 
 // The built-in patterns, with their static arguments.
@@ -895,10 +895,10 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       open();
       Token f = expectIdent("an index function: reverse, reorderStride(s) or transpose(rows, cols)");
       if (f.text == "reverse") {
-        ps.indexFun = ir::build::reverseIndex();
+        ps.indexFun = ir::reverseIndex();
       } else if (f.text == "reorderStride") {
         expect(Tok::LParen, "'(' and the stride");
-        ps.indexFun = ir::build::strideIndex(sizeExpr());
+        ps.indexFun = ir::strideIndex(sizeExpr());
         expect(Tok::RParen, "')' after the stride");
       } else if (f.text == "transpose") {
         expect(Tok::LParen, "'(' and the rows and columns");
@@ -906,7 +906,7 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
         expect(Tok::Comma, "',' between rows and columns");
         arith::Expr cols = sizeExpr();
         expect(Tok::RParen, "')' after the columns");
-        ps.indexFun = ir::build::transposeIndex(rows, cols);
+        ps.indexFun = ir::transposeIndex(rows, cols);
       } else if (f.text == "id") {
         ps.indexFun = {};
       } else {

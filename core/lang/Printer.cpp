@@ -106,7 +106,7 @@ class Printer {
     if (t.isScalar()) return l.text();
     if (t.isVector()) return fmt::format("({}){}", t.toString(), l.text());
     Type inner = t.innermost();
-    if ((inner.isScalar() || inner.isVector()) && l.text() == ir::build::zeroText(inner.scalarKind()))
+    if ((inner.isScalar() || inner.isVector()) && l.text() == ir::zeroText(inner.scalarKind()))
       return fmt::format("zeros({})", t.toString());
     return fmt::format("fill({}, {})", t.toString(), l.text());
   }
