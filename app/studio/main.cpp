@@ -5,6 +5,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "views/GraphView.h"
 #include "views/MainWindow.h"
 
 int main(int argc, char** argv) {

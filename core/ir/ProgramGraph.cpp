@@ -149,12 +149,23 @@ class GraphBuilder {
 
   // Shows lambda `l` as a cluster whose parameters are fed by nothing (they stand for the
   // elements the pattern passes in); returns the node of the lambda's result.
-  int visitNestedLambda(const LambdaNode& l, int parentCluster, const std::string& owner) {
+  // `feeding` are the nodes of the data the pattern passes in: when there is one per
+  // parameter, argument i feeds parameter i (reduce: init -> acc, array -> x); otherwise the
+  // last argument (the array) feeds the first parameter. Those links are dotted.
+  int visitNestedLambda(const LambdaNode& l, int parentCluster, const std::string& owner,
+                        const std::vector<int>& feeding = {}) {
     std::string label = owner + ": λ";
     for (size_t i = 0; i < l.params().size(); ++i) label += (i ? ", " : " ") + l.params()[i]->name();
     int c = addCluster(l.id(), label, parentCluster);
-    for (auto& prm : l.params())
-      bindings_[prm.get()] = addNode(prm->id(), prm->name(), ProgramGraph::NodeKind::Param, c, prm);
+    for (size_t i = 0; i < l.params().size(); ++i) {
+      auto& prm = l.params()[i];
+      int pn = addNode(prm->id(), prm->name(), ProgramGraph::NodeKind::Param, c, prm);
+      bindings_[prm.get()] = pn;
+      if (feeding.size() == l.params().size())
+        addEdge(feeding[i], pn, {}, true);
+      else if (i == 0 && !feeding.empty())
+        addEdge(feeding.back(), pn, {}, true);
+    }
     return visit(l.body(), c);
   }
 
@@ -204,7 +215,7 @@ class GraphBuilder {
         int body = -1;
         std::string owner(patternName(p->pattern()));
         if (auto* gl = asLambda(g)) {
-          body = visitNestedLambda(*gl, cluster, owner);
+          body = visitNestedLambda(*gl, cluster, owner, argNodes);
         } else {
           // A nested pattern with nested lambdas: show it in a cluster of its own.
           int c = addCluster(g->id(), owner + ": " + shortFunName(g), cluster);

@@ -15,7 +15,7 @@ static const char* kDot = R"(
 size N = 1024;
 userfun mult(float x, float y) -> float { return x * y; }
 userfun add(float acc, float x) -> float { return acc + x; }
-fun dot(x: [float]N, y: [float]N) =
+fun dotProduct(x: [float]N, y: [float]N) =
   reduce(add, 0.0f) o map(fun(p => mult(get(0, p), get(1, p)))) $ zip(x, y)
 )";
 
