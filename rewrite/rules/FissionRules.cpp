@@ -1,0 +1,132 @@
+// Fission rules: one pattern becomes two (map fission, 003 step 3; its zip variant; and the
+// inverse of reduce-map fusion).
+#include "rewrite/rules/RuleSupport.h"
+
+namespace lift::rewrite {
+
+namespace {
+
+using namespace support;
+using ir::PatternKind;
+
+std::vector<PatternKind> mapKinds() {
+  return {PatternKind::Map,    PatternKind::MapSeq, PatternKind::MapSeqUnroll,
+          PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl};
+}
+
+struct FissionPoint {
+  const ir::CallNode* call = nullptr;
+  ir::Param param;
+  size_t split = 0;              // the argument that becomes the inner map's body
+  std::vector<size_t> otherUses;  // other arguments that use the parameter
+};
+
+// Takes the body of map(fun(p => h(..., inner(p), ...))) apart. Fails with a reason.
+std::variant<FissionPoint, std::string> fissionPoint(const m::MapCall& mc) {
+  auto* l = ir::asLambda(mc.f);
+  if (!l || l->params().size() != 1)
+    return fmt::format("the function of the {} is not a lambda of one parameter", patName(mc.kind()));
+  const ir::ParamNode* p = l->params()[0].get();
+  auto* c = ir::asCall(l->body());
+  if (!c) return std::string("the body of the lambda is not a call");
+  if (m::mentions(c->fun(), p)) return std::string("the function called in the body uses the parameter");
+  FissionPoint fp{c, l->params()[0]};
+  bool found = false;
+  for (size_t i = 0; i < c->args().size(); ++i) {
+    const Expr& a = c->args()[i];
+    if (!m::mentions(a, p)) continue;
+    if (!found && a.get() != p && ir::asCall(a)) {
+      fp.split = i;
+      found = true;
+    } else {
+      fp.otherUses.push_back(i);
+    }
+  }
+  if (!found) return std::string("no argument of the body's call computes something from the parameter");
+  return fp;
+}
+
+Outcome mapFission(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  auto r = fissionPoint(*mc);
+  if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
+  auto& fp = std::get<FissionPoint>(r);
+  if (!fp.otherUses.empty()) return fail("the parameter is used outside the part to split off (map-fission-zip handles that)");
+  Fun outerF = m::lambda1("y", [&](Expr y) {
+    std::vector<Expr> args = fp.call->args();
+    args[fp.split] = y;
+    return m::call(fp.call->fun(), std::move(args));
+  });
+  Fun innerF = ir::LambdaNode::make({fp.param}, fp.call->args()[fp.split]);
+  return Outcome::ok(m::callMap(mc->kind(), outerF, m::callMap(mc->kind(), innerF, mc->input, mc->dim()), mc->dim()));
+}
+
+Outcome mapFissionZip(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  auto r = fissionPoint(*mc);
+  if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
+  auto& fp = std::get<FissionPoint>(r);
+  if (fp.otherUses.empty()) return fail("the parameter is only used in the part to split off (use map-fission)");
+  if (computes(mc->input))
+    return fail("the input of the {} would be computed twice (it calls user functions)", patName(mc->kind()));
+  const ir::ParamNode* p = fp.param.get();
+  Fun outerF = m::lambda1("q", [&](Expr q) {
+    std::unordered_map<const ir::ParamNode*, Expr> repl{{p, m::callGet(0, q)}};
+    std::vector<Expr> args = fp.call->args();
+    for (size_t i = 0; i < args.size(); ++i) args[i] = i == fp.split ? m::callGet(1, q) : ir::substitute(args[i], repl);
+    return m::call(fp.call->fun(), std::move(args));
+  });
+  Fun innerF = ir::LambdaNode::make({fp.param}, fp.call->args()[fp.split]);
+  Expr computed = m::callMap(mc->kind(), innerF, m::freshCopy(mc->input), mc->dim());
+  return Outcome::ok(m::callMap(mc->kind(), outerF, m::callZip({mc->input, computed}), mc->dim()));
+}
+
+Outcome reduceMapFission(const Site& s, const ParamValues&) {
+  auto r = m::reduceCall(s.expr());
+  if (!r || !m::isReduction(r->kind())) return fail("not a call of a reduction");
+  auto* l = ir::asLambda(r->f);
+  if (!l || l->params().size() != 2) return fail("the operator is not a lambda of two parameters (acc, x)");
+  const ir::ParamNode* acc = l->params()[0].get();
+  const ir::ParamNode* x = l->params()[1].get();
+  auto* c = ir::asCall(l->body());
+  if (!c) return fail("the body of the operator is not a call");
+  if (m::mentions(c->fun(), x)) return fail("the function called in the operator uses the element");
+  std::optional<size_t> split;
+  for (size_t i = 0; i < c->args().size(); ++i) {
+    const Expr& a = c->args()[i];
+    if (!m::mentions(a, x)) continue;
+    if (split) return fail("the element is used in several arguments of the operator's body");
+    if (a.get() == x) return fail("the element is passed to the operator unchanged: nothing to split off");
+    if (m::mentions(a, acc)) return fail("the part computed from the element also uses the accumulator");
+    split = i;
+  }
+  if (!split) return fail("the operator does not use the element");
+  PatternKind mapKind = r->kind() == PatternKind::Reduce ? PatternKind::Map : PatternKind::MapSeq;
+  Fun newF = m::lambda2("acc", "y", [&](Expr a, Expr y) {
+    std::unordered_map<const ir::ParamNode*, Expr> repl{{acc, a}};
+    std::vector<Expr> args = c->args();
+    for (size_t i = 0; i < args.size(); ++i) args[i] = i == *split ? y : ir::substitute(args[i], repl);
+    return m::call(c->fun(), std::move(args));
+  });
+  Fun g = ir::LambdaNode::make({l->params()[1]}, c->args()[*split]);
+  return Outcome::ok(m::callReduce(r->kind(), newF, r->init, m::callMap(mapKind, g, r->input)));
+}
+
+}  // namespace
+
+void registerFissionRules(RuleRegistry& reg) {
+  reg.add(makeRule("map-fission", Family::Fission, "Split a map of a composition into two maps (003 step 3).",
+                   "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission));
+  reg.add(makeRule("map-fission-zip", Family::Fission,
+                   "Split a map whose outer part also uses the element, zipping the element with the inner result.",
+                   "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(),
+                   mapFissionZip));
+  reg.add(makeRule("reduce-map-fission", Family::Fission,
+                   "Split the per-element part out of a reduction's operator into a map (inverse of fusion).",
+                   "reduce((acc, x) => f(acc, g(x)), z)", "reduce(f, z) o map(g)",
+                   {PatternKind::Reduce, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, reduceMapFission));
+}
+
+}  // namespace lift::rewrite
