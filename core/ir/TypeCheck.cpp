@@ -194,12 +194,12 @@ class TypeChecker {
   }
 
   std::vector<Type> bind(const std::vector<Type>& args, size_t paramCount, const std::string& what,
-                         const std::string& paramList, const ExprNode* site) {
+                         const std::string& paramList, NodeId where) {
     auto sources = bindArguments(args, paramCount);
     if (!sources) {
       std::string argList;
       for (size_t i = 0; i < args.size(); ++i) argList += (i ? ", " : "") + args[i].toString();
-      fail(at(site), fmt::format("{} takes {} argument{} ({}) but is applied to {} ({})", what, paramCount,
+      fail(where, fmt::format("{} takes {} argument{} ({}) but is applied to {} ({})", what, paramCount,
                              paramCount == 1 ? "" : "s", paramList, args.size(), argList));
     }
     std::vector<Type> bound;
@@ -211,7 +211,8 @@ class TypeChecker {
   Type applyLambda(const LambdaNode& l, const std::vector<Type>& args, const ExprNode* site) {
     std::string names;
     for (size_t i = 0; i < l.params().size(); ++i) names += (i ? ", " : "") + l.params()[i]->name();
-    std::vector<Type> bound = bind(args, l.params().size(), "lambda", names, site);
+    NodeId where = program_ && program_->locationOf(l.id()).known() ? l.id() : at(site);
+    std::vector<Type> bound = bind(args, l.params().size(), "lambda", names, where);
     for (size_t i = 0; i < bound.size(); ++i) {
       const Param& p = l.params()[i];
       if (p->declaredType() && p->declaredType() != bound[i])
@@ -230,10 +231,12 @@ class TypeChecker {
     std::string names;
     for (size_t i = 0; i < d.params.size(); ++i)
       names += (i ? ", " : "") + d.params[i].second.toString() + " " + d.params[i].first;
-    std::vector<Type> bound = bind(args, d.params.size(), fmt::format("user function '{}'", d.name), names, site);
+    // Errors point at the function where it is written (inside map(f), at f).
+    NodeId where = program_ && program_->locationOf(u.id()).known() ? u.id() : at(site);
+    std::vector<Type> bound = bind(args, d.params.size(), fmt::format("user function '{}'", d.name), names, where);
     for (size_t i = 0; i < bound.size(); ++i)
       if (bound[i] != d.params[i].second)
-        fail(at(site), fmt::format("user function '{}': parameter '{}' has type {} but the argument has type {}", d.name,
+        fail(where, fmt::format("user function '{}': parameter '{}' has type {} but the argument has type {}", d.name,
                                d.params[i].first, d.params[i].second.toString(), bound[i].toString()));
     return d.returnType;
   }
