@@ -54,7 +54,9 @@ class Writer {
 
 class Reader {
  public:
+  // Reads from `s`, which must outlive the reader.
   explicit Reader(const std::string& s) : p_(s.data()), end_(s.data() + s.size()) {}
+  explicit Reader(std::string&&) = delete;
   uint8_t u8() { return get<uint8_t>(); }
   uint32_t u32() { return get<uint32_t>(); }
   uint64_t u64() { return get<uint64_t>(); }
