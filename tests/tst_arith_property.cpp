@@ -79,6 +79,47 @@ class Generator {
     return "(-" + a + ")";
   }
 
+  // Index-like expressions: strided sums divided and reduced by their strides, recombined
+  // quotients and remainders, nested divisions: the shapes that tiling produces.
+  std::string indexExpr(int depth) {
+    static const char* kStrides[] = {"2", "4", "8", "16", "N", "M", "(2*N)", "3", "(N*M)"};
+    static const char* kVars[] = {"i", "j", "k", "l", "N", "M"};
+    auto stride = [&] { return std::string(kStrides[pick(std::size(kStrides))]); };
+    auto atom = [&]() -> std::string {
+      if (depth > 0 && chance(0.35)) return "(" + indexExpr(depth - 1) + ")";
+      if (chance(0.15)) return std::to_string(range(-3, 20));
+      return kVars[pick(std::size(kVars))];
+    };
+    std::string s = stride(), t = stride();
+    std::string x = atom(), y = atom(), z = "(" + atom() + "*" + s + " + " + atom() + ")";
+    switch (pick(12)) {
+      case 0:
+        return "(" + x + "*" + s + " + " + y + ")/" + s;
+      case 1:
+        return "(" + x + "*" + s + " + " + y + ")%" + s;
+      case 2:
+        return "(" + z + "/" + s + ")*" + s + " + " + z + "%" + s;
+      case 3:
+        return "(" + z + "/" + s + ")/" + t;
+      case 4:
+        return "(" + z + "%" + s + ")%" + t;
+      case 5:
+        return z + " - (" + z + "/" + s + ")*" + s;
+      case 6:
+        return "min(" + z + ", " + atom() + ")";
+      case 7:
+        return "max(" + z + ", " + atom() + ")";
+      case 8:
+        return "(" + x + "*" + s + " + " + y + " + " + std::to_string(range(-20, 20)) + ")/" + s;
+      case 9:
+        return "((" + x + "*" + s + " + " + y + ")*" + t + " + " + atom() + ")/" + t;
+      case 10:
+        return "(" + x + "*" + s + " + " + y + " - 1)%" + s;
+      default:
+        return "(" + z + "/" + t + ")*" + t + " + " + atom();
+    }
+  }
+
   // Values for the size variables and, in order, each ranged variable; false if a range is
   // empty for these sizes.
   bool point(const Case& c, Env& env) {
@@ -128,7 +169,7 @@ class TestArithProperty : public QObject {
     int checkedCases = 0, checkedPoints = 0, shrunk = 0;
     for (int n = 0; n < kCases; ++n) {
       Case c = g.makeCase();
-      std::string text = g.expr(g.chance(0.5) ? 4 : 5);
+      std::string text = g.chance(0.4) ? g.indexExpr(2) : g.expr(g.chance(0.5) ? 4 : 5);
       Expr raw;
       try {
         raw = parse(text, c.vars, "<gen>", /*raw=*/true);

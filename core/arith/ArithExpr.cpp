@@ -71,11 +71,17 @@ size_t keyHash(Kind k, int64_t value, const std::string* name, std::span<const E
   return h;
 }
 
-// One shard of the uniquing table: a chained hash set and a bump allocator, behind a mutex.
-// Nodes live as long as the program (they are shared by every thread and never freed).
+// One shard of the uniquing table: an open-addressing hash set (slots keep the full hash, so a
+// probe touches a node only when the hash matches) and a bump allocator, behind a mutex. Nodes
+// live as long as the program (they are shared by every thread and never freed).
+struct Slot {
+  size_t hash;
+  Node* node;
+};
+
 struct Shard {
   std::mutex m;
-  std::vector<Node*> buckets = std::vector<Node*>(64, nullptr);
+  std::vector<Slot> slots = std::vector<Slot>(256, Slot{0, nullptr});
   size_t count = 0;
   char* cur = nullptr;
   size_t left = 0;
@@ -94,17 +100,15 @@ struct Shard {
   }
 
   void grow() {
-    std::vector<Node*> nb(buckets.size() * 2, nullptr);
-    for (Node* head : buckets) {
-      while (head) {
-        Node* nx = head->next;
-        size_t i = head->hash & (nb.size() - 1);
-        head->next = nb[i];
-        nb[i] = head;
-        head = nx;
-      }
+    std::vector<Slot> ns(slots.size() * 2, Slot{0, nullptr});
+    size_t mask = ns.size() - 1;
+    for (const Slot& s : slots) {
+      if (!s.node) continue;
+      size_t i = s.hash & mask;
+      while (ns[i].node) i = (i + 1) & mask;
+      ns[i] = s;
     }
-    buckets.swap(nb);
+    slots.swap(ns);
   }
 };
 
@@ -179,13 +183,14 @@ Expr intern(Kind k, int64_t value, const std::string* name, std::span<const Expr
   size_t h = keyHash(k, value, name, ops);
   Shard& s = shards()[(h >> 52) % kShards];
   std::lock_guard<std::mutex> lock(s.m);
-  size_t b = h & (s.buckets.size() - 1);
-  for (Node* n = s.buckets[b]; n; n = n->next)
-    if (n->hash == h && sameKey(n, k, value, name, ops)) return Expr(n);
+  size_t mask = s.slots.size() - 1;
+  size_t i = h & mask;
+  for (; s.slots[i].node; i = (i + 1) & mask)
+    if (s.slots[i].hash == h && sameKey(s.slots[i].node, k, value, name, ops)) return Expr(s.slots[i].node);
   void* mem = s.allocate(sizeof(Node) + ops.size() * sizeof(Expr));
   Node* n = new (mem) Node();
   Expr* stored = reinterpret_cast<Expr*>(static_cast<char*>(mem) + sizeof(Node));
-  for (size_t i = 0; i < ops.size(); ++i) new (stored + i) Expr(ops[i]);
+  for (size_t j = 0; j < ops.size(); ++j) new (stored + j) Expr(ops[j]);
   n->kind = k;
   n->value = value;
   n->name = name ? new std::string(*name) : nullptr;
@@ -193,9 +198,8 @@ Expr intern(Kind k, int64_t value, const std::string* name, std::span<const Expr
   n->ops = stored;
   n->hash = h;
   initNode(n);
-  n->next = s.buckets[b];
-  s.buckets[b] = n;
-  if (++s.count > s.buckets.size()) s.grow();
+  s.slots[i] = Slot{h, n};
+  if (++s.count * 3 > s.slots.size() * 2) s.grow();
   return Expr(n);
 }
 
@@ -355,7 +359,25 @@ bool canonicalLess(Expr a, Expr b) {
 }
 
 // ----- leaves -----
-Expr cst(int64_t v) { return intern(Kind::Cst, v, nullptr, {}); }
+namespace {
+// Small constants are looked up so often (coefficients, -1 of every negation) that they get
+// a fixed table in front of the uniquing table.
+constexpr int64_t kSmallCst = 1024;
+const Node* const* smallConstants() {
+  static const Node* const* table = [] {
+    auto* t = new const Node*[2 * kSmallCst + 1];
+    for (int64_t v = -kSmallCst; v <= kSmallCst; ++v)
+      t[v + kSmallCst] = intern(Kind::Cst, v, nullptr, {}).node();
+    return t;
+  }();
+  return table;
+}
+}  // namespace
+
+Expr cst(int64_t v) {
+  if (v >= -kSmallCst && v <= kSmallCst) return Expr(smallConstants()[v + kSmallCst]);
+  return intern(Kind::Cst, v, nullptr, {});
+}
 
 Expr var(const std::string& name, Expr lo, Expr hi) {
   Expr o[2] = {lo, hi};
@@ -421,7 +443,37 @@ Expr rawMod(Expr a, Expr b) {
 namespace {
 struct Rebuilder {
   const std::map<Expr, Expr, std::less<>>* repl = nullptr;
+  // Shared sub-trees are rebuilt once. Index expressions are small: a linear table first.
+  struct Entry {
+    const Node* key;
+    const Node* value;
+  };
+  SmallVec<Entry, 16> small;
   std::unordered_map<const Node*, Expr> memo;
+
+  bool find(const Node* n, Expr& out) {
+    if (memo.empty()) {
+      for (const Entry& en : small)
+        if (en.key == n) {
+          out = Expr(en.value);
+          return true;
+        }
+      return false;
+    }
+    auto it = memo.find(n);
+    if (it == memo.end()) return false;
+    out = it->second;
+    return true;
+  }
+  void remember(const Node* n, Expr r) {
+    if (memo.empty() && small.size() < 64) {
+      small.push_back(Entry{n, r.node()});
+      return;
+    }
+    if (memo.empty())
+      for (const Entry& en : small) memo.emplace(en.key, Expr(en.value));
+    memo.emplace(n, r);
+  }
 
   Expr run(Expr e) {
     if (e.kind() == Kind::Cst) return e;
@@ -432,25 +484,21 @@ struct Rebuilder {
       }
       return e;
     }
-    bool shared = e->nOps > 0 && e->size > 3;
-    if (shared) {
-      auto it = memo.find(e.node());
-      if (it != memo.end()) return it->second;
-    }
+    bool shared = e->size > 3;
+    Expr found;
+    if (shared && find(e.node(), found)) return found;
     Expr r;
     switch (e.kind()) {
       case Kind::Sum: {
-        std::vector<Expr> ops;
-        ops.reserve(e->nOps);
-        for (Expr c : e.operands()) ops.push_back(run(c));
-        r = addMany(std::move(ops));
+        Exprs ops;
+        for (Expr c : e->all()) ops.push_back(run(c));
+        r = addMany(ops);
         break;
       }
       case Kind::Prod: {
-        std::vector<Expr> ops;
-        ops.reserve(e->nOps);
-        for (Expr c : e.operands()) ops.push_back(run(c));
-        r = mulMany(std::move(ops));
+        Exprs ops;
+        for (Expr c : e->all()) ops.push_back(run(c));
+        r = mulMany(ops);
         break;
       }
       case Kind::Div:
@@ -471,7 +519,7 @@ struct Rebuilder {
       default:
         r = e;
     }
-    if (shared) memo.emplace(e.node(), r);
+    if (shared) remember(e.node(), r);
     return r;
   }
 };

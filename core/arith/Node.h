@@ -3,9 +3,12 @@
 #pragma once
 
 #include <atomic>
+#include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/arith/ArithExpr.h"
@@ -42,6 +45,103 @@ class Node {
 
 namespace detail {
 
+// A vector of trivially copyable values that keeps its first N elements inline: the rule
+// code builds many short operand lists, and the heap allocations of std::vector dominated.
+template <typename T, size_t N>
+class SmallVec {
+  static_assert(std::is_trivially_copyable_v<T>);
+
+ public:
+  SmallVec() = default;
+  SmallVec(std::initializer_list<T> l) { insert(end(), l.begin(), l.end()); }
+  SmallVec(const T* first, const T* last) { insert(end(), first, last); }
+  SmallVec(std::span<const T> s) { insert(end(), s.data(), s.data() + s.size()); }
+  SmallVec(const SmallVec& o) { insert(end(), o.begin(), o.end()); }
+  SmallVec& operator=(const SmallVec& o) {
+    if (this != &o) {
+      size_ = 0;
+      insert(end(), o.begin(), o.end());
+    }
+    return *this;
+  }
+  ~SmallVec() {
+    if (data_ != inline_()) ::operator delete(data_);
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T& back() { return data_[size_ - 1]; }
+  operator std::span<const T>() const { return {data_, size_}; }
+
+  void clear() { size_ = 0; }
+  void reserve(size_t n) {
+    if (n <= cap_) return;
+    T* nd = static_cast<T*>(::operator new(n * sizeof(T)));
+    if (size_) std::memcpy(static_cast<void*>(nd), data_, size_ * sizeof(T));
+    if (data_ != inline_()) ::operator delete(data_);
+    data_ = nd;
+    cap_ = n;
+  }
+  void push_back(const T& v) {
+    if (size_ == cap_) {
+      T copy = v;  // v may live in this vector
+      reserve(cap_ * 2);
+      data_[size_++] = copy;
+      return;
+    }
+    data_[size_++] = v;
+  }
+  void pop_back() { --size_; }
+  T* insert(T* pos, const T* first, const T* last) {
+    size_t at = static_cast<size_t>(pos - data_), n = static_cast<size_t>(last - first);
+    if (size_ + n > cap_) {
+      SmallVec tmp(first, last);  // the range may live in this vector
+      reserve(std::max(cap_ * 2, size_ + n));
+      return insertNoAlias(at, tmp.begin(), n);
+    }
+    return insertNoAlias(at, first, n);
+  }
+  T* insert(T* pos, const T& v) {
+    T copy = v;
+    return insert(pos, &copy, &copy + 1);
+  }
+  T* erase(T* pos) {
+    std::memmove(static_cast<void*>(pos), pos + 1, static_cast<size_t>(end() - pos - 1) * sizeof(T));
+    --size_;
+    return pos;
+  }
+  void assign(size_t n, const T& v) {
+    size_ = 0;
+    for (size_t i = 0; i < n; ++i) push_back(v);
+  }
+
+ private:
+  T* inline_() { return reinterpret_cast<T*>(buf_); }
+  T* insertNoAlias(size_t at, const T* first, size_t n) {
+    std::memmove(static_cast<void*>(data_ + at + n), data_ + at, (size_ - at) * sizeof(T));
+    std::memmove(static_cast<void*>(data_ + at), first, n * sizeof(T));
+    size_ += n;
+    return data_ + at;
+  }
+
+  alignas(T) unsigned char buf_[N * sizeof(T)];
+  T* data_ = reinterpret_cast<T*>(buf_);
+  size_t size_ = 0, cap_ = N;
+};
+using Exprs = SmallVec<Expr, 12>;
+
+// Node fields without a call (Expr's accessors are out of line in the public header).
+inline Kind kindOf(Expr e) { return e.node()->kind; }
+inline bool isConst(Expr e) { return e.node()->kind == Kind::Cst; }
+
 // ----- node table (ArithExpr.cpp) -----
 // Returns the unique node with these fields, creating it if needed. For a Var, ops = {lo, hi}.
 Expr intern(Kind k, int64_t value, const std::string* name, std::span<const Expr> ops);
@@ -72,8 +172,14 @@ int64_t gcd64(int64_t a, int64_t b);                           // of absolute va
 std::optional<int64_t> foldPow(int64_t base, int64_t exp);
 
 // ----- n-ary builders (Simplify_Add.cpp, Simplify_Mul.cpp) -----
-Expr addMany(std::vector<Expr> terms);
-Expr mulMany(std::vector<Expr> factors);
+Expr addMany(std::span<const Expr> terms);
+Expr mulMany(std::span<const Expr> factors);
+inline Expr addMany(std::initializer_list<Expr> l) {
+  return addMany(std::span<const Expr>(l.begin(), l.size()));
+}
+inline Expr mulMany(std::initializer_list<Expr> l) {
+  return mulMany(std::span<const Expr>(l.begin(), l.size()));
+}
 
 // ----- terms of a sum: coefficient * product of non-constant factors -----
 struct Term {
@@ -139,7 +245,7 @@ struct Rule {
 };
 
 inline size_t sizeOf(Expr e) { return e ? e->size : 0; }
-inline bool isCst(Expr e, int64_t v) { return e.isCst() && e->value == v; }
+inline bool isCst(Expr e, int64_t v) { return e.node()->kind == Kind::Cst && e->value == v; }
 
 }  // namespace detail
 }  // namespace lift::arith

@@ -339,9 +339,11 @@ Bounds symBounds(Expr e) {
 std::optional<int64_t> constLower(Expr e) {
   Opt best = e->cb.lo;
   Expr l = e;
-  for (int it = 0; it < 4 && l && l->hasRangeVar; ++it) {
-    l = symBounds(l).lo;
-    if (l && l->cb.lo && (!best || *l->cb.lo > *best)) best = l->cb.lo;
+  for (int it = 0; it < 4 && l && !l.isCst(); ++it) {
+    Expr next = symBounds(l).lo;
+    if (!next || next == l) break;
+    l = next;
+    if (l->cb.lo && (!best || *l->cb.lo > *best)) best = l->cb.lo;
   }
   return best;
 }
@@ -349,9 +351,11 @@ std::optional<int64_t> constLower(Expr e) {
 std::optional<int64_t> constUpper(Expr e) {
   Opt best = e->cb.hi;
   Expr h = e;
-  for (int it = 0; it < 4 && h && h->hasRangeVar; ++it) {
-    h = symBounds(h).hi;
-    if (h && h->cb.hi && (!best || *h->cb.hi < *best)) best = h->cb.hi;
+  for (int it = 0; it < 4 && h && !h.isCst(); ++it) {
+    Expr next = symBounds(h).hi;
+    if (!next || next == h) break;
+    h = next;
+    if (h->cb.hi && (!best || *h->cb.hi < *best)) best = h->cb.hi;
   }
   return best;
 }
@@ -392,15 +396,32 @@ bool provablyPositive(Expr e) {
   return l && *l >= 1;
 }
 
+// Against a constant, the bound of the other side decides (and creates no difference node).
 bool provablyLess(Expr a, Expr b) {
   if (a == b) return false;
   if (a->cb.hi && b->cb.lo && *a->cb.hi < *b->cb.lo) return true;
+  if (b.isCst()) {
+    auto h = constUpper(a);
+    return h && *h < b->value;
+  }
+  if (a.isCst()) {
+    auto l = constLower(b);
+    return l && a->value < *l;
+  }
   return provablyPositive(sub(b, a));
 }
 
 bool provablyLessEqual(Expr a, Expr b) {
   if (a == b) return true;
   if (a->cb.hi && b->cb.lo && *a->cb.hi <= *b->cb.lo) return true;
+  if (b.isCst()) {
+    auto h = constUpper(a);
+    return h && *h <= b->value;
+  }
+  if (a.isCst()) {
+    auto l = constLower(b);
+    return l && a->value <= *l;
+  }
   return provablyNonNegative(sub(b, a));
 }
 

@@ -10,13 +10,15 @@ using namespace detail;
 
 namespace {
 
+using Terms = SmallVec<Term, 12>;
+
 struct Collected {
   int64_t constant = 0;
-  std::vector<Term> terms;
+  Terms terms;
   bool overflow = false;
 };
 
-void flatten(Expr e, std::vector<Expr>& out, Collected& c) {
+void flatten(Expr e, Exprs& out, Collected& c) {
   const Node* n = e.node();
   switch (n->kind) {
     case Kind::Cst:
@@ -30,8 +32,8 @@ void flatten(Expr e, std::vector<Expr>& out, Collected& c) {
       return;
     case Kind::Prod:
       if (!n->canonShape) {
-        Expr m = mulMany(std::vector<Expr>(n->ops, n->ops + n->nOps));
-        if (m.kind() != Kind::Prod || m->canonShape) {
+        Expr m = mulMany(n->all());
+        if (m->kind != Kind::Prod || m->canonShape) {
           flatten(m, out, c);
           return;
         }
@@ -51,12 +53,11 @@ bool factorKeyLess(const Term& a, const Term& b) {
   return false;
 }
 
-Collected collect(const std::vector<Expr>& inputs) {
+Collected collect(std::span<const Expr> inputs) {
   Collected c;
-  std::vector<Expr> flat;
-  flat.reserve(inputs.size() + 4);
+  Exprs flat;
   for (Expr e : inputs) flatten(e, flat, c);
-  std::vector<Term> terms;
+  Terms terms;
   terms.reserve(flat.size());
   for (Expr e : flat) terms.push_back(decompose(e));
   if (terms.size() > 1) std::sort(terms.begin(), terms.end(), factorKeyLess);
@@ -75,14 +76,17 @@ Collected collect(const std::vector<Expr>& inputs) {
     }
     c.terms.push_back(t);
   }
-  std::erase_if(c.terms, [](const Term& t) { return t.coef == 0; });
+  Term* out = c.terms.begin();
+  for (const Term& t : c.terms)
+    if (t.coef != 0) *out++ = t;
+  while (c.terms.end() != out) c.terms.pop_back();
   return c;
 }
 
 Expr exprOf(const Term& t) { return t.whole ? t.whole : termExpr(t.coef, t.factors()); }
 
-std::vector<Expr> exprsExcept(const Collected& c, std::span<const size_t> skip) {
-  std::vector<Expr> out;
+Exprs exprsExcept(const Collected& c, std::span<const size_t> skip) {
+  Exprs out;
   out.reserve(c.terms.size() + 2);
   for (size_t i = 0; i < c.terms.size(); ++i)
     if (std::find(skip.begin(), skip.end(), i) == skip.end()) out.push_back(exprOf(c.terms[i]));
@@ -90,7 +94,7 @@ std::vector<Expr> exprsExcept(const Collected& c, std::span<const size_t> skip) 
 }
 
 // y as coefficient and non-constant factors (y = ky * Fy).
-void splitCoef(Expr y, int64_t& ky, std::vector<Expr>& fy) {
+void splitCoef(Expr y, int64_t& ky, Exprs& fy) {
   fy.clear();
   if (y.isCst()) {
     ky = y->value;
@@ -99,14 +103,14 @@ void splitCoef(Expr y, int64_t& ky, std::vector<Expr>& fy) {
   Term t = decompose(y);
   ky = t.coef;
   auto f = t.factors();
-  fy.assign(f.begin(), f.end());
+  fy.insert(fy.end(), f.data(), f.data() + f.size());
 }
 
 // Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x and sum-sub-div-to-mod:
 // c*y*(x/y) - c*x -> -c*(x%y). Both hold for every x and y != 0 in C. Returns the rewritten
 // sum or null when no pair matches.
 Expr recombine(const Collected& c) {
-  std::vector<Expr> fy, others;
+  Exprs fy, others;
   for (size_t i = 0; i < c.terms.size(); ++i) {
     auto f = c.terms[i].factors();
     for (size_t p = 0; p < f.size(); ++p) {
@@ -128,12 +132,12 @@ Expr recombine(const Collected& c) {
         auto rest = exprsExcept(c, skip);
         rest.push_back(cst(c.constant));
         rest.push_back(mul(cst(k), x));
-        return addMany(std::move(rest));
+        return addMany(rest);
       }
       // c*y*(x/y) - c*x
       auto nk = checkedNeg(k);
       if (!nk) continue;
-      std::vector<size_t> used{i};
+      SmallVec<size_t, 8> used{i};
       int64_t xConst = 0;
       bool ok = true;
       auto xs = x.kind() == Kind::Sum ? x.operands() : std::span<const Expr>(&x, 1);
@@ -168,19 +172,19 @@ Expr recombine(const Collected& c) {
       auto rest = exprsExcept(c, used);
       rest.push_back(cst(*newConst));
       rest.push_back(mul(cst(*nk), mod(x, y)));
-      return addMany(std::move(rest));
+      return addMany(rest);
     }
   }
   return Expr();
 }
 
-Expr rawFold(const std::vector<Expr>& inputs) {
+Expr rawFold(std::span<const Expr> inputs) {
   Expr r = inputs[0];
   for (size_t i = 1; i < inputs.size(); ++i) r = rawAdd(r, inputs[i]);
   return r;
 }
 
-Expr build(std::vector<Expr> exprs, int64_t constant) {
+Expr build(Exprs exprs, int64_t constant) {
   if (exprs.size() > 1) std::sort(exprs.begin(), exprs.end(), sumTermLess);
   if (constant != 0) exprs.push_back(cst(constant));
   if (exprs.empty()) return cst(0);
@@ -188,7 +192,7 @@ Expr build(std::vector<Expr> exprs, int64_t constant) {
   return intern(Kind::Sum, exprs);
 }
 
-Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
+Expr addImpl(std::span<const Expr> inputs, bool expand) {
   if (inputs.empty()) return cst(0);
   DepthGuard guard;
   if (guard.tooDeep()) return rawFold(inputs);
@@ -197,8 +201,7 @@ Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
 
   if (Expr r = recombine(c)) return r;
 
-  std::vector<Expr> exprs;
-  exprs.reserve(c.terms.size() + 1);
+  Exprs exprs;
   bool respread = false, hasSumFactor = false;
   for (auto& t : c.terms) {
     Expr e = exprOf(t);
@@ -215,7 +218,7 @@ Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
 
   // Rule sum-distribute: multiply out products of sums when that is not larger (it finds
   // cancellations such as N*(i + 1) - N*i = N).
-  std::vector<Expr> spread;
+  Exprs spread;
   for (size_t i = 0; i < c.terms.size(); ++i) {
     auto f = c.terms[i].factors();
     size_t s = f.size();
@@ -226,13 +229,12 @@ Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
       continue;
     }
     for (Expr part : f[s].operands()) {
-      std::vector<Expr> fs;
-      fs.reserve(f.size() + 1);
+      Exprs fs;
       fs.push_back(cst(c.terms[i].coef));
       for (size_t q = 0; q < f.size(); ++q)
         if (q != s) fs.push_back(f[q]);
       fs.push_back(part);
-      spread.push_back(mulMany(std::move(fs)));
+      spread.push_back(mulMany(fs));
     }
   }
   spread.push_back(cst(c.constant));
@@ -243,15 +245,15 @@ Expr addImpl(const std::vector<Expr>& inputs, bool expand) {
 }  // namespace
 
 namespace detail {
-Expr addMany(std::vector<Expr> terms) { return addImpl(terms, true); }
+Expr addMany(std::span<const Expr> terms) { return addImpl(terms, true); }
 }  // namespace detail
 
 Expr add(Expr a, Expr b) {
   LIFT_ASSERT(a && b, "add of a null expression");
   if (a.isCst() && b.isCst())
     if (auto r = checkedAdd(a->value, b->value)) return cst(*r);
-  if (isCst(b, 0)) return a.kind() == Kind::Sum || a.kind() == Kind::Prod ? addMany({a}) : a;
-  if (isCst(a, 0)) return b.kind() == Kind::Sum || b.kind() == Kind::Prod ? addMany({b}) : b;
+  if (isCst(b, 0)) return a->kind == Kind::Sum || a->kind == Kind::Prod ? addMany({a}) : a;
+  if (isCst(a, 0)) return b->kind == Kind::Sum || b->kind == Kind::Prod ? addMany({b}) : b;
   return addMany({a, b});
 }
 

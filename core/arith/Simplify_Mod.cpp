@@ -59,16 +59,29 @@ Expr splitSum(Expr x, Expr d, int variant) {
 Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
 Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
 
-// (g*a) % (g*b) = g*(a % b) for g > 0; kept only when strictly smaller (the caller's check
-// allows equal size).
+// (g*a) % (g*b) = g*(a % b) for g != 0 (a constant or a non-zero factor of the divisor);
+// kept only when strictly smaller (the caller's check allows equal size).
 Expr commonFactor(Expr x, Expr d) {
+  size_t rawSize = 1 + x->size + d->size;
   int64_t kd = d.isCst() ? d->value : decompose(d).coef;
   int64_t g = gcd64(x->cdiv, kd);
-  if (g <= 1) return Expr();
-  Expr xq = exactDiv(x, cst(g)), dq = exactDiv(d, cst(g));
-  if (!xq || !dq) return Expr();
-  Expr r = mul(cst(g), mod(xq, dq));
-  return r->size < 1 + x->size + d->size ? r : Expr();
+  if (g > 1) {
+    Expr xq = exactDiv(x, cst(g)), dq = exactDiv(d, cst(g));
+    if (xq && dq) {
+      Expr r = mul(cst(g), mod(xq, dq));
+      if (r->size < rawSize) return r;
+    }
+  }
+  if (d.isCst()) return Expr();
+  Term td = decompose(d);
+  for (Expr f : td.factors()) {
+    if (f.isCst() || !provablyNonZero(f) || !provablyDivisible(x, f)) continue;
+    Expr xq = exactDiv(x, f), dq = exactDiv(d, f);
+    if (!xq || !dq) continue;
+    Expr r = mul(f, mod(xq, dq));
+    if (r->size < rawSize) return r;
+  }
+  return Expr();
 }
 
 // x / d is a constant k over the range of x: x % d = x - k*d.

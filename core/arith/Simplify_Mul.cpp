@@ -10,22 +10,22 @@ using namespace detail;
 
 namespace {
 
-void flatten(Expr e, std::vector<Expr>& out, int64_t& k, bool& overflow) {
-  if (e.isCst()) {
+void flatten(Expr e, Exprs& out, int64_t& k, bool& overflow) {
+  if (isConst(e)) {
     if (auto r = checkedMul(k, e->value))
       k = *r;
     else
       overflow = true;
     return;
   }
-  if (e.kind() == Kind::Prod) {
-    for (Expr o : e.operands()) flatten(o, out, k, overflow);
+  if (e->kind == Kind::Prod) {
+    for (Expr o : e->all()) flatten(o, out, k, overflow);
     return;
   }
   out.push_back(e);
 }
 
-Expr rawFold(const std::vector<Expr>& inputs) {
+Expr rawFold(std::span<const Expr> inputs) {
   Expr r = inputs[0];
   for (size_t i = 1; i < inputs.size(); ++i) r = rawMul(r, inputs[i]);
   return r;
@@ -35,12 +35,11 @@ Expr rawFold(const std::vector<Expr>& inputs) {
 
 namespace detail {
 
-Expr mulMany(std::vector<Expr> inputs) {
+Expr mulMany(std::span<const Expr> inputs) {
   if (inputs.empty()) return cst(1);
   DepthGuard guard;
   if (guard.tooDeep()) return rawFold(inputs);
-  std::vector<Expr> fs;
-  fs.reserve(inputs.size() + 2);
+  Exprs fs;
   int64_t k = 1;
   bool overflow = false;
   for (Expr e : inputs) flatten(e, fs, k, overflow);
@@ -49,17 +48,15 @@ Expr mulMany(std::vector<Expr> inputs) {
   if (fs.empty()) return cst(k);
   if (fs.size() > 1) std::sort(fs.begin(), fs.end(), canonicalLess);
   if (k == 1 && fs.size() == 1) return fs[0];  // rule mul-one
-  std::vector<Expr> ops;
-  ops.reserve(fs.size() + 1);
+  Exprs ops;
   if (k != 1) ops.push_back(cst(k));
   ops.insert(ops.end(), fs.begin(), fs.end());
   Expr p = intern(Kind::Prod, ops);
-  if (k != 1 && fs.size() == 1 && fs[0].kind() == Kind::Sum) {
+  if (k != 1 && fs.size() == 1 && fs[0]->kind == Kind::Sum) {
     // Rule mul-distribute-constant: c*(a + b) = c*a + c*b when not larger.
-    std::vector<Expr> parts;
-    parts.reserve(fs[0]->nOps);
-    for (Expr t : fs[0].operands()) parts.push_back(mulMany({cst(k), t}));
-    Expr d = addMany(std::move(parts));
+    Exprs parts;
+    for (Expr t : fs[0]->all()) parts.push_back(mulMany({cst(k), t}));
+    Expr d = addMany(parts);
     if (d->size <= p->size) return d;
   }
   return p;
