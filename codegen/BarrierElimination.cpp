@@ -1,0 +1,154 @@
+// The barrier rules of BarrierElimination.h, decided on the structure of the program: where
+// the result of each mapLcl flows.
+#include "codegen/BarrierElimination.h"
+
+namespace lift::codegen {
+
+namespace {
+
+using Parent = ProgramIndex::Parent;
+
+const void* key(const ir::NodeRef& n) {
+  return n.isExpr() ? static_cast<const void*>(n.expr.get()) : static_cast<const void*>(n.fun.get());
+}
+
+// Where the result of applying function node `f` goes: climbs address-space wrappers and
+// returns the parent of the outermost one (a call applying it, or a pattern applying it to
+// elements).
+Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const void** outermost) {
+  const void* cur = f;
+  while (true) {
+    Parent p = idx.parentOf(cur);
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun);
+      if (pat && ir::isAddressSpace(pat->pattern())) {
+        cur = p.node.fun.get();
+        continue;
+      }
+    }
+    if (outermost) *outermost = cur;
+    return p;
+  }
+}
+
+// The mapLcl applied by a call (through wrappers), if any.
+const ir::PatternNode* mapLclOfCall(const ir::Expr& call) {
+  auto* c = ir::asCall(call);
+  if (!c) return nullptr;
+  const ir::PatternNode* p = unwrapAddressSpace(c->fun());
+  return p && p->pattern() == ir::PatternKind::MapLcl ? p : nullptr;
+}
+
+void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::Facts& facts) {
+  const void* outer = nullptr;
+  Parent app = applicationOf(idx, lcl, &outer);
+
+  // R1 and R2: follow the value of the call through zips.
+  if (app.edge == ir::Edge::CallFun) {
+    const ir::ExprNode* value = app.node.expr.get();
+    bool first = true;
+    while (true) {
+      Parent p = idx.parentOf(value);
+      if (p.edge != ir::Edge::CallArg) break;
+      auto* call = ir::asCall(p.node.expr);
+      const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
+      if (!consumer) break;
+      if (consumer->pattern() == ir::PatternKind::Zip || consumer->pattern() == ir::PatternKind::Tuple) {
+        if (first) {
+          // R2: a later argument computed by a mapLcl.
+          for (size_t j = static_cast<size_t>(p.index) + 1; j < call->args().size(); ++j)
+            if (const ir::PatternNode* sib = mapLclOfCall(call->args()[j])) facts.laterSibling = sib;
+        }
+        first = false;
+        value = p.node.expr.get();
+        continue;
+      }
+      if (consumer->pattern() == ir::PatternKind::MapLcl && p.index == 0 && consumer->index() == lcl->index())
+        facts.elementwiseConsumer = true;
+      break;
+    }
+  }
+
+  // R3 and R4: follow the value up through layout patterns and function results.
+  Parent p = app;
+  const void* cur = outer;
+  while (true) {
+    if (p.edge == ir::Edge::CallFun) {
+      // The value is the result of the call p.node.expr; see where that goes.
+      cur = key(p.node);
+      p = idx.parentOf(cur);
+      continue;
+    }
+    if (p.edge == ir::Edge::CallArg) {
+      auto* call = ir::asCall(p.node.expr);
+      const ir::PatternNode* pat = ir::asPattern(call->fun());
+      if (pat && (ir::isDataLayout(pat->pattern()) || pat->pattern() == ir::PatternKind::Id) &&
+          pat->pattern() != ir::PatternKind::Zip && pat->pattern() != ir::PatternKind::Tuple) {
+        cur = key(p.node);
+        p = idx.parentOf(cur);
+        continue;
+      }
+      return;  // consumed by computation, bound to a parameter, or combined with other values
+    }
+    if (p.edge == ir::Edge::LambdaBody) {
+      // The result of a lambda: where does the lambda's result go?
+      p = applicationOf(idx, p.node.fun.get(), &cur);
+      continue;
+    }
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun);
+      if (!pat) return;
+      if (pat->pattern() == ir::PatternKind::MapLcl) {
+        facts.nestedInLocal = true;
+        return;
+      }
+      if (pat->pattern() == ir::PatternKind::MapWrg) {
+        facts.workGroups.push_back(pat);
+        p = applicationOf(idx, pat, &cur);
+        continue;
+      }
+      return;  // the result of a sequential loop's body: the next iteration may read it
+    }
+    // The root: the kernel's output.
+    facts.endsWorkGroup = !facts.workGroups.empty();
+    return;
+  }
+}
+
+}  // namespace
+
+BarrierPlan planBarriers(const ProgramIndex& idx) {
+  BarrierPlan plan;
+  ir::visitPreOrder(idx.program().main, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (n.isExpr()) return true;
+    auto* pat = ir::asPattern(n.fun);
+    if (pat && pat->pattern() == ir::PatternKind::MapLcl && !plan.facts_.count(pat))
+      analyse(idx, pat, plan.facts_[pat]);
+    return true;
+  });
+  return plan;
+}
+
+const BarrierPlan::Facts* BarrierPlan::facts(const ir::FunNode* mapLcl) const {
+  auto it = facts_.find(mapLcl);
+  return it == facts_.end() ? nullptr : &it->second;
+}
+
+bool BarrierPlan::needed(const ir::FunNode* mapLcl, bool eliminate,
+                         const std::function<bool(const ir::FunNode*)>& singleIteration) const {
+  const Facts* f = facts(mapLcl);
+  if (!f) return true;
+  if (f->nestedInLocal) return false;
+  if (!eliminate) return true;
+  if (f->elementwiseConsumer) return false;
+  if (f->endsWorkGroup) {
+    bool single = true;
+    for (auto* w : f->workGroups) single = single && singleIteration(w);
+    if (single) return false;
+  }
+  if (f->laterSibling && needed(f->laterSibling, eliminate, singleIteration)) return false;
+  return true;
+}
+
+}  // namespace lift::codegen

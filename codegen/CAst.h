@@ -1,0 +1,100 @@
+// The generated kernel before it is printed: OpenCL C statements and expressions in which every
+// memory access stays structured (memory, raw and simplified index, IR node). Passes after
+// generation still change how accesses print (private arrays become scalars), the printer
+// chooses raw or simplified indices, and the index report lists the accesses in print order.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/Memory.h"
+#include "core/arith/ArithExpr.h"
+#include "core/ir/IR.h"
+
+namespace lift::codegen::c {
+
+// One read or write of a memory.
+struct Access {
+  enum class Form : uint8_t {
+    Element,     // mem[i]                           (i: element index)
+    Lane,        // mem[i].sK                        (a constant lane of a vector element)
+    ScalarCast,  // ((q S*)mem)[i]                   (i: scalar offset into a vector memory)
+    VLoad,       // vloadW(i, mem) / vstoreW(v, i, mem)            (i: index in vectors)
+    VLoadAt,     // vloadW(0, (q S*)mem + i) / vstoreW(v, 0, ...)  (i: scalar offset)
+  };
+  const Memory* mem = nullptr;
+  Form form = Form::Element;
+  arith::Expr raw;         // as built by view consumption
+  arith::Expr simplified;  // the same index simplified with the ranges of the variables
+  int width = 1;           // VLoad, VLoadAt: vector width
+  int lane = 0;            // Lane
+  bool write = false;
+  ir::NodeId node = 0;     // the node whose code performs the access
+  std::vector<int> tags;   // view tags met on the way (reads of a reduction's old accumulator)
+};
+
+// The value is read only when lo <= index < hi (pad with a constant): otherwise the pad value.
+struct Guard {
+  arith::Expr index, lo, hi;
+};
+
+struct Expr;
+using ExprP = std::shared_ptr<const Expr>;
+
+struct Expr {
+  enum class Kind : uint8_t {
+    Text,        // text, printed as is (a literal, a variable, a parameter)
+    Access,      // access
+    Call,        // text(ops...)
+    Member,      // ops[0] followed by text (".s2", "._1")
+    VectorCons,  // (text)(ops...)     text: the vector type
+    TupleCons,   // (text){ops...}     text: the struct type
+    Guarded,     // guards ? ops[0] : ops[1]
+  };
+  Kind kind = Kind::Text;
+  std::string text;
+  std::vector<ExprP> ops;
+  std::shared_ptr<const c::Access> access;
+  std::vector<Guard> guards;
+};
+
+ExprP text(std::string t);
+ExprP access(c::Access a);
+ExprP call(std::string fn, std::vector<ExprP> args);
+ExprP member(ExprP e, std::string field);
+ExprP vectorCons(std::string type, std::vector<ExprP> lanes);
+ExprP tupleCons(std::string type, std::vector<ExprP> fields);
+ExprP guarded(std::vector<Guard> guards, ExprP inside, ExprP outside);
+
+struct Stmt;
+using StmtP = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtP>;
+
+struct Stmt {
+  enum class Kind : uint8_t {
+    Scope,    // { body }
+    Decl,     // text name = rhs;  (rhs optional)
+    Assign,   // lhs = rhs;        (lhs: an Access expression or a Text variable)
+    Store,    // vstoreW(rhs, ...) (lhs: an Access of form VLoad or VLoadAt, write)
+    For,      // for (int text = init; cond; step) body
+    If,       // if (cond) body
+    Barrier,  // barrier(text);
+    Comment,  // // text
+    Line,     // text, printed as is (pointer swaps, size updates)
+  };
+  Kind kind = Kind::Line;
+  ir::NodeId node = 0;
+  std::string text;
+  std::string name;
+  std::string init, cond, step;
+  ExprP lhs, rhs;
+  Block body;
+};
+
+// Visits every expression of the statements (pre-order, in print order).
+void forEachExpr(const Block& b, const std::function<void(const Expr&)>& f);
+void forEachExpr(const Expr& e, const std::function<void(const Expr&)>& f);
+
+}  // namespace lift::codegen::c

@@ -1,0 +1,23 @@
+// The switches of code generation. Each optimisation can be turned off to show what it does
+// (the GUI toggles them; `liftc compile --no-...`); all are on by default.
+#pragma once
+
+#include <vector>
+
+#include "core/arith/ArithExpr.h"
+
+namespace lift::codegen {
+
+struct CompileOptions {
+  bool simplifyIndices = true;     // print simplified indices (else as views build them)
+  bool barrierElimination = true;  // drop barriers proven unneeded (BarrierElimination.h)
+  bool cfgSimplification = true;   // no loop / an if where the NDRange allows (ControlFlow.h)
+  bool unrolling = true;           // unroll small loops over private arrays (Unrolling.h)
+
+  // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
+  // derived from the program (NDRange.h).
+  std::vector<arith::Expr> globalSize;
+  std::vector<arith::Expr> localSize;
+};
+
+}  // namespace lift::codegen

@@ -1,0 +1,60 @@
+// The OpenCL code generator proper (CGO 2017, section 5.5): traverses the low-level program
+// following the data flow and emits the code of each pattern, in destination-passing style.
+// `produce(e, dest)` emits code that writes the value of e into the view `dest`; `read(e)`
+// gives a view of e's value, emitting code into a temporary first if e computes anything.
+// Data-layout patterns generate no code: reading through them wraps views, and producing
+// into them pushes the destination through their inverse (join(dest) for a split), so a map's
+// body writes straight into its element of the map's result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/AddressSpaceInference.h"
+#include "codegen/BarrierElimination.h"
+#include "codegen/CAst.h"
+#include "codegen/CompileOptions.h"
+#include "codegen/MemoryAllocator.h"
+#include "codegen/NDRange.h"
+#include "core/ir/IR.h"
+
+namespace lift::codegen {
+
+// A kernel parameter that is not a buffer: a program input of scalar type.
+struct ScalarInput {
+  std::string name;
+  Type type;
+  int input = -1;
+};
+
+// A vectorised user function: f applied lane by lane to vectors of `width`.
+struct VectorizedFun {
+  const ir::UserFunDef* def = nullptr;
+  int width = 0;
+  std::string name;
+};
+
+// Everything the printer needs to write the kernel.
+struct KernelModel {
+  std::string name;
+  c::Block body;
+  MemoryAllocator memories;
+  std::vector<ScalarInput> scalars;
+  std::vector<const ir::UserFunDef*> userFuns;  // in order of first use
+  std::unordered_map<const ir::UserFunDef*, std::string> userFunNames;
+  std::vector<Type> tupleTypes;                 // structs the kernel itself builds
+  NDRange ndrange;
+  bool usesDouble = false;
+  bool usesIntPow = false;
+};
+
+// Generates the kernel of a lowered, type-checked program. Throws LiftError (located at the
+// offending node) for programs that cannot be compiled.
+KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, const NDRange& ndrange,
+                        const BarrierPlan& barriers);
+
+// Names OpenCL C reserves (keywords, types, built-in functions) that the kernel must not use
+// for its own variables and functions.
+bool isReservedOpenCLName(const std::string& name);
+
+}  // namespace lift::codegen

@@ -1,0 +1,208 @@
+// The checks of LoweringCheck.h.
+#include "codegen/LoweringCheck.h"
+
+#include <fmt/format.h>
+
+namespace lift::codegen {
+
+bool isViewExpr(const ir::Expr& e) {
+  auto* c = ir::asCall(e);
+  if (!c) return true;
+  if (!isViewFunction(c->fun())) return false;
+  for (auto& a : c->args())
+    if (!isViewExpr(a)) return false;
+  return true;
+}
+
+bool isViewFunction(const ir::Fun& f) {
+  switch (f->kind()) {
+    case ir::FunNode::Kind::Lambda:
+      return isViewExpr(ir::asLambda(f)->body());
+    case ir::FunNode::Kind::UserFun:
+      return false;
+    case ir::FunNode::Kind::Pattern: {
+      auto* p = ir::asPattern(f);
+      if (ir::isDataLayout(p->pattern())) return true;
+      using K = ir::PatternKind;
+      switch (p->pattern()) {
+        case K::Map:
+        case K::MapSeq:
+        case K::MapSeqUnroll:
+          return isViewFunction(p->f());
+        default:
+          return false;
+      }
+    }
+  }
+  return false;
+}
+
+namespace {
+
+using Parent = ProgramIndex::Parent;
+
+std::string label(const ir::PatternNode& p) {
+  std::string s(ir::patternName(p.pattern()));
+  if (p.pattern() == ir::PatternKind::MapGlb || p.pattern() == ir::PatternKind::MapWrg ||
+      p.pattern() == ir::PatternKind::MapLcl)
+    s += std::to_string(p.index());
+  return s;
+}
+
+[[noreturn]] void fail(const ProgramIndex& idx, ir::NodeId at, const std::string& msg) {
+  throw LiftError(idx.program().diagnosticAt(at, msg));
+}
+
+// The id of the call applying a function node (through wrappers), for error locations.
+ir::NodeId siteOf(const ProgramIndex& idx, const ir::FunNode* f) {
+  const void* cur = f;
+  ir::NodeId id = f->id();
+  while (true) {
+    Parent p = idx.parentOf(cur);
+    if (p.edge == ir::Edge::CallFun) return p.node.expr->id();
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun);
+      if (pat && ir::isAddressSpace(pat->pattern())) {
+        cur = p.node.fun.get();
+        continue;
+      }
+    }
+    return id;
+  }
+}
+
+bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
+  const void* cur = node;
+  while (true) {
+    Parent p = idx.parentOf(cur);
+    if (p.edge == ir::Edge::Root) return false;
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun);
+      if (pat && pat->pattern() == ir::PatternKind::MapWrg) return true;
+      if (pat && pat->pattern() == ir::PatternKind::MapGlb) return false;
+    }
+    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get()) : static_cast<const void*>(p.node.fun.get());
+  }
+}
+
+bool insideParallel(const ProgramIndex& idx, const void* node) {
+  const void* cur = node;
+  while (true) {
+    Parent p = idx.parentOf(cur);
+    if (p.edge == ir::Edge::Root) return false;
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun);
+      if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb)) return true;
+    }
+    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get()) : static_cast<const void*>(p.node.fun.get());
+  }
+}
+
+// Follows the result of a kernel-level mapGlb/mapWrg; fails where it is consumed in a way that
+// needs synchronisation across work-groups.
+void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par) {
+  auto climb = [&](const void* f, const void** out) {
+    const void* cur = f;
+    while (true) {
+      Parent p = idx.parentOf(cur);
+      if (p.edge == ir::Edge::PatternFun) {
+        auto* pat = ir::asPattern(p.node.fun);
+        if (pat && ir::isAddressSpace(pat->pattern())) {
+          cur = p.node.fun.get();
+          continue;
+        }
+      }
+      *out = cur;
+      return p;
+    }
+  };
+  const void* cur = nullptr;
+  Parent p = climb(par, &cur);
+  bool zipOnly = true;
+  while (true) {
+    switch (p.edge) {
+      case ir::Edge::Root:
+        return;
+      case ir::Edge::CallFun:
+        cur = p.node.expr.get();
+        p = idx.parentOf(cur);
+        continue;
+      case ir::Edge::LambdaBody:
+        p = climb(p.node.fun.get(), &cur);
+        continue;
+      case ir::Edge::PatternFun: {
+        auto* pat = ir::asPattern(p.node.fun);
+        if (pat && (pat->pattern() == ir::PatternKind::MapSeq || pat->pattern() == ir::PatternKind::MapSeqUnroll ||
+                    pat->pattern() == ir::PatternKind::Map)) {
+          p = climb(pat, &cur);
+          continue;
+        }
+        fail(idx, siteOf(idx, par),
+             fmt::format("{}: its result feeds the next iteration of a {} in the same kernel, which would need "
+                         "synchronisation across work-groups; OpenCL has none inside a kernel",
+                         label(*par), pat ? std::string(ir::patternName(pat->pattern())) : "function"));
+      }
+      case ir::Edge::CallArg: {
+        auto* call = ir::asCall(p.node.expr);
+        const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
+        if (consumer && (ir::isDataLayout(consumer->pattern()) || consumer->pattern() == ir::PatternKind::Id)) {
+          if (consumer->pattern() != ir::PatternKind::Zip) zipOnly = false;
+          cur = p.node.expr.get();
+          p = idx.parentOf(cur);
+          continue;
+        }
+        if (consumer && consumer->pattern() == ir::PatternKind::MapGlb && par->pattern() == ir::PatternKind::MapGlb &&
+            consumer->index() == par->index() && zipOnly && p.index == 0)
+          return;  // element-wise: the same work-item computes and consumes element i
+        fail(idx, siteOf(idx, par),
+             fmt::format("{}: its result is consumed inside the same kernel by {}, which would need "
+                         "synchronisation across work-groups; only the kernel's output (or an element-wise "
+                         "mapGlb of the same dimension) may consume it",
+                         label(*par), consumer ? label(*consumer) : std::string("a function")));
+      }
+      default:
+        return;
+    }
+  }
+}
+
+}  // namespace
+
+void checkLowered(const ProgramIndex& idx) {
+  ir::visitPreOrder(idx.program().main, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (n.isExpr()) return true;
+    auto* pat = ir::asPattern(n.fun);
+    if (!pat) return true;
+    using K = ir::PatternKind;
+    switch (pat->pattern()) {
+      case K::Reduce:
+      case K::PartRed:
+        fail(idx, siteOf(idx, pat),
+             fmt::format("high-level pattern {} must be lowered before code generation (to reduceSeq inside a "
+                         "parallel map, for instance)",
+                         ir::patternName(pat->pattern())));
+      case K::Map:
+        if (!isViewFunction(pat->f()))
+          fail(idx, siteOf(idx, pat),
+               "high-level pattern map must be lowered before code generation (to mapGlb, mapWrg, mapLcl or "
+               "mapSeq); only a map that merely rearranges data may stay");
+        break;
+      case K::ToLocal:
+        if (!insideWorkGroup(idx, pat))
+          fail(idx, siteOf(idx, pat),
+               "toLocal outside a work-group: local memory is shared by the work-items of a mapWrg, so toLocal "
+               "must be nested inside a mapWrg");
+        break;
+      case K::MapGlb:
+      case K::MapWrg:
+        if (!insideParallel(idx, pat)) checkKernelLevelResult(idx, pat);
+        break;
+      default:
+        break;
+    }
+    return true;
+  });
+}
+
+}  // namespace lift::codegen

@@ -1,0 +1,48 @@
+// Memory: one buffer, array or variable the generated kernel stores values in — a kernel input
+// or output, a temporary in global, local or private memory, or a pointer that iterate swaps
+// between two buffers. Memories hold scalars or vectors only: tuples are stored component-wise
+// (one memory per component), so a kernel's buffers are always plain OpenCL arrays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "codegen/AddressSpace.h"
+#include "core/arith/ArithExpr.h"
+#include "core/ir/IR.h"
+#include "core/types/Type.h"
+
+namespace lift::codegen {
+
+struct Memory {
+  enum class Role : uint8_t {
+    Input,      // a program input (kernel parameter, read only)
+    Output,     // the program's result (kernel parameter)
+    Temporary,  // produced and consumed inside the kernel
+    Pointer,    // iterate's swapped pointer: names one of two buffers
+  };
+
+  int id = 0;
+  std::string name;
+  AddressSpace space = AddressSpace::Global;
+  Role role = Role::Temporary;
+  Type elemType;       // scalar or vector
+  arith::Expr count;   // elements (for a pointer: of the largest buffer it may name)
+  ir::NodeId node = 0; // the node that made it (for provenance)
+  int component = -1;  // outputs: which component of a tuple result (-1: the whole result)
+  int input = -1;      // inputs: index of the program input
+
+  // Local memory whose size is not a constant: a `local T*` kernel argument sized at launch.
+  bool dynamicLocal = false;
+  // Private array whose every access has a constant index: emitted as one variable per element.
+  bool scalarized = false;
+
+  bool isParameter() const {
+    return role == Role::Input || role == Role::Output ||
+           (role == Role::Temporary && (space == AddressSpace::Global || dynamicLocal));
+  }
+  // A single private value: declared as a variable, not as an array.
+  bool isPrivateScalar() const { return space == AddressSpace::Private && count.isCst() && count.value() == 1; }
+};
+
+}  // namespace lift::codegen

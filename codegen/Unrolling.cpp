@@ -1,0 +1,34 @@
+// Unrolling decisions and the scalarization of private arrays (Unrolling.h).
+#include "codegen/Unrolling.h"
+
+#include <unordered_map>
+
+namespace lift::codegen {
+
+bool shouldUnroll(ir::PatternKind kind, arith::Expr n, bool touchesPrivateArray, bool enabled) {
+  if (!enabled || !n.isCst()) return false;
+  if (kind == ir::PatternKind::MapSeqUnroll || kind == ir::PatternKind::ReduceSeqUnroll) return n.value() <= kMaxUnroll;
+  return touchesPrivateArray && n.value() <= kMaxUnrollDefault;
+}
+
+void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories) {
+  std::unordered_map<const Memory*, bool> ok;
+  for (Memory* m : memories)
+    if (m->space == AddressSpace::Private && m->role == Memory::Role::Temporary && m->count.isCst() &&
+        m->count.value() > 1)
+      ok[m] = true;
+  c::forEachExpr(body, [&](const c::Expr& e) {
+    if (e.kind != c::Expr::Kind::Access) return;
+    auto it = ok.find(e.access->mem);
+    if (it == ok.end()) return;
+    bool constant = (e.access->form == c::Access::Form::Element || e.access->form == c::Access::Form::Lane) &&
+                    e.access->simplified.isCst();
+    if (!constant) it->second = false;
+  });
+  for (Memory* m : memories) {
+    auto it = ok.find(m);
+    if (it != ok.end() && it->second) m->scalarized = true;
+  }
+}
+
+}  // namespace lift::codegen
