@@ -27,6 +27,8 @@
 #include "core/lang/Parser.h"
 #include "views/GraphView.h"
 #include "views/ProgramEditor.h"
+#include "views/RulePalette.h"
+#include "core/lang/Printer.h"
 
 namespace lift::views {
 
@@ -84,6 +86,14 @@ void MainWindow::buildDocks() {
   resizeDocks({dock}, {520}, Qt::Horizontal);
   connect(editor_, &ProgramEditor::textEdited, this, &MainWindow::reparse);
   connect(editor_, &ProgramEditor::caretMoved, this, &MainWindow::onCaretMoved);
+
+  rules_ = new RulePalette(this);
+  auto* rulesDock = new QDockWidget("Rewrite", this);
+  rulesDock->setObjectName("rewriteDock");
+  rulesDock->setWidget(rules_);
+  addDockWidget(Qt::RightDockWidgetArea, rulesDock);
+  resizeDocks({rulesDock}, {420}, Qt::Horizontal);
+  connect(rules_, &RulePalette::applyRequested, this, [this](const QString& spec) { applyRewrite(spec); });
 }
 
 void MainWindow::buildMenus() {
@@ -163,11 +173,10 @@ void MainWindow::reparse() {
   std::string text = editor_->text().toStdString();
   std::string file = path_.isEmpty() ? "<program>" : QFileInfo(path_).fileName().toStdString();
   try {
-    auto p = std::make_shared<ir::Program>(lang::parseProgram(text, file));
-    ir::typeCheck(*p);
+    auto p = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(lang::parseProgram(text, file)));
     diagnostic_ = {};
     editor_->clearDiagnostic();
-    showProgram(std::move(p));
+    showProgram(std::move(p), /*updateText=*/false);
   } catch (const LiftError& e) {
     // Keep showing the last good program; the error sits next to the text that caused it.
     diagnostic_ = e.diagnostic();
@@ -176,40 +185,94 @@ void MainWindow::reparse() {
   }
 }
 
-void MainWindow::showProgram(std::shared_ptr<const ir::Program> p) {
+void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, bool updateText) {
+  // Nodes that were not in the previous program are what a rewrite created: highlight them.
+  QSet<ir::NodeId> before;
+  if (program_)
+    for (auto& n : graph_->graph().nodes) before.insert(n.irId);
+  bool highlight = program_ && updateText;
   program_ = std::move(p);
-  std::shared_ptr<ir::TypeInfo> types;
-  try {
-    types = std::make_shared<ir::TypeInfo>(ir::typeCheck(*program_));
-  } catch (const LiftError&) {
-  }
+  auto types = program_->types;
   auto describe = [types](const ir::Expr& e) -> std::string {
-    if (!types) return {};
-    Type t = types->typeOf(e);
+    Type t = types ? types->typeOf(e) : Type();
     return t ? t.toString() : std::string();
   };
-  graph_->setGraph(ir::buildProgramGraph(*program_, describe));
-  status_->setText(QString("%1 nodes").arg(graph_->nodeItemCount()));
+  ir::ProgramGraph g = ir::buildProgramGraph(program_->program, describe);
+  QSet<ir::NodeId> changed;
+  if (highlight)
+    for (auto& n : g.nodes)
+      if (!before.contains(n.irId)) changed.insert(n.irId);
+  graph_->setGraph(g, changed);
+  if (updateText) editor_->setText(QString::fromStdString(lang::printProgram(program_->program)));
+  rules_->clear();
+  status_->setText(QString("%1 nodes — %2").arg(graph_->nodeItemCount()).arg(QString::fromStdString(program_->types->signature())));
+}
+
+bool MainWindow::applyRewrite(const QString& spec, QString* error) {
+  QString message;
+  if (!program_) {
+    message = "There is no valid program to rewrite.";
+  } else {
+    try {
+      rewrite::RewriteStep step = rewrite::RewriteStep::parse(spec.toStdString());
+      rewrite::RewriteResult r = rewrite::applyRewrite(*program_, step);
+      if (r) {
+        showProgram(std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), /*updateText=*/true);
+        statusBar()->showMessage("Applied " + spec, 5000);
+        return true;
+      }
+      message = QString::fromStdString(r.message);
+    } catch (const LiftError& e) {
+      message = QString::fromStdString(e.diagnostic().message);
+    }
+  }
+  if (error) *error = message;
+  statusBar()->showMessage("Cannot apply " + spec + ": " + message, 8000);
+  return false;
 }
 
 void MainWindow::onNodeSelected(ir::NodeId id) {
   if (!program_) return;
-  SourceLoc loc = program_->locationOf(id);
+  SourceLoc loc = program_->program.locationOf(id);
   if (loc.known()) editor_->highlightLocation(loc.line, loc.col);
+  // The rules apply at the node (a call) and at the function it calls.
+  std::vector<rewrite::Location> locs;
+  QString what;
+  for (auto& located : rewrite::allLocations(program_->main())) {
+    const ir::NodeRef& n = located.node;
+    if (n.expr && n.expr->id() == id) {
+      locs.push_back(located.loc);
+      what = QString::fromStdString(rewrite::describeNode(n)) + " at " + QString::fromStdString(located.loc.toString());
+      if (ir::asCall(n.expr)) locs.push_back(located.loc.child(0));
+      break;
+    }
+  }
+  if (locs.empty()) {
+    rules_->clear();
+    return;
+  }
+  rules_->setSite(program_, locs, what);
 }
 
 void MainWindow::onCaretMoved(int line, int col) {
-  if (!program_ || !program_->locations) return;
+  if (!program_) return;
   // The node whose location is the closest one at or before the caret on the same line.
   ir::NodeId best = 0;
   int bestCol = -1;
-  for (auto& [id, loc] : *program_->locations) {
+  if (!program_->program.locations) return;
+  for (auto& [id, loc] : *program_->program.locations) {
     if (loc.line == line && loc.col <= col && loc.col > bestCol && graph_->graph().findNode(id) >= 0) {
       best = id;
       bestCol = loc.col;
     }
   }
   if (best) graph_->selectNode(best);
+}
+
+bool MainWindow::selectNodeByLabel(const QString& text) {
+  if (!graph_->findNext(text)) return false;  // emits nodeSelected, which fills the rule pane
+  rules_->waitForRules();
+  return true;
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -251,7 +314,7 @@ void MainWindow::saveProgramAs() {
 void MainWindow::exportGraphDot() {
   QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.dot", "Graphviz DOT (*.dot)");
   if (path.isEmpty()) return;
-  writeText(this, path, QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->name : "program")));
+  writeText(this, path, QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->program.name : "program")));
 }
 
 void MainWindow::exportGraphImage() {

@@ -9,6 +9,7 @@
 
 #include "core/ir/IR.h"
 #include "core/support/Diagnostic.h"
+#include "rewrite/Engine.h"
 
 class QLineEdit;
 class QMenu;
@@ -18,6 +19,7 @@ namespace lift::views {
 
 class GraphView;
 class ProgramEditor;
+class RulePalette;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -34,10 +36,20 @@ class MainWindow : public QMainWindow {
   // Renders the whole window to a PNG (at least 1400x900).
   bool saveScreenshot(const QString& path);
 
+  // Applies a rewrite "RULE@LOC[:PARAMS]" to the current program. On failure the reason is
+  // shown and returned in `error`; the program is unchanged.
+  bool applyRewrite(const QString& spec, QString* error = nullptr);
+
+  // Selects the first graph node whose label contains `text`, as a click would (the rewrite
+  // pane then lists its rules; waits for them). False if no node matches.
+  bool selectNodeByLabel(const QString& text);
+
   GraphView* graphView() const { return graph_; }
+  RulePalette* rulePalette() const { return rules_; }
   ProgramEditor* programEditor() const { return editor_; }
   // The current program, if the text parses and type-checks.
-  const ir::Program* program() const { return program_ ? program_.get() : nullptr; }
+  const ir::Program* program() const { return program_ ? &program_->program : nullptr; }
+  std::shared_ptr<const rewrite::TypedProgram> typedProgram() const { return program_; }
   // The current diagnostic (empty message when the program is fine).
   const Diagnostic& diagnostic() const { return diagnostic_; }
 
@@ -49,7 +61,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void buildDocks();
   void setProgramText(const QString& text, const QString& path);
-  void showProgram(std::shared_ptr<const ir::Program> p);
+  void showProgram(std::shared_ptr<const rewrite::TypedProgram> p, bool updateText);
   void addRecentFile(const QString& path);
   void updateRecentMenu();
   void onNodeSelected(ir::NodeId id);
@@ -61,11 +73,12 @@ class MainWindow : public QMainWindow {
 
   GraphView* graph_ = nullptr;
   ProgramEditor* editor_ = nullptr;
+  RulePalette* rules_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QString path_;
-  std::shared_ptr<const ir::Program> program_;
+  std::shared_ptr<const rewrite::TypedProgram> program_;
   Diagnostic diagnostic_;
 };
 

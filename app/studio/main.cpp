@@ -20,8 +20,12 @@ int main(int argc, char** argv) {
   cli.addVersionOption();
   QCommandLineOption screenshot("screenshot", "Render the main window to FILE (PNG) and exit.", "FILE");
   QCommandLineOption example("example", "Open the bundled example NAME (default: matmul).", "NAME", "matmul");
+  QCommandLineOption apply("apply", "Apply the rewrite SPEC (RULE@LOC[:PARAMS]) after loading; repeatable.", "SPEC");
+  QCommandLineOption select("select", "Select the graph node whose label contains TEXT (shows its rules).", "TEXT");
   cli.addOption(screenshot);
   cli.addOption(example);
+  cli.addOption(apply);
+  cli.addOption(select);
   cli.addPositionalArgument("file", "A .lift program to open.", "[file]");
   cli.process(app);
 
@@ -32,6 +36,17 @@ int main(int argc, char** argv) {
   else
     ok = window.openExample(cli.value(example));
   if (!ok && cli.isSet(screenshot)) std::fprintf(stderr, "lift-studio: the program did not load\n");
+  for (const QString& spec : cli.values(apply)) {
+    QString error;
+    if (!window.applyRewrite(spec, &error)) {
+      std::fprintf(stderr, "lift-studio: cannot apply %s: %s\n", qPrintable(spec), qPrintable(error));
+      ok = false;
+    }
+  }
+  if (cli.isSet(select) && !window.selectNodeByLabel(cli.value(select))) {
+    std::fprintf(stderr, "lift-studio: no node matches '%s'\n", qPrintable(cli.value(select)));
+    ok = false;
+  }
 
   if (cli.isSet(screenshot)) {
     bool saved = window.saveScreenshot(cli.value(screenshot));
