@@ -267,26 +267,46 @@ std::string scalarText(ScalarKind k, Scalar s) {
 
 }  // namespace
 
-std::string Value::toString(size_t maxElems) const {
+std::string Value::toString(size_t maxScalars) const {
+  std::string out;
+  size_t budget = maxScalars;
+  print(out, budget);
+  return out;
+}
+
+void Value::print(std::string& out, size_t& budget) const {
   switch (kind_) {
-    case Kind::Scalar: return scalarText(scalarKind_, s_);
-    case Kind::Vector: {
-      std::string s = fmt::format("({}{})(", scalarName(scalarKind_), int(width_));
-      for (int i = 0; i < width_; ++i) s += (i ? ", " : "") + scalarText(scalarKind_, lane(i));
-      return s + ")";
-    }
-    case Kind::Tuple: {
-      std::string s = "(";
-      for (size_t i = 0; i < size(); ++i) s += (i ? ", " : "") + at(i).toString(maxElems);
-      return s + ")";
-    }
+    case Kind::Scalar:
+      out += scalarText(scalarKind_, s_);
+      if (budget > 0) --budget;
+      return;
+    case Kind::Vector:
+      out += fmt::format("({}{})(", scalarName(scalarKind_), int(width_));
+      for (int i = 0; i < width_; ++i) out += (i ? ", " : "") + scalarText(scalarKind_, lane(i));
+      out += ")";
+      budget = budget > width_ ? budget - width_ : 0;
+      return;
+    case Kind::Tuple:
+      out += "(";
+      for (size_t i = 0; i < size(); ++i) {
+        if (i) out += ", ";
+        at(i).print(out, budget);
+      }
+      out += ")";
+      return;
     case Kind::Array: break;
   }
-  std::string s = "[";
+  out += "[";
   size_t n = size();
-  for (size_t i = 0; i < n && i < maxElems; ++i) s += (i ? ", " : "") + at(i).toString(maxElems);
-  if (n > maxElems) s += fmt::format(", ... ({} more)", n - maxElems);
-  return s + "]";
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && budget == 0) {
+      out += fmt::format(", ... ({} more)", n - i);
+      break;
+    }
+    if (i) out += ", ";
+    at(i).print(out, budget);
+  }
+  out += "]";
 }
 
 // ----- ArrayBuilder ----------------------------------------------------------------------------

@@ -87,8 +87,9 @@ class Value {
   size_t scalarCount() const;
   // Writes the value's scalars in order (row-major, tuple components in order).
   void flattenInto(std::vector<Scalar>& out) const;
-  // "[1.5, -0.25, ...]" showing at most `maxElems` elements per array.
-  std::string toString(size_t maxElems = 8) const;
+  // "[1.5, -0.25, ... (30 more)]" showing at most `maxScalars` scalars in all (at least the
+  // first element of each array shown is begun).
+  std::string toString(size_t maxScalars = 16) const;
 
   // Internal representation of arrays (public for the builder and the interpreter).
   struct ArrayRep;
@@ -106,6 +107,7 @@ class Value {
   const ArrayRep& rep() const { return *static_cast<const ArrayRep*>(p_.get()); }
   const std::vector<Value>& tupleRep() const { return *static_cast<const std::vector<Value>*>(p_.get()); }
   static Value fromRep(std::shared_ptr<const ArrayRep> r);
+  void print(std::string& out, size_t& budget) const;
 };
 
 struct Value::ArrayRep {

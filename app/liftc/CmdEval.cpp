@@ -1,0 +1,201 @@
+// liftc eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] [--show K]: runs the
+// reference interpreter on random inputs and prints the sizes used, the program's type, the
+// output's type, its first values and a summary (count, sum, min, max per scalar kind).
+//
+// Sizes not given take the program's defaults (`size N = 1024;`), or, for sizes without a
+// default or with --small, small valid values the interpreter chooses. Every size is checked
+// against the constraints of the program's types before anything runs. A program that
+// type-checks only for some sizes (its divisibility conditions cannot be proven for all)
+// still runs at sizes where it does, with a note.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "app/liftc/Command.h"
+#include "core/interp/Interpreter.h"
+#include "core/interp/RandomInputs.h"
+#include "core/interp/Sizes.h"
+#include "core/ir/TypeCheck.h"
+#include "core/lang/Parser.h"
+
+namespace lift::liftc {
+namespace {
+
+// The largest size eval accepts: lengths are 32-bit in the generated kernels.
+constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
+
+// A bad command-line argument (liftc prints "liftc eval: error: ..." and exits with 2).
+[[noreturn]] void badArgument(const std::string& message) { throw std::invalid_argument(message); }
+
+std::optional<int64_t> parseInteger(const std::string& s) {
+  if (s.empty() || s.size() > 18) return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9') return std::nullopt;
+  return std::stoll(s);
+}
+
+std::string sizeNames(const ir::Program& p) {
+  std::string names;
+  for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
+  return names.empty() ? "none" : names;
+}
+
+// "--size N=16,M=8" (repeatable) -> {N: 16, M: 8}.
+arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p) {
+  arith::Env sizes;
+  for (const std::string& spec : specs) {
+    size_t start = 0;
+    while (true) {
+      size_t end = spec.find(',', start);
+      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        badArgument(fmt::format("--size: expected NAME=VALUE (e.g. --size N=16), got '{}'", item));
+      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+      if (!p.findSize(name))
+        badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name, sizeNames(p)));
+      auto v = parseInteger(value);
+      if (!v) badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
+      if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
+      if (*v > kMaxSize) badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
+      if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
+        badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
+      sizes[name] = *v;
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  return sizes;
+}
+
+// Count, sum, min and max of the scalars of one kind.
+struct Summary {
+  size_t count = 0;
+  double sum = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+  size_t nans = 0;
+};
+
+void summarise(const interp::Value& v, std::map<ScalarKind, Summary>& out) {
+  auto add = [&](ScalarKind k, interp::Scalar s) {
+    Summary& sm = out[k];
+    ++sm.count;
+    double x = interp::scalarToDouble(k, s);
+    if (std::isnan(x)) {
+      ++sm.nans;
+      return;
+    }
+    sm.sum += x;
+    sm.min = std::min(sm.min, x);
+    sm.max = std::max(sm.max, x);
+  };
+  switch (v.kind()) {
+    case interp::Value::Kind::Scalar: add(v.scalarKind(), v.bits()); return;
+    case interp::Value::Kind::Vector:
+      for (interp::Scalar s : v.lanes()) add(v.scalarKind(), s);
+      return;
+    case interp::Value::Kind::Tuple:
+    case interp::Value::Kind::Array:
+      if (v.isFlat()) {
+        for (interp::Scalar s : v.flatData()) add(v.flatKind(), s);
+        return;
+      }
+      for (size_t i = 0; i < v.size(); ++i) summarise(v.at(i), out);
+      return;
+  }
+}
+
+std::string number(double x) { return fmt::format("{:.6g}", x); }
+
+int runEval(const Args& args) {
+  if (args.positional.size() != 1)
+    badArgument("expected one FILE.lift; usage: liftc eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] [--show K]");
+  const std::string& file = args.positional[0];
+  ir::Program p = lang::parseFile(file);
+  std::optional<ir::TypeInfo> info;
+  std::optional<Diagnostic> notForAllSizes;
+  try {
+    info = ir::typeCheck(p);
+  } catch (const LiftError& e) {
+    notForAllSizes = e.diagnostic();
+    notForAllSizes->severity = Diagnostic::Severity::Warning;
+  }
+
+  arith::Env given = parseSizeOptions(args.all("--size"), p);
+  uint64_t seed = 1;
+  if (args.has("--seed")) {
+    auto s = parseInteger(args.get("--seed"));
+    if (!s) badArgument(fmt::format("--seed: expected a non-negative integer, got '{}'", args.get("--seed")));
+    seed = static_cast<uint64_t>(*s);
+  }
+  size_t show = 16;
+  if (args.has("--show")) {
+    auto s = parseInteger(args.get("--show"));
+    if (!s || *s < 1) badArgument(fmt::format("--show: expected a positive integer, got '{}'", args.get("--show")));
+    show = static_cast<size_t>(*s);
+  }
+
+  interp::SizeHint hint;
+  hint.fixed = given;
+  hint.useDefaults = !args.has("--small");
+  arith::Env sizes = interp::chooseSizes(p, hint);
+  if (notForAllSizes) {
+    // Valid at these sizes (chooseSizes checked): say why it is not valid at all of them.
+    std::fprintf(stderr, "%s\nnote: the program type-checks only for some sizes; running at sizes where it does\n",
+                 notForAllSizes->format().c_str());
+    info = ir::typeCheck(interp::specialize(p, sizes));
+  }
+
+  std::printf("program: %s (%s)\n", p.name.c_str(), file.c_str());
+  std::printf("type:    %s\n", info->signature().c_str());
+  std::string sizeLine;
+  for (auto& s : p.sizes) {
+    const char* origin = given.count(s.name) ? "given" : hint.useDefaults && s.defaultValue ? "default" : "chosen";
+    sizeLine += fmt::format("{}{}={} ({})", sizeLine.empty() ? "" : ", ", s.name, sizes.at(s.name), origin);
+  }
+  std::printf("sizes:   %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
+  std::fflush(stdout);
+
+  std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, seed);
+  std::string inputLine;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    inputLine += fmt::format("{}{}: {}", i ? ", " : "", p.main->params()[i]->name(), inputs[i].type().toString());
+  std::printf("inputs:  %s (random, seed %llu)\n", inputLine.empty() ? "none" : inputLine.c_str(),
+              static_cast<unsigned long long>(seed));
+  std::fflush(stdout);
+
+  auto start = std::chrono::steady_clock::now();
+  interp::Value out = interp::interpret(p, inputs, sizes);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+  std::printf("output:  %s\n", out.type().toString().c_str());
+  std::printf("values:  %s\n", out.toString(show).c_str());
+  std::map<ScalarKind, Summary> summaries;
+  summarise(out, summaries);
+  for (auto& [kind, s] : summaries) {
+    std::string line = fmt::format("{} {}{}", s.count, scalarName(kind), s.count == 1 ? "" : "s");
+    if (s.count > s.nans) line += fmt::format(": sum {}, min {}, max {}", number(s.sum), number(s.min), number(s.max));
+    if (s.nans) line += fmt::format(" ({} NaN)", s.nans);
+    std::printf("summary: %s\n", line.c_str());
+  }
+  std::printf("time:    %.1f ms in the interpreter\n", ms);
+  return kExitOk;
+}
+
+const CommandRegistration registration(Command{
+    "eval",
+    "eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] [--show K]   run the interpreter on random inputs",
+    {"--small"},
+    {"--size", "--seed", "--show"},
+    &runEval});
+
+}  // namespace
+}  // namespace lift::liftc
