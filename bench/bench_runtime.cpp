@@ -2,13 +2,14 @@
 // the kernel's own (profiled) time — in this process (KernelRunner) and through the isolated
 // worker process (WorkerClient). Targets: < 2 ms in-process, < 5 ms through the worker.
 //
-//   build/bench/bench_runtime [--benchmark_filter=...]
+//   build/bench/bench_runtime [--benchmark_filter=...]     (LIFT_DEVICE=D picks the device)
 //
 // Counters: wall_ms (per evaluation), kernel_ms (sum of the profiled executions of one
 // evaluation), overhead_ms = wall_ms - kernel_ms.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "codegen/runtime/Device.h"
@@ -75,8 +76,13 @@ void measure(benchmark::State& state, Evaluator& evaluator, const KernelLaunch& 
   state.counters["overhead_ms"] = (wallMs - kernelMs) / n;
 }
 
+std::string deviceSpec() {
+  const char* d = std::getenv("LIFT_DEVICE");
+  return d ? d : "";
+}
+
 void BM_InProcess(benchmark::State& state) {
-  static KernelRunner runner(Device::find(""), std::make_shared<BuildCache>(std::filesystem::path()));
+  static KernelRunner runner(Device::find(deviceSpec()), std::make_shared<BuildCache>(std::filesystem::path()));
   measure(state, runner, vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
 }
 
@@ -85,6 +91,7 @@ void BM_Worker(benchmark::State& state) {
   if (!worker) {
     WorkerOptions o;
     o.liftcPath = WorkerClient::findLiftc();
+    o.device = deviceSpec();
     o.cacheDir = std::filesystem::path();  // memory only: measure the steady state, not the disk
     worker = std::make_unique<WorkerClient>(o);
   }

@@ -88,6 +88,10 @@ class TestRuntime : public QObject {
     for (auto& c : part) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     QCOMPARE(Device::find(part).info().index, first.index);
     QCOMPARE(Device::find(first.platformName).info().platformName, first.platformName);
+    QCOMPARE(Device::find(first.platformVendor).info().platformVendor, first.platformVendor);
+    // By type: the first device of that type.
+    QCOMPARE(QString::fromStdString(Device::find(first.type).info().type).toLower(),
+             QString::fromStdString(first.type).toLower());
   }
 
   void unknownDeviceIsAnError() {

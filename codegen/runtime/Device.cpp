@@ -111,10 +111,14 @@ Device Device::find(const std::string& spec) {
     if (idx < devices.size()) return devices[idx];
   } else {
     std::string needle = lower(s);
-    for (auto& d : devices)
-      if (lower(d.info().name).find(needle) != std::string::npos) return d;
-    for (auto& d : devices)
-      if (lower(d.info().platformName).find(needle) != std::string::npos) return d;
+    for (auto& d : devices)  // "gpu", "cpu": the first device of that type
+      if (lower(d.info().type) == needle) return d;
+    // Then by name: the device's, its platform's, the platform vendor's ("The pocl project"),
+    // the device vendor's ("NVIDIA Corporation").
+    for (auto field :
+         {&DeviceInfo::name, &DeviceInfo::platformName, &DeviceInfo::platformVendor, &DeviceInfo::vendor})
+      for (auto& d : devices)
+        if (lower(d.info().*field).find(needle) != std::string::npos) return d;
   }
   std::string list;
   for (auto& d : devices) list += "\n  " + d.info().label();

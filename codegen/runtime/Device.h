@@ -20,8 +20,9 @@ class Device {
   // then devices). Throws LiftError when there is no OpenCL platform or no device at all.
   static const std::vector<Device>& all();
 
-  // A device named by `spec`: its index in all() ("0", "1", ...), or a case-insensitive substring
-  // of the device name or the platform name ("pocl", "nvidia", "h100"); the first match wins.
+  // A device named by `spec`: its index in all() ("0", "1", ...), its type ("gpu", "cpu"), or a
+  // case-insensitive substring of the device name, the platform name, the platform vendor or
+  // the device vendor ("h100", "nvidia", "pocl"), tried in that order; the first match wins.
   // An empty spec names device 0. Throws LiftError (listing the devices) when nothing matches.
   static Device find(const std::string& spec);
 

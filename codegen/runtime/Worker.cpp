@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -364,7 +365,8 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
   }
   bool building = expectHeartbeats;
   auto deadline = after(building ? options.buildTimeoutMs : options.timeoutMs);
-  wire::FrameBuffer frames;
+  wire::FrameBuffer& frames = frames_;
+  frames.clear();
   for (;;) {
     pollfd fds[3] = {{fromWorker_, POLLIN, 0}, {wake_[0], POLLIN, 0}, {workerErr_, POLLIN, 0}};
     int n = ::poll(fds, workerErr_ >= 0 ? 3 : 2, msUntil(deadline));
@@ -381,11 +383,11 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
     }
     if (workerErr_ >= 0 && fds[2].revents) drainStderr();
     if (fds[0].revents) {
-      char buf[65536];
+      static thread_local std::vector<char> buf(1 << 20);
       for (;;) {
-        ssize_t k = ::read(fromWorker_, buf, sizeof buf);
+        ssize_t k = ::read(fromWorker_, buf.data(), buf.size());
         if (k > 0) {
-          frames.append(buf, static_cast<size_t>(k));
+          frames.append(buf.data(), static_cast<size_t>(k));
           continue;
         }
         if (k < 0 && errno == EINTR) continue;
@@ -428,10 +430,20 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
 RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& options) {
   std::lock_guard lock(mutex_);
   startLocked();
-  wire::Writer w;
+  // The send buffer is kept between requests (up to a limit): big inputs then cost a copy,
+  // not a copy plus fresh pages.
+  size_t bytes = launch.source.size() + 4096;
+  for (const auto& a : launch.args)
+    bytes +=
+        (a.data ? a.data->byteSize() : 0) + (a.expected ? a.expected->byteSize() : 0) + a.name.size() + 128;
+  wire::Writer w(wire::MessageType::Run, std::move(sendBuffer_));
+  w.reserve(bytes);
   wire::put(w, launch);
   wire::put(w, options);
-  return request(wire::frame(wire::MessageType::Run, w.take()), options, true);
+  std::string frame = w.takeFrame();
+  RunResult r = request(frame, options, true);
+  if (frame.capacity() <= (size_t(256) << 20)) sendBuffer_ = std::move(frame);
+  return r;
 }
 
 RunResult WorkerClient::crashForTesting(int signal) {
@@ -494,12 +506,17 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
   wire::put(hello, runner->device().info());
   if (!wire::writeMessage(outFd, wire::MessageType::Hello, hello.take())) return 0;
 
-  while (auto m = wire::readMessage(inFd)) {
-    switch (m->type) {
+  // Big buffers arrive with every request; keep freed memory in the heap for the next one
+  // rather than returning it to the system and faulting it in again.
+  ::mallopt(M_MMAP_MAX, 0);
+  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  std::string payload, resultBuffer;
+  while (auto type = wire::readMessage(inFd, payload)) {
+    switch (*type) {
       case wire::MessageType::Run: {
         RunResult result;
         try {
-          wire::Reader r(m->payload);
+          wire::Reader r(payload);
           KernelLaunch launch = wire::getKernelLaunch(r);
           RunOptions options = wire::getRunOptions(r);
           result = runner->run(launch, options,
@@ -511,13 +528,14 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
           result.status = RunStatus::LaunchFailed;
           result.message = e.what();
         }
-        wire::Writer w;
+        wire::Writer w(wire::MessageType::Result, std::move(resultBuffer));
         wire::put(w, result);
-        if (!wire::writeMessage(outFd, wire::MessageType::Result, w.take())) return 0;
+        resultBuffer = w.takeFrame();
+        if (!wire::writeFrame(outFd, resultBuffer)) return 0;
         break;
       }
       case wire::MessageType::Crash: {
-        wire::Reader r(m->payload);
+        wire::Reader r(payload);
         int sig = static_cast<int>(r.u32());
         std::fprintf(stderr, "liftc worker: crashing on request (%s)\n", signalName(sig).c_str());
         std::fflush(stderr);
@@ -528,7 +546,7 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
       default: {
         RunResult result;
         result.status = RunStatus::LaunchFailed;
-        result.message = fmt::format("unknown request type {}", static_cast<uint32_t>(m->type));
+        result.message = fmt::format("unknown request type {}", static_cast<uint32_t>(*type));
         wire::Writer w;
         wire::put(w, result);
         if (!wire::writeMessage(outFd, wire::MessageType::Result, w.take())) return 0;

@@ -8,6 +8,8 @@
 
 namespace lift::runtime::wire {
 
+constexpr size_t kHeader = 12;  // u32 type, u64 payload length
+
 std::string Reader::str() {
   uint64_t n = u64();
   if (n > static_cast<uint64_t>(end_ - p_)) throw WireError("truncated string");
@@ -281,8 +283,6 @@ DeviceInfo getDeviceInfo(Reader& r) {
 
 // ---- framing
 
-constexpr size_t kHeader = 12;
-
 std::string frame(MessageType type, const std::string& payload) {
   std::string f(kHeader, '\0');
   uint32_t t = static_cast<uint32_t>(type);
@@ -293,15 +293,41 @@ std::string frame(MessageType type, const std::string& payload) {
   return f;
 }
 
-std::optional<Message> FrameBuffer::next() {
-  if (buf_.size() < kHeader) return std::nullopt;
+Writer::Writer(MessageType frameType, std::string reuse) : buf_(std::move(reuse)) {
+  buf_.assign(kHeader, '\0');
+  uint32_t t = static_cast<uint32_t>(frameType);
+  std::memcpy(buf_.data(), &t, 4);
+}
+
+std::string Writer::takeFrame() {
+  uint64_t n = buf_.size() - kHeader;
+  std::memcpy(buf_.data() + 4, &n, 8);
+  return std::move(buf_);
+}
+
+void FrameBuffer::append(const char* data, size_t n) {
+  if (start_ > 0) {  // drop what was handed out (usually everything: clear() keeps the capacity)
+    buf_.erase(0, start_);
+    start_ = 0;
+  }
+  buf_.append(data, n);
+  // Once a header is in, make room for the whole frame at once.
+  if (buf_.size() >= kHeader) {
+    uint64_t len;
+    std::memcpy(&len, buf_.data() + 4, 8);
+    if (len < (uint64_t(1) << 36) && buf_.capacity() < kHeader + len) buf_.reserve(kHeader + len);
+  }
+}
+
+std::optional<MessageView> FrameBuffer::next() {
+  if (buf_.size() - start_ < kHeader) return std::nullopt;
   uint32_t t;
   uint64_t n;
-  std::memcpy(&t, buf_.data(), 4);
-  std::memcpy(&n, buf_.data() + 4, 8);
-  if (buf_.size() - kHeader < n) return std::nullopt;
-  Message m{static_cast<MessageType>(t), buf_.substr(kHeader, n)};
-  buf_.erase(0, kHeader + n);
+  std::memcpy(&t, buf_.data() + start_, 4);
+  std::memcpy(&n, buf_.data() + start_ + 4, 8);
+  if (buf_.size() - start_ - kHeader < n) return std::nullopt;
+  MessageView m{static_cast<MessageType>(t), std::string_view(buf_).substr(start_ + kHeader, n)};
+  start_ += kHeader + n;
   return m;
 }
 
@@ -316,20 +342,23 @@ static bool readAll(int fd, char* p, size_t n) {
   return true;
 }
 
-std::optional<Message> readMessage(int fd) {
+std::optional<MessageType> readMessage(int fd, std::string& payload) {
   char header[kHeader];
   if (!readAll(fd, header, kHeader)) return std::nullopt;
   uint32_t t;
   uint64_t n;
   std::memcpy(&t, header, 4);
   std::memcpy(&n, header + 4, 8);
-  Message m{static_cast<MessageType>(t), std::string(n, '\0')};
-  if (!readAll(fd, m.payload.data(), n)) return std::nullopt;
-  return m;
+  payload.resize(n);
+  if (!readAll(fd, payload.data(), n)) return std::nullopt;
+  return static_cast<MessageType>(t);
 }
 
 bool writeMessage(int fd, MessageType type, const std::string& payload) {
-  std::string f = frame(type, payload);
+  return writeFrame(fd, frame(type, payload));
+}
+
+bool writeFrame(int fd, const std::string& f) {
   const char* p = f.data();
   size_t n = f.size();
   while (n > 0) {

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "codegen/runtime/DeviceInfo.h"
 #include "codegen/runtime/KernelLaunch.h"
@@ -24,9 +25,10 @@ constexpr uint32_t kProtocolVersion = 1;
 
 enum class MessageType : uint32_t { Run = 1, Crash = 2, Hello = 101, Heartbeat = 102, Result = 103 };
 
-struct Message {
+// A message whose payload lies in a buffer owned elsewhere.
+struct MessageView {
   MessageType type{};
-  std::string payload;
+  std::string_view payload;
 };
 
 // A malformed or truncated payload.
@@ -36,6 +38,13 @@ struct WireError : std::runtime_error {
 
 class Writer {
  public:
+  Writer() = default;
+  // A writer whose buffer starts with the frame header, so that takeFrame() needs no copy of
+  // a payload that may hold megabytes of buffer contents.
+  // `reuse` lends its capacity (a buffer kept from an earlier message), so that big messages
+  // do not fault in fresh pages every time.
+  explicit Writer(MessageType frameType, std::string reuse = {});
+  void reserve(size_t n) { buf_.reserve(n); }
   void u8(uint8_t v) { raw(&v, 1); }
   void u32(uint32_t v) { raw(&v, 4); }
   void u64(uint64_t v) { raw(&v, 8); }
@@ -47,6 +56,8 @@ class Writer {
   }
   void raw(const void* p, size_t n) { buf_.append(static_cast<const char*>(p), n); }
   std::string take() { return std::move(buf_); }
+  // The complete frame (for a writer made with a MessageType).
+  std::string takeFrame();
 
  private:
   std::string buf_;
@@ -55,7 +66,8 @@ class Writer {
 class Reader {
  public:
   // Reads from `s`, which must outlive the reader.
-  explicit Reader(const std::string& s) : p_(s.data()), end_(s.data() + s.size()) {}
+  explicit Reader(std::string_view s) : p_(s.data()), end_(s.data() + s.size()) {}
+  explicit Reader(const std::string& s) : Reader(std::string_view(s)) {}
   explicit Reader(std::string&&) = delete;
   uint8_t u8() { return get<uint8_t>(); }
   uint32_t u32() { return get<uint32_t>(); }
@@ -97,17 +109,26 @@ std::string frame(MessageType type, const std::string& payload);
 // Accumulates bytes read from a pipe and cuts them into messages.
 class FrameBuffer {
  public:
-  void append(const char* data, size_t n) { buf_.append(data, n); }
-  // The next complete message, if one has arrived.
-  std::optional<Message> next();
+  void append(const char* data, size_t n);
+  // The next complete message, if one has arrived. Its payload stays valid until the next
+  // append().
+  std::optional<MessageView> next();
+  // Forgets every byte (keeping the capacity for the next messages).
+  void clear() {
+    buf_.clear();
+    start_ = 0;
+  }
 
  private:
   std::string buf_;
+  size_t start_ = 0;  // bytes of buf_ already handed out
 };
 
-// Blocking I/O on a file descriptor (the worker's side). readMessage returns nothing at end of
-// input; writeMessage returns false when the other end is gone.
-std::optional<Message> readMessage(int fd);
+// Blocking I/O on a file descriptor (the worker's side). readMessage reads the payload into
+// `payload` (reusing its capacity) and returns nothing at end of input; writeMessage returns
+// false when the other end is gone.
+std::optional<MessageType> readMessage(int fd, std::string& payload);
 bool writeMessage(int fd, MessageType type, const std::string& payload);
+bool writeFrame(int fd, const std::string& frame);
 
 }  // namespace lift::runtime::wire
