@@ -74,9 +74,9 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpaceOf(const ir::Fun
 }
 
 AddressSpace AddressSpaceInference::defaultSpace(Level level, Type t) {
-  if (level != Level::Thread) return AddressSpace::Global;
   arith::Expr n = t.scalarCount();
-  if (n.isCst() && n.value() <= kMaxDefaultPrivateScalars) return AddressSpace::Private;
+  if (level == Level::Thread && n.isCst() && n.value() <= kMaxDefaultPrivateScalars) return AddressSpace::Private;
+  if (level == Level::WorkGroup && n.isCst() && n.value() <= kMaxDefaultLocalScalars) return AddressSpace::Local;
   return AddressSpace::Global;
 }
 

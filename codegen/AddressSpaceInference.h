@@ -4,8 +4,9 @@
 //  * toGlobal / toLocal / toPrivate decide for the user functions they wrap; the innermost
 //    wrapper wins, and a map, reduction or iterate is stored where its function's result is.
 //  * Without a wrapper: a value made by one work-item for itself (inside mapLcl or mapGlb, or
-//    in a kernel without parallel maps) is private when its size is a small constant, global
-//    otherwise; a value made at work-group or kernel level is global.
+//    in a kernel without parallel maps) is private when its size is a small constant; a value
+//    a work-group makes together (inside mapWrg, outside mapLcl) is local when its size is a
+//    small constant; anything else is global.
 //  * Kernel inputs and the kernel's result are global; a reduction's accumulator is private
 //    when it is small (ReduceSeq in KernelBuilder), whatever its result's destination.
 //
@@ -39,7 +40,8 @@ class AddressSpaceInference {
   std::unordered_map<const void*, std::optional<AddressSpace>> memo_;
 };
 
-// Private arrays larger than this (in scalars) are not made by default.
+// Private and local arrays larger than these (in scalars) are not made by default.
 constexpr int64_t kMaxDefaultPrivateScalars = 256;
+constexpr int64_t kMaxDefaultLocalScalars = 4096;
 
 }  // namespace lift::codegen

@@ -23,6 +23,7 @@ struct Access {
     ScalarCast,  // ((q S*)mem)[i]                   (i: scalar offset into a vector memory)
     VLoad,       // vloadW(i, mem) / vstoreW(v, i, mem)            (i: index in vectors)
     VLoadAt,     // vloadW(0, (q S*)mem + i) / vstoreW(v, 0, ...)  (i: scalar offset)
+    Swizzle,     // mem[i].sKL..  (`width` lanes from `lane` of a vector element)
   };
   const Memory* mem = nullptr;
   Form form = Form::Element;

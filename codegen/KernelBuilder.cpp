@@ -11,6 +11,7 @@
 #include "codegen/LoweringCheck.h"
 #include "codegen/Typing.h"
 #include "codegen/Unrolling.h"
+#include "codegen/Vectorization.h"
 #include "codegen/ViewConsumer.h"
 #include "core/ir/CFunAst.h"
 #include "core/ir/TypeCheck.h"
@@ -159,7 +160,10 @@ class Builder {
     out_->push_back(std::move(s));
     return *out_->back();
   }
-  void comment(const std::string& text, ir::NodeId node) { emit(c::Stmt::Kind::Comment, node).text = text; }
+  void comment(const std::string& text, ir::NodeId node) {
+    if (!quiet_) emit(c::Stmt::Kind::Comment, node).text = text;
+  }
+  int quiet_ = 0;  // inside the second and later copies of an unrolled loop
   template <class F>
   void into(c::Block& b, F&& f) {
     c::Block* saved = out_;
@@ -300,12 +304,15 @@ class Builder {
       if (m->space != AddressSpace::Private) return false;
     return !ms.empty();
   }
+  // Whether a loop reads or writes a private array or the lanes of a private vector, which
+  // stay in registers only with constant indices.
   static bool touchesPrivateArray(const View& a, const View& b) {
     std::vector<const Memory*> ms;
     view::memoriesOf(a, ms);
     if (b) view::memoriesOf(b, ms);
     for (auto* m : ms)
-      if (m->space == AddressSpace::Private && !(m->count.isCst() && m->count.value() == 1)) return true;
+      if (m->space == AddressSpace::Private && (!(m->count.isCst() && m->count.value() == 1) || m->elemType.isVector()))
+        return true;
     return false;
   }
   void noteWrite(const c::ExprP& lhs) {
@@ -430,7 +437,11 @@ class Builder {
         body(cst(0));
         return;
       case LoopForm::Unrolled:
-        for (int64_t k = 0; k < n.value(); ++k) body(cst(k));
+        for (int64_t k = 0; k < n.value(); ++k) {
+          if (k == 1) ++quiet_;
+          body(cst(k));
+        }
+        if (n.value() > 1) --quiet_;
         return;
       default:
         break;
@@ -1002,6 +1013,31 @@ void Builder::mapVec(const ir::PatternNode& p, Arg& v, const View& dest, ir::Nod
 
 void Builder::vectorize(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest, ir::NodeId site) {
   int w = static_cast<int>(p.params().sizes.at(0).value());
+  if (auto* u = ir::asUserFun(p.f()); u && canVectorize(u->def())) {
+    const ir::UserFunDef& d = u->def();
+    std::string name;
+    for (auto& v : model_.vectorized)
+      if (v.def == &d && v.width == w) name = v.name;
+    if (name.empty()) {
+      name = fmt::format("{}_v{}", userFunName(d), w);
+      while (usedNames_.count(name) || mem_.taken(name)) name += "_";
+      usedNames_.insert(name);
+      model_.vectorized.push_back({&d, w, name});
+    }
+    std::vector<Type> types;
+    for (auto& a : args) types.push_back(typeOfArg(a));
+    auto sources = ir::bindArguments(types, d.params.size());
+    if (!sources) fail(site, fmt::format("vectorize: '{}' applied to arguments that do not match", d.name));
+    Type vt = Type::vector(d.returnType.scalarKind(), w);
+    std::vector<c::ExprP> ops;
+    for (auto [arg, comp] : *sources) {
+      View v = readArg(args[arg]);
+      if (comp >= 0) v = view::get(v, comp);
+      ops.push_back(readValue(v, vt, site));
+    }
+    assign(dest, c::call(name, std::move(ops)), vt, site);
+    return;
+  }
   std::vector<View> vs;
   for (auto& a : args) vs.push_back(readArg(a));
   std::function<View(const View&, int)> laneOf = [&](const View& v, int k) -> View {

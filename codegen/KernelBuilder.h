@@ -43,6 +43,7 @@ struct KernelModel {
   std::vector<const ir::UserFunDef*> userFuns;  // in order of first use
   std::unordered_map<const ir::UserFunDef*, std::string> userFunNames;
   std::vector<Type> tupleTypes;                 // structs the kernel itself builds
+  std::vector<VectorizedFun> vectorized;        // vector versions of user functions
   NDRange ndrange;
   bool usesDouble = false;
   bool usesIntPow = false;

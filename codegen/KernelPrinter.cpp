@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "codegen/Vectorization.h"
 #include "codegen/ViewConsumer.h"
 #include "core/ir/CFunAst.h"
 #include "core/ir/CFunPrinter.h"
@@ -58,7 +59,8 @@ class Printer {
     Type s = Type::scalar(m->elemType.scalarKind());
     std::string q = m->space == AddressSpace::Private ? "" : std::string(qualifier(m->space)) + " ";
     std::string c = m->role == Memory::Role::Input || m->role == Memory::Role::Pointer ? "const " : "";
-    return fmt::format("(({}{}{}*){})", c, q, s.openclName(), m->name);
+    std::string base = m->isPrivateScalar() && m->role != Memory::Role::Pointer ? "&" + m->name : m->name;
+    return fmt::format("(({}{}{}*){})", c, q, s.openclName(), base);
   }
 
   std::string access(const c::Access& a) {
@@ -88,12 +90,26 @@ class Printer {
         e.form = "lane";
         text = element() + laneName(a.lane);
         break;
+      case c::Access::Form::Swizzle: {
+        e.form = "lanes";
+        static const char* digits = "0123456789abcdef";
+        text = element() + ".s";
+        for (int k = 0; k < a.width; ++k) text += digits[(a.lane + k) & 15];
+        break;
+      }
       case c::Access::Form::ScalarCast:
         e.form = "scalar";
         text = fmt::format("{}[{}]", pointerCast(m), idx);
         break;
       case c::Access::Form::VLoad:
         e.form = fmt::format("{}{}", a.write ? "vstore" : "vload", a.width);
+        if (m->scalarized && !a.write && a.simplified.isCst()) {
+          text = fmt::format("({}{})(", Type::scalar(m->elemType.scalarKind()).openclName(), a.width);
+          for (int k = 0; k < a.width; ++k)
+            text += fmt::format("{}{}_{}", k ? ", " : "", m->name, a.simplified.value() * a.width + k);
+          text += ")";
+          break;
+        }
         text = a.write ? fmt::format("{}, {}", idx, m->name) : fmt::format("vload{}({}, {})", a.width, idx, m->name);
         break;
       case c::Access::Form::VLoadAt: {
@@ -270,6 +286,10 @@ PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelPara
         sig += (i ? ", " : "") + cfun::cTypeName(d->params[i].second) + " " + d->params[i].first;
       p.lines(sig + ") {" + d->bodyText + "}", 0);
     }
+    p.line("", 0);
+  }
+  for (auto& v : model.vectorized) {
+    p.line(printVectorized(*v.def, v.name, v.width), 0);
     p.line("", 0);
   }
 

@@ -21,7 +21,10 @@ void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories
     if (e.kind != c::Expr::Kind::Access) return;
     auto it = ok.find(e.access->mem);
     if (it == ok.end()) return;
-    bool constant = (e.access->form == c::Access::Form::Element || e.access->form == c::Access::Form::Lane) &&
+    using F = c::Access::Form;
+    F f = e.access->form;
+    bool constant = (f == F::Element || f == F::Lane || f == F::Swizzle ||
+                     (f == F::VLoad && !e.access->write && e.access->mem->elemType.isScalar())) &&
                     e.access->simplified.isCst();
     if (!constant) it->second = false;
   });

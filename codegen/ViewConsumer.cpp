@@ -294,12 +294,17 @@ LeafAccess leaf(const View& v, Type t, ir::NodeId node, bool write, std::vector<
     } else if (r == 1) {
       a = scalarAt(m, res.elemIndex, res.sub, node, write);
     } else {
-      // A vector inside a wider vector element: load it from the scalar positions.
-      arith::Expr flat = rawAdd(rawMul(res.elemIndex, cst(e)), res.sub);
-      a = c::access(makeAccess(m, c::Access::Form::VLoadAt, flat, node, write, r));
-      out.kind = write ? LeafAccess::Kind::Store : LeafAccess::Kind::Single;
-      out.expr = write ? a : withGuards(res, t, a);
-      return out;
+      // A vector inside a wider vector element: its lanes, or a load from the scalar positions.
+      arith::Expr s = arith::simplify(res.sub);
+      if (s.isCst() && s.value() + r <= e) {
+        a = c::access(makeAccess(m, c::Access::Form::Swizzle, res.elemIndex, node, write, r, int(s.value())));
+      } else {
+        arith::Expr flat = rawAdd(rawMul(res.elemIndex, cst(e)), res.sub);
+        a = c::access(makeAccess(m, c::Access::Form::VLoadAt, flat, node, write, r));
+        out.kind = write ? LeafAccess::Kind::Store : LeafAccess::Kind::Single;
+        out.expr = write ? a : withGuards(res, t, a);
+        return out;
+      }
     }
     out.expr = write ? a : withGuards(res, t, a);
     return out;
@@ -316,6 +321,11 @@ LeafAccess leaf(const View& v, Type t, ir::NodeId node, bool write, std::vector<
     c::ExprP a;
     if (e == r && arith::provablyDivisible(flat0s, cst(e))) {
       a = c::access(makeAccess(m, c::Access::Form::Element, rawDiv(flat0, cst(e)), node, write));
+      out.kind = LeafAccess::Kind::Single;
+    } else if (e > r && (arith::simplify(flat0s % cst(e)).isCst()) &&
+               arith::simplify(flat0s % cst(e)).value() + r <= e) {
+      int lane = static_cast<int>(arith::simplify(flat0s % cst(e)).value());
+      a = c::access(makeAccess(m, c::Access::Form::Swizzle, rawDiv(flat0, cst(e)), node, write, r, lane));
       out.kind = LeafAccess::Kind::Single;
     } else if (e == 1 && arith::provablyDivisible(flat0s, cst(r))) {
       a = c::access(makeAccess(m, c::Access::Form::VLoad, rawDiv(flat0, cst(r)), node, write, r));

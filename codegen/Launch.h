@@ -1,0 +1,34 @@
+// Instantiating a CompiledKernel at concrete sizes: the runtime's launch description (buffers
+// with their element counts, size arguments, local memory, NDRange), and the conversion of
+// interpreter values into the kernel's input buffers and expected outputs, so that a kernel
+// can be run and checked against the interpreter.
+#pragma once
+
+#include <vector>
+
+#include "codegen/CompiledKernel.h"
+#include "codegen/runtime/KernelLaunch.h"
+#include "core/arith/ArithExpr.h"
+#include "core/interp/Value.h"
+
+namespace lift::codegen {
+
+// The launch of `k` with the size variables set to `sizes`. Inputs without data are generated
+// by the runtime from the launch's seed; scalar inputs are 1 unless set (setInputs).
+// Temporaries are inout buffers (their contents do not matter). Throws LiftError when a size
+// is missing, or when a buffer, local array or NDRange would be empty or negative.
+runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& sizes);
+
+// Sets the data of the input buffers and scalar arguments from the program's input values
+// (as the interpreter takes them), and the expected contents of the outputs from its result.
+void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k, const std::vector<interp::Value>& inputs);
+void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result);
+
+// The scalars of a value in the layout of the kernel's buffers (row-major; component `c` of
+// tuples, -1 for none), converted to `type`.
+runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type, int component = -1);
+
+// The runtime's element type of a scalar or vector type; throws LiftError for others (bool).
+runtime::ElementType elementTypeOf(Type t);
+
+}  // namespace lift::codegen

@@ -1,0 +1,99 @@
+// Generated kernels run on the OpenCL CPU device (PoCL) and compute what the interpreter
+// computes: every low-level example (resources/examples/lowlevel) and the code generator's own
+// test programs (tests/data/codegen), each compiled once and run on random inputs at several
+// sizes.
+#include <QtTest/QtTest>
+
+#include <filesystem>
+
+#include "codegen/Compiler.h"
+#include "codegen/Launch.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
+#include "core/interp/Compare.h"
+#include "core/interp/Interpreter.h"
+#include "core/interp/RandomInputs.h"
+#include "core/interp/Sizes.h"
+#include "core/lang/Parser.h"
+
+using namespace lift;
+
+namespace {
+
+std::vector<std::string> programs() {
+  std::vector<std::string> out;
+  for (const char* dir : {LIFT_SOURCE_DIR "/resources/examples/lowlevel", LIFT_SOURCE_DIR "/tests/data/codegen"}) {
+    if (!std::filesystem::exists(dir)) continue;
+    for (auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".lift" && e.path().filename().string().rfind("bad_", 0) != 0)
+        out.push_back(e.path().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string sizesText(const arith::Env& s) {
+  std::string t;
+  for (auto& [n, v] : s) t += (t.empty() ? "" : ",") + n + "=" + std::to_string(v);
+  return t;
+}
+
+}  // namespace
+
+class TestCodegenRun : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir cacheDir_;
+  std::unique_ptr<runtime::KernelRunner> runner_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(cacheDir_.isValid());
+    auto cache = std::make_shared<runtime::BuildCache>(cacheDir_.path().toStdString());
+    runner_ = std::make_unique<runtime::KernelRunner>(runtime::Device::find("0"), cache);
+  }
+
+  void matchesInterpreter_data() {
+    QTest::addColumn<QString>("file");
+    for (auto& f : programs())
+      QTest::newRow(std::filesystem::path(f).filename().string().c_str()) << QString::fromStdString(f);
+  }
+
+  void matchesInterpreter() {
+    QFETCH(QString, file);
+    ir::Program p = lang::parseFile(file.toStdString());
+    codegen::CompiledKernel k;
+    try {
+      k = codegen::compileKernel(p);
+    } catch (const LiftError& e) {
+      QFAIL(e.diagnostic().format().c_str());
+    }
+    int runs = 0;
+    for (int64_t atLeast : {2, 9}) {
+      interp::SizeHint hint;
+      hint.atLeast = atLeast;
+      hint.atMost = 1 << 12;
+      arith::Env sizes = interp::chooseSizes(p, hint);
+      std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, 17 + static_cast<uint64_t>(atLeast));
+      interp::Value expected = interp::interpret(p, inputs, sizes);
+      runtime::KernelLaunch launch = codegen::instantiate(k, sizes);
+      codegen::setInputs(launch, k, inputs);
+      codegen::setExpected(launch, k, expected);
+      runtime::RunOptions opts;
+      opts.warmups = 0;
+      opts.repetitions = 1;
+      opts.tolerance.floatRel = 1e-3;
+      opts.tolerance.floatAbs = 1e-3;
+      runtime::RunResult r = runner_->run(launch, opts);
+      std::string what = sizesText(sizes) + ": " + r.summary() + " " + r.message + " " + r.validation.message;
+      if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog + "\n" + k.source;
+      QVERIFY2(r.ok(), what.c_str());
+      QVERIFY2(r.validation.checked && r.validation.ok, what.c_str());
+      ++runs;
+    }
+    QCOMPARE(runs, 2);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCodegenRun)
+#include "tst_codegen_run.moc"
