@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -33,6 +34,8 @@ Type concreteType(Type t, const arith::Env& sizes) {
 }
 
 namespace {
+
+using Args = std::span<const Value>;
 
 // Parses the text of a scalar literal of kind k ("1.5f", "2.0", "-3", "true").
 std::optional<Scalar> parseScalar(std::string text, ScalarKind k) {
@@ -84,7 +87,7 @@ class Interpreter {
   Interpreter(const arith::Env& sizes, const ir::Program* program, const InterpOptions& opts)
       : sizes_(sizes), program_(program), opts_(opts) {}
 
-  Value apply(const ir::Fun& f, std::vector<Value> args, const ir::ExprNode* site) {
+  Value apply(const ir::Fun& f, Args args, const ir::ExprNode* site) {
     switch (f->kind()) {
       case ir::FunNode::Kind::Lambda: return applyLambda(*ir::asLambda(f), args, site);
       case ir::FunNode::Kind::UserFun: return applyUserFun(ir::asUserFun(f)->def(), args, site);
@@ -121,7 +124,7 @@ class Interpreter {
     return v;
   }
 
-  void expectArgs(const std::vector<Value>& args, size_t n, const ir::PatternNode& p, const ir::ExprNode* site) const {
+  void expectArgs(Args args, size_t n, const ir::PatternNode& p, const ir::ExprNode* site) const {
     if (args.size() != n)
       fail(InterpError::Kind::Shape, site,
            fmt::format("{} takes {} argument{}, got {}", ir::patternName(p.pattern()), n, n == 1 ? "" : "s", args.size()));
@@ -134,23 +137,22 @@ class Interpreter {
     switch (e->kind()) {
       case ir::ExprNode::Kind::Literal: return literal(*ir::asLiteral(e), e.get());
       case ir::ExprNode::Kind::Param: {
-        auto it = env_.find(ir::asParam(e));
-        if (it == env_.end())
-          fail(InterpError::Kind::Unbound, e.get(), fmt::format("parameter '{}' has no value here", ir::asParam(e)->name()));
-        return it->second;
+        // The innermost binding: lambdas push their parameters, so the stack is short.
+        const ir::ParamNode* p = ir::asParam(e);
+        for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+          if (it->first == p) return it->second;
+        fail(InterpError::Kind::Unbound, e.get(), fmt::format("parameter '{}' has no value here", p->name()));
       }
       case ir::ExprNode::Kind::Call: {
         auto* c = ir::asCall(e);
         std::vector<Value> args;
         args.reserve(c->args().size());
         for (auto& a : c->args()) args.push_back(eval(a));
-        return apply(c->fun(), std::move(args), e.get());
+        return apply(c->fun(), args, e.get());
       }
     }
     fail(InterpError::Kind::Shape, e.get(), "unknown expression kind");
   }
-
-  std::unordered_map<const ir::ParamNode*, Value>& env() { return env_; }
 
  private:
   Value literal(const ir::LiteralNode& l, const ir::ExprNode* site) {
@@ -175,44 +177,37 @@ class Interpreter {
   }
 
   // Binds arguments to n parameters with the type checker's rule (ir::bindArguments): one
-  // argument per parameter, or, with fewer arguments, tuples taken apart by one level.
-  std::optional<std::vector<Value>> bind(const std::vector<Value>& args, size_t n) const {
+  // argument per parameter, or, with fewer arguments, tuples taken apart by one level (into
+  // `spread`, which the result then views).
+  static std::optional<Args> bind(Args args, size_t n, std::vector<Value>& spread) {
     if (args.size() == n) return args;
     if (args.size() > n) return std::nullopt;
-    std::vector<Value> out;
+    spread.clear();
     for (auto& a : args) {
       if (a.isTuple())
-        for (size_t i = 0; i < a.size(); ++i) out.push_back(a.at(i));
+        for (size_t i = 0; i < a.size(); ++i) spread.push_back(a.at(i));
       else
-        out.push_back(a);
+        spread.push_back(a);
     }
-    if (out.size() != n) return std::nullopt;
-    return out;
+    if (spread.size() != n) return std::nullopt;
+    return Args(spread);
   }
 
-  Value applyLambda(const ir::LambdaNode& l, std::vector<Value>& args, const ir::ExprNode* site) {
-    auto bound = bind(args, l.params().size());
+  Value applyLambda(const ir::LambdaNode& l, Args args, const ir::ExprNode* site) {
+    std::vector<Value> spread;
+    auto bound = bind(args, l.params().size(), spread);
     if (!bound)
       fail(InterpError::Kind::Shape, site,
            fmt::format("a lambda of {} parameters applied to {} arguments", l.params().size(), args.size()));
-    // Save what the parameters were bound to (a lambda may be reached again while active).
-    std::vector<std::optional<Value>> saved;
-    saved.reserve(bound->size());
-    for (size_t i = 0; i < bound->size(); ++i) {
-      const ir::ParamNode* p = l.params()[i].get();
-      auto it = env_.find(p);
-      saved.push_back(it == env_.end() ? std::nullopt : std::optional<Value>(it->second));
-      env_[p] = std::move((*bound)[i]);
-    }
-    Value r = eval(l.body());
-    for (size_t i = 0; i < saved.size(); ++i) {
-      const ir::ParamNode* p = l.params()[i].get();
-      if (saved[i])
-        env_[p] = std::move(*saved[i]);
-      else
-        env_.erase(p);
-    }
-    return r;
+    size_t depth = env_.size();
+    for (size_t i = 0; i < bound->size(); ++i) env_.emplace_back(l.params()[i].get(), (*bound)[i]);
+    // Pops the bindings also when the body throws (the interpreter may be used again).
+    struct Pop {
+      std::vector<std::pair<const ir::ParamNode*, Value>>& env;
+      size_t depth;
+      ~Pop() { env.resize(depth); }
+    } pop{env_, depth};
+    return eval(l.body());
   }
 
   // ----- user functions -----
@@ -250,41 +245,63 @@ class Interpreter {
     LIFT_ASSERT(false, "user functions do not return arrays");
   }
 
-  const cfun::Body& bodyOf(const ir::UserFunDef& d, const ir::ExprNode* site) {
-    if (d.body) return *d.body;
-    auto it = parsedBodies_.find(&d);
-    if (it != parsedBodies_.end()) return *it->second;
-    try {
-      auto b = cfun::parseBody(d.bodyText, d.params, d.returnType, d.loc.file, d.loc.line, d.loc.col);
-      return *parsedBodies_.emplace(&d, b).first->second;
-    } catch (const LiftError& err) {
-      fail(InterpError::Kind::UserFunction, site, fmt::format("user function '{}': {}", d.name, err.diagnostic().message));
+  // What a call of a user function needs, computed once per function: its parsed body and
+  // which parameters and result are plain scalars (the common case, checked without Types).
+  struct UserFunPlan {
+    const cfun::Body* body = nullptr;
+    std::vector<std::optional<ScalarKind>> scalarParams;
+    std::optional<ScalarKind> scalarResult;
+    uint32_t resultSlots = 0;
+  };
+
+  const UserFunPlan& planOf(const ir::UserFunDef& d, const ir::ExprNode* site) {
+    if (auto it = plans_.find(&d); it != plans_.end()) return it->second;
+    UserFunPlan plan;
+    if (d.body) {
+      plan.body = d.body.get();
+    } else {
+      try {
+        parsedBodies_.push_back(cfun::parseBody(d.bodyText, d.params, d.returnType, d.loc.file, d.loc.line, d.loc.col));
+      } catch (const LiftError& err) {
+        fail(InterpError::Kind::UserFunction, site, fmt::format("user function '{}': {}", d.name, err.diagnostic().message));
+      }
+      plan.body = parsedBodies_.back().get();
     }
+    for (auto& [name, t] : d.params)
+      plan.scalarParams.push_back(t.isScalar() ? std::optional<ScalarKind>(t.scalarKind()) : std::nullopt);
+    if (d.returnType.isScalar()) plan.scalarResult = d.returnType.scalarKind();
+    plan.resultSlots = cfun::slotCount(d.returnType);
+    return plans_.emplace(&d, std::move(plan)).first->second;
   }
 
-  Value applyUserFun(const ir::UserFunDef& d, std::vector<Value>& args, const ir::ExprNode* site) {
-    auto bound = bind(args, d.params.size());
+  Value applyUserFun(const ir::UserFunDef& d, Args args, const ir::ExprNode* site) {
+    const UserFunPlan& plan = planOf(d, site);
+    auto bound = bind(args, d.params.size(), spread_);
     if (!bound)
       fail(InterpError::Kind::Shape, site,
            fmt::format("user function '{}' takes {} arguments, got {}", d.name, d.params.size(), args.size()));
-    const cfun::Body& body = bodyOf(d, site);
     slots_.clear();
     for (size_t i = 0; i < bound->size(); ++i) {
       const Value& v = (*bound)[i];
+      if (plan.scalarParams[i] && v.isScalar() && v.scalarKind() == *plan.scalarParams[i]) {
+        slots_.push_back(v.bits());
+        continue;
+      }
       if (!matches(v, d.params[i].second))
         fail(InterpError::Kind::Shape, site,
              fmt::format("user function '{}': parameter '{}' has type {} but receives {}", d.name, d.params[i].first,
                          d.params[i].second.toString(), describe(v)));
       v.flattenInto(slots_);
     }
-    result_.resize(cfun::slotCount(d.returnType));
+    result_.resize(plan.resultSlots);
     try {
-      cfun::evaluate(body, slots_, result_, opts_.userFunLimits);
+      cfun::evaluate(*plan.body, slots_, result_, opts_.userFunLimits);
     } catch (const LiftError& err) {
       Diagnostic diag = err.diagnostic();
       diag.message += fmt::format(" (in user function '{}')", d.name);
       throw InterpError(InterpError::Kind::UserFunction, std::move(diag));
     }
+    if (plan.scalarResult) return Value::scalar(*plan.scalarResult, result_[0]);
     const Scalar* p = result_.data();
     return fromSlots(d.returnType, p);
   }
@@ -295,16 +312,47 @@ class Interpreter {
     expectArray(in, p, site);
     size_t n = in.size();
     ArrayBuilder b(n);
-    for (size_t i = 0; i < n; ++i) b.push(apply(p.f(), {in.at(i)}, site));
+    for (size_t i = 0; i < n; ++i) b.push(applyToElement(p.f(), nullptr, in, i, site));
     return b.finish();
   }
 
+  // The number of parameters of f if it binds arguments to parameters (a lambda or a user
+  // function, which take tuple arguments apart as needed), else 0.
+  static size_t paramCount(const ir::Fun& f) {
+    if (auto* l = ir::asLambda(f)) return l->params().size();
+    if (auto* u = ir::asUserFun(f)) return u->def().params.size();
+    return 0;
+  }
+
+  // f applied to element i of `in`, after the accumulator `acc` if given. When the element
+  // is a tuple of a zipped array that f would take apart anyway, its components are passed
+  // directly, without building the tuple (same binding as ir::bindArguments).
+  Value applyToElement(const ir::Fun& f, const Value* acc, const Value& in, size_t i, const ir::ExprNode* site) {
+    size_t lead = acc ? 1 : 0;
+    if (in.isZip() && !(acc && acc->isTuple())) {
+      auto parts = in.zipComponents();
+      size_t n = paramCount(f);
+      std::array<Value, 8> args;
+      if (n == lead + parts.size() && n <= args.size()) {
+        if (acc) args[0] = *acc;
+        for (size_t k = 0; k < parts.size(); ++k) args[lead + k] = parts[k].at(i);
+        return apply(f, Args(args.data(), n), site);
+      }
+    }
+    if (!acc) {
+      Value e = in.at(i);
+      return apply(f, Args(&e, 1), site);
+    }
+    Value pair[2] = {*acc, in.at(i)};
+    return apply(f, pair, site);
+  }
+
   Value fold(const ir::PatternNode& p, Value acc, const Value& in, size_t from, size_t to, const ir::ExprNode* site) {
-    for (size_t i = from; i < to; ++i) acc = apply(p.f(), {std::move(acc), in.at(i)}, site);
+    for (size_t i = from; i < to; ++i) acc = applyToElement(p.f(), &acc, in, i, site);
     return acc;
   }
 
-  Value mapLanes(const ir::PatternNode& p, const std::vector<Value>& args, int width, const ir::ExprNode* site) {
+  Value mapLanes(const ir::PatternNode& p, Args args, int width, const ir::ExprNode* site) {
     // Lane j of every argument (tuples of vectors taken apart component-wise).
     std::function<Value(const Value&, int)> laneOf = [&](const Value& v, int j) -> Value {
       if (v.isTuple()) {
@@ -322,7 +370,7 @@ class Interpreter {
     for (int j = 0; j < width; ++j) {
       std::vector<Value> scalars;
       for (auto& a : args) scalars.push_back(laneOf(a, j));
-      Value r = apply(p.f(), std::move(scalars), site);
+      Value r = apply(p.f(), scalars, site);
       if (!r.isScalar())
         fail(InterpError::Kind::Shape, site,
              fmt::format("{}: the function must return a scalar, but returns {}", ir::patternName(p.pattern()), describe(r)));
@@ -452,7 +500,7 @@ class Interpreter {
     return b.finish();
   }
 
-  Value applyPattern(const ir::PatternNode& p, std::vector<Value>& args, const ir::ExprNode* site) {
+  Value applyPattern(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
     const auto& ps = p.params();
     switch (p.pattern()) {
       case PatternKind::Map:
@@ -505,18 +553,15 @@ class Interpreter {
             fail(InterpError::Kind::Shape, site,
                  fmt::format("zip of arrays of different lengths: {} and {}", n, args[i].size()));
         }
-        ArrayBuilder b(n);
-        for (size_t j = 0; j < n; ++j) {
-          std::vector<Value> elems;
-          elems.reserve(args.size());
-          for (auto& a : args) elems.push_back(a.at(j));
-          b.push(Value::tuple(std::move(elems)));
-        }
-        return b.finish();
+        return Value::zip(std::vector<Value>(args.begin(), args.end()));
       }
       case PatternKind::Unzip: {
         expectArgs(args, 1, p, site);
         const Value& in = expectArray(args[0], p, site);
+        if (in.isZip()) {
+          auto parts = in.zipComponents();
+          return Value::tuple(std::vector<Value>(parts.begin(), parts.end()));
+        }
         if (in.size() == 0) fail(InterpError::Kind::Shape, site, "unzip of an empty array");
         size_t arity = in.at(0).size();
         if (!in.at(0).isTuple()) fail(InterpError::Kind::Shape, site, fmt::format("unzip expects an array of tuples, got {}", describe(in)));
@@ -600,7 +645,7 @@ class Interpreter {
         int64_t n = size(ps.sizes.at(0), site);
         if (n < 0) fail(InterpError::Kind::Shape, site, fmt::format("iterate: negative count {}", n));
         Value cur = args[0];
-        for (int64_t i = 0; i < n; ++i) cur = apply(p.f(), {std::move(cur)}, site);
+        for (int64_t i = 0; i < n; ++i) cur = apply(p.f(), Args(&cur, 1), site);
         return cur;
       }
       case PatternKind::Get: {
@@ -609,7 +654,7 @@ class Interpreter {
           fail(InterpError::Kind::Shape, site, fmt::format("get {} of {}", ps.index, describe(args[0])));
         return args[0].at(static_cast<size_t>(ps.index));
       }
-      case PatternKind::Tuple: return Value::tuple(args);
+      case PatternKind::Tuple: return Value::tuple(std::vector<Value>(args.begin(), args.end()));
       case PatternKind::Id: expectArgs(args, 1, p, site); return args[0];
       case PatternKind::AsVector: {
         expectArgs(args, 1, p, site);
@@ -631,7 +676,7 @@ class Interpreter {
       }
       case PatternKind::ToGlobal:
       case PatternKind::ToLocal:
-      case PatternKind::ToPrivate: return apply(p.f(), std::move(args), site);
+      case PatternKind::ToPrivate: return apply(p.f(), args, site);
       case PatternKind::Dot: {
         expectArgs(args, 2, p, site);
         const Value &a = args[0], &b = args[1];
@@ -654,10 +699,13 @@ class Interpreter {
   const arith::Env& sizes_;
   const ir::Program* program_;
   const InterpOptions& opts_;
-  std::unordered_map<const ir::ParamNode*, Value> env_;
+  std::vector<std::pair<const ir::ParamNode*, Value>> env_;  // the bound parameters, innermost last
   std::unordered_map<const ir::LiteralNode*, Value> literals_;
-  std::unordered_map<const ir::UserFunDef*, std::shared_ptr<const cfun::Body>> parsedBodies_;
+  std::unordered_map<const ir::UserFunDef*, UserFunPlan> plans_;
+  std::vector<std::shared_ptr<const cfun::Body>> parsedBodies_;  // bodies of definitions built without one
+  // Scratch buffers of user-function calls (which never re-enter the interpreter).
   std::vector<Scalar> slots_, result_;
+  std::vector<Value> spread_;
 };
 
 }  // namespace

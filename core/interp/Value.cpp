@@ -96,6 +96,14 @@ Value Value::flatArray(ScalarKind k, int width, std::vector<int64_t> dims, std::
   return fromRep(std::move(r));
 }
 
+Value Value::zip(std::vector<Value> arrays) {
+  LIFT_ASSERT(arrays.size() >= 2, "zip of fewer than two arrays");
+  for (auto& a : arrays) LIFT_ASSERT(a.isArray() && a.size() == arrays[0].size(), "zip of arrays of different lengths");
+  auto r = std::make_shared<ArrayRep>();
+  r->zipped = std::move(arrays);
+  return fromRep(std::move(r));
+}
+
 Value Value::filled(Type t, Scalar fill) {
   std::vector<int64_t> dims;
   Type inner = t;
@@ -145,6 +153,12 @@ Value Value::at(size_t i) const {
     case Kind::Array: break;
   }
   const ArrayRep& r = rep();
+  if (r.isZip()) {
+    std::vector<Value> elems;
+    elems.reserve(r.zipped.size());
+    for (auto& a : r.zipped) elems.push_back(a.at(i));
+    return tuple(std::move(elems));
+  }
   if (!r.flat()) return r.elems[i];
   size_t stride = r.stride();
   size_t pos = r.offset + i * stride;
@@ -169,6 +183,8 @@ Value Value::at(size_t i) const {
 }
 
 bool Value::isFlat() const { return kind_ == Kind::Array && rep().flat(); }
+bool Value::isZip() const { return kind_ == Kind::Array && rep().isZip(); }
+std::span<const Value> Value::zipComponents() const { return rep().zipped; }
 
 std::span<const Scalar> Value::flatData() const {
   const ArrayRep& r = rep();
@@ -211,6 +227,11 @@ Type Value::type() const {
     for (size_t i = r.dims.size(); i-- > 0;) t = Type::array(t, arith::cst(r.dims[i]));
     return t;
   }
+  if (r.isZip()) {
+    std::vector<Type> elems;
+    for (auto& a : r.zipped) elems.push_back(a.type().elem());
+    return Type::array(Type::tuple(std::move(elems)), arith::cst(static_cast<int64_t>(r.length())));
+  }
   Type elem = r.elems.empty() ? Type::int_() : r.elems[0].type();
   return Type::array(elem, arith::cst(static_cast<int64_t>(r.elems.size())));
 }
@@ -228,6 +249,10 @@ size_t Value::scalarCount() const {
   }
   if (isFlat()) return flatData().size();
   size_t n = 0;
+  if (isZip()) {
+    for (auto& a : rep().zipped) n += a.scalarCount();
+    return n;
+  }
   for (auto& e : rep().elems) n += e.scalarCount();
   return n;
 }
@@ -248,6 +273,10 @@ void Value::flattenInto(std::vector<Scalar>& out) const {
   if (isFlat()) {
     auto d = flatData();
     out.insert(out.end(), d.begin(), d.end());
+    return;
+  }
+  if (isZip()) {
+    for (size_t i = 0; i < size(); ++i) at(i).flattenInto(out);
     return;
   }
   for (auto& e : rep().elems) e.flattenInto(out);

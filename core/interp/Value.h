@@ -4,7 +4,8 @@
 // Arrays whose innermost elements are scalars or vectors are stored flat: one contiguous block
 // of scalars with the array's dimensions, as the OpenCL device stores them. Split, join,
 // asVector, asScalar and taking a row are then views of the same block; nothing is copied.
-// Arrays of tuples (or of arrays of different shapes) are stored as a list of element values.
+// zip(a, b) is stored as its component arrays (its tuples are built only when asked for);
+// other arrays of tuples (or of arrays of different shapes) as a list of element values.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +41,8 @@ class Value {
   // A flat array: `dims` outermost first; each innermost element is a scalar (width 1) or a
   // vector of `width` lanes; data holds product(dims) * width scalars, row-major.
   static Value flatArray(ScalarKind k, int width, std::vector<int64_t> dims, std::vector<Scalar> data);
+  // The array of tuples of the arrays' elements (at least two arrays of one length).
+  static Value zip(std::vector<Value> arrays);
   // Every element (at every depth) equal to `fill`; `t` is a scalar, vector or array type whose
   // lengths are constants.
   static Value filled(Type t, Scalar fill);
@@ -69,6 +72,10 @@ class Value {
   size_t size() const;
   // Array element, tuple component or vector lane i.
   Value at(size_t i) const;
+
+  // Arrays made by zip: their component arrays.
+  bool isZip() const;
+  std::span<const Value> zipComponents() const;
 
   // Flat arrays: the scalars, the dimensions and the innermost element's kind and width.
   bool isFlat() const;
@@ -118,11 +125,14 @@ struct Value::ArrayRep {
   std::vector<int64_t> dims;
   ScalarKind kind = ScalarKind::Float;
   int width = 1;
-  // Boxed (data == null): the elements.
+  // Zipped (data == null, zipped not empty): the component arrays.
+  std::vector<Value> zipped;
+  // Boxed (data == null, zipped empty): the elements.
   std::vector<Value> elems;
 
   bool flat() const { return data != nullptr; }
-  size_t length() const { return flat() ? static_cast<size_t>(dims[0]) : elems.size(); }
+  bool isZip() const { return !zipped.empty(); }
+  size_t length() const { return flat() ? static_cast<size_t>(dims[0]) : isZip() ? zipped[0].size() : elems.size(); }
   // Scalars in one element of the outermost dimension.
   size_t stride() const;
 };

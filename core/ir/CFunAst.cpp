@@ -28,6 +28,13 @@ uint32_t fieldOffset(Type tuple, size_t k) {
   return off;
 }
 
+void setType(Expr& e, Type t) {
+  e.type = t;
+  e.numSlots = slotCount(t);
+  e.width = t.isScalar() ? 1 : t.isVector() ? static_cast<uint8_t>(t.vectorWidth()) : 0;
+  e.scalar = t.isScalar() || t.isVector() ? t.scalarKind() : ScalarKind::Int;
+}
+
 std::string tupleStructName(Type tuple) {
   std::string name = fmt::format("Tuple{}", tuple.tupleElems().size());
   for (Type e : tuple.tupleElems()) name += "_" + cTypeName(e);

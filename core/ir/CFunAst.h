@@ -61,7 +61,12 @@ struct Expr {
   Kind kind;
   Type type;
   Loc loc;
-  uint32_t slot = 0;  // first frame slot of this node's value
+  uint32_t slot = 0;   // first frame slot of this node's value
+  // Facts about `type` the evaluator needs on every step, computed once (see setType):
+  uint32_t numSlots = 0;  // slotCount(type) (not "slots": a Qt keyword)
+  uint8_t width = 0;   // scalars 1, vectors their width, tuples 0
+  ScalarKind scalar = ScalarKind::Int;  // scalars and vectors: the kind of their scalars
+  uint32_t offset = 0; // Field: the field's first slot within the tuple
   std::string text;
   Scalar value{};
   int var = -1;
@@ -111,6 +116,7 @@ struct Variable {
   std::string name;
   Type type;
   uint32_t slot = 0;
+  uint32_t numSlots = 0;  // slotCount(type) (not "slots": a Qt keyword)
   bool isParam = false;
   bool isConst = false;
   Loc loc;
@@ -124,6 +130,7 @@ struct Body {
   StmtPtr block;               // the outermost block
   uint32_t frameSize = 0;      // slots needed by one evaluation
   uint32_t paramSlots = 0;     // slots taken by the parameters (they come first)
+  uint32_t resultSlots = 0;    // slotCount(returnType)
   std::string file;
   std::string text;            // the source text, as given to parseBody
   Loc start;                   // where `text` starts in the file
@@ -136,6 +143,8 @@ struct Body {
 uint32_t slotCount(Type t);
 // Slot offset of field `k` inside a tuple value.
 uint32_t fieldOffset(Type tuple, size_t k);
+// Sets e.type and the facts derived from it (numSlots, width, scalar).
+void setType(Expr& e, Type t);
 // The C struct name Lift uses for a tuple type: Tuple2_float_int; nested tuples nest the name.
 std::string tupleStructName(Type tuple);
 // OpenCL C spelling of a scalar, vector or tuple type.

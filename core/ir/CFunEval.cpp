@@ -61,8 +61,6 @@ Scalar convertScalar(Scalar v, ScalarKind from, ScalarKind to) {
 
 namespace {
 
-int lanesOf(Type t) { return t.isVector() ? t.vectorWidth() : 1; }
-
 int32_t wrap(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v))); }
 
 class Evaluator {
@@ -82,7 +80,7 @@ class Evaluator {
         return Flow::Normal;
       case Stmt::Kind::Decl: {
         const Variable& v = b_.vars[s.var];
-        uint32_t n = slotCount(v.type);
+        uint32_t n = v.numSlots;
         if (s.exprs.empty()) {
           for (uint32_t i = 0; i < n; ++i) frame_[v.slot + i] = Scalar{};
         } else {
@@ -164,7 +162,7 @@ class Evaluator {
       case Expr::Kind::Binary: return binary(e);
       case Expr::Kind::Cond: {
         const Scalar* v = eval(*e.operands[0])->b ? eval(*e.operands[1]) : eval(*e.operands[2]);
-        std::copy(v, v + slotCount(e.type), out(e));
+        std::copy(v, v + e.numSlots, out(e));
         return out(e);
       }
       case Expr::Kind::Call: {
@@ -186,12 +184,12 @@ class Evaluator {
         return o;
       }
       case Expr::Kind::Field:
-        return eval(*e.operands[0]) + fieldOffset(e.operands[0]->type, static_cast<size_t>(e.lanes[0]));
+        return eval(*e.operands[0]) + e.offset;
       case Expr::Kind::VectorCons: {
         Scalar* o = out(e);
         if (e.operands.size() == 1 && e.operands[0]->type.isScalar()) {
           Scalar v = *eval(*e.operands[0]);
-          for (int i = 0; i < e.type.vectorWidth(); ++i) o[i] = v;
+          for (int i = 0; i < e.width; ++i) o[i] = v;
           return o;
         }
         [[fallthrough]];
@@ -200,9 +198,8 @@ class Evaluator {
         Scalar* o = out(e);
         for (auto& op : e.operands) {
           const Scalar* v = eval(*op);
-          uint32_t n = slotCount(op->type);
-          std::copy(v, v + n, o);
-          o += n;
+          std::copy(v, v + op->numSlots, o);
+          o += op->numSlots;
         }
         return out(e);
       }
@@ -216,12 +213,12 @@ class Evaluator {
     const Scalar* v = eval(from);
     Scalar* o = out(e);
     if (from.type == e.type) {
-      std::copy(v, v + slotCount(e.type), o);
+      std::copy(v, v + e.numSlots, o);
       return o;
     }
-    ScalarKind fk = from.type.scalarKind(), tk = e.type.scalarKind();
-    int n = lanesOf(e.type);
-    if (from.type.isScalar()) {
+    ScalarKind fk = from.scalar, tk = e.scalar;
+    int n = e.width;
+    if (from.width == 1) {
       Scalar c = convertScalar(*v, fk, tk);
       for (int i = 0; i < n; ++i) o[i] = c;
     } else {
@@ -237,8 +234,8 @@ class Evaluator {
       o->i = v->b ? 0 : 1;
       return o;
     }
-    int n = lanesOf(e.type);
-    ScalarKind k = e.type.scalarKind();
+    int n = e.width;
+    ScalarKind k = e.scalar;
     for (int i = 0; i < n; ++i) {
       switch (e.unaryOp) {
         case UnaryOp::Plus: o[i] = v[i]; break;
@@ -309,11 +306,11 @@ class Evaluator {
     }
     const Scalar* a = eval(*e.operands[0]);
     const Scalar* b = eval(*e.operands[1]);
-    Type t = e.operands[0]->type;
-    int n = lanesOf(t);
-    ScalarKind k = t.scalarKind();
+    const Expr& operand = *e.operands[0];
+    int n = operand.width;
+    ScalarKind k = operand.scalar;
     bool cmp = e.binaryOp >= BinaryOp::Lt && e.binaryOp <= BinaryOp::Ne;
-    int32_t truth = t.isVector() ? -1 : 1;  // OpenCL: vector comparisons give -1 for true
+    int32_t truth = n > 1 ? -1 : 1;  // OpenCL: vector comparisons give -1 for true
     for (int i = 0; i < n; ++i) {
       switch (k) {
         case ScalarKind::Float:
@@ -349,7 +346,7 @@ class Evaluator {
 void evaluate(const Body& body, std::span<const Scalar> args, std::span<Scalar> result, const EvalLimits& limits) {
   LIFT_ASSERT(args.size() == body.paramSlots,
               fmt::format("user function called with {} argument slots, expects {}", args.size(), body.paramSlots));
-  uint32_t resultSlots = slotCount(body.returnType);
+  uint32_t resultSlots = body.resultSlots;
   LIFT_ASSERT(result.size() == resultSlots, "result buffer has the wrong size");
   // Small frames live on the stack: most bodies need a few dozen slots.
   std::array<Scalar, 256> small;

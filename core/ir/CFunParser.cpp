@@ -127,6 +127,7 @@ class Parser {
     }
     body_->block = std::move(block);
     body_->frameSize = nextSlot_;
+    body_->resultSlots = slotCount(body_->returnType);
     return body_;
   }
 
@@ -340,6 +341,7 @@ class Parser {
     v.name = name;
     v.type = type;
     v.slot = allocate(type);
+    v.numSlots = slotCount(type);
     v.isParam = isParam;
     v.isConst = isConst;
     v.loc = locAt(offset);
@@ -373,7 +375,7 @@ class Parser {
   std::unique_ptr<Expr> node(Expr::Kind k, Type t, size_t offset) {
     auto e = std::make_unique<Expr>();
     e->kind = k;
-    e->type = t;
+    setType(*e, t);
     e->loc = locAt(offset);
     e->slot = allocate(t);
     return e;
@@ -692,9 +694,20 @@ class Parser {
 
   // A copy of an expression tree with fresh slots (variables keep theirs).
   ExprPtr cloneRvalue(const Expr& e) {
-    auto c = std::make_unique<Expr>(Expr{e.kind, e.type, e.loc, e.slot, e.text, e.value, e.var, e.unaryOp,
-                                         e.binaryOp, e.builtin, e.lanes, e.implicit, {}});
-    if (e.kind != Expr::Kind::Var) c->slot = allocate(e.type);
+    auto c = std::make_unique<Expr>();
+    c->kind = e.kind;
+    setType(*c, e.type);
+    c->loc = e.loc;
+    c->slot = e.kind == Expr::Kind::Var ? e.slot : allocate(e.type);
+    c->offset = e.offset;
+    c->text = e.text;
+    c->value = e.value;
+    c->var = e.var;
+    c->unaryOp = e.unaryOp;
+    c->binaryOp = e.binaryOp;
+    c->builtin = e.builtin;
+    c->lanes = e.lanes;
+    c->implicit = e.implicit;
     for (auto& o : e.operands) c->operands.push_back(o ? cloneRvalue(*o) : nullptr);
     return c;
   }
@@ -994,6 +1007,7 @@ class Parser {
         if (k < elems.size()) {
           auto e = node(Expr::Kind::Field, elems[k], m.offset);
           e->lanes = {static_cast<int>(k)};
+          e->offset = fieldOffset(base->type, k);
           e->text = "." + name;
           e->operands.push_back(std::move(base));
           return e;
@@ -1075,7 +1089,7 @@ class Parser {
     }
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::Var;
-    e->type = body_->vars[v].type;
+    setType(*e, body_->vars[v].type);
     e->loc = locAt(t.offset);
     e->var = v;
     e->slot = body_->vars[v].slot;
