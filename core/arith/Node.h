@@ -103,9 +103,12 @@ class SmallVec {
   T* insert(T* pos, const T* first, const T* last) {
     size_t at = static_cast<size_t>(pos - data_), n = static_cast<size_t>(last - first);
     if (size_ + n > cap_) {
-      SmallVec tmp(first, last);  // the range may live in this vector
+      if (first >= data_ && first < data_ + size_) {  // the range lives in this vector
+        std::vector<T> tmp(first, last);
+        reserve(std::max(cap_ * 2, size_ + n));
+        return insertNoAlias(at, tmp.data(), n);
+      }
       reserve(std::max(cap_ * 2, size_ + n));
-      return insertNoAlias(at, tmp.begin(), n);
     }
     return insertNoAlias(at, first, n);
   }
@@ -180,6 +183,10 @@ inline Expr addMany(std::initializer_list<Expr> l) {
 inline Expr mulMany(std::initializer_list<Expr> l) {
   return mulMany(std::span<const Expr>(l.begin(), l.size()));
 }
+
+// b - a, negating the terms of a one by one (cheaper than add(b, neg(a)) and the same value);
+// used by the comparisons of the range analysis.
+Expr difference(Expr b, Expr a);
 
 // ----- terms of a sum: coefficient * product of non-constant factors -----
 struct Term {

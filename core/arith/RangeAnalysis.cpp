@@ -408,7 +408,7 @@ bool provablyLess(Expr a, Expr b) {
     auto l = constLower(b);
     return l && a->value < *l;
   }
-  return provablyPositive(sub(b, a));
+  return provablyPositive(difference(b, a));
 }
 
 bool provablyLessEqual(Expr a, Expr b) {
@@ -422,7 +422,7 @@ bool provablyLessEqual(Expr a, Expr b) {
     auto l = constLower(b);
     return l && a->value <= *l;
   }
-  return provablyNonNegative(sub(b, a));
+  return provablyNonNegative(difference(b, a));
 }
 
 }  // namespace lift::arith

@@ -246,6 +246,24 @@ Expr addImpl(std::span<const Expr> inputs, bool expand) {
 
 namespace detail {
 Expr addMany(std::span<const Expr> terms) { return addImpl(terms, true); }
+
+Expr difference(Expr b, Expr a) {
+  Exprs ts{b};
+  auto terms = a->kind == Kind::Sum ? a->all() : std::span<const Expr>(&a, 1);
+  for (Expr t : terms) {
+    if (isConst(t)) {
+      auto v = checkedNeg(t->value);
+      if (!v) return sub(b, a);
+      ts.push_back(cst(*v));
+      continue;
+    }
+    Term d = decompose(t);
+    auto c = checkedNeg(d.coef);
+    if (!c) return sub(b, a);
+    ts.push_back(termExpr(*c, d.factors()));
+  }
+  return addMany(ts);
+}
 }  // namespace detail
 
 Expr add(Expr a, Expr b) {

@@ -46,7 +46,7 @@ bool absLess(Expr x, Expr d) {
   else if (!provablyPositive(d))
     return false;
   if (!provablyLess(x, d)) return false;
-  return provablyNonNegative(x) || provablyLess(neg(d), x);
+  return provablyNonNegative(x) || provablyPositive(add(x, d));  // -d < x
 }
 
 Expr foldConstants(Expr x, Expr d) {
@@ -63,6 +63,20 @@ Expr byOne(Expr x, Expr d) {
 Expr zeroNumerator(Expr x, Expr) { return isCst(x, 0) ? x : Expr(); }
 
 Expr self(Expr x, Expr d) { return x == d ? cst(1) : Expr(); }
+
+// |x| < |d| by constant bounds alone (cheap: tried before the rules that split x).
+Expr inRangeConstant(Expr x, Expr d) {
+  const ConstBounds& b = d->cb;
+  int64_t m;  // a lower bound of |d|
+  if (b.lo && *b.lo >= 1)
+    m = *b.lo;
+  else if (b.hi && *b.hi <= -1 && *b.hi != INT64_MIN)
+    m = -*b.hi;
+  else
+    return Expr();
+  const ConstBounds& c = x->cb;
+  return c.lo && c.hi && *c.lo > -m && *c.hi < m ? cst(0) : Expr();
+}
 
 Expr inRange(Expr x, Expr d) { return absLess(x, d) ? cst(0) : Expr(); }
 
@@ -123,11 +137,12 @@ const DivRule kDivRules[] = {
     {"div-by-one", byOne},
     {"div-zero-numerator", zeroNumerator},
     {"div-self", self},
-    {"div-in-range", inRange},
+    {"div-in-range-constant", inRangeConstant},
     {"div-common-factor", commonFactor},
     {"div-of-div", divOfDiv},
     {"div-split-sum", splitSumAll},
     {"div-split-sum-keep-offset", splitSumKeepOffset},
+    {"div-in-range", inRange},
     {"div-constant-bounds", constBounds},
     {"div-negative-divisor", negativeDivisor},
 };

@@ -24,8 +24,17 @@ Expr same(Expr a, Expr b, Kind) { return a == b ? a : Expr(); }
 
 // min(a, b) = a when a <= b is proven, and so on.
 Expr decided(Expr a, Expr b, Kind k) {
-  if (provablyLessEqual(a, b)) return k == Kind::Min ? a : b;
-  if (provablyLessEqual(b, a)) return k == Kind::Min ? b : a;
+  bool le, ge;
+  if (a.isCst() || b.isCst()) {
+    le = provablyLessEqual(a, b);
+    ge = !le && provablyLessEqual(b, a);
+  } else {
+    Expr d = difference(b, a);  // one difference answers both questions
+    le = provablyNonNegative(d);
+    ge = !le && provablyNonPositive(d);
+  }
+  if (le) return k == Kind::Min ? a : b;
+  if (ge) return k == Kind::Min ? b : a;
   return Expr();
 }
 

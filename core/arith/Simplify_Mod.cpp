@@ -29,6 +29,20 @@ Expr negativeDivisor(Expr x, Expr d) {
   return mod(x, neg(d));
 }
 
+// |x| < |d| by constant bounds alone (cheap: tried before the rules that split x).
+Expr inRangeConstant(Expr x, Expr d) {
+  const ConstBounds& b = d->cb;
+  int64_t m;  // a lower bound of |d|
+  if (b.lo && *b.lo >= 1)
+    m = *b.lo;
+  else if (b.hi && *b.hi <= -1 && *b.hi != INT64_MIN)
+    m = -*b.hi;
+  else
+    return Expr();
+  const ConstBounds& c = x->cb;
+  return c.lo && c.hi && *c.lo > -m && *c.hi < m ? x : Expr();
+}
+
 // |x| < |d|: x % d = x - d*(x/d) = x.
 Expr inRange(Expr x, Expr d) {
   Expr ad = d;
@@ -37,7 +51,7 @@ Expr inRange(Expr x, Expr d) {
   else if (!provablyPositive(d))
     return Expr();
   if (!provablyLess(x, ad)) return Expr();
-  if (provablyNonNegative(x) || provablyLess(neg(ad), x)) return x;
+  if (provablyNonNegative(x) || provablyPositive(add(x, ad))) return x;  // -|d| < x
   return Expr();
 }
 
@@ -101,11 +115,12 @@ const ModRule kModRules[] = {
     {"mod-by-one", byOne},
     {"mod-zero-numerator", zeroNumerator},
     {"mod-negative-divisor", negativeDivisor},
-    {"mod-in-range", inRange},
+    {"mod-in-range-constant", inRangeConstant},
     {"mod-multiple", multiple},
     {"mod-of-mod", modOfMod},
     {"mod-split-sum", splitSumAll},
     {"mod-split-sum-keep-offset", splitSumKeepOffset},
+    {"mod-in-range", inRange},
     {"mod-common-factor", commonFactor},
     {"mod-constant-bounds", constBounds},
 };
