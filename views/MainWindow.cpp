@@ -27,6 +27,7 @@
 #include "core/lang/Parser.h"
 #include "views/GraphView.h"
 #include "views/ProgramEditor.h"
+#include "views/KernelView.h"
 #include "views/RulePalette.h"
 #include "core/lang/Printer.h"
 
@@ -94,6 +95,20 @@ void MainWindow::buildDocks() {
   addDockWidget(Qt::RightDockWidgetArea, rulesDock);
   resizeDocks({rulesDock}, {420}, Qt::Horizontal);
   connect(rules_, &RulePalette::applyRequested, this, [this](const QString& spec) { applyRewrite(spec); });
+
+  kernel_ = new KernelView(this);
+  auto* kernelDock = new QDockWidget("OpenCL kernel and indices", this);
+  kernelDock->setObjectName("kernelDock");
+  kernelDock->setWidget(kernel_);
+  addDockWidget(Qt::BottomDockWidgetArea, kernelDock);
+  resizeDocks({kernelDock}, {330}, Qt::Vertical);
+  connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
+    graph_->selectNode(id);
+    if (program_) {
+      SourceLoc loc = program_->program.locationOf(id);
+      if (loc.known()) editor_->highlightLocation(loc.line, loc.col);
+    }
+  });
 }
 
 void MainWindow::buildMenus() {
@@ -205,6 +220,9 @@ void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, boo
   graph_->setGraph(g, changed);
   if (updateText) editor_->setText(QString::fromStdString(lang::printProgram(program_->program)));
   rules_->clear();
+  QString previousKernel = kernel_->source();
+  kernel_->setProgram(program_);
+  kernel_->setBaseline(highlight ? previousKernel : QString(), "previous step");
   status_->setText(QString("%1 nodes — %2").arg(graph_->nodeItemCount()).arg(QString::fromStdString(program_->types->signature())));
 }
 
@@ -235,6 +253,7 @@ void MainWindow::onNodeSelected(ir::NodeId id) {
   if (!program_) return;
   SourceLoc loc = program_->program.locationOf(id);
   if (loc.known()) editor_->highlightLocation(loc.line, loc.col);
+  kernel_->highlightNode(id);
   // The rules apply at the node (a call) and at the function it calls.
   std::vector<rewrite::Location> locs;
   QString what;

@@ -20,6 +20,7 @@ namespace lift::views {
 class GraphView;
 class ProgramEditor;
 class RulePalette;
+class KernelView;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -46,6 +47,7 @@ class MainWindow : public QMainWindow {
 
   GraphView* graphView() const { return graph_; }
   RulePalette* rulePalette() const { return rules_; }
+  KernelView* kernelView() const { return kernel_; }
   ProgramEditor* programEditor() const { return editor_; }
   // The current program, if the text parses and type-checks.
   const ir::Program* program() const { return program_ ? &program_->program : nullptr; }
@@ -74,6 +76,7 @@ class MainWindow : public QMainWindow {
   GraphView* graph_ = nullptr;
   ProgramEditor* editor_ = nullptr;
   RulePalette* rules_ = nullptr;
+  KernelView* kernel_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recentMenu_ = nullptr;

@@ -1,0 +1,204 @@
+// See KernelView.h.
+#include "views/KernelView.h"
+
+#include <QCheckBox>
+#include <QElapsedTimer>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBlock>
+#include <QVBoxLayout>
+
+#include "codegen/Compiler.h"
+#include "core/support/TextDiff.h"
+#include "views/IndexTableModel.h"
+#include "views/OpenCLHighlighter.h"
+
+namespace lift::views {
+
+KernelView::KernelView(QWidget* parent) : QWidget(parent) {
+  setObjectName("kernelView");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* toggles = new QHBoxLayout;
+  simplify_ = new QCheckBox("Simplify indices", this);
+  barriers_ = new QCheckBox("Eliminate barriers", this);
+  cfg_ = new QCheckBox("Simplify control flow", this);
+  unroll_ = new QCheckBox("Unroll", this);
+  diff_ = new QCheckBox("Diff with previous step", this);
+  simplify_->setObjectName("toggleSimplify");
+  barriers_->setObjectName("toggleBarriers");
+  cfg_->setObjectName("toggleCfg");
+  unroll_->setObjectName("toggleUnroll");
+  simplify_->setToolTip("Range-aware simplification of every array index (CGO 2017, 5.4)");
+  barriers_->setToolTip("Remove barriers proven unnecessary (CGO 2017, 5.5)");
+  cfg_->setToolTip("No loop when each thread runs exactly one iteration, an if when at most one (CGO 2017, 5.6)");
+  unroll_->setToolTip("Unroll small loops over private arrays, turning them into scalars");
+  diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
+  for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_}) {
+    c->setChecked(true);
+    toggles->addWidget(c);
+    connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
+  }
+  toggles->addStretch();
+  toggles->addWidget(diff_);
+  connect(diff_, &QCheckBox::toggled, this, &KernelView::showCode);
+  info_ = new QLabel(this);
+  info_->setWordWrap(true);
+  info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  code_ = new QPlainTextEdit(this);
+  code_->setObjectName("kernelSource");
+  code_->setReadOnly(true);
+  code_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  code_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  new OpenCLHighlighter(code_->document());
+  model_ = new IndexTableModel(this);
+  table_ = new QTableView(this);
+  table_->setObjectName("indexTable");
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setWordWrap(false);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  split->addWidget(code_);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  layout->addLayout(toggles);
+  layout->addWidget(info_);
+  layout->addWidget(split, 1);
+
+  connect(code_, &QPlainTextEdit::cursorPositionChanged, this, [this] {
+    if (!kernel_ || showingDiff_) return;
+    int line = code_->textCursor().blockNumber();
+    if (line >= 0 && line < static_cast<int>(kernel_->lineNodes.size()) && kernel_->lineNodes[line] != 0)
+      emit nodeActivated(kernel_->lineNodes[line]);
+  });
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& idx) {
+    ir::NodeId node = model_->data(idx, IndexTableModel::NodeRole).toULongLong();
+    if (node) emit nodeActivated(node);
+  });
+}
+
+codegen::CompileOptions KernelView::options() const {
+  codegen::CompileOptions o;
+  o.simplifyIndices = simplify_->isChecked();
+  o.barrierElimination = barriers_->isChecked();
+  o.cfgSimplification = cfg_->isChecked();
+  o.unrolling = unroll_->isChecked();
+  return o;
+}
+
+void KernelView::setOptions(const codegen::CompileOptions& o) {
+  const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_);
+  simplify_->setChecked(o.simplifyIndices);
+  barriers_->setChecked(o.barrierElimination);
+  cfg_->setChecked(o.cfgSimplification);
+  unroll_->setChecked(o.unrolling);
+  recompile();
+}
+
+void KernelView::setProgram(std::shared_ptr<const rewrite::TypedProgram> p) {
+  program_ = std::move(p);
+  recompile();
+}
+
+void KernelView::setBaseline(const QString& source, const QString& label) {
+  baseline_ = source;
+  baselineLabel_ = label;
+  diff_->setEnabled(!source.isEmpty());
+  if (diff_->isChecked()) showCode();
+}
+
+void KernelView::recompile() {
+  kernel_.reset();
+  error_.clear();
+  if (!program_) {
+    info_->setText("No program.");
+    code_->clear();
+    model_->setEntries({});
+    emit kernelChanged();
+    return;
+  }
+  QElapsedTimer timer;
+  timer.start();
+  try {
+    kernel_ = codegen::compileKernel(program_->program, options());
+    qint64 us = timer.nsecsElapsed() / 1000;
+    auto& k = *kernel_;
+    QStringList global, local;
+    for (auto& g : k.launch.global) global << QString::fromStdString(arith::toString(g));
+    for (auto& l : k.launch.local) local << QString::fromStdString(arith::toString(l));
+    info_->setText(QString("Kernel <b>%1</b>: %2 lines, %3 bytes, %4 memory accesses — global (%5), local (%6) — generated in %7 ms")
+                       .arg(QString::fromStdString(k.kernelName))
+                       .arg(k.lineNodes.size())
+                       .arg(k.source.size())
+                       .arg(k.indices.size())
+                       .arg(global.join(", "), local.isEmpty() ? "any" : local.join(", "))
+                       .arg(us / 1000.0, 0, 'f', 2));
+    model_->setEntries(k.indices);
+    table_->resizeColumnsToContents();
+  } catch (const LiftError& e) {
+    error_ = QString::fromStdString(e.diagnostic().message);
+    SourceLoc loc = e.diagnostic().loc;
+    info_->setText("<span style='color:#9a6700'>No kernel yet: " + error_.toHtmlEscaped() +
+                   (loc.known() ? QString(" (line %1:%2)").arg(loc.line).arg(loc.col) : QString()) +
+                   "</span><br>Lower the program with the OpenCL rules (map-to-glb, map-to-wrg, map-to-seq, …) to generate a kernel.");
+    model_->setEntries({});
+  }
+  showCode();
+  emit kernelChanged();
+}
+
+void KernelView::showCode() {
+  showingDiff_ = diff_->isChecked() && !baseline_.isEmpty() && kernel_;
+  if (!showingDiff_) {
+    code_->setPlainText(kernel_ ? QString::fromStdString(kernel_->source) : QString());
+    return;
+  }
+  QString html = "<pre style='margin:0'>";
+  for (const DiffLine& l : diffLines(baseline_.toStdString(), kernel_->source)) {
+    QString t = QString::fromStdString(l.text).toHtmlEscaped();
+    if (l.kind == DiffLine::Kind::Same) html += "  " + t + "\n";
+    else if (l.kind == DiffLine::Kind::Removed) html += "<span style='background:#ffd7d5'>- " + t + "</span>\n";
+    else html += "<span style='background:#ccffd8'>+ " + t + "</span>\n";
+  }
+  code_->clear();
+  code_->appendHtml(html + "</pre>");
+}
+
+void KernelView::highlightNode(ir::NodeId id) {
+  QList<QTextEdit::ExtraSelection> sels;
+  highlightedLines_ = 0;
+  if (kernel_ && !showingDiff_) {
+    for (int line : kernel_->linesOf(id)) {
+      QTextEdit::ExtraSelection sel;
+      sel.cursor = QTextCursor(code_->document()->findBlockByNumber(line - 1));
+      sel.format.setBackground(QColor(190, 215, 255));
+      sel.format.setProperty(QTextFormat::FullWidthSelection, true);
+      sels.append(sel);
+      if (highlightedLines_++ == 0) {
+        const QSignalBlocker block(code_);
+        QTextCursor c(code_->document()->findBlockByNumber(line - 1));
+        code_->setTextCursor(c);
+        code_->centerCursor();
+      }
+    }
+  }
+  code_->setExtraSelections(sels);
+  table_->clearSelection();
+  for (int r = 0; r < model_->rowCount(); ++r)
+    if (model_->entry(r).node == id) table_->selectionModel()->select(model_->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+}
+
+QString KernelView::source() const { return kernel_ ? QString::fromStdString(kernel_->source) : QString(); }
+QString KernelView::errorText() const { return error_; }
+
+}  // namespace lift::views

@@ -1,0 +1,70 @@
+// The kernel pane: the generated OpenCL (syntax-highlighted) side by side with the table of
+// every memory access (raw vs simplified index), toggles for each code-generator optimisation,
+// cross-highlighting with the graph (a node's lines and index rows), and a diff against the
+// kernel of the previous derivation step. A program that is not yet lowered shows why.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "codegen/CompiledKernel.h"
+#include "rewrite/Engine.h"
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QTableView;
+
+namespace lift::views {
+
+class IndexTableModel;
+
+class KernelView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit KernelView(QWidget* parent = nullptr);
+
+  // Compiles `p` with the current switches (a program that is not lowered shows the reason).
+  void setProgram(std::shared_ptr<const rewrite::TypedProgram> p);
+  // The kernel source to diff against (e.g. the previous step's); empty disables the diff.
+  void setBaseline(const QString& source, const QString& label);
+  // Highlights the kernel lines and index rows that IR node `id` produced.
+  void highlightNode(ir::NodeId id);
+
+  codegen::CompileOptions options() const;
+  void setOptions(const codegen::CompileOptions& o);
+  const codegen::CompiledKernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
+  QString source() const;
+  QString errorText() const;
+  IndexTableModel* indexModel() const { return model_; }
+  int highlightedLineCount() const { return highlightedLines_; }
+
+ signals:
+  // The user clicked a kernel line or an index row that came from IR node `id`.
+  void nodeActivated(lift::ir::NodeId id);
+  // A new kernel was generated (or the program could not be compiled: kernel() is null).
+  void kernelChanged();
+
+ private:
+  void recompile();
+  void showCode();
+
+  std::shared_ptr<const rewrite::TypedProgram> program_;
+  std::optional<codegen::CompiledKernel> kernel_;
+  QString error_;
+  QString baseline_, baselineLabel_;
+  QCheckBox* simplify_;
+  QCheckBox* barriers_;
+  QCheckBox* cfg_;
+  QCheckBox* unroll_;
+  QCheckBox* diff_;
+  QLabel* info_;
+  QPlainTextEdit* code_;
+  QTableView* table_;
+  IndexTableModel* model_;
+  int highlightedLines_ = 0;
+  bool showingDiff_ = false;
+};
+
+}  // namespace lift::views
