@@ -172,7 +172,7 @@ RewriteResult applyRewrite(const TypedProgram& p, const RewriteStep& step) {
   }
   res.replaced = resolve(p.main(), step.loc).node;
   res.replacement = o.result();
-  ir::Program next = withMain(p.program, replaceAt(p.main(), step.loc, o.result()));
+  ir::Program next = o.program() ? *o.program() : withMain(p.program, replaceAt(p.main(), step.loc, o.result()));
   try {
     res.program = TypedProgram::check(std::move(next));
   } catch (const LiftError& e) {
@@ -289,7 +289,8 @@ std::vector<RuleAtLocation> rulesAt(const TypedProgram& p, const Location& loc, 
     if (ra.applies) {
       ra.reason.clear();
       if (withPreview) {
-        ir::Program next = withMain(p.program, replaceAt(p.main(), loc, first->result()));
+        ir::Program next =
+            first->program() ? *first->program() : withMain(p.program, replaceAt(p.main(), loc, first->result()));
         try {
           ra.preview = TypedProgram::check(std::move(next));
         } catch (const LiftError& e) {

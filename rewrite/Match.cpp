@@ -113,8 +113,13 @@ bool mentions(const Fun& f, const ir::ParamNode* p) { return uses(f, p) > 0; }
 
 Expr apply(const Fun& f, std::vector<Expr> args) {
   if (auto* l = ir::asLambda(f); l && l->params().size() == args.size()) {
+    // Substitute when no work is duplicated: each parameter is used at most once, or its
+    // argument is a parameter or a literal.
     bool linear = true;
-    for (auto& p : l->params()) linear = linear && uses(l->body(), p.get()) <= 1;
+    for (size_t i = 0; i < args.size(); ++i) {
+      bool trivial = ir::asParam(args[i]) || ir::asLiteral(args[i]);
+      linear = linear && (trivial || uses(l->body(), l->params()[i].get()) <= 1);
+    }
     if (linear) {
       std::unordered_map<const ir::ParamNode*, Expr> repl;
       for (size_t i = 0; i < args.size(); ++i) repl[l->params()[i].get()] = args[i];

@@ -200,6 +200,11 @@ bool anyEnclosingPattern(const Site& s, F&& pred) {
 }
 }  // namespace
 
+Type Site::typeOf(const ir::Expr& e) const {
+  if (insidePattern(ir::PatternKind::Iterate)) return {};
+  return types->typeOf(e);
+}
+
 bool Site::insidePattern(ir::PatternKind k, int dim) const {
   return anyEnclosingPattern(*this, [&](const ir::PatternNode& p) {
     return p.pattern() == k && (dim < 0 || p.index() == dim);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -104,8 +105,10 @@ struct Site {
 
   const ir::Expr& expr() const { return node.expr; }
   const ir::Fun& fun() const { return node.fun; }
-  // The type of an expression of the program; the null type for nodes the checker did not see.
-  Type typeOf(const ir::Expr& e) const { return types->typeOf(e); }
+  // The type of an expression of the program; the null type for nodes the checker did not see
+  // and inside the function of an iterate, whose lengths change from one iteration to the next
+  // (the checker records the first iteration's).
+  Type typeOf(const ir::Expr& e) const;
   // Whether the site is inside the nested function of a pattern of kind k (e.g. in a mapWrg).
   // With dim >= 0, only patterns of that dimension count.
   bool insidePattern(ir::PatternKind k, int dim = -1) const;
@@ -133,12 +136,22 @@ class Outcome {
     o.result_.fun = std::move(f);
     return o;
   }
+  // For rules that change the whole program (its sizes and input types), not one node.
+  static Outcome ok(ir::Program p) {
+    Outcome o;
+    o.result_.expr = p.main->body();
+    o.program_ = std::make_shared<const ir::Program>(std::move(p));
+    return o;
+  }
   explicit operator bool() const { return result_.expr || result_.fun; }
   const std::string& reason() const { return reason_; }
   const ir::NodeRef& result() const { return result_; }
+  // The whole new program, for program-level rules (null for the others).
+  const std::shared_ptr<const ir::Program>& program() const { return program_; }
 
  private:
   ir::NodeRef result_;
+  std::shared_ptr<const ir::Program> program_;
   std::string reason_;
 };
 

@@ -19,7 +19,8 @@ Outcome addId(const Site& s, const ParamValues&) {
       return fail("the array is already copied");
   }
   Type t = typeAt(s, s.expr());
-  if (!t || !t.isArray()) return fail("only arrays are copied, not {}", typeStr(t));
+  if (!t) return unknownType(s);
+  if (!t.isArray()) return fail("only arrays are copied, not {}", typeStr(t));
   return Outcome::ok(m::call(ir::PatternNode::make(PatternKind::Id, {}), {s.expr()}));
 }
 
@@ -27,7 +28,8 @@ Outcome implementId(const Site& s, const ParamValues&) {
   if (!m::callOf(s.expr(), PatternKind::Id)) return fail("not a call of id");
   const Expr& in = m::arg(s.expr(), 0);
   Type t = typeAt(s, in);
-  if (!t || !t.isArray()) return fail("the copied value is not an array");
+  if (!t) return unknownType(s);
+  if (!t.isArray()) return fail("the copied value is not an array");
   Fun id = ir::PatternNode::make(PatternKind::Id, {});
   Fun f = t.elem().isArray() ? m::lambda1("y", [&](Expr y) { return m::call(id, {y}); }) : id;
   return Outcome::ok(m::callMap(PatternKind::Map, f, in));

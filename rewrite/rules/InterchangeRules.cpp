@@ -40,7 +40,8 @@ Outcome mapMapTranspose(const Site& s, const ParamValues&) {
     if (m::mentions(inner->f, l->params()[0].get())) return fail("the inner map's function uses the outer element");
   }
   Type t = typeAt(s, outer->input);
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
   return Outcome::ok(m::callTranspose(m::call(outer->fun, {m::callTranspose(outer->input)})));
 }
 
@@ -69,7 +70,8 @@ Outcome mapMapTransposeZip(const Site& s, const ParamValues&) {
   }
   if (ia < 0) return fail("the outer element is not one of the zipped arrays");
   Type t = typeAt(s, outer->input);
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
   std::vector<Expr> zipArgs = zip->args();
   zipArgs[static_cast<size_t>(ia)] = m::callTranspose(outer->input);
   size_t n = zipArgs.size();
@@ -100,7 +102,8 @@ Outcome mapReduceInterchange(const Site& s, const ParamValues&) {
   auto* lit = ir::asLiteral(rf->init);
   if (!lit) return fail("the initial value of the reduction is not a constant (it is repeated for each row)");
   Type t = typeAt(s, outer->input);
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
   Expr inits = ir::LiteralNode::make(lit->text(), Type::array(lit->type(), t.length()));
   return Outcome::ok(
       m::callTranspose(m::callReduce(rf->kind(), elementWise(rf->f), inits, m::callTranspose(outer->input))));
@@ -125,7 +128,8 @@ Outcome mapReduceInterchangeZip(const Site& s, const ParamValues&) {
   Expr inits = m::arg(outer->input, static_cast<size_t>(gi->index()));
   Expr rows = m::arg(outer->input, static_cast<size_t>(gj->index()));
   Type t = typeAt(s, rows);
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the reduced component is not a two-dimensional array");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the reduced component is not a two-dimensional array");
   return Outcome::ok(m::callTranspose(m::callReduce(r->kind(), elementWise(r->f), inits, m::callTranspose(rows))));
 }
 

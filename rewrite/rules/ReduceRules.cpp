@@ -18,7 +18,7 @@ Outcome reducePartial(const Site& s, const ParamValues& pv) {
   if (!r) return fail("not a call of reduce");
   if (std::string p = partialReductionProblem(r->f, r->init, false); !p.empty()) return Outcome::fail(p);
   arith::Expr len = lengthAt(s, r->input);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   arith::Expr mm = pv.factor("m", *s.program);
   if (!arith::provablyDivisible(len, mm))
     return fail("the part size {} does not provably divide the length {} of the input", str(mm), str(len));
@@ -40,7 +40,7 @@ Outcome partRedSplitJoin(const Site& s, const ParamValues& pv) {
   auto r = m::reduceCall(s.expr(), PatternKind::PartRed);
   if (!r) return fail("not a call of partRed");
   arith::Expr len = lengthAt(s, r->input);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   arith::Expr mm = r->pattern->size(0);
   arith::Expr k = pv.factor("k", *s.program);
   if (!arith::provablyDivisible(k, mm)) return fail("the chunk length {} is not a multiple of the part size {}", str(k), str(mm));

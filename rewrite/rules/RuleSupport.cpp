@@ -19,6 +19,12 @@ arith::Expr lengthAt(const Site& s, const Expr& e) {
   return t && t.isArray() ? t.length() : arith::Expr();
 }
 
+Outcome unknownType(const Site& s, const std::string& what) {
+  if (s.insidePattern(PatternKind::Iterate))
+    return fail("the type of {} changes from one iteration of the enclosing iterate to the next", what);
+  return fail("the type of {} is unknown", what);
+}
+
 std::vector<int64_t> provenDivisors(arith::Expr len, size_t max, bool allowWhole) {
   std::vector<int64_t> out;
   if (!len) return out;

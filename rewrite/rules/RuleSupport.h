@@ -35,6 +35,10 @@ std::string patName(PatternKind k);
 Type typeAt(const Site& s, const Expr& e);
 arith::Expr lengthAt(const Site& s, const Expr& e);
 
+// The failure for a rule that needs a type it cannot know: inside an iterate's function the
+// lengths change between iterations.
+Outcome unknownType(const Site& s, const std::string& what = "the input");
+
 // Split-factor candidates for an array of length `len`: the default first (if it divides),
 // then other constants that provably divide it, smallest first (at most `max`).
 std::vector<ParamValues> factorCandidates(const std::string& name, arith::Expr len, int64_t def, size_t max = 6,

@@ -23,7 +23,8 @@ Outcome splitJoinId(const Site& s, const ParamValues&) {
   const Expr& in = m::arg(s.expr(), 0);
   if (!m::callOf(in, PatternKind::Join)) return fail("the input of the split is not a join");
   Type t = typeAt(s, m::arg(in, 0));
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the type of the joined array is unknown");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the type of the joined array is unknown");
   if (t.elem().length() != sp->size())
     return fail("the split factor {} differs from the length {} of the joined rows", str(sp->size()),
                 str(t.elem().length()));
@@ -43,7 +44,8 @@ Outcome asVectorAsScalarId(const Site& s, const ParamValues&) {
   const Expr& in = m::arg(s.expr(), 0);
   if (!m::callOf(in, PatternKind::AsScalar)) return fail("the input of the asVector is not an asScalar");
   Type t = typeAt(s, m::arg(in, 0));
-  if (!t || !t.isArray() || !t.elem().isVector()) return fail("the type of the vectors is unknown");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isVector()) return fail("the type of the vectors is unknown");
   if (arith::cst(t.elem().vectorWidth()) != av->size())
     return fail("the vector width {} differs from the width {} of the original vectors", str(av->size()),
                 t.elem().vectorWidth());

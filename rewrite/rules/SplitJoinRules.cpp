@@ -13,7 +13,7 @@ Outcome splitJoin(const Site& s, const ParamValues& pv, PatternKind kind) {
   auto mc = m::mapCall(s.expr(), kind);
   if (!mc) return fail("not a call of {}", patName(kind));
   arith::Expr len = lengthAt(s, mc->input);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   arith::Expr n = pv.factor("n", *s.program);
   if (!arith::provablyDivisible(len, n))
     return fail("the split factor {} does not provably divide the length {} of the input", str(n), str(len));
@@ -58,7 +58,8 @@ Outcome joinSplit(const Site& s, const ParamValues&) {
     return fail("the maps are of different kinds ({} of {})", patName(mc->kind()), patName(inner->kind()));
   if (m::isParallelMap(mc->kind())) return fail("join-split applies to map and mapSeq, not to {}", patName(mc->kind()));
   Type t = typeAt(s, mc->input);
-  if (!t || !t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
   return Outcome::ok(m::callSplit(t.elem().length(), m::callMap(mc->kind(), inner->f, m::callJoin(mc->input))));
 }
 
@@ -67,7 +68,7 @@ Outcome reduceSplitJoin(const Site& s, const ParamValues&) {
   if (!r || (r->kind() != PatternKind::Reduce && r->kind() != PatternKind::ReduceSeq))
     return fail("not a call of reduce or reduceSeq");
   arith::Expr len = lengthAt(s, r->input);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   if (m::callOf(r->input, PatternKind::Split)) return fail("the input is already split");
   Fun f = m::reduceAsFun(r->kind(), r->f, r->init);
   return Outcome::ok(m::callJoin(m::callMap(PatternKind::Map, f, m::callSplit(len, r->input))));
@@ -127,7 +128,8 @@ Outcome zipJoin(const Site& s, const ParamValues&) {
     if (!m::callOf(a, PatternKind::Join)) return fail("not every zipped array is a join");
     Expr in = m::arg(a, 0);
     Type t = typeAt(s, in);
-    if (!t || !t.isArray() || !t.elem().isArray()) return fail("the type of a joined array is unknown");
+    if (!t) return unknownType(s);
+    if (!t.isArray() || !t.elem().isArray()) return fail("the type of a joined array is unknown");
     if (first && (t.length() != first.length() || t.elem().length() != first.elem().length()))
       return fail("the joined arrays have different shapes ({} and {})", typeStr(first), typeStr(t));
     if (!first) first = t;

@@ -32,7 +32,7 @@ Outcome slideTiling(const Site& s, const ParamValues& pv) {
   if (!sl) return fail("not a call of slide");
   const Expr& in = m::arg(s.expr(), 0);
   arith::Expr len = lengthAt(s, in);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   arith::Expr n = sl->size(0), st = sl->size(1), v = pv.factor("v", *s.program);
   if (std::string p = tilingProblem(len, n, st, v); !p.empty()) return Outcome::fail(p);
   Expr tiles = m::call(slideFun(n - st + v, v), {in});
@@ -46,7 +46,7 @@ Outcome stencilTiling(const Site& s, const ParamValues& pv) {
   if (!sl) return fail("the input of the map is not a slide");
   const Expr& in = m::arg(mc->input, 0);
   arith::Expr len = lengthAt(s, in);
-  if (!len) return fail("the type of the input is unknown");
+  if (!len) return unknownType(s);
   arith::Expr n = sl->size(0), st = sl->size(1), v = pv.factor("v", *s.program);
   if (std::string p = tilingProblem(len, n, st, v); !p.empty()) return Outcome::fail(p);
   Fun perTile = m::lambda1("tile", [&](Expr t) {

@@ -57,7 +57,8 @@ Outcome vectorizeMap(const Site& s, const ParamValues& pv) {
   if (!u) return fail("the function of the {} is not a user function of one argument", patName(mc->kind()));
   if (std::string p = scalarSignatureProblem(u->def()); !p.empty()) return Outcome::fail(p);
   Type t = typeAt(s, mc->input);
-  if (!t || !t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
   int64_t n = pv.integer("n");
   if (!arith::provablyDivisible(t.length(), arith::cst(n)))
     return fail("the vector width {} does not provably divide the length {}", n, str(t.length()));
@@ -77,7 +78,8 @@ Outcome vectorizeMapZip(const Site& s, const ParamValues& pv) {
   std::vector<Expr> vecs;
   for (auto& a : zip->args()) {
     Type t = typeAt(s, a);
-    if (!t || !t.isArray() || !t.elem().isScalar()) return fail("a zipped array is not an array of scalars");
+    if (!t) return unknownType(s);
+    if (!t.isArray() || !t.elem().isScalar()) return fail("a zipped array is not an array of scalars");
     if (!arith::provablyDivisible(t.length(), arith::cst(n)))
       return fail("the vector width {} does not provably divide the length {}", n, str(t.length()));
     vecs.push_back(asVector(n, a));
@@ -96,7 +98,8 @@ Outcome vectorizeReduce(const Site& s, const ParamValues& pv) {
   auto* lit = ir::asLiteral(r->init);
   if (!lit) return fail("the initial value is not a constant");
   Type t = typeAt(s, r->input);
-  if (!t || !t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
   int64_t n = pv.integer("n");
   if (!arith::provablyDivisible(t.length(), arith::cst(n)))
     return fail("the vector width {} does not provably divide the length {}", n, str(t.length()));

@@ -1,0 +1,94 @@
+// liftc rules: the rewrite rules. `liftc rules FILE.lift` lists every applicable rewrite, one a
+// line, whose first column RULE@LOC[:PARAMS] is what `liftc rewrite --apply` takes;
+// `--at LOC` shows every rule at one location (with the reason for those that do not apply);
+// `--all` lists the library (NAME  FAMILY  lhs => rhs); `--markdown` prints docs/RULES.md.
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "app/liftc/Command.h"
+#include "core/lang/Parser.h"
+#include "rewrite/Engine.h"
+#include "rewrite/RuleDocs.h"
+
+namespace lift::liftc {
+namespace {
+
+using namespace lift::rewrite;
+
+std::vector<Family> parseFamilies(const Args& args) {
+  std::vector<Family> fams;
+  for (auto& f : args.all("--family")) {
+    auto fam = familyByName(f);
+    if (!fam) {
+      std::string names;
+      for (Family g : allFamilies()) names += (names.empty() ? "" : ", ") + std::string(familyName(g));
+      throw LiftError(fmt::format("unknown rule family '{}' (families: {})", f, names));
+    }
+    fams.push_back(*fam);
+  }
+  return fams;
+}
+
+int runRules(const Args& args) {
+  const RuleRegistry& reg = RuleRegistry::instance();
+  if (args.has("--markdown")) {
+    std::fputs(rulesMarkdown(reg).c_str(), stdout);
+    return kExitOk;
+  }
+  if (args.has("--all")) {
+    if (!args.positional.empty()) throw LiftError("liftc rules --all takes no file");
+    std::vector<Family> fams = parseFamilies(args);
+    if (fams.empty()) {
+      std::fputs(rulesListing(reg).c_str(), stdout);
+    } else {
+      for (Family f : fams)
+        for (const Rule* r : reg.family(f)) std::printf("%s  %s  %s\n", r->name.c_str(), std::string(familyName(f)).c_str(), r->display().c_str());
+    }
+    return kExitOk;
+  }
+  if (args.positional.size() != 1) throw LiftError("usage: liftc rules FILE.lift [--at LOC] | liftc rules --all");
+  TypedProgram p = TypedProgram::check(lang::parseFile(args.positional[0]));
+
+  if (args.has("--at")) {
+    std::string locText = args.get("--at");
+    auto loc = Location::parse(locText);
+    if (!loc) throw LiftError(fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0", locText));
+    std::string why;
+    Resolved r = resolve(p.main(), *loc, &why);
+    if (!r) throw LiftError(why);
+    std::printf("at %s: %s\n", loc->toString().c_str(), describeNode(r.node).c_str());
+    bool showAll = args.has("--verbose");
+    for (const RuleAtLocation& ra : rulesAt(p, *loc, false)) {
+      if (ra.applies) {
+        RewriteStep step{ra.rule, *loc, ra.params};
+        std::printf("  applies   %-36s %s\n", step.spec().c_str(), ra.rule->description.c_str());
+      } else if (showAll || ra.reason.rfind("applies to a call of", 0) != 0) {
+        std::printf("  no        %-36s %s\n", ra.rule->name.c_str(), ra.reason.c_str());
+      }
+    }
+    return kExitOk;
+  }
+
+  EnumerateOptions opts;
+  opts.families = parseFamilies(args);
+  opts.includeMacros = !args.has("--no-macros");
+  opts.allParameterChoices = args.has("--all-params");
+  std::vector<RewriteStep> steps = enumerateRewrites(p, opts);
+  size_t width = 0;
+  for (auto& s : steps) width = std::max(width, s.spec().size());
+  for (auto& s : steps) std::printf("%-*s  %s\n", static_cast<int>(width), s.spec().c_str(), s.rule->description.c_str());
+  if (steps.empty()) std::fprintf(stderr, "no rule applies anywhere in %s\n", args.positional[0].c_str());
+  return kExitOk;
+}
+
+const CommandRegistration registration(Command{
+    "rules",
+    "rules FILE.lift [--at LOC] [--family F] [--no-macros] [--all-params] | rules --all | rules --markdown   "
+    "list applicable rewrites (RULE@LOC[:PARAMS]) or every rule",
+    {"--all", "--markdown", "--no-macros", "--all-params", "--verbose"},
+    {"--at", "--family"},
+    &runRules});
+
+}  // namespace
+}  // namespace lift::liftc
