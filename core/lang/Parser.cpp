@@ -62,24 +62,25 @@ std::optional<std::pair<std::string, int64_t>> splitSuffix(const std::string& na
   return std::nullopt;
 }
 
+// Edit distance counting insertions, deletions, substitutions and swaps of adjacent characters
+// (optimal string alignment), so that "mpa" is one edit away from "map".
 size_t editDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 // "; did you mean 'map'?" for the closest candidate, or "".
 std::string didYouMean(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
+  if (name.size() > 64) return "";
   size_t bestDist = std::max<size_t>(1, name.size() / 3) + 1;
   for (auto& c : candidates) {
     size_t d = editDistance(name, c);
@@ -139,6 +140,9 @@ class Parser {
     Expr value;
     Callable fn;
     Token tok;
+    // An upper bound of the depth of the IR it stands for: kept below kMaxProgramDepth while
+    // parsing, so that no pass (nor the destructors) recurses too deeply on what is built.
+    int depth = 1;
     bool isValue() const { return value != nullptr; }
   };
 
@@ -225,17 +229,22 @@ class Parser {
   Term castLiteral(const Token& open);
   Term arrayLiteral(const Token& t, bool fill);
 
-  Term valueTerm(Expr e, const Token& t) { return Term{std::move(e), {}, t}; }
-  Term fnTerm(Fun f, const Token& t) {
+  int checkDepth(int depth, const Token& t) {
+    if (depth > kMaxProgramDepth)
+      error(t, fmt::format("program nested too deeply (more than {} levels)", kMaxProgramDepth));
+    return depth;
+  }
+  Term valueTerm(Expr e, const Token& t, int depth = 1) { return Term{std::move(e), {}, t, checkDepth(depth, t)}; }
+  Term fnTerm(Fun f, const Token& t, int depth = 1) {
     locs_[f->id()] = loc(t);
     Callable c(std::move(f));
     c.at(loc(t));
-    return Term{nullptr, std::move(c), t};
+    return Term{nullptr, std::move(c), t, checkDepth(depth, t)};
   }
-  Term fnTerm(Callable c, const Token& t) {
+  Term fnTerm(Callable c, const Token& t, int depth = 1) {
     if (c.decl()) locs_[c.decl()->id()] = loc(t);
     c.at(loc(t));
-    return Term{nullptr, std::move(c), t};
+    return Term{nullptr, std::move(c), t, checkDepth(depth, t)};
   }
   Expr requireValue(const Term& t, const std::string& context) {
     if (!t.isValue()) error(t.tok, fmt::format("{} must be a value, but this is a function", context));
@@ -247,8 +256,8 @@ class Parser {
   }
   Fun nestedFun(const Term& t, const std::string& context) { return requireFn(t, context).toFun(&locs_); }
   Expr apply(const Callable& f, std::vector<Expr> args) { return f.apply(std::move(args), &locs_); }
-  Term patternTerm(PatternKind k, ir::PatternNode::Params p, const Token& t) {
-    return fnTerm(ir::pattern(k, std::move(p)), t);
+  Term patternTerm(PatternKind k, ir::PatternNode::Params p, const Token& t, int depth = 1) {
+    return fnTerm(ir::pattern(k, std::move(p)), t, depth);
   }
   // A function argument of pattern `name`: `map(<this>)`.
   Term funArg(const std::string& name) {
@@ -256,11 +265,15 @@ class Parser {
     requireFn(t, fmt::format("the argument of {}", name));
     return t;
   }
-  std::vector<Expr> valueArgs(const std::string& context) {
+  // Comma-separated values up to ')'; `depth` receives the largest depth among them.
+  std::vector<Expr> valueArgs(const std::string& context, int& depth) {
     std::vector<Expr> args;
+    depth = 0;
     if (peek().kind != Tok::RParen) {
       do {
-        args.push_back(requireValue(expr(), fmt::format("an argument of {}", context)));
+        Term a = expr();
+        args.push_back(requireValue(a, fmt::format("an argument of {}", context)));
+        depth = std::max(depth, a.depth);
       } while (accept(Tok::Comma));
     }
     expect(Tok::RParen, "')' after the arguments");
@@ -433,10 +446,11 @@ Type Parser::type() {
   if (accept(Tok::LBracket)) {
     Type elem = type();
     expect(Tok::RBracket, "']' after the element type");
-    if (peek().kind != Tok::Number && peek().kind != Tok::Ident && peek().kind != Tok::LParen)
-      error(peek(), fmt::format("expected the array length after ']', found {}", describe(peek())));
+    Token lenTok = peek();
+    if (lenTok.kind != Tok::Number && lenTok.kind != Tok::Ident && lenTok.kind != Tok::LParen)
+      error(lenTok, fmt::format("expected the array length after ']', found {}", describe(lenTok)));
     arith::Expr len = sizeExpr();
-    if (len.isCst() && len.value() < 1) error(t, fmt::format("array length {} must be at least 1", len.value()));
+    if (len.isCst() && len.value() < 1) error(lenTok, fmt::format("array length {} must be at least 1", len.value()));
     return Type::array(elem, len);
   }
   if (accept(Tok::LParen)) {
@@ -457,7 +471,6 @@ Type Parser::type() {
 }
 
 arith::Expr Parser::sizeExpr() {
-  Nest nest(*this, peek());
   arith::Expr e = sizeTerm();
   while (peek().kind == Tok::Plus || peek().kind == Tok::Minus) {
     bool plus = next().kind == Tok::Plus;
@@ -539,20 +552,21 @@ arith::Expr Parser::sizeFactor() {
 
 // expr := pipe ('$' pipe)* : functions applied right to left to the last operand.
 Parser::Term Parser::expr() {
-  Nest nest(*this, peek());
   Term t = pipe();
   if (peek().kind != Tok::Dollar) return t;
   std::vector<Term> fns;
+  int depth = t.depth;
   while (peek().kind == Tok::Dollar) {
     next();
     if (t.isValue())
       error(t.tok, "the left side of '$' must be a function, but this is a value");
     fns.push_back(std::move(t));
     t = pipe();
+    depth = checkDepth(depth + t.depth, t.tok);
   }
   Expr v = requireValue(t, "the right side of '$'");
   for (size_t i = fns.size(); i-- > 0;) v = apply(fns[i].fn, {v});
-  return valueTerm(std::move(v), fns.front().tok);
+  return valueTerm(std::move(v), fns.front().tok, depth);
 }
 
 // pipe := composition (('|>' | '>>') composition)* : a value through functions, left to right.
@@ -563,7 +577,7 @@ Parser::Term Parser::pipe() {
     Expr v = requireValue(t, fmt::format("the left side of '{}'", op.text));
     Term f = composition();
     requireFn(f, fmt::format("the right side of '{}'", op.text));
-    t = valueTerm(apply(f.fn, {v}), t.tok);
+    t = valueTerm(apply(f.fn, {v}), t.tok, t.depth + f.depth);
   }
   return t;
 }
@@ -573,12 +587,14 @@ Parser::Term Parser::composition() {
   Term t = application();
   if (!atIdent("o")) return t;
   std::vector<Callable> chain{requireFn(t, "the left side of 'o'")};
+  int depth = t.depth;
   while (atIdent("o")) {
     next();
     Term g = application();
     chain.push_back(requireFn(g, "the right side of 'o'"));
+    depth = checkDepth(depth + g.depth, g.tok);
   }
-  return fnTerm(Callable::compose(std::move(chain)), t.tok);
+  return fnTerm(Callable::compose(std::move(chain)), t.tok, depth + 1);
 }
 
 // application := primary ('(' arguments ')')*
@@ -587,9 +603,10 @@ Parser::Term Parser::application() {
   while (peek().kind == Tok::LParen) {
     if (t.isValue()) error(peek(), "a value cannot be called; only functions take arguments");
     Token open = next();
-    std::vector<Expr> args = valueArgs("a call");
+    int argDepth = 0;
+    std::vector<Expr> args = valueArgs("a call", argDepth);
     if (args.empty()) error(open, "a call needs at least one argument");
-    t = valueTerm(apply(t.fn, std::move(args)), t.tok);
+    t = valueTerm(apply(t.fn, std::move(args)), t.tok, t.depth + argDepth + 1);
   }
   return t;
 }
@@ -734,7 +751,7 @@ Parser::Term Parser::lambda(const Token& funTok) {
   scope_.resize(scopeSize);
   Expr value = requireValue(body, "the body of a lambda");
   expect(Tok::RParen, "')' at the end of the lambda");
-  return fnTerm(ir::lambda(std::move(params), std::move(value)), funTok);
+  return fnTerm(ir::lambda(std::move(params), std::move(value)), funTok, body.depth + 1);
 }
 
 // The built-in patterns, with their static arguments.
@@ -752,7 +769,11 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
   auto open = [&] { expect(Tok::LParen, fmt::format("'(' after {}", t.text)); };
   auto close = [&] { expect(Tok::RParen, fmt::format("')' after the arguments of {}", t.text)); };
   auto comma = [&] { expect(Tok::Comma, fmt::format("',' between the arguments of {}", t.text)); };
-  auto withFun = [&](const Term& f) { ps.funs = {nestedFun(f, "the argument of " + name)}; };
+  int depth = 1;  // of the pattern with its nested function
+  auto withFun = [&](const Term& f) {
+    ps.funs = {nestedFun(f, "the argument of " + name)};
+    depth = f.depth + 2;
+  };
 
   switch (k) {
     case PatternKind::Map:
@@ -769,7 +790,7 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       withFun(funArg(name));
       close();
       if (suffix) ps.index = static_cast<int>(*suffix);
-      return patternTerm(k, std::move(ps), t);
+      return patternTerm(k, std::move(ps), t, depth);
     }
     case PatternKind::Reduce:
     case PatternKind::ReduceSeq:
@@ -796,11 +817,12 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
         requireValue(*xs, fmt::format("the array reduced by {}", name));
       }
       close();
-      Term red = patternTerm(k, std::move(ps), t);
+      Term red = patternTerm(k, std::move(ps), t, depth);
       Callable partial = Callable::partial(red.fn.decl(), {init->value});
       partial.at(loc(t));
-      if (xs) return valueTerm(apply(partial, {xs->value}), t);
-      return Term{nullptr, std::move(partial), t};
+      depth += init->depth;
+      if (xs) return valueTerm(apply(partial, {xs->value}), t, depth + xs->depth);
+      return Term{nullptr, std::move(partial), t, checkDepth(depth, t)};
     }
     case PatternKind::Split:
     case PatternKind::AsVector:
@@ -857,7 +879,7 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       }
       withFun(funArg(name));
       close();
-      return patternTerm(k, std::move(ps), t);
+      return patternTerm(k, std::move(ps), t, depth);
     }
     case PatternKind::Join:
     case PatternKind::Transpose:
@@ -871,11 +893,12 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       if (peek().kind != Tok::LParen)
         error(peek(), fmt::format("{} needs its arguments: {}(a, b)", name, name));
       open();
-      std::vector<Expr> args = valueArgs(name);
+      int argDepth = 0;
+      std::vector<Expr> args = valueArgs(name, argDepth);
       if (args.size() < 2) error(t, fmt::format("{} needs at least two arguments", name));
       ps.index = static_cast<int>(args.size());
       Term f = patternTerm(k, std::move(ps), t);
-      return valueTerm(apply(f.fn, std::move(args)), t);
+      return valueTerm(apply(f.fn, std::move(args)), t, argDepth + 1);
     }
     case PatternKind::Get: {
       open();
@@ -883,9 +906,10 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       ps.index = static_cast<int>(integer(i, 1 << 20, "a component index"));
       Term f = patternTerm(k, std::move(ps), t);
       if (accept(Tok::Comma)) {
-        Expr tuple = requireValue(expr(), "the argument of get");
+        Term arg = expr();
+        Expr tuple = requireValue(arg, "the argument of get");
         close();
-        return valueTerm(apply(f.fn, {tuple}), t);
+        return valueTerm(apply(f.fn, {tuple}), t, arg.depth + 1);
       }
       close();
       return f;

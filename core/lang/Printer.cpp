@@ -2,17 +2,24 @@
 //
 // Call chains print as compositions, `f o g $ x`, and the lambdas the parser makes for
 // compositions and reductions used as values print back as `f o g` and `reduce(f, z)`; every
-// other lambda prints explicitly. A lambda whose body does not fit on a line opens a block:
+// other lambda prints explicitly. Layout: whatever fits in kWidth columns stays on one line;
+// otherwise a lambda with a long body opens a block, a long composition breaks after `o`
+// (filling lines), a long nested function moves into a block, and long argument lists put
+// one argument per line:
 //
 //   map(fun(rowA =>
-//     reduce(add, 0.0f) o map(mult) $ zip(rowA, colB)
+//     map(fun(colB =>
+//       reduce(add, 0.0f) o map(mult) $ zip(rowA, colB)
+//     )) $ transpose(B)
 //   )) $ A
 //
-// Parameter names are kept, with a suffix where two bindings in scope would share a name.
+// Every decision depends only on the IR and the names, so printing is idempotent. Parameter
+// names are kept, with a suffix where two bindings in scope would share a name.
 #include "core/lang/Printer.h"
 
 #include <fmt/format.h>
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -27,20 +34,70 @@ using ir::PatternKind;
 
 namespace {
 
-// A lambda body longer than this opens a block.
+constexpr int kWidth = 100;
+// A lambda whose body is longer than this opens a block even where it would fit.
 constexpr size_t kInlineBody = 40;
 
 std::string spaces(int n) { return std::string(static_cast<size_t>(std::max(n, 0)), ' '); }
 
 std::string size(arith::Expr e) { return arith::toString(e); }
 
+// The column after `text` when it starts at column `col`.
+int endColumn(const std::string& text, int col) {
+  size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? col + static_cast<int>(text.size()) : static_cast<int>(text.size() - nl - 1);
+}
+
+bool fits(const std::string& flat, int col) {
+  return flat.find('\n') == std::string::npos && col + static_cast<int>(flat.size()) <= kWidth;
+}
+
+bool isLink(const ir::CallNode& c) {
+  if (c.args().size() == 1) return true;
+  auto* p = ir::asPattern(c.fun());
+  return p && ir::isReduceLike(p->pattern()) && c.args().size() == 2;
+}
+
+// Functions written as a plain name (or get(i)) that may take their argument as f(x).
+bool isBareFunction(const Fun& f) {
+  if (ir::asUserFun(f)) return true;
+  auto* p = ir::asPattern(f);
+  if (!p) return false;
+  switch (p->pattern()) {
+    case PatternKind::Join:
+    case PatternKind::Transpose:
+    case PatternKind::Unzip:
+    case PatternKind::Id:
+    case PatternKind::AsScalar:
+    case PatternKind::Get:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string literal(const ir::LiteralNode& l) {
+  Type t = l.type();
+  if (t.isScalar()) return l.text();
+  if (t.isVector()) return fmt::format("({}){}", t.toString(), l.text());
+  Type inner = t.innermost();
+  if ((inner.isScalar() || inner.isVector()) && l.text() == ir::zeroText(inner.scalarKind()))
+    return fmt::format("zeros({})", t.toString());
+  return fmt::format("fill({}, {})", t.toString(), l.text());
+}
+
 class Printer {
  public:
   void reserve(const std::string& name) { reserved_.insert(name); }
 
-  std::string expr(const Expr& e, int indent) {
+  // `e` starting at column `col`; continuation lines are indented by `indent`.
+  std::string expr(const Expr& e, int indent, int col) {
     if (auto* l = ir::asLiteral(e)) return literal(*l);
     if (auto* p = ir::asParam(e)) return nameOf(p);
+    if (!flat_) {
+      std::string f = flat([&] { return expr(e, 0, 0); });
+      if (fits(f, col)) return f;
+    }
     auto* c = ir::asCall(e);
     LIFT_ASSERT(c, "unknown expression kind");
 
@@ -53,32 +110,32 @@ class Printer {
       links.push_back(link);
       arg = link->args().back();
     }
-    if (links.empty()) return call(*c, indent);
-
-    std::string argText;
+    if (links.empty()) return call(*c, indent, col);
     // The innermost call of a plain function on a name or literal reads best as f(x).
-    const ir::CallNode* last = links.back();
-    if ((ir::asParam(arg) || ir::asLiteral(arg)) && isBareFunction(last->fun())) {
+    const ir::CallNode* innermost = nullptr;
+    if ((ir::asParam(arg) || ir::asLiteral(arg)) && isBareFunction(links.back()->fun())) {
+      innermost = links.back();
       links.pop_back();
-      argText = call(*last, indent);
-      if (links.empty()) return argText;
-    } else {
-      argText = expr(arg, indent);
+      if (links.empty()) return call(*innermost, indent, col);
     }
-    std::string out;
-    for (size_t i = 0; i < links.size(); ++i) out += (i ? " o " : "") + linkText(*links[i], indent);
-    return out + " $ " + argText;
+    // Room for what follows the last link on its line: " $ " and the argument (or its head).
+    std::string argFlat = flat([&] { return innermost ? call(*innermost, 0, 0) : expr(arg, 0, 0); });
+    size_t argHead = argFlat.size() <= 40 ? argFlat.size() : argFlat.find('(') + 1;
+    std::string out = chain(links, indent, col, 3 + static_cast<int>(std::min(argHead, argFlat.size())));
+    out += " $ ";
+    int c2 = endColumn(out, col);
+    return out + (innermost ? call(*innermost, indent, c2) : expr(arg, indent, c2));
   }
 
-  std::string fun(const Fun& f, int indent, bool called = false) {
+  std::string fun(const Fun& f, int indent, int col, bool called = false) {
     if (auto* u = ir::asUserFun(f)) return u->def().name;
-    if (auto* p = ir::asPattern(f)) return pattern(*p, indent);
+    if (auto* p = ir::asPattern(f)) return pattern(*p, indent, col);
     auto* l = ir::asLambda(f);
     LIFT_ASSERT(l, "unknown function kind");
     if (!called) {
-      if (auto sugar = lambdaSugar(*l, indent)) return *sugar;
+      if (auto links = sugarLinks(*l)) return chain(*links, indent, col, 0);
     }
-    return lambda(*l, indent);
+    return lambda(*l, indent, col);
   }
 
   // Binds the names of params (suffixing duplicates) for the duration of a scope.
@@ -101,78 +158,122 @@ class Printer {
   }
 
  private:
-  static std::string literal(const ir::LiteralNode& l) {
-    Type t = l.type();
-    if (t.isScalar()) return l.text();
-    if (t.isVector()) return fmt::format("({}){}", t.toString(), l.text());
-    Type inner = t.innermost();
-    if ((inner.isScalar() || inner.isVector()) && l.text() == ir::zeroText(inner.scalarKind()))
-      return fmt::format("zeros({})", t.toString());
-    return fmt::format("fill({}, {})", t.toString(), l.text());
+  // The single-line text produced by `print` (every layout decision taken as "fits").
+  template <class F>
+  std::string flat(F print) {
+    bool was = flat_;
+    flat_ = true;
+    std::string s = print();
+    flat_ = was;
+    return s;
   }
 
-  static bool isLink(const ir::CallNode& c) {
-    if (c.args().size() == 1) return true;
-    auto* p = ir::asPattern(c.fun());
-    return p && ir::isReduceLike(p->pattern()) && c.args().size() == 2;
-  }
-
-  // Functions written as a plain name (or get(i)) that may take their argument as f(x).
-  static bool isBareFunction(const Fun& f) {
-    if (ir::asUserFun(f)) return true;
-    auto* p = ir::asPattern(f);
-    if (!p) return false;
-    switch (p->pattern()) {
-      case PatternKind::Join:
-      case PatternKind::Transpose:
-      case PatternKind::Unzip:
-      case PatternKind::Id:
-      case PatternKind::AsScalar:
-      case PatternKind::Get:
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  std::string linkText(const ir::CallNode& c, int indent) {
-    auto* p = ir::asPattern(c.fun());
-    if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2) return reduction(*p, c.args()[0], indent);
-    return fun(c.fun(), indent, /*called=*/true);
-  }
-
-  std::string args(const std::vector<Expr>& as, int indent) {
+  // L1 o L2 o ... : as many links per line as fit, breaking after `o`; `tail` columns must stay
+  // free after the last link.
+  std::string chain(const std::vector<const ir::CallNode*>& links, int indent, int col, int tail) {
     std::string out;
-    for (size_t i = 0; i < as.size(); ++i) out += (i ? ", " : "") + expr(as[i], indent);
+    int c = col;
+    for (size_t i = 0; i < links.size(); ++i) {
+      if (i > 0) {
+        out += " o";
+        c += 2;
+        // Keep room for the " o" or " $" that follows the link. A link that does not fit but
+        // opens a block (mapWrg0( ... )) starts on this line.
+        int after = i + 1 < links.size() ? 3 : tail + 1;
+        bool sameLine = flat_ || fits(flat([&] { return linkText(*links[i], 0, 0); }), c + after);
+        if (!sameLine) {
+          std::string broken = linkText(*links[i], indent, c + 1);
+          size_t nl = broken.find('\n');
+          sameLine = nl != std::string::npos && c + 1 + static_cast<int>(nl) <= kWidth;
+        }
+        if (!sameLine) {
+          out += "\n" + spaces(indent);
+          c = indent;
+        } else {
+          out += " ";
+          c += 1;
+        }
+      }
+      std::string t = linkText(*links[i], indent, c);
+      out += t;
+      c = endColumn(t, c);
+    }
     return out;
   }
 
+  std::string linkText(const ir::CallNode& c, int indent, int col) {
+    auto* p = ir::asPattern(c.fun());
+    if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2) return reduction(*p, c.args()[0], indent, col);
+    return fun(c.fun(), indent, col, /*called=*/true);
+  }
+
+  // `head(` items `)`: on one line if it fits, else one item per line.
+  template <class Item>
+  std::string list(const std::string& head, size_t n, Item item, int indent, int col) {
+    std::string out = head + "(";
+    std::string one = flat([&] {
+      std::string s;
+      for (size_t i = 0; i < n; ++i) s += (i ? ", " : "") + item(i, 0, 0);
+      return s;
+    });
+    if (flat_ || fits(one + ")", endColumn(out, col))) return out + one + ")";
+    for (size_t i = 0; i < n; ++i)
+      out += "\n" + spaces(indent + 2) + item(i, indent + 2, indent + 2) + (i + 1 < n ? "," : "");
+    return out + "\n" + spaces(indent) + ")";
+  }
+
   // A call that is not part of a chain: f(a, b), zip(a, b), get(0, t), fun(...)(a, b).
-  std::string call(const ir::CallNode& c, int indent) {
+  std::string call(const ir::CallNode& c, int indent, int col) {
+    auto arg = [&](size_t i, int ind, int cl) { return expr(c.args()[i], ind, cl); };
     if (auto* p = ir::asPattern(c.fun())) {
       switch (p->pattern()) {
         case PatternKind::Zip:
         case PatternKind::Tuple:
-          return fmt::format("{}({})", ir::patternName(p->pattern()), args(c.args(), indent));
+          return list(std::string(ir::patternName(p->pattern())), c.args().size(), arg, indent, col);
         case PatternKind::Get:
-          return fmt::format("get({}, {})", p->index(), args(c.args(), indent));
+          return list("get", c.args().size() + 1,
+                      [&](size_t i, int ind, int cl) { return i == 0 ? std::to_string(p->index()) : arg(i - 1, ind, cl); },
+                      indent, col);
         default:
           break;
       }
     }
-    return fmt::format("{}({})", fun(c.fun(), indent, /*called=*/true), args(c.args(), indent));
+    std::string head = fun(c.fun(), indent, col, /*called=*/true);
+    return list(head, c.args().size(), arg, indent, col);
   }
 
-  std::string reduction(const ir::PatternNode& p, const Expr& init, int indent) {
-    std::string f = p.params().funs.empty() ? "?" : fun(p.f(), indent);
+  std::string reduction(const ir::PatternNode& p, const Expr& init, int indent, int col) {
     std::string name(ir::patternName(p.pattern()));
-    if (p.pattern() == PatternKind::PartRed && !p.params().sizes.empty())
-      return fmt::format("{}({}, {}, {})", name, f, expr(init, indent), size(p.size()));
-    return fmt::format("{}({}, {})", name, f, expr(init, indent));
+    bool part = p.pattern() == PatternKind::PartRed && !p.params().sizes.empty();
+    return list(name, part ? 3 : 2,
+                [&](size_t i, int ind, int cl) {
+                  if (i == 0) return p.params().funs.empty() ? std::string("?") : fun(p.f(), ind, cl);
+                  if (i == 1) return expr(init, ind, cl);
+                  return size(p.size());
+                },
+                indent, col);
   }
 
-  // The lambdas the parser builds for `f o g` and `reduce(f, z)` used as values print back as such.
-  std::optional<std::string> lambdaSugar(const ir::LambdaNode& l, int indent) {
+  // `open` f `)` for a pattern with a nested function: open is "map(" or "iterate(6, ".
+  std::string withFun(const std::string& open, const Fun& f, int indent, int col) {
+    std::string one = flat([&] { return fun(f, 0, 0); });
+    int c = col + static_cast<int>(open.size());
+    // A lambda lays itself out (it opens its own block); anything else that does not fit
+    // moves into a block.
+    if (flat_ || fits(one + ")", c) || (ir::asLambda(f) && !sugarLinks(*ir::asLambda(f))))
+      return open + fun(f, indent, c) + ")";
+    // A composition whose first line opens a lambda block stays on this line.
+    std::string broken = fun(f, indent, c);
+    size_t nl = broken.find('\n');
+    if (nl != std::string::npos && broken.compare(0, nl, std::string()) != 0 && nl >= 2 &&
+        broken.compare(nl - 2, 2, "=>") == 0 && c + static_cast<int>(nl) <= kWidth)
+      return open + broken + ")";
+    std::string trimmed = open.substr(0, open.find_last_not_of(' ') + 1);
+    return trimmed + "\n" + spaces(indent + 2) + fun(f, indent + 2, indent + 2) + "\n" + spaces(indent) + ")";
+  }
+
+  // The links of a lambda that the parser made for `f o g` or `reduce(f, z)` used as a value.
+  std::optional<std::vector<const ir::CallNode*>> sugarLinks(const ir::LambdaNode& l) {
     if (l.params().size() != 1 || l.params()[0]->declaredType()) return std::nullopt;
     const ir::ParamNode* x = l.params()[0].get();
     std::vector<const ir::CallNode*> links;
@@ -189,12 +290,10 @@ class Printer {
     if (cur.get() != x || links.empty()) return std::nullopt;
     // fun(x => f $ x) with a single plain call stays a lambda: map(f) is different IR.
     if (links.size() == 1 && links[0]->args().size() == 1) return std::nullopt;
-    std::string out;
-    for (size_t i = 0; i < links.size(); ++i) out += (i ? " o " : "") + linkText(*links[i], indent);
-    return out;
+    return links;
   }
 
-  std::string lambda(const ir::LambdaNode& l, int indent) {
+  std::string lambda(const ir::LambdaNode& l, int indent, int col) {
     bind(l.params());
     std::string params;
     bool typed = false;
@@ -207,22 +306,33 @@ class Printer {
       }
     }
     if (l.params().size() != 1 || typed) params = "(" + params + ")";
-    std::string body = expr(l.body(), indent + 2);
+    std::string head = "fun(" + params + " => ";
+    std::string body = flat([&] { return expr(l.body(), 0, 0); });
+    std::string out;
+    if (flat_) {
+      // A long body must open a block: the line break makes every enclosing layout break too.
+      out = head + (body.size() > kInlineBody ? "\n" : "") + body + ")";
+    } else if (body.size() <= kInlineBody && fits(body + ")", col + static_cast<int>(head.size()))) {
+      out = head + body + ")";
+    } else {
+      out = "fun(" + params + " =>\n" + spaces(indent + 2) + expr(l.body(), indent + 2, indent + 2) + "\n" +
+            spaces(indent) + ")";
+    }
     unbind(l.params());
-    if (body.find('\n') == std::string::npos && body.size() <= kInlineBody)
-      return fmt::format("fun({} => {})", params, body);
-    return fmt::format("fun({} =>\n{}{}\n{})", params, spaces(indent + 2), body, spaces(indent));
+    return out;
   }
 
-  std::string pattern(const ir::PatternNode& p, int indent) {
+  std::string pattern(const ir::PatternNode& p, int indent, int col) {
     const auto& ps = p.params();
     std::string name(ir::patternName(p.pattern()));
-    auto nested = [&] { return ps.funs.empty() ? std::string("?") : fun(p.f(), indent); };
+    auto nested = [&](const std::string& head) {
+      return ps.funs.empty() ? head + "(?)" : withFun(head + "(", p.f(), indent, col);
+    };
     switch (p.pattern()) {
       case PatternKind::MapGlb:
       case PatternKind::MapWrg:
       case PatternKind::MapLcl:
-        return fmt::format("{}{}({})", name, ps.index, nested());
+        return nested(name + std::to_string(ps.index));
       case PatternKind::Map:
       case PatternKind::MapSeq:
       case PatternKind::MapSeqUnroll:
@@ -230,13 +340,14 @@ class Printer {
       case PatternKind::ToGlobal:
       case PatternKind::ToLocal:
       case PatternKind::ToPrivate:
-        return fmt::format("{}({})", name, nested());
-      case PatternKind::Reduce:
+      case PatternKind::Reduce:  // a bare reduction; with its initial value see reduction()
       case PatternKind::ReduceSeq:
       case PatternKind::ReduceSeqUnroll:
       case PatternKind::PartRed:
-        // A reduction is printed with its initial value where it is called (see reduction()).
-        return fmt::format("{}({})", name, nested());
+        return nested(name);
+      case PatternKind::Iterate:
+      case PatternKind::Vectorize:
+        return ps.funs.empty() ? name : withFun(fmt::format("{}({}, ", name, size(p.size())), p.f(), indent, col);
       case PatternKind::Split:
       case PatternKind::AsVector:
       case PatternKind::ReorderStride:
@@ -248,9 +359,6 @@ class Printer {
         std::string mode = ps.padMode == ir::PadMode::Constant ? ps.padValue : modes[static_cast<int>(ps.padMode)];
         return fmt::format("pad({}, {}, {})", size(p.size(0)), size(p.size(1)), mode);
       }
-      case PatternKind::Iterate:
-      case PatternKind::Vectorize:
-        return fmt::format("{}({}, {})", name, size(p.size()), nested());
       case PatternKind::Get:
         return fmt::format("get({})", ps.index);
       case PatternKind::Gather:
@@ -273,6 +381,7 @@ class Printer {
   std::unordered_map<const ir::ParamNode*, std::string> names_;
   std::unordered_set<std::string> bound_;
   std::unordered_set<std::string> reserved_;
+  bool flat_ = false;
 };
 
 }  // namespace
@@ -304,12 +413,12 @@ std::string printProgram(const ir::Program& p) {
     const auto& in = p.main->params()[i];
     out += (i ? ", " : "") + pr.nameOf(in.get()) + ": " + in->declaredType().toString();
   }
-  out += ") =\n  " + pr.expr(p.main->body(), 2) + "\n";
+  out += ") =\n  " + pr.expr(p.main->body(), 2, 2) + "\n";
   return out;
 }
 
-std::string printExpr(const ir::Expr& e, int indent) { return Printer().expr(e, indent); }
+std::string printExpr(const ir::Expr& e, int indent) { return Printer().expr(e, indent, indent); }
 
-std::string printFun(const ir::Fun& f, int indent) { return Printer().fun(f, indent); }
+std::string printFun(const ir::Fun& f, int indent) { return Printer().fun(f, indent, indent); }
 
 }  // namespace lift::lang
