@@ -20,6 +20,8 @@
 #include <QStatusBar>
 #include <QTextStream>
 #include <QToolBar>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include "core/ir/ProgramGraph.h"
@@ -27,11 +29,37 @@
 #include "core/lang/Parser.h"
 #include "views/GraphView.h"
 #include "views/ProgramEditor.h"
+#include "views/DerivationHistory.h"
 #include "views/KernelView.h"
 #include "views/RulePalette.h"
 #include "core/lang/Printer.h"
 
 namespace lift::views {
+
+namespace {
+// Moving between derivation states is the one undoable action: applying a rewrite moves to a
+// new state, undo moves back, redo forward again, a click in the history jumps.
+class MoveCommand : public QUndoCommand {
+ public:
+  MoveCommand(MainWindow* w, int from, int to, const QString& text) : QUndoCommand(text), w_(w), from_(from), to_(to) {}
+  void redo() override { w_->goToState(to_); }
+  void undo() override { w_->goToState(from_); }
+
+ private:
+  MainWindow* w_;
+  int from_, to_;
+};
+
+bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
+
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
+    QMessageBox::warning(parent, "Save", "Cannot write " + path + ": " + f.errorString());
+    return false;
+  }
+  return true;
+}
+}  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("liftStudioMainWindow");
@@ -60,6 +88,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   layout->addWidget(graph_, 1);
   setCentralWidget(central);
 
+  undo_ = new QUndoStack(this);
   status_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_);
 
@@ -102,6 +131,13 @@ void MainWindow::buildDocks() {
   kernelDock->setWidget(kernel_);
   addDockWidget(Qt::BottomDockWidgetArea, kernelDock);
   resizeDocks({kernelDock}, {330}, Qt::Vertical);
+  history_ = new DerivationHistory(this);
+  auto* historyDock = new QDockWidget("Derivation", this);
+  historyDock->setObjectName("historyDock");
+  historyDock->setWidget(history_);
+  addDockWidget(Qt::LeftDockWidgetArea, historyDock);
+  connect(history_, &DerivationHistory::stateActivated, this, [this](int idx) { moveTo(idx, "Jump to step"); });
+
   connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
     graph_->selectNode(id);
     if (program_) {
@@ -124,11 +160,29 @@ void MainWindow::buildMenus() {
   updateRecentMenu();
   file->addAction("Save program &as…", QKeySequence::SaveAs, this, &MainWindow::saveProgramAs);
   file->addSeparator();
+  file->addAction("Open &derivation…", QKeySequence("Ctrl+Shift+O"), this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, "Open derivation", QString(), "Derivations (*.derivation);;All files (*)");
+    if (!path.isEmpty()) openDerivation(path);
+  });
+  file->addAction("Save deri&vation…", QKeySequence::Save, this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Save derivation", "derivation.derivation", "Derivations (*.derivation)");
+    if (!path.isEmpty()) saveDerivation(path);
+  });
+  file->addSeparator();
   QMenu* exportMenu = file->addMenu("&Export");
   exportMenu->addAction("Graph as &DOT…", this, &MainWindow::exportGraphDot);
   exportMenu->addAction("Graph as &PNG…", this, &MainWindow::exportGraphImage);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  QAction* undo = undo_->createUndoAction(this, "&Undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = undo_->createRedoAction(this, "&Redo");
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addAction("&Apply selected rule", QKeySequence("Ctrl+Return"), rules_, &RulePalette::applySelected);
 
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graph_, &GraphView::fit);
@@ -175,9 +229,33 @@ bool MainWindow::openFile(const QString& path) {
 void MainWindow::setProgramText(const QString& text, const QString& path) {
   path_ = path;
   editor_->setText(text);
+  history_->clear();
+  undo_->clear();
+  program_.reset();
   reparse();
   graph_->fit();
   updateTitle();
+}
+
+void MainWindow::moveTo(int index, const QString& what) {
+  int from = history_->current();
+  if (from == index) return;
+  if (from < 0) {
+    goToState(index);
+    return;
+  }
+  undo_->push(new MoveCommand(this, from, index, what));
+}
+
+void MainWindow::goToState(int index) {
+  if (index < 0 || index >= history_->stateCount()) return;
+  const DerivationHistory::State& s = history_->state(index);
+  history_->setCurrent(index);
+  bool root = s.parent < 0;
+  if (root && editor_->text() != s.text) editor_->setText(s.text);
+  editor_->clearDiagnostic();
+  diagnostic_ = {};
+  showProgram(s.program, /*updateText=*/!root);
 }
 
 void MainWindow::updateTitle() {
@@ -191,7 +269,17 @@ void MainWindow::reparse() {
     auto p = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(lang::parseProgram(text, file)));
     diagnostic_ = {};
     editor_->clearDiagnostic();
-    showProgram(std::move(p), /*updateText=*/false);
+    int cur = history_->current();
+    QString qtext = editor_->text();
+    if (cur >= 0 && history_->state(cur).parent < 0 && history_->state(cur).children.empty()) {
+      // Still editing the starting program: no new state.
+      history_->replaceRoot(cur, p, qtext);
+      showProgram(std::move(p), /*updateText=*/false);
+    } else {
+      // The text of a later state was edited: a new derivation starts from it.
+      int root = history_->addRoot(p, cur < 0 ? QString::fromStdString(file) : "edited " + QString::fromStdString(file), qtext);
+      moveTo(root, "Edit program");
+    }
   } catch (const LiftError& e) {
     // Keep showing the last good program; the error sits next to the text that caused it.
     diagnostic_ = e.diagnostic();
@@ -235,7 +323,10 @@ bool MainWindow::applyRewrite(const QString& spec, QString* error) {
       rewrite::RewriteStep step = rewrite::RewriteStep::parse(spec.toStdString());
       rewrite::RewriteResult r = rewrite::applyRewrite(*program_, step);
       if (r) {
-        showProgram(std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), /*updateText=*/true);
+        int from = history_->current();
+        int to = history_->addStep(from, QString::fromStdString(step.spec()),
+                                   std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)));
+        moveTo(to, "Apply " + QString::fromStdString(step.spec()));
         statusBar()->showMessage("Applied " + spec, 5000);
         return true;
       }
@@ -288,6 +379,63 @@ void MainWindow::onCaretMoved(int line, int col) {
   if (best) graph_->selectNode(best);
 }
 
+bool MainWindow::saveDerivation(const QString& path) {
+  int cur = history_->current();
+  if (cur < 0) return false;
+  const auto& root = history_->state(history_->rootOf(cur));
+  // The derivation names its starting program; one that is not a file on disk (an example or
+  // edited text) is saved next to the derivation.
+  QString programPath = QFileInfo(path_).isAbsolute() && QFileInfo::exists(path_) && root.origin == path_ ? path_ : QString();
+  if (programPath.isEmpty()) {
+    programPath = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".lift";
+    if (!writeText(this, programPath, root.text.toUtf8())) return false;
+  }
+  QString rel = QFileInfo(path).dir().relativeFilePath(programPath);
+  try {
+    rewrite::Derivation d = history_->derivationTo(cur, rel.toStdString());
+    if (!writeText(this, path, QByteArray::fromStdString(d.toText()))) return false;
+  } catch (const LiftError& e) {
+    QMessageBox::warning(this, "Save derivation", QString::fromStdString(e.diagnostic().format()));
+    return false;
+  }
+  statusBar()->showMessage("Saved derivation to " + path, 5000);
+  return true;
+}
+
+bool MainWindow::openDerivation(const QString& path) {
+  try {
+    rewrite::Derivation d = rewrite::Derivation::load(path.toStdString());
+    QString programPath = QString::fromStdString(d.programPath());
+    QFile f(programPath);
+    if (!f.open(QIODevice::ReadOnly)) throw LiftError("cannot read " + programPath.toStdString());
+    QString text = QString::fromUtf8(f.readAll());
+    rewrite::ReplayResult r = rewrite::replay(d);
+    path_ = programPath;
+    editor_->setText(text);
+    history_->clear();
+    undo_->clear();
+    program_.reset();
+    int state = history_->addRoot(std::make_shared<const rewrite::TypedProgram>(r.start), programPath, text);
+    goToState(state);
+    // Each rewrite of the replay becomes a step (strategies expanded into their rules).
+    rewrite::TypedProgram current = r.start;
+    for (const rewrite::RewriteStep& step : r.flattened()) {
+      rewrite::RewriteResult res = rewrite::applyRewrite(current, step);
+      if (!res) throw LiftError("step " + step.spec() + " does not replay: " + res.message);
+      current = *res.program;
+      state = history_->addStep(state, QString::fromStdString(step.spec()), std::make_shared<const rewrite::TypedProgram>(current));
+    }
+    moveTo(state, "Replay " + QFileInfo(path).fileName());
+    addRecentFile(programPath);
+    updateTitle();
+    statusBar()->showMessage(QString("Replayed %1 (%2 steps)").arg(path).arg(r.flattened().size()), 5000);
+    return true;
+  } catch (const LiftError& e) {
+    QMessageBox::warning(this, "Open derivation", QString::fromStdString(e.diagnostic().format()));
+    return false;
+  }
+}
+
 bool MainWindow::selectNodeByLabel(const QString& text) {
   if (!graph_->findNext(text)) return false;  // emits nodeSelected, which fills the rule pane
   rules_->waitForRules();
@@ -311,14 +459,6 @@ void MainWindow::updateRecentMenu() {
   recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-static bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-    QMessageBox::warning(parent, "Save", "Cannot write " + path + ": " + f.errorString());
-    return false;
-  }
-  return true;
-}
 
 void MainWindow::saveProgramAs() {
   QString path = QFileDialog::getSaveFileName(this, "Save program", path_, "Lift programs (*.lift)");
@@ -352,6 +492,7 @@ void MainWindow::exportGraphImage() {
 bool MainWindow::saveScreenshot(const QString& path) {
   if (width() < 1400 || height() < 900) resize(std::max(width(), 1400), std::max(height(), 900));
   show();
+  history_->waitForChecks();
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   graph_->fit();
   QApplication::processEvents();

@@ -12,6 +12,7 @@
 #include "rewrite/Engine.h"
 
 class QLineEdit;
+class QUndoStack;
 class QMenu;
 class QLabel;
 
@@ -21,6 +22,7 @@ class GraphView;
 class ProgramEditor;
 class RulePalette;
 class KernelView;
+class DerivationHistory;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -48,6 +50,16 @@ class MainWindow : public QMainWindow {
   GraphView* graphView() const { return graph_; }
   RulePalette* rulePalette() const { return rules_; }
   KernelView* kernelView() const { return kernel_; }
+  DerivationHistory* history() const { return history_; }
+  QUndoStack* undoStack() const { return undo_; }
+
+  // Shows derivation state `index` (as undo/redo and clicks in the history do).
+  void goToState(int index);
+  // Saves the derivation from the start to the current state (and the starting program next
+  // to it when it is not a file on disk). False, with a message shown, on failure.
+  bool saveDerivation(const QString& path);
+  // Loads a derivation file and replays it step by step into the history.
+  bool openDerivation(const QString& path);
   ProgramEditor* programEditor() const { return editor_; }
   // The current program, if the text parses and type-checks.
   const ir::Program* program() const { return program_ ? &program_->program : nullptr; }
@@ -63,6 +75,8 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void buildDocks();
   void setProgramText(const QString& text, const QString& path);
+  // Moves to another state through the undo stack.
+  void moveTo(int index, const QString& what);
   void showProgram(std::shared_ptr<const rewrite::TypedProgram> p, bool updateText);
   void addRecentFile(const QString& path);
   void updateRecentMenu();
@@ -77,6 +91,8 @@ class MainWindow : public QMainWindow {
   ProgramEditor* editor_ = nullptr;
   RulePalette* rules_ = nullptr;
   KernelView* kernel_ = nullptr;
+  DerivationHistory* history_ = nullptr;
+  QUndoStack* undo_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recentMenu_ = nullptr;

@@ -46,6 +46,8 @@ void ProgramEditor::setText(const QString& text) {
   settingText_ = true;
   edit_->setPlainText(text);
   settingText_ = false;
+  highlightSelections_.clear();
+  refreshSelections();
 }
 
 static QTextCursor cursorAt(QPlainTextEdit* edit, int line, int col) {
