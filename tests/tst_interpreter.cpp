@@ -259,6 +259,28 @@ class TestInterpreter : public QObject {
     QCOMPARE(e.diagnostic().loc.line, 8);  // the user function's body
   }
 
+  void longRunsCanBeLimitedAndCancelled() {
+    ir::Program p = parse("size N; fun f(x: [float]N) = iterate(100000, map(twice)) $ x");
+    arith::Env sizes{{"N", 4}};
+    InterpOptions limited;
+    limited.maxApplications = 5000;
+    try {
+      interpret(p, {floats({1, 2, 3, 4})}, sizes, limited);
+      QFAIL("no error");
+    } catch (const InterpError& e) {
+      QCOMPARE(e.kind(), InterpError::Kind::Limit);
+    }
+    std::atomic<bool> cancel{true};
+    InterpOptions cancelled;
+    cancelled.cancel = &cancel;
+    try {
+      interpret(p, {floats({1, 2, 3, 4})}, sizes, cancelled);
+      QFAIL("no error");
+    } catch (const InterpError& e) {
+      QCOMPARE(e.kind(), InterpError::Kind::Cancelled);
+    }
+  }
+
   // ----- random inputs, comparison -----
 
   void randomInputsAreReproducibleAndNonZero() {

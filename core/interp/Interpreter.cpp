@@ -88,6 +88,7 @@ class Interpreter {
       : sizes_(sizes), program_(program), opts_(opts) {}
 
   Value apply(const ir::Fun& f, Args args, const ir::ExprNode* site) {
+    if (++applications_ % 1024 == 0) checkBudget(site);
     switch (f->kind()) {
       case ir::FunNode::Kind::Lambda: return applyLambda(*ir::asLambda(f), args, site);
       case ir::FunNode::Kind::UserFun: return applyUserFun(ir::asUserFun(f)->def(), args, site);
@@ -105,6 +106,14 @@ class Interpreter {
     d.message = message;
     if (program_) d.loc.file = program_->file;
     throw InterpError(k, std::move(d));
+  }
+
+  void checkBudget(const ir::ExprNode* site) const {
+    if (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
+      fail(InterpError::Kind::Cancelled, site, "the interpreter was cancelled");
+    if (opts_.maxApplications && applications_ > opts_.maxApplications)
+      fail(InterpError::Kind::Limit, site,
+           fmt::format("the interpreter stopped after {} function applications (the limit)", opts_.maxApplications));
   }
 
   int64_t size(arith::Expr e, const ir::ExprNode* site) const {
@@ -700,6 +709,7 @@ class Interpreter {
   const ir::Program* program_;
   const InterpOptions& opts_;
   std::vector<std::pair<const ir::ParamNode*, Value>> env_;  // the bound parameters, innermost last
+  uint64_t applications_ = 0;
   std::unordered_map<const ir::LiteralNode*, Value> literals_;
   std::unordered_map<const ir::UserFunDef*, UserFunPlan> plans_;
   std::vector<std::shared_ptr<const cfun::Body>> parsedBodies_;  // bodies of definitions built without one

@@ -11,6 +11,7 @@
 // (integer division by zero, endless loops).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,8 @@ class InterpError : public LiftError {
     OutOfBounds,   // an index function reads or writes outside the array
     UserFunction,  // a user function failed (division by zero, step limit)
     Unbound,       // a size variable or parameter without a value
+    Limit,         // InterpOptions::maxApplications was reached
+    Cancelled,     // InterpOptions::cancel was set
   };
   InterpError(Kind k, Diagnostic d) : LiftError(std::move(d)), kind_(k) {}
   Kind kind() const { return kind_; }
@@ -39,7 +42,11 @@ class InterpError : public LiftError {
 };
 
 struct InterpOptions {
-  cfun::EvalLimits userFunLimits;
+  cfun::EvalLimits userFunLimits;  // per call of a user function
+  // Function applications (patterns, lambdas, user functions) one run may make; 0: no limit.
+  uint64_t maxApplications = 0;
+  // Checked as the interpreter runs: a background job sets it to stop a long run.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Runs the program on `inputs` (one per input, in order) with the size variables set to
