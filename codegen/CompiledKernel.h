@@ -29,7 +29,8 @@ struct KernelParam {
   Type elemType;      // buffers: the element type (scalar or vector); Scalar: its type; Size: int
   arith::Expr count;  // buffers: number of elements, in the size variables
   int input = -1;     // Input, Scalar: index of the program input
-  int component = -1; // Input, Output: component of a tuple-typed value stored by parts (-1: all)
+  int component = -1; // Input, Output: which part of a tuple-typed value it stores (-1: all)
+  std::vector<int> path;  // Input, Output: the tuple components of that part, outermost first
 
   bool isBuffer() const { return kind == Kind::Input || kind == Kind::Output || kind == Kind::Temporary; }
 };

@@ -86,6 +86,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
         p.elemType = m->elemType;
         p.count = m->count;
         p.input = m->input;
+        p.path = m->path;
         k.params.push_back(p);
       }
     for (auto& s : model.scalars)
@@ -121,6 +122,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
       p.elemType = m->elemType;
       p.count = m->count;
       p.component = tupleOutput ? m->component : -1;
+      p.path = m->path;
       k.params.push_back(p);
     }
   for (auto& m : model.memories.memories())

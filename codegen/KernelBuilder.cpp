@@ -538,6 +538,10 @@ class Builder {
   std::optional<View> destThrough(const ir::Expr& e, const View& dest, const ir::ParamNode* p, Type pType);
   c::ExprP userFunValue(const ir::UserFunNode& u, std::vector<Arg>& args, ir::NodeId site);
   c::ExprP inlineValue(const ir::Expr& e, Type t);
+  static bool inlinable(const ir::Expr& e) {
+    auto* c = e ? ir::asCall(e) : nullptr;
+    return c && (ir::asUserFun(c->fun()) || ir::calledPattern(e, K::Dot));
+  }
   std::string userFunName(const ir::UserFunDef& d);
   std::string freshFunName(const ir::UserFunDef& d) {
     std::string name = d.name;
@@ -933,9 +937,20 @@ c::ExprP Builder::userFunValue(const ir::UserFunNode& u, std::vector<Arg>& args,
     auto [arg, comp] = (*sources)[i];
     Type pt = d.params[i].second;
     Arg& a = args[arg];
-    if (comp < 0 && !a.view && a.expr && ir::asCall(a.expr) &&
-        (ir::asUserFun(ir::asCall(a.expr)->fun()) || ir::calledPattern(a.expr, K::Dot))) {
-      ops.push_back(inlineValue(a.expr, pt));
+    ir::Expr e = a.view ? nullptr : a.expr;
+    // A parameter bound to a computation not done yet (used once, here): compute it inline.
+    if (e && ir::asParam(e)) {
+      auto it = env_.find(ir::asParam(e));
+      if (it != env_.end() && !it->second.view && inlinable(it->second.lazy)) {
+        ir::Expr lazy = it->second.lazy;
+        c::ExprP v = inlineValue(lazy, pt);
+        env_[ir::asParam(e)].view = view::value(v, pt);
+        ops.push_back(comp < 0 ? v : c::member(v, fmt::format("._{}", comp)));
+        continue;
+      }
+    }
+    if (comp < 0 && e && inlinable(e)) {
+      ops.push_back(inlineValue(e, pt));
       continue;
     }
     View v = readArg(a);
@@ -984,6 +999,11 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
   });
   (void)form;
   if (kind == K::MapLcl) {
+    const BarrierPlan::Facts* facts = barriers_.facts(&p);
+    if (level() == Level::WorkGroup && allPrivate(dest) && !(facts && (facts->elementwiseConsumer || facts->nestedInLocal)))
+      fail(site, fmt::format("mapLcl{} stores its result in private memory at work-group level: each work-item "
+                             "would hold only its own elements; store it in local memory (toLocal)",
+                             p.index()));
     Written w = written(before);
     bool local = w.local, global = w.global;
     bool needed = barriers_.needed(&p, opts_.barrierElimination, [&](const ir::FunNode* w) {
@@ -1121,7 +1141,10 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
   View acc = destElem;
   bool copyBack = false;
   arith::Expr scalars = accT.scalarCount();
-  if (!allPrivate(destElem) && scalars.isCst() && scalars.value() <= kMaxDefaultPrivateScalars) {
+  // A small accumulator of one work-item's own reduction lives in registers; at work-group
+  // level the function's mapLcl spreads the accumulator over the work-items, so it stays shared.
+  if (level() == Level::Thread && !allPrivate(destElem) && scalars.isCst() &&
+      scalars.value() <= kMaxDefaultPrivateScalars) {
     acc = allocTemp(accT, AddressSpace::Private, site, false, "acc");
     copyBack = true;
   }
@@ -1129,7 +1152,11 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
     fail(site, "a reduction at kernel level (outside mapGlb/mapWrg) with a large accumulator would be updated by "
                "every work-item at once; move it inside a parallel map");
   comment(std::string(ir::patternName(p.pattern())), site);
+  size_t beforeInit = writeLog_.size();
   produceArg(init, acc, site);
+  // Every work-item of a work-group initialises a shared accumulator; all must be done before
+  // any updates its elements.
+  endIterationBarrier(beforeInit, site);
   bool unroll = shouldUnroll(p.pattern(), n, touchesPrivateArray(av, acc), opts_.unrolling);
   LoopForm form = unroll ? LoopForm::Unrolled : sequentialLoopForm(n, opts_.cfgSimplification, false);
   int tag = ++tags_;
@@ -1248,6 +1275,14 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   View a = allocTemp(bufT, space, site, s.has_value());
   View b = allocTemp(bufT, space, site, s.has_value());
   std::string pa = *pointerTo(a), pb = *pointerTo(b);
+  auto takeAddress = [&](const View& v) {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(v, ms);
+    for (auto& m : mem_.memories())
+      if (std::find(ms.begin(), ms.end(), m.get()) != ms.end()) m->addressTaken = true;
+  };
+  takeAddress(a);
+  takeAddress(b);
 
   std::string suffix = iterDepth_ == 0 ? "" : fmt::format("_{}", iterDepth_);
   std::vector<const Memory*> am;
@@ -1264,6 +1299,7 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
     std::vector<const Memory*> xm;
     view::memoriesOf(xv, xm);
     if (xm.size() == 1 && xm[0]->space == space && xm[0]->elemType == ma->elemType) px = pointerTo(xv);
+    if (px) takeAddress(xv);
   }
   int64_t count = n.isCst() ? n.value() : -1;
   bool peelLast = dest && n.isCst();

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 namespace lift::codegen {
 
 runtime::ElementType elementTypeOf(Type t) {
@@ -103,24 +105,32 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
   return l;
 }
 
-runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type, int component) {
+runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type, const std::vector<int>& path) {
   std::vector<cfun::Scalar> scalars;
-  std::function<void(const interp::Value&)> walk = [&](const interp::Value& x) {
-    if (x.isTuple() && component >= 0) {
-      walk(x.at(static_cast<size_t>(component)));
-      return;
+  ScalarKind k = ScalarKind::Float;
+  bool kindKnown = false;
+  std::function<void(const interp::Value&, size_t)> walk = [&](const interp::Value& x, size_t depth) {
+    if (depth < path.size()) {
+      if (x.isTuple()) {
+        walk(x.at(static_cast<size_t>(path[depth])), depth + 1);
+        return;
+      }
+      if (x.isArray()) {
+        for (size_t i = 0; i < x.size(); ++i) walk(x.at(i), depth);
+        return;
+      }
     }
-    if (x.isArray() && !x.isFlat() && component >= 0) {
-      for (size_t i = 0; i < x.size(); ++i) walk(x.at(i));
-      return;
+    if (!kindKnown) {
+      Type t = x.type();
+      while (t.isArray()) t = t.elem();
+      if (t.isScalar() || t.isVector()) {
+        k = t.scalarKind();
+        kindKnown = true;
+      }
     }
     x.flattenInto(scalars);
   };
-  walk(v);
-  // The scalar kind of the value's scalars.
-  interp::Value probe = v;
-  while (probe.isArray() || probe.isTuple()) probe = probe.at(probe.isTuple() && component >= 0 ? component : 0);
-  ScalarKind k = probe.scalarKind();
+  walk(v, 0);
   auto asDouble = [&](const cfun::Scalar& s) -> double {
     switch (k) {
       case ScalarKind::Float:
@@ -162,7 +172,7 @@ void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k, const std
     const interp::Value& v = inputs[static_cast<size_t>(p.input)];
     runtime::KernelArg& a = launch.args[i];
     if (p.kind == KernelParam::Kind::Input) {
-      a.data = hostArrayOf(v, a.type.scalar, p.component);
+      a.data = hostArrayOf(v, a.type.scalar, p.path);
     } else if (p.kind == KernelParam::Kind::Scalar) {
       a.intValue = static_cast<int64_t>(v.asDouble());
       a.floatValue = v.asDouble();
@@ -174,7 +184,7 @@ void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const i
   for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
     const KernelParam& p = k.params[i];
     if (p.kind != KernelParam::Kind::Output) continue;
-    launch.args[i].expected = hostArrayOf(result, launch.args[i].type.scalar, p.component);
+    launch.args[i].expected = hostArrayOf(result, launch.args[i].type.scalar, p.path);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "codegen/AddressSpace.h"
 #include "core/arith/ArithExpr.h"
@@ -29,13 +30,16 @@ struct Memory {
   Type elemType;       // scalar or vector
   arith::Expr count;   // elements (for a pointer: of the largest buffer it may name)
   ir::NodeId node = 0; // the node that made it (for provenance)
-  int component = -1;  // outputs: which component of a tuple result (-1: the whole result)
+  int component = -1;     // outputs: which component of a tuple result (-1: the whole result)
+  std::vector<int> path;  // inputs, outputs: the tuple components (outermost first) it stores
   int input = -1;      // inputs: index of the program input
 
   // Local memory whose size is not a constant: a `local T*` kernel argument sized at launch.
   bool dynamicLocal = false;
   // Private array whose every access has a constant index: emitted as one variable per element.
   bool scalarized = false;
+  // A pointer to it exists (iterate's buffers): it must stay an array.
+  bool addressTaken = false;
 
   bool isParameter() const {
     return role == Role::Input || role == Role::Output ||

@@ -36,14 +36,19 @@ Memory* MemoryAllocator::allocateMemory(const std::string& name, AddressSpace sp
 }
 
 View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const std::string& name, ir::NodeId node,
-                            const std::vector<Replication>& replication, int& component) {
+                            const std::vector<Replication>& replication, int& component,
+                            std::vector<int>& path) {
   if (containsTuple(t)) {
     Type inner = t;
     while (inner.isArray()) inner = inner.elem();
     size_t n = inner.tupleElems().size();
     std::vector<View> parts;
-    for (size_t k = 0; k < n; ++k)
-      parts.push_back(build(componentType(t, k), space, role, fmt::format("{}_{}", name, k), node, replication, component));
+    for (size_t k = 0; k < n; ++k) {
+      path.push_back(static_cast<int>(k));
+      parts.push_back(
+          build(componentType(t, k), space, role, fmt::format("{}_{}", name, k), node, replication, component, path));
+      path.pop_back();
+    }
     if (t.isTuple()) return view::tuple(std::move(parts));
     return view::retype(view::zip(std::move(parts)), t);
   }
@@ -57,6 +62,7 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
   }
   Memory* m = allocateMemory(name, space, role, t.isArray() ? t.innermost() : t, count, node);
   m->component = role == Memory::Role::Output ? component : -1;
+  m->path = path;
   ++component;
   View v = view::mem(m, full);
   for (auto& r : replication) v = view::access(v, r.var);
@@ -66,7 +72,8 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
 View MemoryAllocator::allocate(Type t, AddressSpace space, Memory::Role role, const std::string& base, ir::NodeId node,
                                const std::vector<Replication>& replication) {
   int component = 0;
-  return build(t, space, role, base, node, replication, component);
+  std::vector<int> path;
+  return build(t, space, role, base, node, replication, component, path);
 }
 
 void MemoryAllocator::rollback(size_t mark) {

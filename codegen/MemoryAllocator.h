@@ -47,7 +47,7 @@ class MemoryAllocator {
 
  private:
   View build(Type t, AddressSpace space, Memory::Role role, const std::string& name, ir::NodeId node,
-             const std::vector<Replication>& replication, int& component);
+             const std::vector<Replication>& replication, int& component, std::vector<int>& path);
 
   std::vector<std::unique_ptr<Memory>> memories_;
   std::vector<std::string> names_;

@@ -14,8 +14,8 @@ bool shouldUnroll(ir::PatternKind kind, arith::Expr n, bool touchesPrivateArray,
 void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories) {
   std::unordered_map<const Memory*, bool> ok;
   for (Memory* m : memories)
-    if (m->space == AddressSpace::Private && m->role == Memory::Role::Temporary && m->count.isCst() &&
-        m->count.value() > 1)
+    if (m->space == AddressSpace::Private && m->role == Memory::Role::Temporary && !m->addressTaken &&
+        m->count.isCst() && m->count.value() > 1)
       ok[m] = true;
   c::forEachExpr(body, [&](const c::Expr& e) {
     if (e.kind != c::Expr::Kind::Access) return;
