@@ -355,6 +355,8 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
   while (::read(wake_[0], junk, sizeof junk) > 0) {
   }
   cancelRequested_ = false;
+  drainStderr();
+  stderrTail_.clear();  // a crash report shows what the worker printed for this request
 
   RunResult r;
   std::string error;
