@@ -81,7 +81,7 @@ class WorkerClient : public Evaluator {
   int workerErr_ = -1;      // the worker's stderr
   int wake_[2] = {-1, -1};  // cancel() writes here to wake the poll loop
   std::string stderrTail_;
-  std::string sendBuffer_;  // reused between requests
+  std::string sendBuffer_;    // reused between requests
   wire::FrameBuffer frames_;  // likewise
   DeviceInfo device_;
   std::vector<pid_t> unreaped_;  // killed workers still to be waited for
