@@ -99,8 +99,8 @@ class SizeInference {
   void bind(const ir::Param& in, const std::string& name, int64_t len, const std::string& path) {
     auto [it, inserted] = env_.emplace(name, len);
     if (!inserted && it->second != len)
-      fail(in, fmt::format("input '{}': {} has length {}, but {} = {} from an earlier input dimension", in->name(),
-                           where(path), len, name, it->second));
+      fail(in, fmt::format("input '{}': {} has length {}, but {} = {} from input '{}'", in->name(), where(path), len,
+                           name, it->second, origin_.at(name)->name()));
     if (inserted) origin_[name] = in;
   }
 
