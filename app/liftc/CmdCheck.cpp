@@ -1,6 +1,6 @@
 // liftc check FILE.lift: parses and type-checks a program and prints its type,
-// "([[float]K]M, [[float]N]K) -> [[float]N]M". With --types, also the type of every input and
-// of the result of every call, one per line with its source position.
+// "([[float]K]M, [[float]N]K) -> [[float]N]M". With --types, also the type of every parameter
+// and of the result of every call, one per line: "LINE:COL: WHAT: TYPE".
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -24,7 +24,17 @@ int runCheck(const Args& args) {
       if (path.back().edge == ir::Edge::CallArg && e->kind() == ir::ExprNode::Kind::Param) return true;
       SourceLoc loc = p.locationOf(e->id());
       Type t = info.typeOf(e);
-      if (loc.known() && t) std::printf("%d:%d: %s\n", loc.line, loc.col, t.toString().c_str());
+      if (!loc.known() || !t) return true;
+      std::string what;
+      if (auto* prm = ir::asParam(e)) {
+        what = prm->name();
+      } else {
+        const ir::Fun& f = ir::asCall(e)->fun();
+        if (auto* u = ir::asUserFun(f)) what = u->def().name;
+        else if (auto* pat = ir::asPattern(f)) what = std::string(ir::patternName(pat->pattern()));
+        else what = "lambda";
+      }
+      std::printf("%d:%d: %s: %s\n", loc.line, loc.col, what.c_str(), t.toString().c_str());
       return true;
     });
   }

@@ -558,17 +558,29 @@ class TypeChecker {
                              str(n), in.elem().toString(), out.toString()));
     arith::Expr g = out.length();
     if (g == L) return in;
-    const int64_t probe = int64_t(1) << 40;
+    const int64_t probe = int64_t(1) << 20;
     int64_t v = 0;
     try {
       v = arith::evaluate(g, {{arith::varName(L), probe}});
     } catch (const LiftError&) {
       v = 0;
     }
+    // A constant count beyond kMaxUnrolledIterations must keep k^n within 64 bits.
+    auto power = [&](int64_t k) {
+      if (n.isCst()) {
+        int64_t r = 1;
+        for (int64_t i = 0; i < n.value(); ++i)
+          if (__builtin_mul_overflow(r, k, &r))
+            fail(at(site), fmt::format("iterate {}: the length changes by a factor of {}^{}, which is out of range",
+                                       str(n), k, str(n)));
+        return arith::cst(r);
+      }
+      return arith::pow(arith::cst(k), n);
+    };
     if (v > 0 && v < probe && probe % v == 0 && g == L / (probe / v))
-      return Type::array(in.elem(), in.length() / arith::pow(arith::cst(probe / v), n));
+      return Type::array(in.elem(), in.length() / power(probe / v));
     if (v > probe && v % probe == 0 && g == L * (v / probe))
-      return Type::array(in.elem(), in.length() * arith::pow(arith::cst(v / probe), n));
+      return Type::array(in.elem(), in.length() * power(v / probe));
     fail(at(site), fmt::format("iterate {}: with a symbolic count the iterated function must keep the length or divide "
                            "or multiply it by a constant, but turns length L into {}",
                            str(n), str(g)));

@@ -374,7 +374,14 @@ void Parser::userFunDecl() {
   if (peek().kind != Tok::LBrace) error(peek(), fmt::format("expected '{{' and the body, found {}", describe(peek())));
   Lexer::RawBlock body = lex_.takeBraceBlock();
   def->bodyText = body.text;
-  def->body = cfun::parseBody(body.text, def->params, def->returnType, lex_.file(), body.line, body.col);
+  try {
+    def->body = cfun::parseBody(body.text, def->params, def->returnType, lex_.file(), body.line, body.col);
+  } catch (const LiftError&) {
+    throw;
+  } catch (const std::exception& e) {
+    // Defensive: whatever goes wrong in the body's parser is still reported at the body.
+    lex_.error(body.line, body.col, fmt::format("cannot parse the body of user function '{}': {}", n, e.what()));
+  }
   userFuns_.push_back(std::move(def));
 }
 
@@ -473,8 +480,13 @@ Type Parser::type() {
 arith::Expr Parser::sizeExpr() {
   arith::Expr e = sizeTerm();
   while (peek().kind == Tok::Plus || peek().kind == Tok::Minus) {
-    bool plus = next().kind == Tok::Plus;
+    Token op = next();
+    bool plus = op.kind == Tok::Plus;
     arith::Expr r = sizeTerm();
+    int64_t result = 0;
+    if (e.isCst() && r.isCst() &&
+        (plus ? __builtin_add_overflow(e.value(), r.value(), &result) : __builtin_sub_overflow(e.value(), r.value(), &result)))
+      error(op, "size expression overflows");
     e = plus ? e + r : e - r;
   }
   return e;
