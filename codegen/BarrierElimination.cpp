@@ -31,22 +31,30 @@ Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const void**
   }
 }
 
-// The mapLcl applied by a call (through wrappers), if any.
-const ir::PatternNode* mapLclOfCall(const ir::Expr& call) {
-  auto* c = ir::asCall(call);
+bool isSingleLayout(const ir::PatternNode* p) {
+  return p && (ir::isDataLayout(p->pattern()) || p->pattern() == ir::PatternKind::Id) &&
+         p->pattern() != ir::PatternKind::Zip && p->pattern() != ir::PatternKind::Tuple;
+}
+
+// The mapLcl computing the value of an expression (through wrappers and data-layout patterns
+// applied to it), if any.
+const ir::PatternNode* mapLclOfCall(const ir::Expr& e) {
+  auto* c = ir::asCall(e);
   if (!c) return nullptr;
   const ir::PatternNode* p = unwrapAddressSpace(c->fun());
-  return p && p->pattern() == ir::PatternKind::MapLcl ? p : nullptr;
+  if (p && p->pattern() == ir::PatternKind::MapLcl) return p;
+  if (isSingleLayout(p) && c->args().size() == 1) return mapLclOfCall(c->args()[0]);
+  return nullptr;
 }
 
 void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::Facts& facts) {
   const void* outer = nullptr;
   Parent app = applicationOf(idx, lcl, &outer);
 
-  // R1 and R2: follow the value of the call through zips.
+  // R1 and R2: follow the value of the call through zips (R1) and data-layout patterns (R2).
   if (app.edge == ir::Edge::CallFun) {
     const ir::ExprNode* value = app.node.expr.get();
-    bool first = true;
+    bool firstZip = true, rearranged = false;
     while (true) {
       Parent p = idx.parentOf(value);
       if (p.edge != ir::Edge::CallArg) break;
@@ -54,16 +62,22 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
       const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
       if (!consumer) break;
       if (consumer->pattern() == ir::PatternKind::Zip || consumer->pattern() == ir::PatternKind::Tuple) {
-        if (first) {
+        if (firstZip) {
           // R2: a later argument computed by a mapLcl.
           for (size_t j = static_cast<size_t>(p.index) + 1; j < call->args().size(); ++j)
             if (const ir::PatternNode* sib = mapLclOfCall(call->args()[j])) facts.laterSibling = sib;
         }
-        first = false;
+        firstZip = false;
         value = p.node.expr.get();
         continue;
       }
-      if (consumer->pattern() == ir::PatternKind::MapLcl && p.index == 0 && consumer->index() == lcl->index())
+      if (isSingleLayout(consumer) && firstZip) {
+        rearranged = true;
+        value = p.node.expr.get();
+        continue;
+      }
+      if (!rearranged && consumer->pattern() == ir::PatternKind::MapLcl && p.index == 0 &&
+          consumer->index() == lcl->index())
         facts.elementwiseConsumer = true;
       break;
     }

@@ -156,6 +156,20 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
     if (m->space == AddressSpace::Local && m->role == Memory::Role::Temporary && !m->dynamicLocal)
       bytes = bytes + m->count * m->elemType.byteSize();
   k.launch.localMemoryBytes = bytes;
+  if (bytes.isCst() && bytes.value() > kMaxLocalBytes) {
+    const Memory* largest = nullptr;
+    for (auto& m : model.memories.memories())
+      if (m->space == AddressSpace::Local && m->role == Memory::Role::Temporary && !m->dynamicLocal &&
+          (!largest || arith::evaluate(m->count * m->elemType.byteSize(), {}) >
+                           arith::evaluate(largest->count * largest->elemType.byteSize(), {})))
+        largest = m.get();
+    throw LiftError(program.diagnosticAt(
+        largest ? largest->node : program.main->id(),
+        fmt::format("the kernel needs {} bytes of local memory, more than a work-group can have ({} bytes); this "
+                    "allocation ({} {}) is the largest",
+                    bytes.value(), kMaxLocalBytes, arith::toString(largest ? largest->count : arith::cst(0)),
+                    largest ? largest->elemType.toString() : "")));
+  }
   k.launch.fixed = options.cfgSimplification;
 
   std::string attributes;

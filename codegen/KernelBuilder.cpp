@@ -283,6 +283,13 @@ class Builder {
         space = AddressSpace::Global;
       }
     }
+    if (space == AddressSpace::Private) {
+      int64_t bytes = t.byteSize().isCst() ? t.byteSize().value() : 0;
+      if (bytes > kMaxPrivateBytes)
+        fail(site, fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
+                               "most); store it in local or global memory",
+                               bytes, t.toString(), kMaxPrivateBytes));
+    }
     if (space == AddressSpace::Local && !inWorkGroup())
       fail(site, "local memory outside a work-group: toLocal must be nested inside a mapWrg");
     std::vector<MemoryAllocator::Replication> reps;

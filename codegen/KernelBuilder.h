@@ -49,6 +49,11 @@ struct KernelModel {
   bool usesIntPow = false;
 };
 
+// Limits of what a kernel may allocate: private memory per work-item, local memory per
+// work-group (the most a GPU gives one work-group by default; the OpenCL minimum is 32 KiB).
+constexpr int64_t kMaxPrivateBytes = 16 * 1024;
+constexpr int64_t kMaxLocalBytes = 64 * 1024;
+
 // Generates the kernel of a lowered, type-checked program. Throws LiftError (located at the
 // offending node) for programs that cannot be compiled.
 KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, const NDRange& ndrange,
