@@ -118,6 +118,7 @@ Site makeSite(const TypedProgram& p, const Location& loc, Resolved&& r) {
   Site s;
   s.program = &p.program;
   s.types = p.types.get();
+  s.typed = &p;
   s.loc = loc;
   s.node = std::move(r.node);
   s.ancestors = std::move(r.ancestors);
@@ -221,6 +222,7 @@ std::vector<RewriteStep> enumerateRewrites(const TypedProgram& p, const Enumerat
   Site site;
   site.program = &p.program;
   site.types = p.types.get();
+  site.typed = &p;
   std::vector<int> steps;
   std::function<void(const ir::NodeRef&)> visit = [&](const ir::NodeRef& n) {
     site.node = n;

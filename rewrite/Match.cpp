@@ -111,13 +111,18 @@ int uses(const Fun& f, const ir::ParamNode* p) {
 bool mentions(const Expr& e, const ir::ParamNode* p) { return uses(e, p) > 0; }
 bool mentions(const Fun& f, const ir::ParamNode* p) { return uses(f, p) > 0; }
 
+bool isTrivial(const Expr& e) {
+  if (ir::asParam(e) || ir::asLiteral(e)) return true;
+  return ir::calledPattern(e, PatternKind::Get) && isTrivial(arg(e, 0));
+}
+
 Expr apply(const Fun& f, std::vector<Expr> args) {
   if (auto* l = ir::asLambda(f); l && l->params().size() == args.size()) {
     // Substitute when no work is duplicated: each parameter is used at most once, or its
     // argument is a parameter or a literal.
     bool linear = true;
     for (size_t i = 0; i < args.size(); ++i) {
-      bool trivial = ir::asParam(args[i]) || ir::asLiteral(args[i]);
+      bool trivial = isTrivial(args[i]);
       linear = linear && (trivial || uses(l->body(), l->params()[i].get()) <= 1);
     }
     if (linear) {

@@ -83,8 +83,10 @@ int uses(const Fun& f, const ir::ParamNode* p);
 bool mentions(const Expr& e, const ir::ParamNode* p);
 bool mentions(const Fun& f, const ir::ParamNode* p);
 
+// Whether e is a parameter, a literal or a component (get) of one: free to duplicate.
+bool isTrivial(const Expr& e);
 // f applied to args. A lambda is beta-reduced when that duplicates no work (each parameter is
-// used at most once or its argument is a parameter or literal); any other function is called.
+// used at most once or its argument is trivial); any other function is called.
 Expr apply(const Fun& f, std::vector<Expr> args);
 // fun(x => f(g(x))), beta-reducing where apply does.
 Fun compose(const Fun& f, const Fun& g, const std::string& name = "x");

@@ -20,6 +20,8 @@
 
 namespace lift::rewrite {
 
+struct TypedProgram;  // rewrite/Engine.h
+
 // Rule families, after the Lift implementation's grouping (rewriting/rules/*.scala).
 #define LIFT_RULE_FAMILIES(X)                                                   \
   X(Fusion, "fusion", "Fuse two patterns into one, avoiding an intermediate array.")            \
@@ -99,6 +101,7 @@ class ParamValues {
 struct Site {
   const ir::Program* program = nullptr;
   const ir::TypeInfo* types = nullptr;
+  const TypedProgram* typed = nullptr;  // program and types together (for macro rules)
   Location loc;
   ir::NodeRef node;
   std::vector<ir::NodeRef> ancestors;  // from the main function (first) to the parent (last)

@@ -32,6 +32,7 @@ Outcome iterateSplit(const Site& s, const ParamValues& pv) {
   arith::Expr n = it->size();
   int64_t k = pv.integer("m");
   if (!n.isCst()) return fail("the iteration count {} is not a constant", str(n));
+  if (n.value() < 2) return fail("an iteration of {} round{} cannot be split", n.value(), n.value() == 1 ? "" : "s");
   if (k < 1 || k >= n.value()) return fail("m = {} must be between 1 and {}", k, n.value() - 1);
   Expr first = iterateCall(arith::cst(k), m::freshCopy(it->f()), m::arg(s.expr(), 0));
   return Outcome::ok(iterateCall(arith::cst(n.value() - k), it->f(), first));

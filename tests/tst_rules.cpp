@@ -1,0 +1,714 @@
+// Example tests of the rule library, one or more per rule: the rule applied at a location gives
+// the expected program (alpha-equal), preserves the meaning (interpreter on random inputs), and
+// does not apply where it must not, with the expected reason. Also the registry (names,
+// families, at least 80 rules, every rule with an example here), locations and path-copying,
+// parameters, the engine's per-location view, and the strategy combinators and syntax.
+#include <QtTest/QtTest>
+
+#include <set>
+
+#include "core/lang/Parser.h"
+#include "core/lang/Printer.h"
+#include "rewrite/Engine.h"
+#include "rewrite/Equivalence.h"
+#include "rewrite/Strategy.h"
+
+using namespace lift;
+using namespace lift::rewrite;
+
+namespace {
+
+const char* kHeader = R"(size N = 4, M = 4, K = 4;
+userfun add(float x, float y) -> float { return x + y; }
+userfun mult(float x, float y) -> float { return x * y; }
+userfun neg(float x) -> float { return -x; }
+userfun sq(float x) -> float { return x * x; }
+userfun mult4(float4 x, float4 y) -> float4 { return x * y; }
+)";
+
+struct Example {
+  const char* rule;
+  const char* program;  // the program function (after the common header)
+  const char* loc;
+  const char* params;
+  const char* expected;  // the program function after the rewrite
+  const char* negProgram;
+  const char* negLoc;
+  const char* negParams;
+  const char* reason;  // part of the reason the rule does not apply there
+};
+
+// clang-format off
+const Example kExamples[] = {
+    {"map-fusion", R"(fun f(x: [float]8*N) = map(neg) o map(sq) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg o sq) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) o mapSeq(sq) $ x)", "0", "", R"(different kinds)"},
+    {"map-fusion-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(p => add(neg $ get(0, p), get(1, p)))) $ zip(x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(x, y))", "0", "", R"(none of the zipped)"},
+    {"reduce-map-fusion", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) o map(sq) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduce(fun((acc, x_1) => add(acc, sq(x_1))), 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "", R"(not computed by map)"},
+    {"reduce-seq-map-fusion", R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(sq) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduceSeq(fun((acc, x_1) => add(acc, sq(x_1))), 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) o gather(reverse) $ x)", "0", "", R"(not computed by)"},
+    {"map-fission", R"(fun f(x: [float]8*N) = map(fun(v => neg(sq(v)))) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(fun(y => neg(y))) o map(fun(v => sq(v))) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not a lambda)"},
+    {"map-fission-zip", R"(fun f(x: [float]8*N) = map(fun(v => add(sq(v), v))) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(fun(q => add(get(1, q), get(0, q)))) $ zip(x, map(fun(v => sq(v))) $ x))",
+     R"(fun f(x: [float]8*N) = map(fun(v => neg(sq(v)))) $ x)", "0", "", R"(only used in the part)"},
+    {"reduce-map-fission", R"(fun f(x: [float]8*N) = reduce(fun((acc, v) => add(acc, sq(v))), 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduce(fun((acc, y) => add(acc, y)), 0.0f) o map(fun(v => sq(v))) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(fun((acc, v) => add(acc, v)), 0.0f) $ x)", "0", "", R"(unchanged)"},
+    {"split-join", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4",
+     R"(fun f(x: [float]8*N) =
+  join o map(fun(xs => map(neg) $ xs)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=3", R"(does not provably divide)"},
+    {"split-join-seq", R"(fun f(x: [float]8*N) = mapSeq(neg) $ x)", "0", "n=2",
+     R"(fun f(x: [float]8*N) =
+  join o mapSeq(fun(xs => mapSeq(neg) $ xs)) o split(2) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=2", R"(applies to a call of mapSeq)"},
+    {"join-split", R"(fun f(A: [[float]8]4*N) = map(map(neg)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  split(8) o map(neg) $ join(A))",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => reduce(add, 0.0f) $ r)) $ A)", "0", "", R"(not a map over)"},
+    {"reduce-split-join", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  join o map(reduce(add, 0.0f)) o split(8*N) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "", R"(applies to a call of reduce)"},
+    {"split-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = split(4) $ zip(x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(q => zip(get(0, q), get(1, q)))) $ zip(split(4) $ x, split(4) $ y))",
+     R"(fun f(x: [float]8*N) = split(4) $ x)", "0", "", R"(not a zip)"},
+    {"zip-split", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(q => zip(get(0, q), get(1, q)))) $ zip(split(4) $ x, split(4) $ y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  split(4) $ zip(x, y))",
+     R"(fun f(A: [[float]8]4*N) = map(fun(q => zip(get(0, q), get(1, q)))) $ zip(A, A))", "0", "", R"(not every zipped array is split)"},
+    {"zip-join", R"(fun f(A: [[float]8]4*N) = zip(join $ A, join $ A))", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  join o map(fun(q => zip(get(0, q), get(1, q)))) $ zip(A, A))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = zip(x, y))", "0", "", R"(not every zipped array is a join)"},
+    {"reduce-partial", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "m=4",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o partRed(add, 0.0f, 4) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 1.0f) $ x)", "0", "m=4", R"(identity)"},
+    {"partred-to-reduce", R"(fun f(x: [float]8*N) = join o map(fun(c => partRed(add, 0.0f, 4) $ c)) o split(4) $ x)", "0.1.0.0.0", "",
+     R"(fun f(x: [float]8*N) =
+  join o map(reduce(add, 0.0f)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 4) $ x)", "0", "", R"(not the whole length)"},
+    {"partred-split-join", R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "k=4",
+     R"(fun f(x: [float]8*N) =
+  join o map(partRed(add, 0.0f, 2)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 4) $ x)", "0", "k=2", R"(not a multiple)"},
+    {"partred-iterate", R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 8) $ x)", "0", "r=2",
+     R"(fun f(x: [float]8*N) =
+  iterate(3, partRed(add, 0.0f, 2)) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 8) $ x)", "0", "r=3", R"(not a power of 3)"},
+    {"partred-reorder", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x)", "0.2", "s=2",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o partRed(add, 0.0f, 2) o gather(reorderStride(2)) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "s=2", R"(consumed directly by a reduction)"},
+    {"reduce-reorder", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "s=2",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o gather(reorderStride(2)) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(fun((a, b) => add(a, sq(b))), 0.0f) $ x)", "0", "s=2", R"(associative)"},
+    {"iterate-merge", R"(fun f(x: [float]8*N) = iterate(1, map(neg)) o iterate(2, map(neg)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  iterate(3, map(neg)) $ x)",
+     R"(fun f(x: [float]8*N) = iterate(1, map(neg)) o iterate(2, map(sq)) $ x)", "0", "", R"(different functions)"},
+    {"iterate-split", R"(fun f(x: [float]8*N) = iterate(3, map(neg)) $ x)", "0", "m=1",
+     R"(fun f(x: [float]8*N) =
+  iterate(2, map(neg)) o iterate(1, map(neg)) $ x)",
+     R"(fun f(x: [float]8*N) = iterate(1, map(neg)) $ x)", "0", "m=1", R"(cannot be split)"},
+    {"iterate-one", R"(fun f(x: [float]8*N) = iterate(1, map(neg)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = iterate(2, map(neg)) $ x)", "0", "", R"(not 1)"},
+    {"iterate-zero", R"(fun f(x: [float]8*N) = iterate(0, map(neg)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(x: [float]8*N) = iterate(2, map(neg)) $ x)", "0", "", R"(not 0)"},
+    {"iterate-unroll", R"(fun f(x: [float]8*N) = iterate(2, map(neg)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) o map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = iterate(1, map(neg)) $ x)", "0", "", R"(unrolls 2 to 8)"},
+    {"map-map-interchange", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(a => map(fun(b => mult(a, b))) $ y)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  transpose o map(fun(b => map(fun(a => mult(a, b))) $ x)) $ y)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "", R"(depends on the outer)"},
+    {"map-map-transpose", R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o map(fun(r => map(neg) $ r)) $ transpose(A))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(a => map(fun(b => mult(a, b))) $ y)) $ x)", "0", "", R"(over its element)"},
+    {"map-map-transpose-zip", R"(fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => map(mult) $ zip(r, v))) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  transpose o map(fun(q =>
+    map(fun(x => mult(x, get(1, q)))) $ get(0, q)
+  )) $ zip(transpose(A), v))",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "", R"(not a zip)"},
+    {"map-reduce-interchange", R"(fun f(A: [[float]8]4*N) = map(fun(r => reduce(add, 0.0f) $ r)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o reduce(fun((acc, x) => map(add) $ zip(acc, x)), zeros([float]4*N)) $ transpose(A))",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => reduce(add, 0.0f) $ map(neg) $ r)) $ A)", "0", "", R"(not a reduction reduce)"},
+    {"map-reduce-interchange-zip", R"(fun f(A: [[float]8]4*N, v: [float]4*N) = map(fun(p => reduce(add, get(0, p)) $ get(1, p))) $ zip(v, A))", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]4*N) =
+  transpose o reduce(fun((acc, x) => map(add) $ zip(acc, x)), v) $ transpose(A))",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => reduce(add, 0.0f) $ r)) $ A)", "0", "", R"(does not start from one component)"},
+    {"transpose-transpose-id", R"(fun f(A: [[float]8]4*N) = transpose o transpose $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  A)",
+     R"(fun f(A: [[float]8]4*N) = transpose $ A)", "0", "", R"(not a transpose)"},
+    {"id-transpose-transpose", R"(fun f(A: [[float]8]4*N) = id $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose $ transpose(A))",
+     R"(fun f(x: [float]8*N) = id $ x)", "0", "", R"(two-dimensional)"},
+    {"map-split-transpose", R"(fun f(A: [[float]8]4*N) = map(split(2)) o transpose $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o map(transpose) o split(2) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(split(2)) $ A)", "0", "", R"(not a transpose)"},
+    {"map-transpose-split", R"(fun f(A: [[float]8]4*N) = map(transpose) o split(2) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o map(split(2)) $ transpose(A))",
+     R"(fun f(T: [[[float]2]4]4*N) = map(transpose) $ T)", "0", "", R"(not a split)"},
+    {"transpose-map-split", R"(fun f(A: [[float]8]4*N) = transpose o map(split(2)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(transpose) o split(2) $ transpose(A))",
+     R"(fun f(A: [[float]8]4*N) = transpose $ A)", "0", "", R"(not a map of split)"},
+    {"split-transpose", R"(fun f(A: [[float]8]4*N) = split(2) o transpose $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(transpose) o transpose o map(split(2)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = split(2) $ A)", "0", "", R"(not a transpose)"},
+    {"map-transpose-transpose-map-transpose", R"(fun f(T: [[[float]2]4]4*N) = map(transpose) o transpose o map(transpose) $ T)", "0", "",
+     R"(fun f(T: [[[float]2]4]4*N) =
+  transpose o map(transpose) $ transpose(T))",
+     R"(fun f(T: [[[float]2]4]4*N) = map(transpose) o transpose $ T)", "0", "", R"(not computed by a map of transpose)"},
+    {"transpose-map-join", R"(fun f(T: [[[float]2]4]4*N) = transpose o map(join) $ T)", "0", "",
+     R"(fun f(T: [[[float]2]4]4*N) =
+  join o map(transpose) $ transpose(T))",
+     R"(fun f(A: [[float]8]4*N) = transpose $ A)", "0", "", R"(not a map of join)"},
+    {"transpose-map-map", R"(fun f(A: [[float]8]4*N) = transpose o map(map(neg)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(map(neg)) $ transpose(A))",
+     R"(fun f(A: [[float]8]4*N) = transpose o map(fun(r => reduce(add, 0.0f) $ r)) $ A)", "0", "", R"(not a map of a map)"},
+    {"map-map-transpose-commute", R"(fun f(A: [[float]8]4*N) = map(map(neg)) o transpose $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o map(map(neg)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(map(neg)) $ A)", "0", "", R"(not a transpose)"},
+    {"join-map-map", R"(fun f(A: [[float]8]4*N) = join o map(map(neg)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(neg) $ join(A))",
+     R"(fun f(A: [[float]8]4*N) = join $ A)", "0", "", R"(not a map of a map)"},
+    {"map-join", R"(fun f(A: [[float]8]4*N) = map(neg) o join $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  join o map(fun(xs => map(neg) $ xs)) $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not a join)"},
+    {"split-map", R"(fun f(x: [float]8*N) = split(4) o map(neg) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(fun(xs => map(neg) $ xs)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = split(4) $ x)", "0", "", R"(not a map)"},
+    {"map-map-split", R"(fun f(x: [float]8*N) = map(map(neg)) o split(4) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  split(4) o map(neg) $ x)",
+     R"(fun f(A: [[float]8]4*N) = map(map(neg)) $ A)", "0", "", R"(not a split)"},
+    {"map-gather-commute", R"(fun f(x: [float]8*N) = map(neg) o gather(reverse) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  gather(reverse) o map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not a gather)"},
+    {"gather-map-commute", R"(fun f(x: [float]8*N) = gather(reverse) o map(neg) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) o gather(reverse) $ x)",
+     R"(fun f(x: [float]8*N) = gather(reverse) $ x)", "0", "", R"(not a map)"},
+    {"map-scatter-commute", R"(fun f(x: [float]8*N) = map(neg) o scatter(reverse) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  scatter(reverse) o map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not a scatter)"},
+    {"scatter-map-commute", R"(fun f(x: [float]8*N) = scatter(reverse) o map(neg) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) o scatter(reverse) $ x)",
+     R"(fun f(x: [float]8*N) = scatter(reverse) $ x)", "0", "", R"(not a map)"},
+    {"join-split-id", R"(fun f(x: [float]8*N) = join o split(4) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(A: [[float]8]4*N) = join $ A)", "0", "", R"(not a split)"},
+    {"split-join-id", R"(fun f(A: [[float]8]4*N) = split(8) o join $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  A)",
+     R"(fun f(A: [[float]8]4*N) = split(4) o join $ A)", "0", "", R"(differs from the length)"},
+    {"asscalar-asvector-id", R"(fun f(x: [float]8*N) = asScalar o asVector(4) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(v: [float4]N) = asScalar $ v)", "0", "", R"(not an asVector)"},
+    {"asvector-asscalar-id", R"(fun f(v: [float4]N) = asVector(4) o asScalar $ v)", "0", "",
+     R"(fun f(v: [float4]N) =
+  v)",
+     R"(fun f(v: [float4]N) = asVector(2) o asScalar $ v)", "0", "", R"(differs from the width)"},
+    {"gather-scatter-id", R"(fun f(x: [float]8*N) = gather(reverse) o scatter(reverse) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(x: [float]8*N) = gather(reverse) o scatter(reorderStride(2)) $ x)", "0", "", R"(index functions differ)"},
+    {"scatter-gather-id", R"(fun f(x: [float]8*N) = scatter(reorderStride(2)) o gather(reorderStride(2)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(x: [float]8*N) = scatter(reverse) $ x)", "0", "", R"(not a gather)"},
+    {"reverse-reverse-id", R"(fun f(x: [float]8*N) = gather(reverse) o gather(reverse) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  x)",
+     R"(fun f(x: [float]8*N) = gather(reorderStride(2)) $ x)", "0", "", R"(not reverse)"},
+    {"id-removal", R"(fun f(x: [float]8*N) = map(neg) o id $ x)", "0.1", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(applies to a call of id)"},
+    {"map-id-removal", R"(fun f(A: [[float]8]4*N) = map(map(id)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not the identity)"},
+    {"inline-lambda", R"(fun f(x: [float]8*N) = fun(t => map(neg) $ t) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = fun(t => map(add) $ zip(t, t)) $ map(neg) $ x)", "0", "", R"(computed 2 times)"},
+    {"eta-reduction", R"(fun f(x: [float]8*N) = map(fun(v => neg(v))) $ x)", "0.0.0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0.0.0", "", R"(does not pass)"},
+    {"eta-expansion", R"(fun f(A: [[float]8]4*N) = map(transpose) o split(2) $ A)", "0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(fun(x => transpose(x))) o split(2) $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0.0.0", "", R"(only patterns)"},
+    {"get-tuple", R"(fun f(x: [float]8*N, y: [float]8*N) = get(0, tuple(x, y)))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  x)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => get(0, p))) $ zip(x, y))", "0.0.0.0", "", R"(not a tuple)"},
+    {"map-get-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = map(get(1)) $ zip(x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  y)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(get(1)) $ map(fun(p => tuple(get(1, p), get(0, p)))) $ zip(x, y))", "0", "", R"(not a zip)"},
+    {"add-id", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0.1", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ id(x))",
+     R"(fun f(x: [float]8*N) = map(neg) $ id $ x)", "0.1", "", R"(already copied)"},
+    {"implement-id", R"(fun f(A: [[float]8]4*N) = id $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(fun(y => id(y))) $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(applies to a call of id)"},
+    {"map-to-glb", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "dim=0",
+     R"(fun f(x: [float]8*N) =
+  mapGlb0(neg) $ x)",
+     R"(fun f(A: [[float]8]4*N) = mapGlb0(fun(r => map(neg) $ r)) $ A)", "0.0.0.0", "dim=0", R"(already mapped)"},
+    {"map-to-wrg", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "dim=0",
+     R"(fun f(x: [float]8*N) =
+  mapWrg0(neg) $ x)",
+     R"(fun f(A: [[float]8]4*N) = mapGlb0(fun(r => map(neg) $ r)) $ A)", "0.0.0.0", "dim=0", R"(nested in global maps)"},
+    {"map-to-lcl", R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => map(neg) $ r)) $ A)", "0.0.0.0", "dim=0",
+     R"(fun f(A: [[float]8]4*N) =
+  mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "dim=0", R"(nested inside a mapWrg0)"},
+    {"map-to-seq", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  mapSeq(neg) $ x)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => mapGlb0(neg) $ r)) $ A)", "0", "", R"(parallel maps)"},
+    {"reduce-to-seq", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduceSeq(add, 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "", R"(applies to a call of reduce)"},
+    {"map-seq-unroll", R"(fun f(v: [float]4) = mapSeq(neg) $ v)", "0", "",
+     R"(fun f(v: [float]4) =
+  mapSeqUnroll(neg) $ v)",
+     R"(fun f(x: [float]8*N) = mapSeq(neg) $ x)", "0", "", R"(not a constant)"},
+    {"reduce-seq-unroll", R"(fun f(v: [float]4) = reduceSeq(add, 0.0f) $ v)", "0", "",
+     R"(fun f(v: [float]4) =
+  reduceSeqUnroll(add, 0.0f) $ v)",
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "", R"(not a constant)"},
+    {"to-global", R"(fun f(x: [float]8*N) = mapGlb0(neg) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  toGlobal(mapGlb0(neg)) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(wraps an OpenCL map)"},
+    {"to-local", R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  mapWrg0(fun(r => toLocal(mapLcl0(neg)) $ r)) $ A)",
+     R"(fun f(x: [float]8*N) = mapGlb0(neg) $ x)", "0", "", R"(only used inside a mapWrg)"},
+    {"to-private", R"(fun f(A: [[float]8]4*N) = mapGlb0(fun(r => mapSeq(neg) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  mapGlb0(fun(r => toPrivate(mapSeq(neg)) $ r)) $ A)",
+     R"(fun f(x: [float]8*N) = mapSeq(neg) $ x)", "0", "", R"(inside a parallel map)"},
+    {"vectorize-map", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4",
+     R"(fun f(x: [float]8*N) =
+  asScalar o map(vectorize(4, neg)) o asVector(4) $ x)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(x, y))", "0", "n=4", R"(not a user function of one argument)"},
+    {"vectorize-map-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(x, y))", "0", "n=4",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  asScalar o map(vectorize(4, add)) $ zip(asVector(4) $ x, asVector(4) $ y))",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4", R"(not a zip)"},
+    {"vectorize-reduce", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "n=4",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o asScalar o reduce(vectorize(4, add), (float4)0.0f) o asVector(4) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(mult, 0.0f) $ x)", "0", "n=4", R"(identity)"},
+    {"dot-builtin", R"(fun f(a: [float4]N, b: [float4]N) = reduceSeq(add, 0.0f) o asScalar o mapSeq(mult4) $ zip(a, b))", "0", "",
+     R"(fun f(a: [float4]N, b: [float4]N) =
+  reduceSeq(add, 0.0f) o mapSeq(fun(p => dot(get(0, p), get(1, p)))) $ zip(a, b))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y))", "0", "", R"(not an asScalar)"},
+    {"reorder-both-sides", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "s=2",
+     R"(fun f(x: [float]8*N) =
+  scatter(reorderStride(2)) o map(neg) o gather(reorderStride(2)) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "s=3", R"(does not provably divide)"},
+    {"gather-reorder-stride", R"(fun f(x: [float]8*N) = gather(reorderStride(2)) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reorderStride(2) $ x)",
+     R"(fun f(x: [float]8*N) = gather(reverse) $ x)", "0", "", R"(not reorderStride)"},
+    {"slide-tiling", R"(fun f(x: [float]8*N) = slide(3, 1) o pad(1, 1, clamp) $ x)", "0", "v=4",
+     R"(fun f(x: [float]8*N) =
+  join o map(slide(3, 1)) o slide(6, 4) o pad(1, 1, clamp) $ x)",
+     R"(fun f(x: [float]8*N) = slide(3, 1) o pad(1, 1, clamp) $ x)", "0", "v=3", R"(does not provably divide)"},
+    {"stencil-tiling", R"(fun f(x: [float]8*N) = map(fun(nbh => reduce(add, 0.0f) $ nbh)) o slide(3, 1) o pad(1, 1, clamp) $ x)", "0", "v=4",
+     R"(fun f(x: [float]8*N) =
+  join o map(map(reduce(add, 0.0f)) o slide(3, 1)) o slide(6, 4) o pad(1, 1, clamp) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "v=4", R"(not a slide)"},
+    {"slide-split", R"(fun f(x: [float]8*N) = slide(4, 4) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  split(4) $ x)",
+     R"(fun f(x: [float]8*N) = slide(3, 1) $ x)", "0", "", R"(overlap)"},
+    {"size-multiple", R"(fun f(x: [float]N) = map(neg) $ x)", "0", "var=N,k=4",
+     R"(fun f(x: [float]4*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]N) = map(neg) $ x)", "0", "var=Q,k=4", R"(no size 'Q')"},
+    {"register-blocking-1d", R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) = map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)", "0", "k=2",
+     R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) =
+  join o map(fun(xs =>
+    transpose o map(fun(colB =>
+      transpose o reduce(
+        fun((acc, x) =>
+          map(fun(p =>
+            add(get(0, p), mult(get(1, p), get(1, x)))
+          )) $ zip(acc, get(0, x))
+        ),
+        zeros([float]2)
+      ) $ zip(transpose(xs), colB)
+    )) $ transpose(B)
+  )) o split(2) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "k=2", R"(step 2 of 8)"},
+    {"register-blocking-2d", R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) = map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)", "0", "k=2,l=2",
+     R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) =
+  join o map(fun(xs =>
+    transpose o join o map(
+      map(fun(y => transpose(y))) o transpose o reduce(
+        fun((acc, x) =>
+          map(fun(p =>
+            map(fun(p_1 =>
+              add(get(0, p_1), mult(get(1, p_1), get(1) $ get(1, p)))
+            )) $ zip(get(0, p), get(0) $ get(1, p))
+          )) $ zip(acc, x)
+        ),
+        zeros([[float]2]2)
+      ) o transpose o map(fun(colB => zip(transpose(xs), colB)))
+    ) o split(2) $ transpose(B)
+  )) o split(2) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "k=2,l=2", R"(step 2 of 12)"},
+    {"tiling", R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) = map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)", "0", "x=2,y=2",
+     R"(fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) =
+  join o map(fun(xs =>
+    transpose o join o map(fun(xs_1 =>
+      transpose o map(fun(rowA =>
+        map(fun(colB =>
+          reduce(add, 0.0f) o map(mult) $ zip(rowA, colB)
+        )) $ xs_1
+      )) $ xs
+    )) o split(2) $ transpose(B)
+  )) o split(2) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "x=2,y=2", R"(step 2 of 4)"},
+    {"finish-tiling", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "k=4",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o join o map(reduce(add, 0.0f)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 1.0f) $ x)", "0", "k=4", R"(step 1 of 3)"},
+    {"move-transpose-inside-tiling", R"(fun f(A: [[float]8]8*N) = map(fun(t => split(2) $ transpose(t))) o split(4) o transpose $ A)", "0", "",
+     R"(fun f(A: [[float]8]8*N) =
+  transpose o map(transpose) o split(2) o map(split(4)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(t => split(2) $ t)) o split(2) $ A)", "0", "", R"(step 1 of 4)"},
+    {"dot-vectorisation", R"(fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y))", "0", "n=4",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  reduceSeq(add, 0.0f) o
+  mapSeq(fun(p => dot(get(0, p), get(1, p)))) $ zip(asVector(4) $ x, asVector(4) $ y))",
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "n=4", R"(step 1 of 2)"},};
+// clang-format on
+
+TypedProgram program(const std::string& fun) {
+  return TypedProgram::check(lang::parseProgram(std::string(kHeader) + fun + "\n", "<example>"));
+}
+
+RewriteStep stepFor(const char* rule, const char* loc, const char* params) {
+  std::string spec = std::string(rule) + "@" + loc;
+  if (*params) spec += std::string(":") + params;
+  return RewriteStep::parse(spec);
+}
+
+}  // namespace
+
+class TestRules : public QObject {
+  Q_OBJECT
+ private slots:
+  // ----- the registry ------------------------------------------------------------------------
+  void registryHasAtLeast80Rules() {
+    const RuleRegistry& reg = RuleRegistry::instance();
+    QVERIFY2(reg.size() >= 80, qPrintable(QString("only %1 rules").arg(reg.size())));
+    std::set<Family> families;
+    for (const Rule* r : reg.rules()) families.insert(r->family);
+    QVERIFY(families.size() >= 12);
+  }
+
+  void rulesAreWellFormedData() {
+    for (const Rule* r : RuleRegistry::instance().rules()) {
+      QVERIFY2(!r->description.empty(), r->name.c_str());
+      QVERIFY2(!r->lhs.empty() && !r->rhs.empty(), r->name.c_str());
+      QVERIFY2(r->display().find(" => ") != std::string::npos, r->name.c_str());
+      QVERIFY2(r->description.find('\n') == std::string::npos, r->name.c_str());
+      for (char c : r->name) QVERIFY2((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-', r->name.c_str());
+      ParamValues defaults;
+      QCOMPARE(QString::fromStdString(r->completeParams(defaults)), QString());
+      QCOMPARE(defaults.values().size(), r->params.size());
+      QCOMPARE(RuleRegistry::instance().find(r->name), r);
+    }
+  }
+
+  void everyRuleHasAnExample() {
+    std::set<std::string> covered;
+    for (auto& e : kExamples) covered.insert(e.rule);
+    for (const Rule* r : RuleRegistry::instance().rules())
+      QVERIFY2(covered.count(r->name), qPrintable(QString("no example test for rule %1").arg(r->name.c_str())));
+  }
+
+  void suggestionsForTypos() {
+    auto s = RuleRegistry::instance().suggestions("map-fuson");
+    QVERIFY(!s.empty());
+    QCOMPARE(QString::fromStdString(s[0]), QString("map-fusion"));
+    try {
+      RewriteStep::parse("split-jion@0:n=4");
+      QFAIL("expected an error");
+    } catch (const LiftError& e) {
+      QVERIFY(std::string(e.what()).find("did you mean split-join") != std::string::npos);
+    }
+  }
+
+  // ----- the examples ------------------------------------------------------------------------
+  void examples_data() {
+    QTest::addColumn<int>("index");
+    for (int i = 0; i < static_cast<int>(std::size(kExamples)); ++i)
+      QTest::newRow(QString("%1 #%2").arg(kExamples[i].rule).arg(i).toUtf8().constData()) << i;
+  }
+
+  void examples() {
+    QFETCH(int, index);
+    const Example& ex = kExamples[index];
+    TypedProgram p = program(ex.program);
+    RewriteResult r = applyRewrite(p, stepFor(ex.rule, ex.loc, ex.params));
+    QVERIFY2(r, r.message.c_str());
+    TypedProgram expected = program(ex.expected);
+    QVERIFY2(ir::alphaEqual(ir::Fun(r.program->main()), ir::Fun(expected.main())),
+             qPrintable(QString("got\n%1\nexpected\n%2")
+                            .arg(lang::printProgram(r.program->program).c_str(), ex.expected)));
+    EquivalenceReport eq = checkEquivalence(p.program, r.program->program);
+    QVERIFY2(eq, eq.message.c_str());
+
+    TypedProgram neg = program(ex.negProgram);
+    RewriteResult n = applyRewrite(neg, stepFor(ex.rule, ex.negLoc, ex.negParams));
+    QVERIFY2(!n, qPrintable(QString("%1 applied where it must not").arg(ex.rule)));
+    QVERIFY2(n.message.find(ex.reason) != std::string::npos,
+             qPrintable(QString("reason '%1' does not contain '%2'").arg(n.message.c_str(), ex.reason)));
+  }
+
+  // ----- locations ---------------------------------------------------------------------------
+  void locationsParseAndPrint() {
+    QCOMPARE(QString::fromStdString(Location::parse("0.1.12")->toString()), QString("0.1.12"));
+    QVERIFY(!Location::parse(""));
+    QVERIFY(!Location::parse("0..1"));
+    QVERIFY(!Location::parse("0.a"));
+    QVERIFY(!Location::parse("-1"));
+    Location l = *Location::parse("0.1");
+    QVERIFY(l.isPrefixOf(*Location::parse("0.1.2")));
+    QCOMPARE(QString::fromStdString((*Location::parse("0.1.2")).relativeTo(l).toString()), QString("2"));
+  }
+
+  void locationsResolveEveryNode() {
+    TypedProgram p = TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift"));
+    for (auto& ln : allLocations(p.main())) {
+      Resolved r = resolve(p.main(), ln.loc);
+      QVERIFY(r);
+      QCOMPARE(r.node.id(), ln.node.id());
+      QCOMPARE(r.ancestors.size(), ln.loc.depth());
+    }
+    std::string why;
+    QVERIFY(!resolve(p.main(), *Location::parse("0.7"), &why));
+    QVERIFY(why.find("does not exist") != std::string::npos);
+  }
+
+  void rewriteKeepsUntouchedNodeIds() {
+    TypedProgram p = TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift"));
+    // Fission of the inner map: only the path from the body to it is rebuilt.
+    Location at = *Location::parse("0.0.0.0");
+    RewriteResult r = applyRewrite(p, RewriteStep::parse("map-fission@0.0.0.0"));
+    QVERIFY(r);
+    std::set<ir::NodeId> before;
+    for (auto& ln : allLocations(p.main())) before.insert(ln.node.id());
+    // A sibling of the path keeps its node: the input A of the outer map.
+    QCOMPARE(resolve(r.program->main(), *Location::parse("0.1")).node.id(),
+             resolve(p.main(), *Location::parse("0.1")).node.id());
+    // The transpose(B) input of the inner map, off the path, is kept (now one level deeper).
+    QCOMPARE(resolve(r.program->main(), *Location::parse("0.0.0.0.1.1")).node.id(),
+             resolve(p.main(), *Location::parse("0.0.0.0.1")).node.id());
+    // So is the reduction in the map's body (it moved into the new outer map's lambda).
+    QVERIFY(before.count(resolve(r.program->main(), *Location::parse("0.0.0.0.0.0.0")).node.id()) == 0);
+    // Nodes on the path are new.
+    QVERIFY(!before.count(resolve(r.program->main(), at).node.id()));
+    QVERIFY(!before.count(resolve(r.program->main(), Location::body()).node.id()));
+    QCOMPARE(r.replaced.id(), resolve(p.main(), at).node.id());
+  }
+
+  // ----- the engine --------------------------------------------------------------------------
+  void rulesAtGivesPreviewsAndReasons() {
+    TypedProgram p = program("fun f(x: [float]8*N) = map(neg) o map(sq) $ x");
+    auto at = rulesAt(p, Location::body());
+    bool sawFusion = false, sawReason = false;
+    for (auto& ra : at) {
+      if (ra.rule->name == "map-fusion") {
+        sawFusion = true;
+        QVERIFY(ra.applies);
+        QVERIFY(ra.preview);
+        QVERIFY(checkEquivalence(p.program, ra.preview->program));
+      }
+      if (ra.rule->name == "reduce-partial") {
+        sawReason = true;
+        QVERIFY(!ra.applies);
+        QVERIFY(!ra.reason.empty());
+      }
+    }
+    QVERIFY(sawFusion && sawReason);
+    // Parameter alternatives are offered.
+    for (auto& ra : at)
+      if (ra.rule->name == "split-join") {
+        QVERIFY(ra.applies);
+        QVERIFY(!ra.alternatives.empty());
+      }
+  }
+
+  void enumerationMatchesApplication() {
+    TypedProgram p = TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift"));
+    auto steps = enumerateRewrites(p);
+    QVERIFY(steps.size() > 10);
+    for (auto& s : steps) {
+      RewriteResult r = applyRewrite(p, s);
+      QVERIFY2(r, r.message.c_str());
+      // The spec round-trips.
+      QCOMPARE(RewriteStep::parse(s.spec()), s);
+    }
+  }
+
+  void applyErrorsSayWhat() {
+    TypedProgram p = program("fun f(x: [float]8*N) = map(neg) $ x");
+    RewriteResult r = applyRewrite(p, RewriteStep::parse("map-fusion@0.5"));
+    QCOMPARE(r.error, RewriteError::NoSuchLocation);
+    r = applyRewrite(p, RewriteStep::parse("map-fusion@0.0"));
+    QCOMPARE(r.error, RewriteError::WrongNodeKind);
+    r = applyRewrite(p, RewriteStep::parse("split-join@0:n=3"));
+    QCOMPARE(r.error, RewriteError::DoesNotApply);
+    QVERIFY(r.message.find("does not provably divide") != std::string::npos);
+    QVERIFY_EXCEPTION_THROWN(RewriteStep::parse("split-join@0:k=3"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(RewriteStep::parse("split-join@0:n=0"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(RewriteStep::parse("map-to-glb@0:dim=3"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(RewriteStep::parse("map-fusion"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(RewriteStep::parse("map-fusion@x"), LiftError);
+  }
+
+  void symbolicParameters() {
+    TypedProgram p = TypedProgram::check(lang::parseProgram(
+        std::string(kHeader) + "fun f(x: [float]N*M) = map(neg) $ x\n", "<sym>"));
+    RewriteResult r = applyRewrite(p, RewriteStep::parse("split-join@0:n=M"));
+    QVERIFY2(r, r.message.c_str());
+    EquivalenceReport eq = checkEquivalence(p.program, r.program->program);
+    QVERIFY2(eq, eq.message.c_str());
+  }
+
+  // ----- strategies --------------------------------------------------------------------------
+  void strategiesCompose() {
+    TypedProgram p = program("fun f(x: [float]8*N) = map(neg) o map(sq) o map(neg) o map(sq) $ x");
+    StrategyResult r = runStrategy(parseStrategy("normalise(map-fusion)"), p);
+    QVERIFY2(r, r.reason.c_str());
+    QCOMPARE(r.state->steps(), 3);
+    QVERIFY(checkEquivalence(p.program, r.state->program()));
+    // Every recorded step replays.
+    TypedProgram cur = p;
+    for (auto& s : r.state->trace()) {
+      auto rr = applyRewrite(cur, s);
+      QVERIFY2(rr, rr.message.c_str());
+      cur = *rr.program;
+    }
+    QVERIFY(ir::alphaEqual(ir::Fun(cur.main()), ir::Fun(r.state->program().main)));
+
+    // Left choice, try, sequence, fail.
+    QVERIFY(!runStrategy(parseStrategy("fail"), p));
+    QVERIFY(runStrategy(parseStrategy("try(reduce-partial)"), p));
+    QVERIFY(runStrategy(parseStrategy("reduce-partial <+ map-fusion"), p));
+    QVERIFY(!runStrategy(parseStrategy("map-fusion ; reduce-partial"), p));
+    StrategyResult seq = runStrategy(parseStrategy("seq(map-fusion, map-fusion)"), p);
+    QVERIFY(seq);
+    QCOMPARE(seq.state->steps(), 2);
+    // Traversals.
+    StrategyResult td = runStrategy(parseStrategy("topDown(map-to-seq)"), p);
+    QVERIFY(td);
+    QCOMPARE(td.state->trace()[0].loc.toString(), std::string("0"));
+    StrategyResult bu = runStrategy(parseStrategy("bottomUp(map-to-seq)"), p);
+    QVERIFY(bu);
+    QVERIFY(bu.state->trace()[0].loc.depth() > 1);
+    StrategyResult all = runStrategy(parseStrategy("normalise(map-to-seq)"), p);
+    QVERIFY(all);
+    QCOMPARE(all.state->steps(), 4);
+    QVERIFY(runStrategy(parseStrategy("one(map-to-seq)"), p));
+    QVERIFY(runStrategy(parseStrategy("argument(0, map-to-seq)"), p));
+    QVERIFY(runStrategy(parseStrategy("split-join(n=2)"), p));
+    QVERIFY(!runStrategy(parseStrategy("split-join(n=3)"), p));
+  }
+
+  void repeatHasALimit() {
+    TypedProgram p = program("fun f(x: [float]8*N) = map(neg) $ x");
+    StrategyLimits lim;
+    lim.maxSteps = 5;
+    TypedProgram q = program("fun f(x: [float]8*N) = reduce(add, 0.0f) $ x");
+    StrategyResult r = runStrategy(parseStrategy("repeat(reduce-reorder)"), q, Location::body(), lim);
+    QVERIFY(r);
+    QVERIFY(r.state->steps() <= 5);
+    QVERIFY(!r.state->stopReason().empty());
+  }
+
+  void strategySyntaxErrors() {
+    QVERIFY_EXCEPTION_THROWN(parseStrategy("repeat(map-fuson)"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(parseStrategy("repeat(map-fusion"), LiftError);
+    QVERIFY_EXCEPTION_THROWN(parseStrategy("split-join(q=2)"), LiftError);
+    try {
+      parseStrategy("topDown(map-fuson)");
+      QFAIL("expected an error");
+    } catch (const LiftError& e) {
+      QVERIFY(std::string(e.what()).find("did you mean map-fusion") != std::string::npos);
+    }
+    QCOMPARE(QString::fromStdString(parseStrategy("repeat(topDown(map-fusion))").text()),
+             QString("repeat(topDown(map-fusion))"));
+  }
+
+  void operatorAlgebra() {
+    // partial reductions need associativity and an identity
+    TypedProgram p = program("fun f(x: [float]8*N) = reduce(fun((a, b) => add(b, a)), 0.0f) $ x");
+    QVERIFY(applyRewrite(p, RewriteStep::parse("reduce-partial@0:m=2")));
+    TypedProgram q = program("fun f(x: [float]8*N) = reduce(fun((a, b) => add(a, sq(b))), 0.0f) $ x");
+    QVERIFY(!applyRewrite(q, RewriteStep::parse("reduce-partial@0:m=2")));
+    TypedProgram m = program("fun f(A: [[float]8]4*N) = reduce(fun((a, b) => map(add) $ zip(a, b)), zeros([float]8)) $ A");
+    RewriteResult r = applyRewrite(m, RewriteStep::parse("reduce-partial@0:m=2"));
+    QVERIFY2(r, r.message.c_str());
+    QVERIFY(checkEquivalence(m.program, r.program->program));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestRules)
+#include "tst_rules.moc"
