@@ -17,7 +17,8 @@ namespace {
 
 using Params = std::vector<std::pair<std::string, Type>>;
 
-std::shared_ptr<const Body> parse(const std::string& text, const Params& params, Type ret, int line = 1, int col = 1) {
+std::shared_ptr<const Body> parse(const std::string& text, const Params& params, Type ret, int line = 1,
+                                  int col = 1) {
   return parseBody(text, params, ret, "test.lift", line, col);
 }
 
@@ -74,7 +75,9 @@ class TestCFun : public QObject {
  private slots:
   // ----- evaluation -----
 
-  void addsFloats() { QCOMPARE(runF("return acc + x;", {{"acc", F}, {"x", F}}, {f32(1.5f), f32(2.25f)}), 3.75f); }
+  void addsFloats() {
+    QCOMPARE(runF("return acc + x;", {{"acc", F}, {"x", F}}, {f32(1.5f), f32(2.25f)}), 3.75f);
+  }
 
   void computesInSinglePrecision() {
     // In double, 1 + 1e-8 is not 1; in float it is.
@@ -88,7 +91,8 @@ class TestCFun : public QObject {
     QCOMPARE(runI("return a / b;", {{"a", I}, {"b", I}}, {i32(-7), i32(2)}), -3);
     QCOMPARE(runI("return a % b;", {{"a", I}, {"b", I}}, {i32(-7), i32(2)}), -1);
     QCOMPARE(runI("return a * 65536 * 65536 + 3;", {{"a", I}}, {i32(1)}), 3);  // wraps
-    QCOMPARE(runI("return (a << 33) | (a >> 1);", {{"a", I}}, {i32(6)}), 12 | 3);  // shift counts masked to 5 bits
+    QCOMPARE(runI("return (a << 33) | (a >> 1);", {{"a", I}}, {i32(6)}),
+             12 | 3);  // shift counts masked to 5 bits
     QCOMPARE(runI("return ~a ^ 5 & 3;", {{"a", I}}, {i32(0)}), ~0 ^ (5 & 3));
     QCOMPARE(runI("return 0x1F + 7 / 2 * 2;", {}, {}), 31 + 6);
   }
@@ -113,7 +117,9 @@ class TestCFun : public QObject {
       while (j < 3) j += 1;
       return j > 2 && !(s < 0.0f) ? s : -1.0f;)";
     QCOMPARE(runF(body, {{"n", I}}, {i32(100)}), 1.0f + 3 + 5 + 7);
-    QCOMPARE(runF("if (x > 0.0f) return x; else if (x < -1.0f) return -x; return 0.0f;", {{"x", F}}, {f32(-3)}), 3.0f);
+    QCOMPARE(
+        runF("if (x > 0.0f) return x; else if (x < -1.0f) return -x; return 0.0f;", {{"x", F}}, {f32(-3)}),
+        3.0f);
     QCOMPARE(runF("if (x > 0.0f) { return x; } else { return 2.0f * x; }", {{"x", F}}, {f32(-3)}), -6.0f);
     QCOMPARE(runI("int a = 1, b = 2; a *= 5; b -= a; b <<= 2; return b;", {}, {}), -12);
     QCOMPARE(runI("int k = 0; for (int i = 0, j = 10; i < j; ++i) k++; return k;", {}, {}), 10);
@@ -130,17 +136,21 @@ class TestCFun : public QObject {
     QCOMPARE(runF("return fmin(x, 1.0f) + fmax(x, 3.0f);", {{"x", F}}, {f32(2)}), 4.0f);
     QCOMPARE(runF("return clamp(x, -1.0f, 1.0f);", {{"x", F}}, {f32(5)}), 1.0f);
     QCOMPARE(runF("return mad(x, 2.0f, 1.0f) + fma(x, x, 0.5f);", {{"x", F}}, {f32(3)}), 7.0f + 9.5f);
-    QCOMPARE(runF("return pow(x, 2.0f) + exp(0.0f) + log(1.0f) + fabs(-x);", {{"x", F}}, {f32(3)}), 9.0f + 1 + 0 + 3);
+    QCOMPARE(runF("return pow(x, 2.0f) + exp(0.0f) + log(1.0f) + fabs(-x);", {{"x", F}}, {f32(3)}),
+             9.0f + 1 + 0 + 3);
     QCOMPARE(runF("return floor(x) + ceil(x) + round(-x);", {{"x", F}}, {f32(2.5f)}), 2.0f + 3.0f - 3.0f);
     QCOMPARE(runF("return erf(x);", {{"x", F}}, {f32(0.5f)}), std::erf(0.5f));
-    QCOMPARE(runI("return min(a, 3) + max(a, 3) + abs(-a) + clamp(a, 0, 1);", {{"a", I}}, {i32(-4)}), -4 + 3 + 4 + 0);
+    QCOMPARE(runI("return min(a, 3) + max(a, 3) + abs(-a) + clamp(a, 0, 1);", {{"a", I}}, {i32(-4)}),
+             -4 + 3 + 4 + 0);
     QCOMPARE(runF("return rsqrt(x) * native_sqrt(x);", {{"x", F}}, {f32(4)}), 1.0f);
     QCOMPARE(runF("return pown(x, 3) + sin(0.0f) + cos(0.0f);", {{"x", F}}, {f32(2)}), 9.0f);
   }
 
   void vectors() {
     Params p{{"a", F4}, {"b", F4}};
-    auto vec = [](float x, float y, float z, float w) { return std::vector<Scalar>{f32(x), f32(y), f32(z), f32(w)}; };
+    auto vec = [](float x, float y, float z, float w) {
+      return std::vector<Scalar>{f32(x), f32(y), f32(z), f32(w)};
+    };
     std::vector<Scalar> args = vec(1, 2, 3, 4);
     auto bv = vec(10, 20, 30, 40);
     args.insert(args.end(), bv.begin(), bv.end());
@@ -181,7 +191,8 @@ class TestCFun : public QObject {
     QCOMPARE(r2[0].f, 1.5f);
     QCOMPARE(r2[1].i, 7);
     Type nested = Type::tuple({F, Type::tuple({I, F})});
-    auto r3 = run(*parse("return t._1._1 + (float)t._1._0 + t._0;", {{"t", nested}}, F), {f32(1), i32(2), f32(4)});
+    auto r3 =
+        run(*parse("return t._1._1 + (float)t._1._0 + t._0;", {{"t", nested}}, F), {f32(1), i32(2), f32(4)});
     QCOMPARE(r3[0].f, 7.0f);
   }
 
@@ -215,7 +226,8 @@ class TestCFun : public QObject {
       QCOMPARE(QString::fromStdString(e.diagnostic().loc.file), QString("test.lift"));
     }
     QVERIFY_THROWS_EXCEPTION(LiftError, runI("return a % 0;", {{"a", I}}, {i32(1)}));
-    QVERIFY_THROWS_EXCEPTION(LiftError, runI("return a / -1;", {{"a", I}}, {i32(std::numeric_limits<int32_t>::min())}));
+    QVERIFY_THROWS_EXCEPTION(LiftError,
+                             runI("return a / -1;", {{"a", I}}, {i32(std::numeric_limits<int32_t>::min())}));
   }
 
   void endlessLoopsStop() {
@@ -265,16 +277,22 @@ class TestCFun : public QObject {
             std::string::npos);
     QVERIFY(parseError("const float c = 1.0f; c = x; return c;", {{"x", F}}, F)
                 .message.find("cannot assign to const variable 'c'") != std::string::npos);
-    QVERIFY(parseError("if (x > 0.0f) return x;", {{"x", F}}, F).message.find("without returning") != std::string::npos);
-    QVERIFY(parseError("float x = 1.0f; return x;", {{"x", F}}, F).message.find("already declared as a parameter") !=
+    QVERIFY(parseError("if (x > 0.0f) return x;", {{"x", F}}, F).message.find("without returning") !=
             std::string::npos);
-    QVERIFY(parseError("return (float4)(x, x);", {{"x", F}}, F4).message.find("needs 4 components") != std::string::npos);
-    QVERIFY(parseError("uint u = 1; return x;", {{"x", F}}, F).message.find("not supported") != std::string::npos);
+    QVERIFY(parseError("float x = 1.0f; return x;", {{"x", F}}, F)
+                .message.find("already declared as a parameter") != std::string::npos);
+    QVERIFY(parseError("return (float4)(x, x);", {{"x", F}}, F4).message.find("needs 4 components") !=
+            std::string::npos);
+    QVERIFY(parseError("uint u = 1; return x;", {{"x", F}}, F).message.find("not supported") !=
+            std::string::npos);
     QVERIFY(parseError("return 3000000000;", {}, I).message.find("does not fit") != std::string::npos);
     QVERIFY(parseError("break; return 1;", {}, I).message.find("outside of a loop") != std::string::npos);
-    QVERIFY(parseError("float y = y + 1.0f; return y;", {}, F).message.find("its own initialiser") != std::string::npos);
-    QVERIFY(parseError("return fmin(x);", {{"x", F}}, F).message.find("takes 2 arguments") != std::string::npos);
-    QVERIFY(parseError("return 1.0f; /* open", {}, F).message.find("unterminated comment") != std::string::npos);
+    QVERIFY(parseError("float y = y + 1.0f; return y;", {}, F).message.find("its own initialiser") !=
+            std::string::npos);
+    QVERIFY(parseError("return fmin(x);", {{"x", F}}, F).message.find("takes 2 arguments") !=
+            std::string::npos);
+    QVERIFY(parseError("return 1.0f; /* open", {}, F).message.find("unterminated comment") !=
+            std::string::npos);
   }
 
   void signatureErrors() {
@@ -286,7 +304,8 @@ class TestCFun : public QObject {
 
   void printsOneLineFunctions() {
     auto b = parse("return acc + x;", {{"acc", F}, {"x", F}}, F);
-    QCOMPARE(QString::fromStdString(printFunction("add", *b)), QString("float add(float acc, float x) { return acc + x; }"));
+    QCOMPARE(QString::fromStdString(printFunction("add", *b)),
+             QString("float add(float acc, float x) { return acc + x; }"));
     auto m = parse(" return   acc+l*r ; ", {{"acc", F}, {"l", F}, {"r", F}}, F);
     QCOMPARE(QString::fromStdString(printFunction("multAndSumUp", *m)),
              QString("float multAndSumUp(float acc, float l, float r) { return acc + l * r; }"));

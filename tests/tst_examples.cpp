@@ -84,8 +84,8 @@ struct Example {
 
 // C = A x B with A: M x K and B given as K x N (bT = false) or as N x K (bT = true); the
 // product of two floats added to the accumulator one at a time.
-std::vector<float> matmulRef(const std::vector<float>& a, const std::vector<float>& b, int64_t m, int64_t n, int64_t k,
-                             bool bT) {
+std::vector<float> matmulRef(const std::vector<float>& a, const std::vector<float>& b, int64_t m, int64_t n,
+                             int64_t k, bool bT) {
   std::vector<float> c(static_cast<size_t>(m * n));
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
@@ -127,7 +127,8 @@ Value transposeRef(const Value& a, int64_t rows, int64_t cols) {
   auto x = floatsOf(a);
   std::vector<float> out(x.size());
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c) out[static_cast<size_t>(c * rows + r)] = x[static_cast<size_t>(r * cols + c)];
+    for (int64_t c = 0; c < cols; ++c)
+      out[static_cast<size_t>(c * rows + r)] = x[static_cast<size_t>(r * cols + c)];
   return floatArray({cols, rows}, out);
 }
 
@@ -226,7 +227,8 @@ Value kmeansRef(const Inputs& in, const arith::Env& s) {
 
 // Partial sums of chunks of 128 elements with the OpenCL-level trees: `first` combines the
 // two elements each thread starts with.
-Value chunkedTree(const std::vector<float>& x, int64_t chunks, const std::function<float(size_t)>& leaf, bool pairs) {
+Value chunkedTree(const std::vector<float>& x, int64_t chunks, const std::function<float(size_t)>& leaf,
+                  bool pairs) {
   std::vector<float> out;
   for (int64_t g = 0; g < chunks; ++g) {
     std::vector<float> level;
@@ -262,8 +264,9 @@ std::map<std::string, Example> references() {
                       for (float v : floatsOf(in[1])) out.push_back(in[0].asFloat() * v);
                       return floatArray({static_cast<int64_t>(out.size())}, out);
                     }};
-  r["transpose.lift"] = {{{{"M", 3}, {"N", 5}}, {{"M", 8}, {"N", 8}}},
-                         [](const Inputs& in, const arith::Env& s) { return transposeRef(in[0], dim(s, "M"), dim(s, "N")); }};
+  r["transpose.lift"] = {
+      {{{"M", 3}, {"N", 5}}, {{"M", 8}, {"N", 8}}},
+      [](const Inputs& in, const arith::Env& s) { return transposeRef(in[0], dim(s, "M"), dim(s, "N")); }};
   r["nbody.lift"] = {{{{"N", 4}}, {{"N", 13}}}, nbodyRef};
   r["blackscholes.lift"] = {{{{"N", 6}}, {{"N", 40}}}, blackScholesRef};
   r["stencil3.lift"] = {{{{"N", 1}}, {{"N", 5}}, {{"N", 33}}}, stencilRef};
@@ -280,11 +283,13 @@ std::map<std::string, Example> references() {
                                  auto x = floatsOf(in[0]);
                                  return chunkedTree(x, dim(s, "N"), nullptr, false);
                                }};
-  r["lowlevel/transpose.lift"] = {{{{"M", 4}, {"N", 6}}, {{"M", 7}, {"N", 2}}},
-                                  [](const Inputs& in, const arith::Env& s) { return transposeRef(in[0], dim(s, "N"), dim(s, "M")); }};
+  r["lowlevel/transpose.lift"] = {
+      {{{"M", 4}, {"N", 6}}, {{"M", 7}, {"N", 2}}},
+      [](const Inputs& in, const arith::Env& s) { return transposeRef(in[0], dim(s, "N"), dim(s, "M")); }};
   r["lowlevel/matmul.lift"] = {{{{"M", 3}, {"N", 5}, {"K", 4}}, {{"M", 6}, {"N", 2}, {"K", 9}}}, matmulHigh};
   r["lowlevel/matmul_expert.lift"] = {
-      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 3}, {"N", 2}, {"K", 5}}}, [](const Inputs& in, const arith::Env& s) {
+      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 3}, {"N", 2}, {"K", 5}}},
+      [](const Inputs& in, const arith::Env& s) {
         int64_t m = 2 * dim(s, "M"), n = 2 * dim(s, "N"), k = 4 * dim(s, "K");
         auto a = floatsOf(in[0]), b = floatsOf(in[1]);
         std::vector<float> c(static_cast<size_t>(m * n));
@@ -301,31 +306,33 @@ std::map<std::string, Example> references() {
           }
         return floatArray({m, n}, c);
       }};
-  r["lowlevel/matmul_best.lift"] = {
-      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 3}, {"N", 2}, {"K", 5}}}, [](const Inputs& in, const arith::Env& s) {
-        int64_t m = 2 * dim(s, "M"), n = 2 * dim(s, "N"), k = 4 * dim(s, "K");
-        auto a = floatsOf(in[0]), b = floatsOf(in[1]);
-        std::vector<float> c(static_cast<size_t>(m * n));
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            float acc = 0.0f;
-            for (int64_t t = 0; t < k / 4; ++t) {
-              float d = 0.0f;  // OpenCL's dot of two float4
-              for (int64_t q = 0; q < 4; ++q)
-                d += a[static_cast<size_t>(i * k + 4 * t + q)] * b[static_cast<size_t>(j * k + 4 * t + q)];
-              acc = acc + d;
-            }
-            c[static_cast<size_t>(i * n + j)] = acc;
-          }
-        return floatArray({m, n, 1}, c);
-      }};
+  r["lowlevel/matmul_best.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 3}, {"N", 2}, {"K", 5}}},
+                                    [](const Inputs& in, const arith::Env& s) {
+                                      int64_t m = 2 * dim(s, "M"), n = 2 * dim(s, "N"), k = 4 * dim(s, "K");
+                                      auto a = floatsOf(in[0]), b = floatsOf(in[1]);
+                                      std::vector<float> c(static_cast<size_t>(m * n));
+                                      for (int64_t i = 0; i < m; ++i)
+                                        for (int64_t j = 0; j < n; ++j) {
+                                          float acc = 0.0f;
+                                          for (int64_t t = 0; t < k / 4; ++t) {
+                                            float d = 0.0f;  // OpenCL's dot of two float4
+                                            for (int64_t q = 0; q < 4; ++q)
+                                              d += a[static_cast<size_t>(i * k + 4 * t + q)] *
+                                                   b[static_cast<size_t>(j * k + 4 * t + q)];
+                                            acc = acc + d;
+                                          }
+                                          c[static_cast<size_t>(i * n + j)] = acc;
+                                        }
+                                      return floatArray({m, n, 1}, c);
+                                    }};
   r["lowlevel/gemv.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 3}, {"N", 12}}}, gemvRef};
   r["lowlevel/asum.lift"] = {{{{"N", 1}}, {{"N", 4}}}, [](const Inputs& in, const arith::Env& s) {
                                auto x = floatsOf(in[0]);
                                std::vector<float> out;
                                for (int64_t g = 0; g < dim(s, "N"); ++g) {
                                  float acc = 0.0f;
-                                 for (size_t i = 0; i < 128; ++i) acc = acc + std::fabs(x[static_cast<size_t>(g * 128) + i]);
+                                 for (size_t i = 0; i < 128; ++i)
+                                   acc = acc + std::fabs(x[static_cast<size_t>(g * 128) + i]);
                                  out.push_back(acc);
                                }
                                return floatArray({dim(s, "N")}, out);
@@ -366,10 +373,10 @@ class TestExamples : public QObject {
   void thereAreExamples() {
     QStringList files = exampleFiles();
     QVERIFY(files.size() >= 17);
-    for (const char* f : {"matmul.lift", "gemv.lift", "dot.lift", "asum.lift", "scal.lift", "transpose.lift", "nbody.lift",
-                          "blackscholes.lift", "stencil3.lift", "convolution2d.lift", "lowlevel/dot.lift",
-                          "lowlevel/transpose.lift", "lowlevel/matmul_expert.lift", "lowlevel/matmul_best.lift",
-                          "lowlevel/reduce.lift"})
+    for (const char* f : {"matmul.lift", "gemv.lift", "dot.lift", "asum.lift", "scal.lift", "transpose.lift",
+                          "nbody.lift", "blackscholes.lift", "stencil3.lift", "convolution2d.lift",
+                          "lowlevel/dot.lift", "lowlevel/transpose.lift", "lowlevel/matmul_expert.lift",
+                          "lowlevel/matmul_best.lift", "lowlevel/reduce.lift"})
       QVERIFY2(files.contains(f), f);
   }
 
@@ -378,14 +385,16 @@ class TestExamples : public QObject {
     QFETCH(QString, file);
     auto refs = references();
     auto it = refs.find(file.toStdString());
-    QVERIFY2(it != refs.end(), qPrintable("no reference implementation for " + file + " in tst_examples.cpp"));
+    QVERIFY2(it != refs.end(),
+             qPrintable("no reference implementation for " + file + " in tst_examples.cpp"));
     QVERIFY2(it->second.sizes.size() >= 2, "a reference needs at least two size assignments");
   }
 
   void referencesHaveExamples() {
     QStringList files = exampleFiles();
     for (auto& [name, ex] : references())
-      QVERIFY2(files.contains(QString::fromStdString(name)), qPrintable(QString::fromStdString(name) + " does not exist"));
+      QVERIFY2(files.contains(QString::fromStdString(name)),
+               qPrintable(QString::fromStdString(name) + " does not exist"));
   }
 
   void startsWithAComment_data() { addRows(); }
@@ -405,7 +414,8 @@ class TestExamples : public QObject {
       ir::Program p = load(file);
       ir::TypeInfo info = ir::typeCheck(p);
       QVERIFY(info.resultType);
-      for (auto& s : p.sizes) QVERIFY2(s.defaultValue, qPrintable("size " + QString::fromStdString(s.name) + " has no default"));
+      for (auto& s : p.sizes)
+        QVERIFY2(s.defaultValue, qPrintable("size " + QString::fromStdString(s.name) + " has no default"));
     } catch (const LiftError& e) {
       QFAIL(e.what());
     }

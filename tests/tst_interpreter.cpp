@@ -76,7 +76,8 @@ InterpError failure(const std::string& program, const std::vector<Value>& inputs
   } catch (const InterpError& e) {
     return e;
   }
-  return InterpError(InterpError::Kind::Unbound, Diagnostic{Diagnostic::Severity::Error, {}, "<no error>", ""});
+  return InterpError(InterpError::Kind::Unbound,
+                     Diagnostic{Diagnostic::Severity::Error, {}, "<no error>", ""});
 }
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
@@ -91,13 +92,16 @@ class TestInterpreter : public QObject {
   void mapsOfEveryFlavourAgree() {
     Value x = floats({1, -2, 3});
     for (const char* m : {"map", "mapSeq", "mapSeqUnroll", "mapGlb", "mapGlb1"})
-      QCOMPARE(str(run(fmt::format("size N; fun f(x: [float]N) = {}(neg) $ x", m), {x})), QString("[-1, 2, -3]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = mapWrg(mapLcl(neg)) o split(1) $ x", {x})), QString("[[-1], [2], [-3]]"));
+      QCOMPARE(str(run(fmt::format("size N; fun f(x: [float]N) = {}(neg) $ x", m), {x})),
+               QString("[-1, 2, -3]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = mapWrg(mapLcl(neg)) o split(1) $ x", {x})),
+             QString("[[-1], [2], [-3]]"));
   }
 
   void mapsNest() {
     Value m = Value::array({floats({1, 2}), floats({3, 4}), floats({5, 6})});
-    QCOMPARE(str(run("size N, M; fun f(m: [[float]M]N) = map(map(twice)) $ m", {m})), QString("[[2, 4], [6, 8], [10, 12]]"));
+    QCOMPARE(str(run("size N, M; fun f(m: [[float]M]N) = map(map(twice)) $ m", {m})),
+             QString("[[2, 4], [6, 8], [10, 12]]"));
   }
 
   void reduceGivesAnArrayOfOne() {
@@ -105,8 +109,10 @@ class TestInterpreter : public QObject {
     QCOMPARE(str(run("size N; fun f(x: [float]N) = reduce(add, 0.5f) $ x", {x})), QString("[10.5]"));
     QCOMPARE(str(run("size N; fun f(x: [float]N) = reduceSeq(0.0f, add) $ x", {x})), QString("[10]"));
     // Left fold: ((z - a) - b) ...; a lambda reducer with named parameters.
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = reduceSeqUnroll(fun((acc, y) => add(acc, neg(y))), 0.0f) $ x", {x})),
-             QString("[-10]"));
+    QCOMPARE(
+        str(run("size N; fun f(x: [float]N) = reduceSeqUnroll(fun((acc, y) => add(acc, neg(y))), 0.0f) $ x",
+                {x})),
+        QString("[-10]"));
   }
 
   void partialReductionReducesParts() {
@@ -117,15 +123,18 @@ class TestInterpreter : public QObject {
   void reduceFlattensPairs() {
     // multAndSumUp(acc, x, y) reduces an array of pairs (the CGO dot product).
     Value x = floats({1, 2, 3}), y = floats({4, 5, 6});
-    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = reduceSeq(multAndSumUp, 0.0f) $ zip(x, y)", {x, y})),
+    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = reduceSeq(multAndSumUp, 0.0f) $ zip(x, y)",
+                     {x, y})),
              QString("[32]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = map(mult) $ zip(x, y)", {x, y})), QString("[4, 10, 18]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = map(mult) $ zip(x, y)", {x, y})),
+             QString("[4, 10, 18]"));
   }
 
   void reduceWithArrayAccumulator() {
     // zeros(...) as the initial value; element-wise addition of rows.
     Value m = Value::array({floats({1, 2}), floats({3, 4}), floats({5, 6})});
-    QCOMPARE(str(run("size N; fun f(m: [[float]2]N) = reduce(fun((acc, row) => map(add) $ zip(acc, row)), zeros([float]2)) $ m",
+    QCOMPARE(str(run("size N; fun f(m: [[float]2]N) = reduce(fun((acc, row) => map(add) $ zip(acc, row)), "
+                     "zeros([float]2)) $ m",
                      {m})),
              QString("[[9, 12]]"));
   }
@@ -134,20 +143,26 @@ class TestInterpreter : public QObject {
 
   void zipUnzipGetTuple() {
     Value x = floats({1, 2}), i = ints({7, 8});
-    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = zip(x, i)", {x, i})), QString("[(1, 7), (2, 8)]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = unzip $ zip(x, i)", {x, i})), QString("([1, 2], [7, 8])"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = zip(x, i)", {x, i})),
+             QString("[(1, 7), (2, 8)]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = unzip $ zip(x, i)", {x, i})),
+             QString("([1, 2], [7, 8])"));
     QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = map(fun(p => get(1, p))) $ zip(x, i)", {x, i})),
              QString("[7, 8]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = map(swap) $ zip(x, i)", {x, i})), QString("[(7, 1), (8, 2)]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = map(fun(a => tuple(a, neg(a)))) $ x", {x})), QString("[(1, -1), (2, -2)]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N, i: [int]N) = map(swap) $ zip(x, i)", {x, i})),
+             QString("[(7, 1), (8, 2)]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = map(fun(a => tuple(a, neg(a)))) $ x", {x})),
+             QString("[(1, -1), (2, -2)]"));
   }
 
   void splitJoinTranspose() {
     Value x = iota(6);
     QCOMPARE(str(run("size N; fun f(x: [int]N) = split(2) $ x", {x})), QString("[[0, 1], [2, 3], [4, 5]]"));
     QCOMPARE(str(run("size N; fun f(x: [int]N) = join o split(3) $ x", {x})), QString("[0, 1, 2, 3, 4, 5]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = transpose o split(3) $ x", {x})), QString("[[0, 3], [1, 4], [2, 5]]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = transpose o transpose o split(3) $ x", {x})), QString("[[0, 1, 2], [3, 4, 5]]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = transpose o split(3) $ x", {x})),
+             QString("[[0, 3], [1, 4], [2, 5]]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = transpose o transpose o split(3) $ x", {x})),
+             QString("[[0, 1, 2], [3, 4, 5]]"));
     // Transposing arrays of pairs (boxed storage) and 3-D arrays (blocks move whole).
     Value t = run("size N; fun f(x: [int]N) = transpose o split(2) $ zip(x, x)", {x});
     QCOMPARE(str(t), QString("[[(0, 0), (2, 2), (4, 4)], [(1, 1), (3, 3), (5, 5)]]"));
@@ -157,11 +172,16 @@ class TestInterpreter : public QObject {
 
   void gatherAndScatter() {
     Value x = iota(8);
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = gather(reverse) $ x", {x})), QString("[7, 6, 5, 4, 3, 2, 1, 0]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = gather(reorderStride(2)) $ x", {x})), QString("[0, 2, 4, 6, 1, 3, 5, 7]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = reorderStride(2) $ x", {x})), QString("[0, 2, 4, 6, 1, 3, 5, 7]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = scatter(reorderStride(2)) $ x", {x})), QString("[0, 4, 1, 5, 2, 6, 3, 7]"));
-    QCOMPARE(str(run("size N; fun f(x: [int]N) = scatter(reverse) $ x", {x})), QString("[7, 6, 5, 4, 3, 2, 1, 0]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = gather(reverse) $ x", {x})),
+             QString("[7, 6, 5, 4, 3, 2, 1, 0]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = gather(reorderStride(2)) $ x", {x})),
+             QString("[0, 2, 4, 6, 1, 3, 5, 7]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = reorderStride(2) $ x", {x})),
+             QString("[0, 2, 4, 6, 1, 3, 5, 7]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = scatter(reorderStride(2)) $ x", {x})),
+             QString("[0, 4, 1, 5, 2, 6, 3, 7]"));
+    QCOMPARE(str(run("size N; fun f(x: [int]N) = scatter(reverse) $ x", {x})),
+             QString("[7, 6, 5, 4, 3, 2, 1, 0]"));
     // The CGO transposition: a 2 x 3 matrix read column by column.
     Value m = Value::array({ints({0, 1, 2}), ints({3, 4, 5})});
     QCOMPARE(str(run("size M, N; fun f(x: [[int]M]N) = split(N) o gather(transpose(N, M)) o join $ x", {m})),
@@ -170,45 +190,58 @@ class TestInterpreter : public QObject {
 
   void slideAndPad() {
     Value x = floats({1, 2, 3, 4, 5});
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = slide(3, 1) $ x", {x})), QString("[[1, 2, 3], [2, 3, 4], [3, 4, 5]]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = slide(3, 1) $ x", {x})),
+             QString("[[1, 2, 3], [2, 3, 4], [3, 4, 5]]"));
     QCOMPARE(str(run("size N; fun f(x: [float]N) = slide(2, 2) $ x", {x})), QString("[[1, 2], [3, 4]]"));
     Value y = floats({1, 2, 3});
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, clamp) $ x", {y})), QString("[1, 1, 1, 2, 3, 3, 3]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, mirror) $ x", {y})), QString("[2, 1, 1, 2, 3, 3, 2]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, wrap) $ x", {y})), QString("[2, 3, 1, 2, 3, 1, 2]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(1, 2, 0.5f) $ x", {y})), QString("[0.5, 1, 2, 3, 0.5, 0.5]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, clamp) $ x", {y})),
+             QString("[1, 1, 1, 2, 3, 3, 3]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, mirror) $ x", {y})),
+             QString("[2, 1, 1, 2, 3, 3, 2]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(2, 2, wrap) $ x", {y})),
+             QString("[2, 3, 1, 2, 3, 1, 2]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = pad(1, 2, 0.5f) $ x", {y})),
+             QString("[0.5, 1, 2, 3, 0.5, 0.5]"));
     // A 3-point stencil: slide over the clamped array.
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = map(fun(w => reduceSeq(add, 0.0f) $ w)) o slide(3, 1) o pad(1, 1, clamp) $ x",
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = map(fun(w => reduceSeq(add, 0.0f) $ w)) o slide(3, 1) o "
+                     "pad(1, 1, clamp) $ x",
                      {y})),
              QString("[[4], [6], [8]]"));
   }
 
   void iterateAndId() {
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = iterate(3, map(twice)) $ x", {floats({1, 2})})), QString("[8, 16]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = iterate(3, map(twice)) $ x", {floats({1, 2})})),
+             QString("[8, 16]"));
     QCOMPARE(str(run("size N; fun f(x: [float]N) = iterate2(join o map(reduceSeq(add, 0.0f)) o split(2)) $ x",
                      {floats({1, 2, 3, 4, 5, 6, 7, 8})})),
              QString("[10, 26]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = toGlobal(mapSeq(id)) o toLocal(mapSeq(id)) o toPrivate(id) $ x",
-                     {floats({1, 2})})),
-             QString("[1, 2]"));
+    QCOMPARE(
+        str(run("size N; fun f(x: [float]N) = toGlobal(mapSeq(id)) o toLocal(mapSeq(id)) o toPrivate(id) $ x",
+                {floats({1, 2})})),
+        QString("[1, 2]"));
   }
 
   void vectors() {
     Value x = floats({1, 2, 3, 4, 5, 6, 7, 8}), y = floats({1, 1, 1, 1, 2, 2, 2, 2});
     QCOMPARE(str(run("size N; fun f(x: [float]N) = asVector(4) $ x", {x})),
              QString("[(float4)(1, 2, 3, 4), (float4)(5, 6, 7, 8)]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = asScalar o asVector4 $ x", {x})), QString("[1, 2, 3, 4, 5, 6, 7, 8]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = asScalar o map(vectorize(4, mult)) $ zip(asVector(4) $ x, asVector(4) $ y)",
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = asScalar o asVector4 $ x", {x})),
+             QString("[1, 2, 3, 4, 5, 6, 7, 8]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = asScalar o map(vectorize(4, mult)) $ "
+                     "zip(asVector(4) $ x, asVector(4) $ y)",
                      {x, y})),
              QString("[1, 2, 3, 4, 10, 12, 14, 16]"));
     QCOMPARE(str(run("size N; fun f(x: [float]N) = map(mapVec(neg)) o asVector(2) $ x", {floats({1, 2})})),
              QString("[(float2)(-1, -2)]"));
-    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = map(fun(p => dot(get(0, p), get(1, p)))) $ zip(asVector(4) $ x, asVector(4) $ y)",
+    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = map(fun(p => dot(get(0, p), get(1, p)))) $ "
+                     "zip(asVector(4) $ x, asVector(4) $ y)",
                      {x, y})),
              QString("[10, 52]"));
     // A vector literal as the initial value of a vectorised reduction.
-    QCOMPARE(str(run("size N; fun f(x: [float]N) = reduceSeq(vectorize(4, add), (float4)0.5f) o asVector(4) $ x", {x})),
-             QString("[(float4)(6.5, 8.5, 10.5, 12.5)]"));
+    QCOMPARE(
+        str(run("size N; fun f(x: [float]N) = reduceSeq(vectorize(4, add), (float4)0.5f) o asVector(4) $ x",
+                {x})),
+        QString("[(float4)(6.5, 8.5, 10.5, 12.5)]"));
   }
 
   void dataLayoutKeepsFlatStorage() {
@@ -230,7 +263,8 @@ class TestInterpreter : public QObject {
       QVERIFY(contains(e.diagnostic().message, "input 'y' has type [float]3"));
       QVERIFY(e.diagnostic().loc.known());
     }
-    auto inferred = failure("size N; fun f(x: [float]N, y: [float]N) = map(mult) $ zip(x, y)", {floats({1, 2}), floats({1, 2, 3})});
+    auto inferred = failure("size N; fun f(x: [float]N, y: [float]N) = map(mult) $ zip(x, y)",
+                            {floats({1, 2}), floats({1, 2, 3})});
     QCOMPARE(inferred.kind(), InterpError::Kind::Input);
     QVERIFY(contains(inferred.diagnostic().message, "N = 2"));
     QVERIFY_THROWS_EXCEPTION(InterpError, interpret(p, {floats({1, 2})}, {{"N", 2}}));
@@ -253,7 +287,8 @@ class TestInterpreter : public QObject {
   }
 
   void userFunctionErrorsAreLocated() {
-    auto e = failure("size N; fun f(x: [int]N, y: [int]N) = map(idiv) $ zip(x, y)", {ints({1, 2}), ints({1, 0})});
+    auto e =
+        failure("size N; fun f(x: [int]N, y: [int]N) = map(idiv) $ zip(x, y)", {ints({1, 2}), ints({1, 0})});
     QCOMPARE(e.kind(), InterpError::Kind::UserFunction);
     QVERIFY(contains(e.diagnostic().message, "integer division by zero (in user function 'idiv')"));
     QCOMPARE(e.diagnostic().loc.line, 8);  // the user function's body
@@ -311,7 +346,8 @@ class TestInterpreter : public QObject {
     auto shape = approxEqual(a, floats({1, 2, 3, 4}));
     QVERIFY(!shape);
     QVERIFY(contains(shape.report(), "different shapes"));
-    QVERIFY(approxEqual(Value::tuple({Value::ofInt(1), Value::ofBool(true)}), Value::tuple({Value::ofInt(1), Value::ofBool(true)})));
+    QVERIFY(approxEqual(Value::tuple({Value::ofInt(1), Value::ofBool(true)}),
+                        Value::tuple({Value::ofInt(1), Value::ofBool(true)})));
     QVERIFY(!approxEqual(Value::ofInt(1), Value::ofInt(2)));
     QVERIFY(!approxEqual(Value::ofFloat(1), Value::ofInt(1)));
   }
@@ -373,7 +409,9 @@ class TestInterpreter : public QObject {
         join o mapWrg(join o toGlobal(mapLcl(mapSeq(id))) o split(1) o
                       iterate(6, join o mapLcl(toLocal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(2)) o
                       join o mapLcl(toLocal(mapSeq(id)) o reduceSeq(multAndSumUp, 0.0f)) o split(2)) o split(128) $ zip(x, y))");
-    ir::Program high = parse("size N; fun f(x: [float]N, y: [float]N) = join o map(reduce(add, 0.0f)) o split(128) o map(mult) $ zip(x, y)");
+    ir::Program high = parse(
+        "size N; fun f(x: [float]N, y: [float]N) = join o map(reduce(add, 0.0f)) o split(128) o map(mult) $ "
+        "zip(x, y)");
     for (int64_t n : {128, 384}) {
       arith::Env sizes{{"N", n}};
       auto inputs = randomInputs(low, sizes, static_cast<uint64_t>(n));

@@ -30,7 +30,9 @@ Run liftc(const QStringList& args) {
   return r;
 }
 
-QString describe(const Run& r) { return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err); }
+QString describe(const Run& r) {
+  return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
 
 // The line of `out` that starts with `prefix` ("sizes:").
 QString line(const QString& out, const QString& prefix) {
@@ -102,8 +104,10 @@ fun f(x: [float]N, m: [[float]M*4]N) = map(fun(row => reduce(add, 0.0f) $ row)) 
     QTest::addColumn<QString>("message");
     QTest::newRow("zero") << QStringList{"--size", "N=0"} << "N must be at least 1, got 0";
     QTest::newRow("negative") << QStringList{"--size", "N=-4"} << "must be a positive integer, got '-4'";
-    QTest::newRow("not a number") << QStringList{"--size", "N=abc"} << "must be a positive integer, got 'abc'";
-    QTest::newRow("unknown name") << QStringList{"--size", "Q=4"} << "the program has no size 'Q' (its sizes: N)";
+    QTest::newRow("not a number") << QStringList{"--size", "N=abc"}
+                                  << "must be a positive integer, got 'abc'";
+    QTest::newRow("unknown name") << QStringList{"--size", "Q=4"}
+                                  << "the program has no size 'Q' (its sizes: N)";
     QTest::newRow("no value") << QStringList{"--size", "N"} << "expected NAME=VALUE";
     QTest::newRow("twice") << QStringList{"--size", "N=4,N=8"} << "N is given twice";
     QTest::newRow("too large") << QStringList{"--size", "N=99999999999"} << "too large";
@@ -127,8 +131,9 @@ fun f(x: [float]N*2) = join o map(reduce(add, 0.0f)) o split(4) $ x
 )");
     Run bad = liftc({"eval", file, "--size", "N=3"});
     QVERIFY2(bad.exitCode == 2, qPrintable(describe(bad)));
-    QVERIFY2(bad.err.contains("even.lift:3:56: error: split 4 of an array of length 6: 6 must be divisible by 4"),
-             qPrintable(describe(bad)));
+    QVERIFY2(
+        bad.err.contains("even.lift:3:56: error: split 4 of an array of length 6: 6 must be divisible by 4"),
+        qPrintable(describe(bad)));
     // At valid sizes it runs, with a warning that it is not valid at all of them.
     Run good = liftc({"eval", file, "--size", "N=6"});
     QVERIFY2(good.exitCode == 0, qPrintable(describe(good)));
@@ -165,7 +170,8 @@ fun g(x: [int]N) = map(f) $ x
 )");
     Run r = liftc({"eval", file, "--size", "N=4"});
     QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
-    QVERIFY2(r.err.contains("divzero.lift:3:12: error: integer division by zero (in user function 'f')"), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains("divzero.lift:3:12: error: integer division by zero (in user function 'f')"),
+             qPrintable(describe(r)));
   }
 
   void everyExampleEvaluates_data() {

@@ -62,9 +62,11 @@ arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Pro
       if (!p.findSize(name))
         badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name, sizeNames(p)));
       auto v = parseInteger(value);
-      if (!v) badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
+      if (!v)
+        badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
       if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
-      if (*v > kMaxSize) badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
+      if (*v > kMaxSize)
+        badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
       if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
         badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
       sizes[name] = *v;
@@ -98,7 +100,9 @@ void summarise(const interp::Value& v, std::map<ScalarKind, Summary>& out) {
     sm.max = std::max(sm.max, x);
   };
   switch (v.kind()) {
-    case interp::Value::Kind::Scalar: add(v.scalarKind(), v.bits()); return;
+    case interp::Value::Kind::Scalar:
+      add(v.scalarKind(), v.bits());
+      return;
     case interp::Value::Kind::Vector:
       for (interp::Scalar s : v.lanes()) add(v.scalarKind(), s);
       return;
@@ -117,7 +121,9 @@ std::string number(double x) { return fmt::format("{:.6g}", x); }
 
 int runEval(const Args& args) {
   if (args.positional.size() != 1)
-    badArgument("expected one FILE.lift; usage: liftc eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] [--show K]");
+    badArgument(
+        "expected one FILE.lift; usage: liftc eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] "
+        "[--show K]");
   const std::string& file = args.positional[0];
   ir::Program p = lang::parseFile(file);
   std::optional<ir::TypeInfo> info;
@@ -139,7 +145,8 @@ int runEval(const Args& args) {
   size_t show = 16;
   if (args.has("--show")) {
     auto s = parseInteger(args.get("--show"));
-    if (!s || *s < 1) badArgument(fmt::format("--show: expected a positive integer, got '{}'", args.get("--show")));
+    if (!s || *s < 1)
+      badArgument(fmt::format("--show: expected a positive integer, got '{}'", args.get("--show")));
     show = static_cast<size_t>(*s);
   }
 
@@ -149,7 +156,8 @@ int runEval(const Args& args) {
   arith::Env sizes = interp::chooseSizes(p, hint);
   if (notForAllSizes) {
     // Valid at these sizes (chooseSizes checked): say why it is not valid at all of them.
-    std::fprintf(stderr, "%s\nnote: the program type-checks only for some sizes; running at sizes where it does\n",
+    std::fprintf(stderr,
+                 "%s\nnote: the program type-checks only for some sizes; running at sizes where it does\n",
                  notForAllSizes->format().c_str());
     info = ir::typeCheck(interp::specialize(p, sizes));
   }
@@ -158,7 +166,9 @@ int runEval(const Args& args) {
   std::printf("type:    %s\n", info->signature().c_str());
   std::string sizeLine;
   for (auto& s : p.sizes) {
-    const char* origin = given.count(s.name) ? "given" : hint.useDefaults && s.defaultValue ? "default" : "chosen";
+    const char* origin = given.count(s.name)                  ? "given"
+                         : hint.useDefaults && s.defaultValue ? "default"
+                                                              : "chosen";
     sizeLine += fmt::format("{}{}={} ({})", sizeLine.empty() ? "" : ", ", s.name, sizes.at(s.name), origin);
   }
   std::printf("sizes:   %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
@@ -167,7 +177,8 @@ int runEval(const Args& args) {
   std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, seed);
   std::string inputLine;
   for (size_t i = 0; i < inputs.size(); ++i)
-    inputLine += fmt::format("{}{}: {}", i ? ", " : "", p.main->params()[i]->name(), inputs[i].type().toString());
+    inputLine +=
+        fmt::format("{}{}: {}", i ? ", " : "", p.main->params()[i]->name(), inputs[i].type().toString());
   std::printf("inputs:  %s (random, seed %llu)\n", inputLine.empty() ? "none" : inputLine.c_str(),
               static_cast<unsigned long long>(seed));
   std::fflush(stdout);
@@ -182,7 +193,8 @@ int runEval(const Args& args) {
   summarise(out, summaries);
   for (auto& [kind, s] : summaries) {
     std::string line = fmt::format("{} {}{}", s.count, scalarName(kind), s.count == 1 ? "" : "s");
-    if (s.count > s.nans) line += fmt::format(": sum {}, min {}, max {}", number(s.sum), number(s.min), number(s.max));
+    if (s.count > s.nans)
+      line += fmt::format(": sum {}, min {}, max {}", number(s.sum), number(s.min), number(s.max));
     if (s.nans) line += fmt::format(" ({} NaN)", s.nans);
     std::printf("summary: %s\n", line.c_str());
   }
@@ -190,12 +202,12 @@ int runEval(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{
-    "eval",
-    "eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] [--show K]   run the interpreter on random inputs",
-    {"--small"},
-    {"--size", "--seed", "--show"},
-    &runEval});
+const CommandRegistration registration(Command{"eval",
+                                               "eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] "
+                                               "[--show K]   run the interpreter on random inputs",
+                                               {"--small"},
+                                               {"--size", "--seed", "--show"},
+                                               &runEval});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -41,7 +41,8 @@ class Comparer {
           if (stop()) return;
         }
         return;
-      case Value::Kind::Array: break;
+      case Value::Kind::Array:
+        break;
     }
     if (a.size() != b.size()) return shape(path, a, b);
     if (a.isFlat() && b.isFlat() && a.flatKind() == b.flatKind() && a.flatWidth() == b.flatWidth() &&
@@ -105,10 +106,14 @@ class Comparer {
 
   static std::string fmtScalar(ScalarKind k, Scalar s) {
     switch (k) {
-      case ScalarKind::Float: return fmt::format("{}", s.f);
-      case ScalarKind::Double: return fmt::format("{}", s.d);
-      case ScalarKind::Int: return std::to_string(s.i);
-      case ScalarKind::Bool: return s.b ? "true" : "false";
+      case ScalarKind::Float:
+        return fmt::format("{}", s.f);
+      case ScalarKind::Double:
+        return fmt::format("{}", s.d);
+      case ScalarKind::Int:
+        return std::to_string(s.i);
+      case ScalarKind::Bool:
+        return s.b ? "true" : "false";
     }
     return "?";
   }

@@ -12,9 +12,9 @@ namespace lift::interp {
 
 struct Comparison {
   bool equal = true;
-  size_t compared = 0;      // scalars compared
-  size_t mismatches = 0;    // scalars outside the tolerance
-  double maxRelError = 0;   // over all compared floats: |a - b| / max(|a|, |b|)
+  size_t compared = 0;     // scalars compared
+  size_t mismatches = 0;   // scalars outside the tolerance
+  double maxRelError = 0;  // over all compared floats: |a - b| / max(|a|, |b|)
   double maxAbsError = 0;
   // The first difference: "[3][1]: 1.5 vs 1.25 (relative error 0.1667)", or how the shapes
   // differ. Empty when equal.
@@ -28,6 +28,7 @@ struct Comparison {
 
 // Floats a and b agree when |a - b| <= max(relTol * max(|a|, |b|), absTol); NaN agrees only
 // with NaN, infinities with themselves.
-Comparison approxEqual(const Value& actual, const Value& expected, double relTol = 1e-4, double absTol = 1e-5);
+Comparison approxEqual(const Value& actual, const Value& expected, double relTol = 1e-4,
+                       double absTol = 1e-5);
 
 }  // namespace lift::interp

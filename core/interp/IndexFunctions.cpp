@@ -5,21 +5,26 @@ namespace lift::interp {
 
 arith::Expr indexFunction(const ir::IndexFun& f, arith::Expr i, arith::Expr n) {
   switch (f.kind) {
-    case ir::IndexFun::Kind::Identity: return i;
-    case ir::IndexFun::Kind::Reverse: return n - 1 - i;
+    case ir::IndexFun::Kind::Identity:
+      return i;
+    case ir::IndexFun::Kind::Reverse:
+      return n - 1 - i;
     case ir::IndexFun::Kind::ReorderStride: {
       arith::Expr chunk = n / f.a;
       return i / chunk + f.a * (i % chunk);
     }
-    case ir::IndexFun::Kind::Transpose: return (i % f.a) * f.b + i / f.a;
+    case ir::IndexFun::Kind::Transpose:
+      return (i % f.a) * f.b + i / f.a;
   }
   return i;
 }
 
 int64_t indexFunction(const ir::IndexFun& f, int64_t i, int64_t n, const arith::Env& sizes) {
   switch (f.kind) {
-    case ir::IndexFun::Kind::Identity: return i;
-    case ir::IndexFun::Kind::Reverse: return n - 1 - i;
+    case ir::IndexFun::Kind::Identity:
+      return i;
+    case ir::IndexFun::Kind::Reverse:
+      return n - 1 - i;
     case ir::IndexFun::Kind::ReorderStride: {
       int64_t s = arith::evaluate(f.a, sizes);
       int64_t chunk = s == 0 ? 0 : n / s;

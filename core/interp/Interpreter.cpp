@@ -29,7 +29,8 @@ Type concreteType(Type t, const arith::Env& sizes) {
       for (Type e : t.tupleElems()) elems.push_back(concreteType(e, sizes));
       return Type::tuple(std::move(elems));
     }
-    default: return t;
+    default:
+      return t;
   }
 }
 
@@ -49,10 +50,18 @@ std::optional<Scalar> parseScalar(std::string text, ScalarKind k) {
   if (text == "true" || text == "false") {
     bool b = text == "true";
     switch (k) {
-      case ScalarKind::Bool: s.b = b; break;
-      case ScalarKind::Int: s.i = b; break;
-      case ScalarKind::Float: s.f = b; break;
-      case ScalarKind::Double: s.d = b; break;
+      case ScalarKind::Bool:
+        s.b = b;
+        break;
+      case ScalarKind::Int:
+        s.i = b;
+        break;
+      case ScalarKind::Float:
+        s.f = b;
+        break;
+      case ScalarKind::Double:
+        s.d = b;
+        break;
     }
     return s;
   }
@@ -62,8 +71,12 @@ std::optional<Scalar> parseScalar(std::string text, ScalarKind k) {
   char* end = nullptr;
   errno = 0;
   switch (k) {
-    case ScalarKind::Float: s.f = std::strtof(digits.c_str(), &end); break;
-    case ScalarKind::Double: s.d = std::strtod(digits.c_str(), &end); break;
+    case ScalarKind::Float:
+      s.f = std::strtof(digits.c_str(), &end);
+      break;
+    case ScalarKind::Double:
+      s.d = std::strtod(digits.c_str(), &end);
+      break;
     case ScalarKind::Int: {
       long long v = std::strtoll(digits.c_str(), &end, 10);
       if (v < INT32_MIN || v > INT32_MAX) return std::nullopt;
@@ -90,9 +103,12 @@ class Interpreter {
   Value apply(const ir::Fun& f, Args args, const ir::ExprNode* site) {
     if (++applications_ % 1024 == 0) checkBudget(site);
     switch (f->kind()) {
-      case ir::FunNode::Kind::Lambda: return applyLambda(*ir::asLambda(f), args, site);
-      case ir::FunNode::Kind::UserFun: return applyUserFun(ir::asUserFun(f)->def(), args, site);
-      case ir::FunNode::Kind::Pattern: return applyPattern(*ir::asPattern(f), args, site);
+      case ir::FunNode::Kind::Lambda:
+        return applyLambda(*ir::asLambda(f), args, site);
+      case ir::FunNode::Kind::UserFun:
+        return applyUserFun(ir::asUserFun(f)->def(), args, site);
+      case ir::FunNode::Kind::Pattern:
+        return applyPattern(*ir::asPattern(f), args, site);
     }
     fail(InterpError::Kind::Shape, site, "unknown function kind");
   }
@@ -113,15 +129,16 @@ class Interpreter {
       fail(InterpError::Kind::Cancelled, site, "the interpreter was cancelled");
     if (opts_.maxApplications && applications_ > opts_.maxApplications)
       fail(InterpError::Kind::Limit, site,
-           fmt::format("the interpreter stopped after {} function applications (the limit)", opts_.maxApplications));
+           fmt::format("the interpreter stopped after {} function applications (the limit)",
+                       opts_.maxApplications));
   }
 
   int64_t size(arith::Expr e, const ir::ExprNode* site) const {
     try {
       return arith::evaluate(e, sizes_);
     } catch (const LiftError& err) {
-      fail(InterpError::Kind::Unbound, site, fmt::format("cannot evaluate {}: {}", arith::toString(e),
-                                                          err.diagnostic().message));
+      fail(InterpError::Kind::Unbound, site,
+           fmt::format("cannot evaluate {}: {}", arith::toString(e), err.diagnostic().message));
     }
   }
 
@@ -129,14 +146,16 @@ class Interpreter {
 
   const Value& expectArray(const Value& v, const ir::PatternNode& p, const ir::ExprNode* site) const {
     if (!v.isArray())
-      fail(InterpError::Kind::Shape, site, fmt::format("{} expects an array, got {}", ir::patternName(p.pattern()), describe(v)));
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("{} expects an array, got {}", ir::patternName(p.pattern()), describe(v)));
     return v;
   }
 
   void expectArgs(Args args, size_t n, const ir::PatternNode& p, const ir::ExprNode* site) const {
     if (args.size() != n)
       fail(InterpError::Kind::Shape, site,
-           fmt::format("{} takes {} argument{}, got {}", ir::patternName(p.pattern()), n, n == 1 ? "" : "s", args.size()));
+           fmt::format("{} takes {} argument{}, got {}", ir::patternName(p.pattern()), n, n == 1 ? "" : "s",
+                       args.size()));
   }
 
   // ----- expressions -----
@@ -144,7 +163,8 @@ class Interpreter {
  public:
   Value eval(const ir::Expr& e) {
     switch (e->kind()) {
-      case ir::ExprNode::Kind::Literal: return literal(*ir::asLiteral(e), e.get());
+      case ir::ExprNode::Kind::Literal:
+        return literal(*ir::asLiteral(e), e.get());
       case ir::ExprNode::Kind::Param: {
         // The innermost binding: lambdas push their parameters, so the stack is short.
         const ir::ParamNode* p = ir::asParam(e);
@@ -169,9 +189,12 @@ class Interpreter {
     Type t = l.type();
     Type inner = t.innermost();
     if (!inner.isScalar() && !inner.isVector())
-      fail(InterpError::Kind::Shape, site, fmt::format("literal '{}' of type {} is not supported", l.text(), t.toString()));
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("literal '{}' of type {} is not supported", l.text(), t.toString()));
     auto s = parseScalar(l.text(), inner.scalarKind());
-    if (!s) fail(InterpError::Kind::Shape, site, fmt::format("'{}' is not a literal of type {}", l.text(), inner.toString()));
+    if (!s)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("'{}' is not a literal of type {}", l.text(), inner.toString()));
     Type concrete = t;
     if (t.isArray()) {
       try {
@@ -223,24 +246,29 @@ class Interpreter {
 
   static bool matches(const Value& v, Type t) {
     switch (t.kind()) {
-      case Type::Kind::Scalar: return v.isScalar() && v.scalarKind() == t.scalarKind();
-      case Type::Kind::Vector: return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
+      case Type::Kind::Scalar:
+        return v.isScalar() && v.scalarKind() == t.scalarKind();
+      case Type::Kind::Vector:
+        return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
       case Type::Kind::Tuple: {
         if (!v.isTuple() || v.size() != t.tupleElems().size()) return false;
         for (size_t i = 0; i < v.size(); ++i)
           if (!matches(v.at(i), t.tupleElems()[i])) return false;
         return true;
       }
-      case Type::Kind::Array: return false;
+      case Type::Kind::Array:
+        return false;
     }
     return false;
   }
 
   static Value fromSlots(Type t, const Scalar*& p) {
     switch (t.kind()) {
-      case Type::Kind::Scalar: return Value::scalar(t.scalarKind(), *p++);
+      case Type::Kind::Scalar:
+        return Value::scalar(t.scalarKind(), *p++);
       case Type::Kind::Vector: {
-        Value v = Value::vector(t.scalarKind(), std::span<const Scalar>(p, static_cast<size_t>(t.vectorWidth())));
+        Value v =
+            Value::vector(t.scalarKind(), std::span<const Scalar>(p, static_cast<size_t>(t.vectorWidth())));
         p += t.vectorWidth();
         return v;
       }
@@ -249,7 +277,8 @@ class Interpreter {
         for (Type e : t.tupleElems()) elems.push_back(fromSlots(e, p));
         return Value::tuple(std::move(elems));
       }
-      case Type::Kind::Array: break;
+      case Type::Kind::Array:
+        break;
     }
     LIFT_ASSERT(false, "user functions do not return arrays");
   }
@@ -270,9 +299,11 @@ class Interpreter {
       plan.body = d.body.get();
     } else {
       try {
-        parsedBodies_.push_back(cfun::parseBody(d.bodyText, d.params, d.returnType, d.loc.file, d.loc.line, d.loc.col));
+        parsedBodies_.push_back(
+            cfun::parseBody(d.bodyText, d.params, d.returnType, d.loc.file, d.loc.line, d.loc.col));
       } catch (const LiftError& err) {
-        fail(InterpError::Kind::UserFunction, site, fmt::format("user function '{}': {}", d.name, err.diagnostic().message));
+        fail(InterpError::Kind::UserFunction, site,
+             fmt::format("user function '{}': {}", d.name, err.diagnostic().message));
       }
       plan.body = parsedBodies_.back().get();
     }
@@ -287,8 +318,9 @@ class Interpreter {
     const UserFunPlan& plan = planOf(d, site);
     auto bound = bind(args, d.params.size(), spread_);
     if (!bound)
-      fail(InterpError::Kind::Shape, site,
-           fmt::format("user function '{}' takes {} arguments, got {}", d.name, d.params.size(), args.size()));
+      fail(
+          InterpError::Kind::Shape, site,
+          fmt::format("user function '{}' takes {} arguments, got {}", d.name, d.params.size(), args.size()));
     slots_.clear();
     for (size_t i = 0; i < bound->size(); ++i) {
       const Value& v = (*bound)[i];
@@ -298,8 +330,8 @@ class Interpreter {
       }
       if (!matches(v, d.params[i].second))
         fail(InterpError::Kind::Shape, site,
-             fmt::format("user function '{}': parameter '{}' has type {} but receives {}", d.name, d.params[i].first,
-                         d.params[i].second.toString(), describe(v)));
+             fmt::format("user function '{}': parameter '{}' has type {} but receives {}", d.name,
+                         d.params[i].first, d.params[i].second.toString(), describe(v)));
       v.flattenInto(slots_);
     }
     result_.resize(plan.resultSlots);
@@ -336,7 +368,8 @@ class Interpreter {
   // f applied to element i of `in`, after the accumulator `acc` if given. When the element
   // is a tuple of a zipped array that f would take apart anyway, its components are passed
   // directly, without building the tuple (same binding as ir::bindArguments).
-  Value applyToElement(const ir::Fun& f, const Value* acc, const Value& in, size_t i, const ir::ExprNode* site) {
+  Value applyToElement(const ir::Fun& f, const Value* acc, const Value& in, size_t i,
+                       const ir::ExprNode* site) {
     size_t lead = acc ? 1 : 0;
     if (in.isZip() && !(acc && acc->isTuple())) {
       auto parts = in.zipComponents();
@@ -356,7 +389,8 @@ class Interpreter {
     return apply(f, pair, site);
   }
 
-  Value fold(const ir::PatternNode& p, Value acc, const Value& in, size_t from, size_t to, const ir::ExprNode* site) {
+  Value fold(const ir::PatternNode& p, Value acc, const Value& in, size_t from, size_t to,
+             const ir::ExprNode* site) {
     for (size_t i = from; i < to; ++i) acc = applyToElement(p.f(), &acc, in, i, site);
     return acc;
   }
@@ -371,7 +405,8 @@ class Interpreter {
       }
       if (!v.isVector() || v.width() != width)
         fail(InterpError::Kind::Shape, site,
-             fmt::format("{} {}: expected vectors of width {}, got {}", ir::patternName(p.pattern()), width, width, describe(v)));
+             fmt::format("{} {}: expected vectors of width {}, got {}", ir::patternName(p.pattern()), width,
+                         width, describe(v)));
       return v.at(static_cast<size_t>(j));
     };
     std::vector<Scalar> lanes(static_cast<size_t>(width));
@@ -382,7 +417,8 @@ class Interpreter {
       Value r = apply(p.f(), scalars, site);
       if (!r.isScalar())
         fail(InterpError::Kind::Shape, site,
-             fmt::format("{}: the function must return a scalar, but returns {}", ir::patternName(p.pattern()), describe(r)));
+             fmt::format("{}: the function must return a scalar, but returns {}",
+                         ir::patternName(p.pattern()), describe(r)));
       kind = r.scalarKind();
       lanes[static_cast<size_t>(j)] = r.bits();
     }
@@ -397,8 +433,8 @@ class Interpreter {
       int64_t j = index(f, i, n, site);
       if (j < 0 || j >= n)
         fail(InterpError::Kind::OutOfBounds, site,
-             fmt::format("{}: the index function maps {} to {}, outside the array of length {}", ir::patternName(p.pattern()),
-                         i, j, n));
+             fmt::format("{}: the index function maps {} to {}, outside the array of length {}",
+                         ir::patternName(p.pattern()), i, j, n));
       b.push(in.at(static_cast<size_t>(j)));
     }
     return b.finish();
@@ -420,7 +456,8 @@ class Interpreter {
       int64_t j = index(p.params().indexFun, i, n, site);
       if (j < 0 || j >= n)
         fail(InterpError::Kind::OutOfBounds, site,
-             fmt::format("scatter: the index function maps {} to {}, outside the array of length {}", i, j, n));
+             fmt::format("scatter: the index function maps {} to {}, outside the array of length {}", i, j,
+                         n));
       if (out[static_cast<size_t>(j)])
         fail(InterpError::Kind::OutOfBounds, site, fmt::format("scatter: position {} is written twice", j));
       out[static_cast<size_t>(j)] = in.at(static_cast<size_t>(i));
@@ -436,7 +473,8 @@ class Interpreter {
     if (rows == 0) return in;
     Value first = in.at(0);
     if (!first.isArray())
-      fail(InterpError::Kind::Shape, site, fmt::format("transpose expects a two-dimensional array, got {}", describe(in)));
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("transpose expects a two-dimensional array, got {}", describe(in)));
     size_t cols = first.size();
     if (in.isFlat() && in.dims().size() >= 2) {
       // Move blocks of `inner` scalars: element (r, c) goes to (c, r).
@@ -472,7 +510,8 @@ class Interpreter {
     const auto& ps = p.params();
     int64_t l = size(ps.sizes.at(0), site), r = size(ps.sizes.at(1), site);
     int64_t n = static_cast<int64_t>(in.size());
-    if (l < 0 || r < 0) fail(InterpError::Kind::Shape, site, fmt::format("pad: negative padding {}, {}", l, r));
+    if (l < 0 || r < 0)
+      fail(InterpError::Kind::Shape, site, fmt::format("pad: negative padding {}, {}", l, r));
     if (n == 0 && ps.padMode != ir::PadMode::Constant)
       fail(InterpError::Kind::Shape, site, "pad of an empty array has nothing to repeat");
     std::optional<Value> constant;
@@ -481,7 +520,8 @@ class Interpreter {
       ScalarKind k = e0.isVector() ? e0.scalarKind() : e0.isScalar() ? e0.scalarKind() : ScalarKind::Float;
       auto s = parseScalar(ps.padValue, k);
       if (!s || !(e0.isScalar() || e0.isVector()))
-        fail(InterpError::Kind::Shape, site, fmt::format("pad: '{}' cannot pad elements of type {}", ps.padValue, describe(e0)));
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("pad: '{}' cannot pad elements of type {}", ps.padValue, describe(e0)));
       constant = e0.isVector() ? Value::filled(Type::vector(k, e0.width()), *s) : Value::scalar(k, *s);
     }
     ArrayBuilder b(static_cast<size_t>(n + l + r));
@@ -492,9 +532,15 @@ class Interpreter {
         continue;
       }
       switch (ps.padMode) {
-        case ir::PadMode::Constant: b.push(*constant); continue;
-        case ir::PadMode::Clamp: src = src < 0 ? 0 : n - 1; break;
-        case ir::PadMode::Wrap: src = ((src % n) + n) % n; break;
+        case ir::PadMode::Constant:
+          b.push(*constant);
+          continue;
+        case ir::PadMode::Clamp:
+          src = src < 0 ? 0 : n - 1;
+          break;
+        case ir::PadMode::Wrap:
+          src = ((src % n) + n) % n;
+          break;
         case ir::PadMode::Mirror:
           // Lift's mirror: the edge element is repeated (..., x1, x0 | x0, x1, ...).
           if (src < 0) src = -1 - src;
@@ -523,12 +569,14 @@ class Interpreter {
       case PatternKind::MapVec: {
         expectArgs(args, 1, p, site);
         if (!args[0].isVector())
-          fail(InterpError::Kind::Shape, site, fmt::format("mapVec expects a vector, got {}", describe(args[0])));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("mapVec expects a vector, got {}", describe(args[0])));
         return mapLanes(p, args, args[0].width(), site);
       }
       case PatternKind::Vectorize: {
         int64_t w = size(ps.sizes.at(0), site);
-        if (!isVectorWidth(w)) fail(InterpError::Kind::Shape, site, fmt::format("vectorize: invalid width {}", w));
+        if (!isVectorWidth(w))
+          fail(InterpError::Kind::Shape, site, fmt::format("vectorize: invalid width {}", w));
         return mapLanes(p, args, static_cast<int>(w), site);
       }
       case PatternKind::Reduce:
@@ -546,10 +594,12 @@ class Interpreter {
         int64_t m = size(ps.sizes.at(0), site);
         int64_t n = static_cast<int64_t>(in.size());
         if (m <= 0 || n % m != 0)
-          fail(InterpError::Kind::Shape, site, fmt::format("partRed {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("partRed {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
         ArrayBuilder b(static_cast<size_t>(n / m));
         for (int64_t part = 0; part < n / m; ++part)
-          b.push(fold(p, args[0], in, static_cast<size_t>(part * m), static_cast<size_t>((part + 1) * m), site));
+          b.push(
+              fold(p, args[0], in, static_cast<size_t>(part * m), static_cast<size_t>((part + 1) * m), site));
         return b.finish();
       }
       case PatternKind::Zip: {
@@ -573,7 +623,9 @@ class Interpreter {
         }
         if (in.size() == 0) fail(InterpError::Kind::Shape, site, "unzip of an empty array");
         size_t arity = in.at(0).size();
-        if (!in.at(0).isTuple()) fail(InterpError::Kind::Shape, site, fmt::format("unzip expects an array of tuples, got {}", describe(in)));
+        if (!in.at(0).isTuple())
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("unzip expects an array of tuples, got {}", describe(in)));
         std::vector<ArrayBuilder> parts(arity, ArrayBuilder(in.size()));
         for (size_t j = 0; j < in.size(); ++j) {
           Value t = in.at(j);
@@ -588,7 +640,8 @@ class Interpreter {
         const Value& in = expectArray(args[0], p, site);
         int64_t m = size(ps.sizes.at(0), site), n = static_cast<int64_t>(in.size());
         if (m <= 0 || n % m != 0)
-          fail(InterpError::Kind::Shape, site, fmt::format("split {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("split {} of an array of length {}: {} is not divisible by {}", m, n, n, m));
         if (in.isFlat()) {
           std::vector<int64_t> dims{n / m, m};
           dims.insert(dims.end(), in.dims().begin() + 1, in.dims().end());
@@ -613,7 +666,9 @@ class Interpreter {
         ArrayBuilder b;
         for (size_t i = 0; i < in.size(); ++i) {
           Value row = in.at(i);
-          if (!row.isArray()) fail(InterpError::Kind::Shape, site, fmt::format("join expects an array of arrays, got {}", describe(in)));
+          if (!row.isArray())
+            fail(InterpError::Kind::Shape, site,
+                 fmt::format("join expects an array of arrays, got {}", describe(in)));
           for (size_t j = 0; j < row.size(); ++j) b.push(row.at(j));
         }
         return b.finish();
@@ -633,10 +688,15 @@ class Interpreter {
       case PatternKind::Slide: {
         expectArgs(args, 1, p, site);
         const Value& in = expectArray(args[0], p, site);
-        int64_t sz = size(ps.sizes.at(0), site), step = size(ps.sizes.at(1), site), n = static_cast<int64_t>(in.size());
-        if (sz <= 0 || step <= 0) fail(InterpError::Kind::Shape, site, fmt::format("slide {}, {}: size and step must be positive", sz, step));
+        int64_t sz = size(ps.sizes.at(0), site), step = size(ps.sizes.at(1), site),
+                n = static_cast<int64_t>(in.size());
+        if (sz <= 0 || step <= 0)
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("slide {}, {}: size and step must be positive", sz, step));
         if (n < sz)
-          fail(InterpError::Kind::Shape, site, fmt::format("slide {}, {} of an array of length {}: the window is longer than the array", sz, step, n));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("slide {}, {} of an array of length {}: the window is longer than the array", sz,
+                           step, n));
         int64_t windows = (n - sz + step) / step;
         ArrayBuilder outer(static_cast<size_t>(windows));
         for (int64_t w = 0; w < windows; ++w) {
@@ -663,35 +723,45 @@ class Interpreter {
           fail(InterpError::Kind::Shape, site, fmt::format("get {} of {}", ps.index, describe(args[0])));
         return args[0].at(static_cast<size_t>(ps.index));
       }
-      case PatternKind::Tuple: return Value::tuple(std::vector<Value>(args.begin(), args.end()));
-      case PatternKind::Id: expectArgs(args, 1, p, site); return args[0];
+      case PatternKind::Tuple:
+        return Value::tuple(std::vector<Value>(args.begin(), args.end()));
+      case PatternKind::Id:
+        expectArgs(args, 1, p, site);
+        return args[0];
       case PatternKind::AsVector: {
         expectArgs(args, 1, p, site);
         const Value& in = expectArray(args[0], p, site);
         int64_t w = size(ps.sizes.at(0), site), n = static_cast<int64_t>(in.size());
-        if (!isVectorWidth(w)) fail(InterpError::Kind::Shape, site, fmt::format("asVector {}: invalid width", w));
+        if (!isVectorWidth(w))
+          fail(InterpError::Kind::Shape, site, fmt::format("asVector {}: invalid width", w));
         if (!in.isFlat() || in.dims().size() != 1 || in.flatWidth() != 1)
-          fail(InterpError::Kind::Shape, site, fmt::format("asVector {} needs an array of scalars, got {}", w, describe(in)));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("asVector {} needs an array of scalars, got {}", w, describe(in)));
         if (n % w != 0)
-          fail(InterpError::Kind::Shape, site, fmt::format("asVector {} of an array of length {}: {} is not divisible by {}", w, n, n, w));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("asVector {} of an array of length {}: {} is not divisible by {}", w, n, n, w));
         return in.reshaped({n / w}, static_cast<int>(w));
       }
       case PatternKind::AsScalar: {
         expectArgs(args, 1, p, site);
         const Value& in = expectArray(args[0], p, site);
         if (!in.isFlat() || in.dims().size() != 1 || in.flatWidth() == 1)
-          fail(InterpError::Kind::Shape, site, fmt::format("asScalar needs an array of vectors, got {}", describe(in)));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("asScalar needs an array of vectors, got {}", describe(in)));
         return in.reshaped({in.dims()[0] * in.flatWidth()}, 1);
       }
       case PatternKind::ToGlobal:
       case PatternKind::ToLocal:
-      case PatternKind::ToPrivate: return apply(p.f(), args, site);
+      case PatternKind::ToPrivate:
+        return apply(p.f(), args, site);
       case PatternKind::Dot: {
         expectArgs(args, 2, p, site);
         const Value &a = args[0], &b = args[1];
         if (!a.isVector() || !b.isVector() || a.width() != b.width() || a.scalarKind() != b.scalarKind() ||
             (a.scalarKind() != ScalarKind::Float && a.scalarKind() != ScalarKind::Double))
-          fail(InterpError::Kind::Shape, site, fmt::format("dot expects two float vectors of one width, got {} and {}", describe(a), describe(b)));
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("dot expects two float vectors of one width, got {} and {}", describe(a),
+                           describe(b)));
         if (a.scalarKind() == ScalarKind::Float) {
           float s = 0;
           for (int i = 0; i < a.width(); ++i) s += a.lane(i).f * b.lane(i).f;
@@ -725,15 +795,18 @@ namespace {
 // Whether every element of v (not only the first of each array) has the shape of t.
 bool conforms(const Value& v, Type t) {
   switch (t.kind()) {
-    case Type::Kind::Scalar: return v.isScalar() && v.scalarKind() == t.scalarKind();
-    case Type::Kind::Vector: return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
+    case Type::Kind::Scalar:
+      return v.isScalar() && v.scalarKind() == t.scalarKind();
+    case Type::Kind::Vector:
+      return v.isVector() && v.scalarKind() == t.scalarKind() && v.width() == t.vectorWidth();
     case Type::Kind::Tuple: {
       if (!v.isTuple() || v.size() != t.tupleElems().size()) return false;
       for (size_t i = 0; i < v.size(); ++i)
         if (!conforms(v.at(i), t.tupleElems()[i])) return false;
       return true;
     }
-    case Type::Kind::Array: break;
+    case Type::Kind::Array:
+      break;
   }
   if (!v.isArray() || static_cast<int64_t>(v.size()) != t.length().value()) return false;
   if (v.isFlat()) return v.type() == t;
@@ -747,12 +820,13 @@ bool conforms(const Value& v, Type t) {
 void checkInputs(const ir::Program& p, const std::vector<Value>& inputs, const arith::Env& sizes) {
   const auto& params = p.main->params();
   auto inputError = [&](const ir::Param& where, const std::string& message) {
-    throw InterpError(InterpError::Kind::Input, where ? p.diagnosticAt(where->id(), message) : Diagnostic{
-        Diagnostic::Severity::Error, SourceLoc{p.file, 0, 0}, message, ""});
+    throw InterpError(InterpError::Kind::Input,
+                      where ? p.diagnosticAt(where->id(), message)
+                            : Diagnostic{Diagnostic::Severity::Error, SourceLoc{p.file, 0, 0}, message, ""});
   };
   if (inputs.size() != params.size())
-    inputError(nullptr, fmt::format("the program '{}' takes {} input{}, but {} were given", p.name, params.size(),
-                                    params.size() == 1 ? "" : "s", inputs.size()));
+    inputError(nullptr, fmt::format("the program '{}' takes {} input{}, but {} were given", p.name,
+                                    params.size(), params.size() == 1 ? "" : "s", inputs.size()));
   for (size_t i = 0; i < params.size(); ++i) {
     Type declared = params[i]->declaredType();
     if (!declared) continue;
@@ -765,8 +839,9 @@ void checkInputs(const ir::Program& p, const std::vector<Value>& inputs, const a
     }
     Type actual = inputs[i].type();
     if (actual != expected || !conforms(inputs[i], expected))
-      inputError(params[i], fmt::format("input '{}' has type {}, but its declared type {} is {} at these sizes",
-                                        params[i]->name(), actual.toString(), declared.toString(), expected.toString()));
+      inputError(params[i],
+                 fmt::format("input '{}' has type {}, but its declared type {} is {} at these sizes",
+                             params[i]->name(), actual.toString(), declared.toString(), expected.toString()));
   }
 }
 

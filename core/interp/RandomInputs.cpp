@@ -35,7 +35,9 @@ Scalar randomScalar(ScalarKind k, std::mt19937_64& rng) {
       s.i = v >= 0 ? v + 1 : v;                          // -9 .. -1, 1 .. 9
       break;
     }
-    case ScalarKind::Bool: s.b = (rng() & 1) != 0; break;
+    case ScalarKind::Bool:
+      s.b = (rng() & 1) != 0;
+      break;
   }
   return s;
 }
@@ -44,7 +46,8 @@ Scalar randomScalar(ScalarKind k, std::mt19937_64& rng) {
 
 Value randomValue(Type t, std::mt19937_64& rng) {
   switch (t.kind()) {
-    case Type::Kind::Scalar: return Value::scalar(t.scalarKind(), randomScalar(t.scalarKind(), rng));
+    case Type::Kind::Scalar:
+      return Value::scalar(t.scalarKind(), randomScalar(t.scalarKind(), rng));
     case Type::Kind::Vector: {
       std::vector<Scalar> lanes;
       for (int i = 0; i < t.vectorWidth(); ++i) lanes.push_back(randomScalar(t.scalarKind(), rng));
@@ -55,7 +58,8 @@ Value randomValue(Type t, std::mt19937_64& rng) {
       for (Type e : t.tupleElems()) elems.push_back(randomValue(e, rng));
       return Value::tuple(std::move(elems));
     }
-    case Type::Kind::Array: break;
+    case Type::Kind::Array:
+      break;
   }
   // Arrays of scalars and vectors at any depth: one flat block.
   std::vector<int64_t> dims;
@@ -83,18 +87,20 @@ std::vector<Value> randomInputs(const ir::Program& p, const arith::Env& sizes, u
   std::vector<Value> inputs;
   for (auto& in : p.main->params()) {
     Type t = in->declaredType();
-    if (!t) throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' has no declared type", in->name())));
+    if (!t)
+      throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' has no declared type", in->name())));
     Type concrete;
     try {
       concrete = concreteType(t, sizes);
     } catch (const LiftError& err) {
-      throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' of type {}: {}", in->name(), t.toString(),
-                                                           err.diagnostic().message)));
+      throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}' of type {}: {}", in->name(),
+                                                           t.toString(), err.diagnostic().message)));
     }
     for (Type a = concrete; a.isArray(); a = a.elem())
       if (a.length().value() < 0)
-        throw LiftError(p.diagnosticAt(in->id(), fmt::format("input '{}': the type {} has a negative length at these sizes",
-                                                             in->name(), t.toString())));
+        throw LiftError(p.diagnosticAt(
+            in->id(), fmt::format("input '{}': the type {} has a negative length at these sizes", in->name(),
+                                  t.toString())));
     inputs.push_back(randomValue(concrete, rng));
   }
   return inputs;

@@ -40,9 +40,11 @@ class SizeInference {
       }
       case Type::Kind::Tuple:
         if (!v.isTuple() || v.size() != t.tupleElems().size()) mismatch(in, path, t, v);
-        for (size_t i = 0; i < v.size(); ++i) match(in, t.tupleElems()[i], v.at(i), path + fmt::format("._{}", i));
+        for (size_t i = 0; i < v.size(); ++i)
+          match(in, t.tupleElems()[i], v.at(i), path + fmt::format("._{}", i));
         return;
-      default: return;  // scalars and vectors carry no sizes; checkInputs compares them
+      default:
+        return;  // scalars and vectors carry no sizes; checkInputs compares them
     }
   }
 
@@ -60,8 +62,9 @@ class SizeInference {
         if (unknown.size() == 1) solve(pd, unknown[0]);
         int64_t got = arith::evaluate(pd.length, env_);
         if (got != pd.actual)
-          fail(pd.input, fmt::format("input '{}': {} has length {}, but its type says {} = {}", pd.input->name(),
-                                     where(pd.path), pd.actual, arith::toString(pd.length), got));
+          fail(pd.input,
+               fmt::format("input '{}': {} has length {}, but its type says {} = {}", pd.input->name(),
+                           where(pd.path), pd.actual, arith::toString(pd.length), got));
         pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
         progress = true;
         break;
@@ -69,8 +72,10 @@ class SizeInference {
     }
     if (!pending_.empty()) {
       const Pending& pd = pending_.front();
-      fail(pd.input, fmt::format("input '{}': cannot infer the sizes in the length {} from the inputs; give them explicitly",
-                                 pd.input->name(), arith::toString(pd.length)));
+      fail(pd.input,
+           fmt::format(
+               "input '{}': cannot infer the sizes in the length {} from the inputs; give them explicitly",
+               pd.input->name(), arith::toString(pd.length)));
     }
     return env_;
   }
@@ -92,15 +97,16 @@ class SizeInference {
   }
 
   [[noreturn]] void mismatch(const ir::Param& in, const std::string& path, Type t, const Value& v) const {
-    fail(in, fmt::format("input '{}': {} should have type {}, but has type {}", in->name(),
-                         path.empty() ? "the value" : "the value at " + path, t.toString(), v.type().toString()));
+    fail(in,
+         fmt::format("input '{}': {} should have type {}, but has type {}", in->name(),
+                     path.empty() ? "the value" : "the value at " + path, t.toString(), v.type().toString()));
   }
 
   void bind(const ir::Param& in, const std::string& name, int64_t len, const std::string& path) {
     auto [it, inserted] = env_.emplace(name, len);
     if (!inserted && it->second != len)
-      fail(in, fmt::format("input '{}': {} has length {}, but {} = {} from input '{}'", in->name(), where(path), len,
-                           name, it->second, origin_.at(name)->name()));
+      fail(in, fmt::format("input '{}': {} has length {}, but {} = {} from input '{}'", in->name(),
+                           where(path), len, name, it->second, origin_.at(name)->name()));
     if (inserted) origin_[name] = in;
   }
 
@@ -121,8 +127,9 @@ class SizeInference {
         hi = mid;
     }
     if (at(lo) != pd.actual)
-      fail(pd.input, fmt::format("input '{}': {} has length {}, which {} = {} cannot give for any {}", pd.input->name(),
-                                 where(pd.path), pd.actual, arith::toString(pd.length), pd.actual, name));
+      fail(pd.input,
+           fmt::format("input '{}': {} has length {}, which {} = {} cannot give for any {}", pd.input->name(),
+                       where(pd.path), pd.actual, arith::toString(pd.length), pd.actual, name));
     env_[name] = lo;
   }
 
@@ -152,13 +159,15 @@ class Specializer : public ir::Mutator {
   Type sub(Type t) const {
     if (!t) return t;
     switch (t.kind()) {
-      case Type::Kind::Array: return Type::array(sub(t.elem()), sub(t.length()));
+      case Type::Kind::Array:
+        return Type::array(sub(t.elem()), sub(t.length()));
       case Type::Kind::Tuple: {
         std::vector<Type> elems;
         for (Type e : t.tupleElems()) elems.push_back(sub(e));
         return Type::tuple(std::move(elems));
       }
-      default: return t;
+      default:
+        return t;
     }
   }
 
@@ -264,7 +273,8 @@ std::vector<int64_t> constantFactors(const ir::Program& p) {
             ps.indexFun.a.isCst() && ps.indexFun.b.isCst())
           add(arith::cst(ps.indexFun.a.value() * ps.indexFun.b.value()));
         break;
-      default: break;
+      default:
+        break;
     }
     return true;
   });
@@ -417,8 +427,8 @@ arith::Env chooseSizes(const ir::Program& p, const SizeHint& hint) {
   std::string names;
   for (auto& n : free) names += (names.empty() ? "" : ", ") + n;
   Diagnostic d = firstProblem ? *firstProblem : Diagnostic{};
-  d.message = fmt::format("found no valid values for {} (tried {} combinations); the first failed with: {}", names,
-                          tried, d.message);
+  d.message = fmt::format("found no valid values for {} (tried {} combinations); the first failed with: {}",
+                          names, tried, d.message);
   throw LiftError(std::move(d));
 }
 

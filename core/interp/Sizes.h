@@ -29,10 +29,10 @@ ir::Program specialize(const ir::Program& p, const arith::Env& sizes);
 std::optional<Diagnostic> sizeProblem(const ir::Program& p, const arith::Env& sizes);
 
 struct SizeHint {
-  arith::Env fixed;            // sizes to keep as they are
-  bool useDefaults = false;    // take declared defaults (`size N = 1024;`) for sizes not fixed
-  int64_t atLeast = 8;         // prefer each chosen size >= this (smaller only if nothing else fits)
-  int64_t atMost = 1 << 16;    // never choose a size above this
+  arith::Env fixed;          // sizes to keep as they are
+  bool useDefaults = false;  // take declared defaults (`size N = 1024;`) for sizes not fixed
+  int64_t atLeast = 8;       // prefer each chosen size >= this (smaller only if nothing else fits)
+  int64_t atMost = 1 << 16;  // never choose a size above this
 };
 
 // Small valid sizes for every size variable of the program: candidates are multiples of the

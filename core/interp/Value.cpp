@@ -9,10 +9,14 @@ namespace lift::interp {
 
 double scalarToDouble(ScalarKind k, Scalar s) {
   switch (k) {
-    case ScalarKind::Float: return s.f;
-    case ScalarKind::Double: return s.d;
-    case ScalarKind::Int: return s.i;
-    case ScalarKind::Bool: return s.b ? 1.0 : 0.0;
+    case ScalarKind::Float:
+      return s.f;
+    case ScalarKind::Double:
+      return s.d;
+    case ScalarKind::Int:
+      return s.i;
+    case ScalarKind::Bool:
+      return s.b ? 1.0 : 0.0;
   }
   return 0;
 }
@@ -91,14 +95,16 @@ Value Value::flatArray(ScalarKind k, int width, std::vector<int64_t> dims, std::
   r->dims = std::move(dims);
   size_t n = static_cast<size_t>(width);
   for (int64_t d : r->dims) n *= static_cast<size_t>(d);
-  LIFT_ASSERT(data.size() == n, fmt::format("flat array data has {} scalars, its shape needs {}", data.size(), n));
+  LIFT_ASSERT(data.size() == n,
+              fmt::format("flat array data has {} scalars, its shape needs {}", data.size(), n));
   r->data = std::make_shared<const std::vector<Scalar>>(std::move(data));
   return fromRep(std::move(r));
 }
 
 Value Value::zip(std::vector<Value> arrays) {
   LIFT_ASSERT(arrays.size() >= 2, "zip of fewer than two arrays");
-  for (auto& a : arrays) LIFT_ASSERT(a.isArray() && a.size() == arrays[0].size(), "zip of arrays of different lengths");
+  for (auto& a : arrays)
+    LIFT_ASSERT(a.isArray() && a.size() == arrays[0].size(), "zip of arrays of different lengths");
   auto r = std::make_shared<ArrayRep>();
   r->zipped = std::move(arrays);
   return fromRep(std::move(r));
@@ -137,20 +143,28 @@ std::span<const Scalar> Value::lanes() const {
 
 size_t Value::size() const {
   switch (kind_) {
-    case Kind::Scalar: return 1;
-    case Kind::Vector: return width_;
-    case Kind::Tuple: return tupleRep().size();
-    case Kind::Array: return rep().length();
+    case Kind::Scalar:
+      return 1;
+    case Kind::Vector:
+      return width_;
+    case Kind::Tuple:
+      return tupleRep().size();
+    case Kind::Array:
+      return rep().length();
   }
   return 0;
 }
 
 Value Value::at(size_t i) const {
   switch (kind_) {
-    case Kind::Scalar: return *this;
-    case Kind::Vector: return scalar(scalarKind_, lane(static_cast<int>(i)));
-    case Kind::Tuple: return tupleRep()[i];
-    case Kind::Array: break;
+    case Kind::Scalar:
+      return *this;
+    case Kind::Vector:
+      return scalar(scalarKind_, lane(static_cast<int>(i)));
+    case Kind::Tuple:
+      return tupleRep()[i];
+    case Kind::Array:
+      break;
   }
   const ArrayRep& r = rep();
   if (r.isZip()) {
@@ -212,14 +226,17 @@ Value Value::reshaped(std::vector<int64_t> dims, int width) const {
 
 Type Value::type() const {
   switch (kind_) {
-    case Kind::Scalar: return Type::scalar(scalarKind_);
-    case Kind::Vector: return Type::vector(scalarKind_, width_);
+    case Kind::Scalar:
+      return Type::scalar(scalarKind_);
+    case Kind::Vector:
+      return Type::vector(scalarKind_, width_);
     case Kind::Tuple: {
       std::vector<Type> elems;
       for (auto& e : tupleRep()) elems.push_back(e.type());
       return Type::tuple(std::move(elems));
     }
-    case Kind::Array: break;
+    case Kind::Array:
+      break;
   }
   const ArrayRep& r = rep();
   if (r.flat()) {
@@ -238,14 +255,17 @@ Type Value::type() const {
 
 size_t Value::scalarCount() const {
   switch (kind_) {
-    case Kind::Scalar: return 1;
-    case Kind::Vector: return width_;
+    case Kind::Scalar:
+      return 1;
+    case Kind::Vector:
+      return width_;
     case Kind::Tuple: {
       size_t n = 0;
       for (auto& e : tupleRep()) n += e.scalarCount();
       return n;
     }
-    case Kind::Array: break;
+    case Kind::Array:
+      break;
   }
   if (isFlat()) return flatData().size();
   size_t n = 0;
@@ -259,7 +279,9 @@ size_t Value::scalarCount() const {
 
 void Value::flattenInto(std::vector<Scalar>& out) const {
   switch (kind_) {
-    case Kind::Scalar: out.push_back(s_); return;
+    case Kind::Scalar:
+      out.push_back(s_);
+      return;
     case Kind::Vector: {
       auto l = lanes();
       out.insert(out.end(), l.begin(), l.end());
@@ -268,7 +290,8 @@ void Value::flattenInto(std::vector<Scalar>& out) const {
     case Kind::Tuple:
       for (auto& e : tupleRep()) e.flattenInto(out);
       return;
-    case Kind::Array: break;
+    case Kind::Array:
+      break;
   }
   if (isFlat()) {
     auto d = flatData();
@@ -286,10 +309,14 @@ namespace {
 
 std::string scalarText(ScalarKind k, Scalar s) {
   switch (k) {
-    case ScalarKind::Float: return fmt::format("{}", s.f);
-    case ScalarKind::Double: return fmt::format("{}", s.d);
-    case ScalarKind::Int: return std::to_string(s.i);
-    case ScalarKind::Bool: return s.b ? "true" : "false";
+    case ScalarKind::Float:
+      return fmt::format("{}", s.f);
+    case ScalarKind::Double:
+      return fmt::format("{}", s.d);
+    case ScalarKind::Int:
+      return std::to_string(s.i);
+    case ScalarKind::Bool:
+      return s.b ? "true" : "false";
   }
   return "?";
 }
@@ -323,7 +350,8 @@ void Value::print(std::string& out, size_t& budget) const {
       }
       out += ")";
       return;
-    case Kind::Array: break;
+    case Kind::Array:
+      break;
   }
   out += "[";
   size_t n = size();
@@ -365,8 +393,14 @@ void ArrayBuilder::push(const Value& v) {
     std::span<const int64_t> inner;
     bool ok = true;
     switch (v.kind()) {
-      case Value::Kind::Scalar: k = v.scalarKind(); w = 1; break;
-      case Value::Kind::Vector: k = v.scalarKind(); w = v.width(); break;
+      case Value::Kind::Scalar:
+        k = v.scalarKind();
+        w = 1;
+        break;
+      case Value::Kind::Vector:
+        k = v.scalarKind();
+        w = v.width();
+        break;
       case Value::Kind::Array:
         if (!v.isFlat()) {
           ok = false;
@@ -376,7 +410,9 @@ void ArrayBuilder::push(const Value& v) {
         w = v.flatWidth();
         inner = v.dims();
         break;
-      default: ok = false; break;
+      default:
+        ok = false;
+        break;
     }
     if (ok && count_ == 0) {
       kind_ = k;
@@ -386,11 +422,14 @@ void ArrayBuilder::push(const Value& v) {
       for (int64_t d : innerDims_) per *= static_cast<size_t>(d);
       data_.reserve(per * std::max<size_t>(expected_, 1));
     } else if (ok) {
-      ok = k == kind_ && w == width_ && std::equal(inner.begin(), inner.end(), innerDims_.begin(), innerDims_.end());
+      ok = k == kind_ && w == width_ &&
+           std::equal(inner.begin(), inner.end(), innerDims_.begin(), innerDims_.end());
     }
     if (ok) {
       switch (v.kind()) {
-        case Value::Kind::Scalar: data_.push_back(v.bits()); break;
+        case Value::Kind::Scalar:
+          data_.push_back(v.bits());
+          break;
         case Value::Kind::Vector: {
           auto l = v.lanes();
           data_.insert(data_.end(), l.begin(), l.end());

@@ -59,9 +59,9 @@ class Value {
   // Scalars: the bits; `asDouble` converts any scalar kind to double (bool 0/1).
   Scalar bits() const { return s_; }
   double asDouble() const;
-  float asFloat() const { return s_.f; }     // precondition: float
-  int32_t asInt() const { return s_.i; }     // precondition: int
-  bool asBool() const { return s_.b; }       // precondition: bool
+  float asFloat() const { return s_.f; }  // precondition: float
+  int32_t asInt() const { return s_.i; }  // precondition: int
+  bool asBool() const { return s_.b; }    // precondition: bool
 
   // Vectors: width and lanes.
   int width() const { return width_; }
@@ -106,10 +106,10 @@ class Value {
   Kind kind_ = Kind::Scalar;
   ScalarKind scalarKind_ = ScalarKind::Int;
   uint8_t width_ = 0;
-  uint32_t offset_ = 0;                // vectors: position of lane 0 in the buffer
-  Scalar s_{};                         // scalars
-  std::shared_ptr<const void> p_;      // vectors: std::vector<Scalar>; tuples: std::vector<Value>;
-                                       // arrays: ArrayRep
+  uint32_t offset_ = 0;            // vectors: position of lane 0 in the buffer
+  Scalar s_{};                     // scalars
+  std::shared_ptr<const void> p_;  // vectors: std::vector<Scalar>; tuples: std::vector<Value>;
+                                   // arrays: ArrayRep
 
   const ArrayRep& rep() const { return *static_cast<const ArrayRep*>(p_.get()); }
   const std::vector<Value>& tupleRep() const { return *static_cast<const std::vector<Value>*>(p_.get()); }
@@ -132,7 +132,9 @@ struct Value::ArrayRep {
 
   bool flat() const { return data != nullptr; }
   bool isZip() const { return !zipped.empty(); }
-  size_t length() const { return flat() ? static_cast<size_t>(dims[0]) : isZip() ? zipped[0].size() : elems.size(); }
+  size_t length() const {
+    return flat() ? static_cast<size_t>(dims[0]) : isZip() ? zipped[0].size() : elems.size();
+  }
   // Scalars in one element of the outermost dimension.
   size_t stride() const;
 };

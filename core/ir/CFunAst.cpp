@@ -9,14 +9,17 @@ namespace lift::cfun {
 
 uint32_t slotCount(Type t) {
   switch (t.kind()) {
-    case Type::Kind::Scalar: return 1;
-    case Type::Kind::Vector: return static_cast<uint32_t>(t.vectorWidth());
+    case Type::Kind::Scalar:
+      return 1;
+    case Type::Kind::Vector:
+      return static_cast<uint32_t>(t.vectorWidth());
     case Type::Kind::Tuple: {
       uint32_t n = 0;
       for (Type e : t.tupleElems()) n += slotCount(e);
       return n;
     }
-    case Type::Kind::Array: break;
+    case Type::Kind::Array:
+      break;
   }
   LIFT_ASSERT(false, "arrays have no slot layout in user functions: " + t.toString());
 }
@@ -65,7 +68,8 @@ Diagnostic bodyDiagnostic(const std::string& file, const std::string& text, Loc 
   if (rel == 1) src = std::string(static_cast<size_t>(std::max(0, start.col - 1)), ' ') + src;
   if (src.size() > 200) src.resize(200);
   std::string caret;
-  for (int i = 1; i < loc.col && i - 1 < static_cast<int>(src.size()); ++i) caret += src[i - 1] == '\t' ? '\t' : ' ';
+  for (int i = 1; i < loc.col && i - 1 < static_cast<int>(src.size()); ++i)
+    caret += src[i - 1] == '\t' ? '\t' : ' ';
   d.sourceLine = "  " + src + "\n  " + caret + "^";
   return d;
 }

@@ -35,10 +35,12 @@ struct Loc {
 struct BuiltinFunction;  // core/ir/CFunBuiltins.h
 
 enum class UnaryOp : uint8_t { Neg, Plus, Not, BitNot };
+// clang-format off
 enum class BinaryOp : uint8_t {
   Add, Sub, Mul, Div, Mod, Shl, Shr, BitAnd, BitOr, BitXor,
   Lt, Le, Gt, Ge, Eq, Ne, LogAnd, LogOr,
 };
+// clang-format on
 
 struct Expr;
 using ExprPtr = std::unique_ptr<const Expr>;
@@ -61,12 +63,12 @@ struct Expr {
   Kind kind;
   Type type;
   Loc loc;
-  uint32_t slot = 0;   // first frame slot of this node's value
+  uint32_t slot = 0;  // first frame slot of this node's value
   // Facts about `type` the evaluator needs on every step, computed once (see setType):
-  uint32_t numSlots = 0;  // slotCount(type) (not "slots": a Qt keyword)
-  uint8_t width = 0;   // scalars 1, vectors their width, tuples 0
+  uint32_t numSlots = 0;                // slotCount(type) (not "slots": a Qt keyword)
+  uint8_t width = 0;                    // scalars 1, vectors their width, tuples 0
   ScalarKind scalar = ScalarKind::Int;  // scalars and vectors: the kind of their scalars
-  uint32_t offset = 0; // Field: the field's first slot within the tuple
+  uint32_t offset = 0;                  // Field: the field's first slot within the tuple
   std::string text;
   Scalar value{};
   int var = -1;
@@ -85,18 +87,18 @@ using StmtPtr = std::unique_ptr<const Stmt>;
 
 struct Stmt {
   enum class Kind : uint8_t {
-    Block,     // body
-    Decl,      // var, exprs[0]: initialiser converted to the variable's type (absent: zero)
-    Assign,    // assignOp; exprs[0]: target (as written); exprs[1]: the right-hand side of a
-               // compound assignment (`+=`, ...) as written, null for `=`, `++` and `--`;
-               // exprs[2]: the value stored, converted to the target type (for `=` it is the
-               // right-hand side); targetSlots: the frame slots written, in order
-    Expr,      // exprs[0], evaluated for nothing (a call statement)
-    If,        // exprs[0]: condition; body[0]: then; body[1]: else (optional)
-    For,       // body[0]: init (optional), exprs[0]: condition (optional), body[1]: step
-               // (optional), body[2]: loop body
-    While,     // exprs[0]: condition, body[0]: loop body
-    Return,    // exprs[0]: the value converted to the return type
+    Block,   // body
+    Decl,    // var, exprs[0]: initialiser converted to the variable's type (absent: zero)
+    Assign,  // assignOp; exprs[0]: target (as written); exprs[1]: the right-hand side of a
+             // compound assignment (`+=`, ...) as written, null for `=`, `++` and `--`;
+             // exprs[2]: the value stored, converted to the target type (for `=` it is the
+             // right-hand side); targetSlots: the frame slots written, in order
+    Expr,    // exprs[0], evaluated for nothing (a call statement)
+    If,      // exprs[0]: condition; body[0]: then; body[1]: else (optional)
+    For,     // body[0]: init (optional), exprs[0]: condition (optional), body[1]: step
+             // (optional), body[2]: loop body
+    While,   // exprs[0]: condition, body[0]: loop body
+    Return,  // exprs[0]: the value converted to the return type
     Break,
     Continue,
   };
@@ -127,13 +129,13 @@ struct Body {
   std::vector<Variable> vars;  // parameters first, in order, then every local declaration
   size_t paramCount = 0;
   Type returnType;
-  StmtPtr block;               // the outermost block
-  uint32_t frameSize = 0;      // slots needed by one evaluation
-  uint32_t paramSlots = 0;     // slots taken by the parameters (they come first)
-  uint32_t resultSlots = 0;    // slotCount(returnType)
+  StmtPtr block;             // the outermost block
+  uint32_t frameSize = 0;    // slots needed by one evaluation
+  uint32_t paramSlots = 0;   // slots taken by the parameters (they come first)
+  uint32_t resultSlots = 0;  // slotCount(returnType)
   std::string file;
-  std::string text;            // the source text, as given to parseBody
-  Loc start;                   // where `text` starts in the file
+  std::string text;  // the source text, as given to parseBody
+  Loc start;         // where `text` starts in the file
 };
 
 // ----- type helpers shared by parser, evaluator and printer ----------------------------------

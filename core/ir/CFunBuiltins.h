@@ -14,6 +14,7 @@
 
 namespace lift::cfun {
 
+// clang-format off
 enum class BuiltinFn : uint8_t {
   // genfloat f(genfloat)
   Sqrt, Rsqrt, Cbrt, Exp, Exp2, Exp10, Expm1, Log, Log2, Log10, Log1p, Fabs, Sin, Cos, Tan,
@@ -32,6 +33,7 @@ enum class BuiltinFn : uint8_t {
   // geometric
   Dot, Length, Distance, Normalize, Cross,
 };
+// clang-format on
 
 struct BuiltinFunction {
   enum class Sig : uint8_t { Float1, Float2, Float3, FloatInt, Gen1, Gen2, Gen3, Predicate, Geometric };

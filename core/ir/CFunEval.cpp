@@ -25,34 +25,62 @@ Scalar convertScalar(Scalar v, ScalarKind from, ScalarKind to) {
   switch (from) {
     case ScalarKind::Float:
       switch (to) {
-        case ScalarKind::Double: r.d = v.f; break;
-        case ScalarKind::Int: r.i = toInt(v.f); break;
-        case ScalarKind::Bool: r.b = v.f != 0.0f; break;
-        case ScalarKind::Float: break;
+        case ScalarKind::Double:
+          r.d = v.f;
+          break;
+        case ScalarKind::Int:
+          r.i = toInt(v.f);
+          break;
+        case ScalarKind::Bool:
+          r.b = v.f != 0.0f;
+          break;
+        case ScalarKind::Float:
+          break;
       }
       break;
     case ScalarKind::Double:
       switch (to) {
-        case ScalarKind::Float: r.f = static_cast<float>(v.d); break;
-        case ScalarKind::Int: r.i = toInt(v.d); break;
-        case ScalarKind::Bool: r.b = v.d != 0.0; break;
-        case ScalarKind::Double: break;
+        case ScalarKind::Float:
+          r.f = static_cast<float>(v.d);
+          break;
+        case ScalarKind::Int:
+          r.i = toInt(v.d);
+          break;
+        case ScalarKind::Bool:
+          r.b = v.d != 0.0;
+          break;
+        case ScalarKind::Double:
+          break;
       }
       break;
     case ScalarKind::Int:
       switch (to) {
-        case ScalarKind::Float: r.f = static_cast<float>(v.i); break;
-        case ScalarKind::Double: r.d = v.i; break;
-        case ScalarKind::Bool: r.b = v.i != 0; break;
-        case ScalarKind::Int: break;
+        case ScalarKind::Float:
+          r.f = static_cast<float>(v.i);
+          break;
+        case ScalarKind::Double:
+          r.d = v.i;
+          break;
+        case ScalarKind::Bool:
+          r.b = v.i != 0;
+          break;
+        case ScalarKind::Int:
+          break;
       }
       break;
     case ScalarKind::Bool:
       switch (to) {
-        case ScalarKind::Float: r.f = v.b ? 1.0f : 0.0f; break;
-        case ScalarKind::Double: r.d = v.b ? 1.0 : 0.0; break;
-        case ScalarKind::Int: r.i = v.b ? 1 : 0; break;
-        case ScalarKind::Bool: break;
+        case ScalarKind::Float:
+          r.f = v.b ? 1.0f : 0.0f;
+          break;
+        case ScalarKind::Double:
+          r.d = v.b ? 1.0 : 0.0;
+          break;
+        case ScalarKind::Int:
+          r.i = v.b ? 1 : 0;
+          break;
+        case ScalarKind::Bool:
+          break;
       }
       break;
   }
@@ -103,7 +131,9 @@ class Evaluator {
         for (size_t i = 0; i < s.targetSlots.size(); ++i) frame_[s.targetSlots[i]] = buf[i];
         return Flow::Normal;
       }
-      case Stmt::Kind::Expr: eval(*s.exprs[0]); return Flow::Normal;
+      case Stmt::Kind::Expr:
+        eval(*s.exprs[0]);
+        return Flow::Normal;
       case Stmt::Kind::If:
         if (eval(*s.exprs[0])->b) return exec(*s.body[0]);
         if (s.body.size() > 1 && s.body[1]) return exec(*s.body[1]);
@@ -132,8 +162,10 @@ class Evaluator {
         result_ = val;
         return Flow::Return;
       }
-      case Stmt::Kind::Break: return Flow::Break;
-      case Stmt::Kind::Continue: return Flow::Continue;
+      case Stmt::Kind::Break:
+        return Flow::Break;
+      case Stmt::Kind::Continue:
+        return Flow::Continue;
     }
     return Flow::Normal;
   }
@@ -143,9 +175,10 @@ class Evaluator {
  private:
   void tick(Loc loc) {
     if (++steps_ > limits_.maxSteps)
-      throw LiftError(bodyDiagnostic(b_.file, b_.text, b_.start, loc,
-                                     fmt::format("the user function did not finish within {} steps (an endless loop?)",
-                                                 limits_.maxSteps)));
+      throw LiftError(
+          bodyDiagnostic(b_.file, b_.text, b_.start, loc,
+                         fmt::format("the user function did not finish within {} steps (an endless loop?)",
+                                     limits_.maxSteps)));
   }
 
   [[noreturn]] void fail(Loc loc, std::string message) const {
@@ -156,10 +189,15 @@ class Evaluator {
 
   const Scalar* eval(const Expr& e) {
     switch (e.kind) {
-      case Expr::Kind::Literal: *out(e) = e.value; return out(e);
-      case Expr::Kind::Var: return frame_ + e.slot;
-      case Expr::Kind::Unary: return unary(e);
-      case Expr::Kind::Binary: return binary(e);
+      case Expr::Kind::Literal:
+        *out(e) = e.value;
+        return out(e);
+      case Expr::Kind::Var:
+        return frame_ + e.slot;
+      case Expr::Kind::Unary:
+        return unary(e);
+      case Expr::Kind::Binary:
+        return binary(e);
       case Expr::Kind::Cond: {
         const Scalar* v = eval(*e.operands[0])->b ? eval(*e.operands[1]) : eval(*e.operands[2]);
         std::copy(v, v + e.numSlots, out(e));
@@ -203,7 +241,8 @@ class Evaluator {
         }
         return out(e);
       }
-      case Expr::Kind::Convert: return convert(e);
+      case Expr::Kind::Convert:
+        return convert(e);
     }
     LIFT_ASSERT(false, "unknown expression kind");
   }
@@ -238,14 +277,22 @@ class Evaluator {
     ScalarKind k = e.scalar;
     for (int i = 0; i < n; ++i) {
       switch (e.unaryOp) {
-        case UnaryOp::Plus: o[i] = v[i]; break;
-        case UnaryOp::Neg:
-          if (k == ScalarKind::Float) o[i].f = -v[i].f;
-          else if (k == ScalarKind::Double) o[i].d = -v[i].d;
-          else o[i].i = wrap(-static_cast<int64_t>(v[i].i));
+        case UnaryOp::Plus:
+          o[i] = v[i];
           break;
-        case UnaryOp::BitNot: o[i].i = ~v[i].i; break;
-        case UnaryOp::Not: break;
+        case UnaryOp::Neg:
+          if (k == ScalarKind::Float)
+            o[i].f = -v[i].f;
+          else if (k == ScalarKind::Double)
+            o[i].d = -v[i].d;
+          else
+            o[i].i = wrap(-static_cast<int64_t>(v[i].i));
+          break;
+        case UnaryOp::BitNot:
+          o[i].i = ~v[i].i;
+          break;
+        case UnaryOp::Not:
+          break;
       }
     }
     return o;
@@ -254,32 +301,47 @@ class Evaluator {
   template <class T>
   static bool compare(BinaryOp op, T a, T b) {
     switch (op) {
-      case BinaryOp::Lt: return a < b;
-      case BinaryOp::Le: return a <= b;
-      case BinaryOp::Gt: return a > b;
-      case BinaryOp::Ge: return a >= b;
-      case BinaryOp::Eq: return a == b;
-      case BinaryOp::Ne: return a != b;
-      default: return false;
+      case BinaryOp::Lt:
+        return a < b;
+      case BinaryOp::Le:
+        return a <= b;
+      case BinaryOp::Gt:
+        return a > b;
+      case BinaryOp::Ge:
+        return a >= b;
+      case BinaryOp::Eq:
+        return a == b;
+      case BinaryOp::Ne:
+        return a != b;
+      default:
+        return false;
     }
   }
 
   template <class T>
   static T arith(BinaryOp op, T a, T b) {
     switch (op) {
-      case BinaryOp::Add: return a + b;
-      case BinaryOp::Sub: return a - b;
-      case BinaryOp::Mul: return a * b;
-      case BinaryOp::Div: return a / b;
-      default: return T(0);
+      case BinaryOp::Add:
+        return a + b;
+      case BinaryOp::Sub:
+        return a - b;
+      case BinaryOp::Mul:
+        return a * b;
+      case BinaryOp::Div:
+        return a / b;
+      default:
+        return T(0);
     }
   }
 
   int32_t intOp(const Expr& e, int32_t a, int32_t b) const {
     switch (e.binaryOp) {
-      case BinaryOp::Add: return wrap(int64_t(a) + b);
-      case BinaryOp::Sub: return wrap(int64_t(a) - b);
-      case BinaryOp::Mul: return wrap(int64_t(a) * b);
+      case BinaryOp::Add:
+        return wrap(int64_t(a) + b);
+      case BinaryOp::Sub:
+        return wrap(int64_t(a) - b);
+      case BinaryOp::Mul:
+        return wrap(int64_t(a) * b);
       case BinaryOp::Div:
       case BinaryOp::Mod:
         if (b == 0)
@@ -287,12 +349,18 @@ class Evaluator {
         if (a == std::numeric_limits<int32_t>::min() && b == -1)
           fail(e.loc, fmt::format("integer overflow: {} {} -1", a, e.binaryOp == BinaryOp::Div ? "/" : "%"));
         return e.binaryOp == BinaryOp::Div ? a / b : a % b;
-      case BinaryOp::Shl: return static_cast<int32_t>(static_cast<uint32_t>(a) << (b & 31));
-      case BinaryOp::Shr: return a >> (b & 31);
-      case BinaryOp::BitAnd: return a & b;
-      case BinaryOp::BitOr: return a | b;
-      case BinaryOp::BitXor: return a ^ b;
-      default: return 0;
+      case BinaryOp::Shl:
+        return static_cast<int32_t>(static_cast<uint32_t>(a) << (b & 31));
+      case BinaryOp::Shr:
+        return a >> (b & 31);
+      case BinaryOp::BitAnd:
+        return a & b;
+      case BinaryOp::BitOr:
+        return a | b;
+      case BinaryOp::BitXor:
+        return a ^ b;
+      default:
+        return 0;
     }
   }
 
@@ -300,7 +368,8 @@ class Evaluator {
     Scalar* o = out(e);
     if (e.binaryOp == BinaryOp::LogAnd || e.binaryOp == BinaryOp::LogOr) {
       bool a = eval(*e.operands[0])->b;
-      bool r = e.binaryOp == BinaryOp::LogAnd ? (a && eval(*e.operands[1])->b) : (a || eval(*e.operands[1])->b);
+      bool r =
+          e.binaryOp == BinaryOp::LogAnd ? (a && eval(*e.operands[1])->b) : (a || eval(*e.operands[1])->b);
       o->i = r ? 1 : 0;
       return o;
     }
@@ -314,20 +383,28 @@ class Evaluator {
     for (int i = 0; i < n; ++i) {
       switch (k) {
         case ScalarKind::Float:
-          if (cmp) o[i].i = compare(e.binaryOp, a[i].f, b[i].f) ? truth : 0;
-          else o[i].f = arith(e.binaryOp, a[i].f, b[i].f);
+          if (cmp)
+            o[i].i = compare(e.binaryOp, a[i].f, b[i].f) ? truth : 0;
+          else
+            o[i].f = arith(e.binaryOp, a[i].f, b[i].f);
           break;
         case ScalarKind::Double:
-          if (cmp) o[i].i = compare(e.binaryOp, a[i].d, b[i].d) ? truth : 0;
-          else o[i].d = arith(e.binaryOp, a[i].d, b[i].d);
+          if (cmp)
+            o[i].i = compare(e.binaryOp, a[i].d, b[i].d) ? truth : 0;
+          else
+            o[i].d = arith(e.binaryOp, a[i].d, b[i].d);
           break;
         case ScalarKind::Int:
-          if (cmp) o[i].i = compare(e.binaryOp, a[i].i, b[i].i) ? truth : 0;
-          else o[i].i = intOp(e, a[i].i, b[i].i);
+          if (cmp)
+            o[i].i = compare(e.binaryOp, a[i].i, b[i].i) ? truth : 0;
+          else
+            o[i].i = intOp(e, a[i].i, b[i].i);
           break;
         case ScalarKind::Bool:  // operands are promoted to int; kept for completeness
-          if (cmp) o[i].i = compare(e.binaryOp, a[i].b, b[i].b) ? truth : 0;
-          else o[i].i = intOp(e, a[i].b, b[i].b);
+          if (cmp)
+            o[i].i = compare(e.binaryOp, a[i].b, b[i].b) ? truth : 0;
+          else
+            o[i].i = intOp(e, a[i].b, b[i].b);
           break;
       }
     }
@@ -343,9 +420,11 @@ class Evaluator {
 
 }  // namespace
 
-void evaluate(const Body& body, std::span<const Scalar> args, std::span<Scalar> result, const EvalLimits& limits) {
-  LIFT_ASSERT(args.size() == body.paramSlots,
-              fmt::format("user function called with {} argument slots, expects {}", args.size(), body.paramSlots));
+void evaluate(const Body& body, std::span<const Scalar> args, std::span<Scalar> result,
+              const EvalLimits& limits) {
+  LIFT_ASSERT(
+      args.size() == body.paramSlots,
+      fmt::format("user function called with {} argument slots, expects {}", args.size(), body.paramSlots));
   uint32_t resultSlots = body.resultSlots;
   LIFT_ASSERT(result.size() == resultSlots, "result buffer has the wrong size");
   // Small frames live on the stack: most bodies need a few dozen slots.

@@ -11,10 +11,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
-#include <cstring>
 #include <string_view>
 
 #include "core/ir/CFun.h"
@@ -34,10 +34,10 @@ struct Token {
   size_t offset = 0;
 };
 
-const char* const kPuncts[] = {"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-                               "<<",  ">>",  "<=", ">=", "==", "!=", "&&", "||", "+",  "-",  "*",  "/",
-                               "%",   "<",   ">",  "=",  "!",  "~",  "&",  "|",  "^",  "?",  ":",  ";",
-                               ",",   ".",   "(",  ")",  "{",  "}",  "[",  "]"};
+const char* const kPuncts[] = {"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=",
+                               "^=",  "<<",  ">>", "<=", ">=", "==", "!=", "&&", "||", "+",  "-",
+                               "*",   "/",   "%",  "<",  ">",  "=",  "!",  "~",  "&",  "|",  "^",
+                               "?",   ":",   ";",  ",",  ".",  "(",  ")",  "{",  "}",  "[",  "]"};
 
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -71,10 +71,14 @@ std::string suggestion(std::string_view name, const std::vector<std::string_view
 
 int scalarRank(ScalarKind k) {
   switch (k) {
-    case ScalarKind::Bool: return 0;
-    case ScalarKind::Int: return 1;
-    case ScalarKind::Float: return 2;
-    case ScalarKind::Double: return 3;
+    case ScalarKind::Bool:
+      return 0;
+    case ScalarKind::Int:
+      return 1;
+    case ScalarKind::Float:
+      return 2;
+    case ScalarKind::Double:
+      return 3;
   }
   return 0;
 }
@@ -234,7 +238,8 @@ class Parser {
     if (!isPunct(p)) {
       const Token& t = peek();
       std::string found = t.kind == Token::Kind::End ? "the end of the body" : "'" + t.text + "'";
-      fail(t.offset, fmt::format("expected '{}'{} but found {}", p, what ? fmt::format(" {}", what) : "", found));
+      fail(t.offset,
+           fmt::format("expected '{}'{} but found {}", p, what ? fmt::format(" {}", what) : "", found));
     }
     return next();
   }
@@ -274,7 +279,8 @@ class Parser {
       if (tuples.size() == 1) return tuples[0];
       fail(offset, tuples.empty() ? "'Tuple' names the tuple type of the signature, but there is none"
                                   : "'Tuple' is ambiguous: the signature has several tuple types; write "
-                                    "their names, e.g. " + tupleStructName(tuples[0]));
+                                    "their names, e.g. " +
+                                        tupleStructName(tuples[0]));
     }
     if (name.rfind("Tuple", 0) == 0) {
       std::string_view rest(name);
@@ -282,8 +288,8 @@ class Parser {
       if (auto t = tupleFromName(rest); t && rest.empty()) return t;
       fail(offset, fmt::format("'{}' is not a tuple type name (write e.g. Tuple2_float_int)", name));
     }
-    static const char* unsupported[] = {"uint", "unsigned", "long", "ulong", "char", "uchar", "short",
-                                        "ushort", "half", "size_t", "void", "signed"};
+    static const char* unsupported[] = {"uint",  "unsigned", "long", "ulong",  "char", "uchar",
+                                        "short", "ushort",   "half", "size_t", "void", "signed"};
     for (const char* u : unsupported)
       if (name.rfind(u, 0) == 0 && (name.size() == std::strlen(u) || isDigit(name[std::strlen(u)])))
         fail(offset, fmt::format("type '{}' is not supported in user functions (use int, float, double or "
@@ -293,8 +299,10 @@ class Parser {
   }
 
   static std::optional<Type> scalarOrVector(std::string_view name) {
-    static const std::pair<std::string_view, ScalarKind> kinds[] = {
-        {"float", ScalarKind::Float}, {"double", ScalarKind::Double}, {"int", ScalarKind::Int}, {"bool", ScalarKind::Bool}};
+    static const std::pair<std::string_view, ScalarKind> kinds[] = {{"float", ScalarKind::Float},
+                                                                    {"double", ScalarKind::Double},
+                                                                    {"int", ScalarKind::Int},
+                                                                    {"bool", ScalarKind::Bool}};
     for (auto& [base, kind] : kinds) {
       if (name.rfind(base, 0) != 0) continue;
       std::string_view w = name.substr(base.size());
@@ -426,13 +434,16 @@ class Parser {
 
   static bool returns(const Stmt& s) {
     switch (s.kind) {
-      case Stmt::Kind::Return: return true;
+      case Stmt::Kind::Return:
+        return true;
       case Stmt::Kind::Block:
         for (auto& b : s.body)
           if (returns(*b)) return true;
         return false;
-      case Stmt::Kind::If: return s.body.size() > 1 && s.body[1] && returns(*s.body[0]) && returns(*s.body[1]);
-      default: return false;
+      case Stmt::Kind::If:
+        return s.body.size() > 1 && s.body[1] && returns(*s.body[0]) && returns(*s.body[1]);
+      default:
+        return false;
     }
   }
 
@@ -463,13 +474,15 @@ class Parser {
     if (isKeyword("for")) return forStatement();
     if (isKeyword("while")) return whileStatement();
     if (isKeyword("do")) fail(t.offset, "do-while loops are not supported; use while or for");
-    if (isKeyword("switch") || isKeyword("goto")) fail(t.offset, fmt::format("'{}' is not supported in user functions", t.text));
+    if (isKeyword("switch") || isKeyword("goto"))
+      fail(t.offset, fmt::format("'{}' is not supported in user functions", t.text));
     if (isKeyword("return")) {
       next();
       auto s = std::make_unique<Stmt>();
       s->kind = Stmt::Kind::Return;
       s->loc = locAt(t.offset);
-      if (isPunct(";")) fail(peek().offset, fmt::format("return needs a value of type {}", cTypeName(body_->returnType)));
+      if (isPunct(";"))
+        fail(peek().offset, fmt::format("return needs a value of type {}", cTypeName(body_->returnType)));
       size_t at = peek().offset;
       auto v = expression();
       s->exprs.push_back(convertOrFail(std::move(v), body_->returnType, at, "return value"));
@@ -522,8 +535,9 @@ class Parser {
         fail(nameTok.offset, fmt::format("'{}' is a type name, not a variable name", nameTok.text));
       if (scopes_.back().count(nameTok.text)) {
         const Variable& prev = body_->vars[scopes_.back()[nameTok.text]];
-        fail(nameTok.offset, fmt::format("'{}' is already declared {}", nameTok.text,
-                                         prev.isParam ? "as a parameter" : fmt::format("on line {}", prev.loc.line)));
+        fail(nameTok.offset,
+             fmt::format("'{}' is already declared {}", nameTok.text,
+                         prev.isParam ? "as a parameter" : fmt::format("on line {}", prev.loc.line)));
       }
       if (isPunct("[")) fail(peek().offset, "arrays are not supported in user functions");
       auto s = std::make_unique<Stmt>();
@@ -565,7 +579,8 @@ class Parser {
     expect("}", "to close the initialiser");
     if (type.isTuple()) return tupleCons(type, std::move(items), at, open.offset);
     if (type.isVector()) return vectorCons(type, std::move(items), at, open.offset);
-    fail(open.offset, fmt::format("a brace initialiser needs a tuple or vector type, not {}", cTypeName(type)));
+    fail(open.offset,
+         fmt::format("a brace initialiser needs a tuple or vector type, not {}", cTypeName(type)));
   }
 
   StmtPtr assignment() {
@@ -596,9 +611,9 @@ class Parser {
       return finishIncrement(std::move(s), std::move(target), first.offset);
     }
     static const std::pair<const char*, AssignOp> ops[] = {
-        {"=", AssignOp::Set},   {"+=", AssignOp::Add},  {"-=", AssignOp::Sub},  {"*=", AssignOp::Mul},
-        {"/=", AssignOp::Div},  {"%=", AssignOp::Mod},  {"<<=", AssignOp::Shl}, {">>=", AssignOp::Shr},
-        {"&=", AssignOp::And},  {"|=", AssignOp::Or},   {"^=", AssignOp::Xor}};
+        {"=", AssignOp::Set},  {"+=", AssignOp::Add}, {"-=", AssignOp::Sub},  {"*=", AssignOp::Mul},
+        {"/=", AssignOp::Div}, {"%=", AssignOp::Mod}, {"<<=", AssignOp::Shl}, {">>=", AssignOp::Shr},
+        {"&=", AssignOp::And}, {"|=", AssignOp::Or},  {"^=", AssignOp::Xor}};
     const AssignOp* aop = nullptr;
     for (auto& [text, o] : ops)
       if (isPunct(text)) aop = &o;
@@ -614,10 +629,11 @@ class Parser {
       value = convertOrFail(std::move(rhs), target->type, at, "assignment");
     } else {
       static const std::pair<AssignOp, BinaryOp> binOf[] = {
-          {AssignOp::Add, BinaryOp::Add}, {AssignOp::Sub, BinaryOp::Sub}, {AssignOp::Mul, BinaryOp::Mul},
-          {AssignOp::Div, BinaryOp::Div}, {AssignOp::Mod, BinaryOp::Mod}, {AssignOp::Shl, BinaryOp::Shl},
-          {AssignOp::Shr, BinaryOp::Shr}, {AssignOp::And, BinaryOp::BitAnd}, {AssignOp::Or, BinaryOp::BitOr},
-          {AssignOp::Xor, BinaryOp::BitXor}};
+          {AssignOp::Add, BinaryOp::Add},  {AssignOp::Sub, BinaryOp::Sub},
+          {AssignOp::Mul, BinaryOp::Mul},  {AssignOp::Div, BinaryOp::Div},
+          {AssignOp::Mod, BinaryOp::Mod},  {AssignOp::Shl, BinaryOp::Shl},
+          {AssignOp::Shr, BinaryOp::Shr},  {AssignOp::And, BinaryOp::BitAnd},
+          {AssignOp::Or, BinaryOp::BitOr}, {AssignOp::Xor, BinaryOp::BitXor}};
       BinaryOp bop{};
       for (auto& [a, b] : binOf)
         if (a == *aop) bop = b;
@@ -655,7 +671,9 @@ class Parser {
         if (v.isConst) fail(offset, fmt::format("cannot assign to const variable '{}'", v.name));
         return;
       }
-      case Expr::Kind::Field: checkAssignable(*e.operands[0], offset); return;
+      case Expr::Kind::Field:
+        checkAssignable(*e.operands[0], offset);
+        return;
       case Expr::Kind::Component: {
         checkAssignable(*e.operands[0], offset);
         for (size_t i = 0; i < e.lanes.size(); ++i)
@@ -664,7 +682,9 @@ class Parser {
               fail(offset, fmt::format("cannot assign to '{}': it names a component twice", e.text));
         return;
       }
-      default: fail(offset, "the left-hand side of an assignment must be a variable, a vector component or a tuple field");
+      default:
+        fail(offset,
+             "the left-hand side of an assignment must be a variable, a vector component or a tuple field");
     }
   }
 
@@ -687,7 +707,8 @@ class Parser {
         for (int l : e.lanes) s.push_back(base[l]);
         return s;
       }
-      default: break;
+      default:
+        break;
     }
     LIFT_ASSERT(false, "not an lvalue");
   }
@@ -841,11 +862,12 @@ class Parser {
   }
 
   ExprPtr binary(BinaryOp op, ExprPtr a, ExprPtr b, size_t offset) {
-    static const char* const names[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-                                        "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+    static const char* const names[] = {"+", "-", "*",  "/", "%",  "<<", ">>", "&",  "|",
+                                        "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
     const char* name = names[static_cast<int>(op)];
     auto incompatible = [&] {
-      fail(offset, fmt::format("invalid operands to '{}': {} and {}", name, cTypeName(a->type), cTypeName(b->type)));
+      fail(offset,
+           fmt::format("invalid operands to '{}': {} and {}", name, cTypeName(a->type), cTypeName(b->type)));
     };
     if (op == BinaryOp::LogAnd || op == BinaryOp::LogOr) {
       if (!a->type.isScalar() || !b->type.isScalar()) incompatible();
@@ -858,8 +880,8 @@ class Parser {
     Type t = commonType(a->type, b->type);
     if (!t) incompatible();
     bool integral = isIntegral(t.scalarKind());
-    bool intOnly = op == BinaryOp::Mod || op == BinaryOp::Shl || op == BinaryOp::Shr || op == BinaryOp::BitAnd ||
-                   op == BinaryOp::BitOr || op == BinaryOp::BitXor;
+    bool intOnly = op == BinaryOp::Mod || op == BinaryOp::Shl || op == BinaryOp::Shr ||
+                   op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor;
     if (intOnly && !integral)
       fail(offset, fmt::format("'{}' needs integer operands, not {} and {}{}", name, cTypeName(a->type),
                                cTypeName(b->type), op == BinaryOp::Mod ? " (use fmod for floats)" : ""));
@@ -877,11 +899,15 @@ class Parser {
     if (isPunct("-") || isPunct("+") || isPunct("!") || isPunct("~")) {
       next();
       auto operand = unary();
-      UnaryOp op = t.text == "-" ? UnaryOp::Neg : t.text == "+" ? UnaryOp::Plus : t.text == "!" ? UnaryOp::Not : UnaryOp::BitNot;
+      UnaryOp op = t.text == "-"   ? UnaryOp::Neg
+                   : t.text == "+" ? UnaryOp::Plus
+                   : t.text == "!" ? UnaryOp::Not
+                                   : UnaryOp::BitNot;
       if (!isNumeric(operand->type))
         fail(t.offset, fmt::format("invalid operand to '{}': {}", t.text, cTypeName(operand->type)));
       if (op == UnaryOp::Not) {
-        if (!operand->type.isScalar()) fail(t.offset, fmt::format("invalid operand to '!': {}", cTypeName(operand->type)));
+        if (!operand->type.isScalar())
+          fail(t.offset, fmt::format("invalid operand to '!': {}", cTypeName(operand->type)));
         auto e = node(Expr::Kind::Unary, Type::int_(), t.offset);
         e->unaryOp = op;
         e->operands.push_back(convert(std::move(operand), Type::bool_()));
@@ -970,14 +996,16 @@ class Parser {
       }
     }
     if (lanes != type.vectorWidth())
-      fail(offset, fmt::format("{} needs {} components, but {} were given", cTypeName(type), type.vectorWidth(), lanes));
+      fail(offset, fmt::format("{} needs {} components, but {} were given", cTypeName(type),
+                               type.vectorWidth(), lanes));
     return e;
   }
 
   ExprPtr tupleCons(Type type, std::vector<ExprPtr> items, const std::vector<size_t>& at, size_t offset) {
     auto elems = type.tupleElems();
     if (items.size() != elems.size())
-      fail(offset, fmt::format("{} has {} fields, but {} values were given", cTypeName(type), elems.size(), items.size()));
+      fail(offset, fmt::format("{} has {} fields, but {} values were given", cTypeName(type), elems.size(),
+                               items.size()));
     auto e = node(Expr::Kind::TupleCons, type, offset);
     for (size_t i = 0; i < items.size(); ++i)
       e->operands.push_back(convertOrFail(std::move(items[i]), elems[i], at[i], fmt::format("field _{}", i)));
@@ -1013,8 +1041,8 @@ class Parser {
           return e;
         }
       }
-      fail(m.offset, fmt::format("{} has no field '{}' (its fields are _0 .. _{})", cTypeName(base->type), name,
-                                 elems.size() - 1));
+      fail(m.offset, fmt::format("{} has no field '{}' (its fields are _0 .. _{})", cTypeName(base->type),
+                                 name, elems.size() - 1));
     }
     if (!base->type.isVector())
       fail(m.offset, fmt::format("a value of type {} has no component '{}'", cTypeName(base->type), name));
@@ -1043,7 +1071,8 @@ class Parser {
       }
     }
     for (int l : lanes)
-      if (l >= w) fail(m.offset, fmt::format("component '{}' is out of range for {}", name, cTypeName(base->type)));
+      if (l >= w)
+        fail(m.offset, fmt::format("component '{}' is out of range for {}", name, cTypeName(base->type)));
     int n = static_cast<int>(lanes.size());
     if (n != 1 && !validVectorWidth(n))
       fail(m.offset, fmt::format("'{}' selects {} components; a vector has 2, 3, 4, 8 or 16", name, n));
@@ -1057,9 +1086,12 @@ class Parser {
   ExprPtr primary() {
     const Token& t = peek();
     switch (t.kind) {
-      case Token::Kind::Int: return intLiteral(next());
-      case Token::Kind::Float: return floatLiteral(next());
-      case Token::Kind::End: fail(t.offset, "expected an expression but the body ends here");
+      case Token::Kind::Int:
+        return intLiteral(next());
+      case Token::Kind::Float:
+        return floatLiteral(next());
+      case Token::Kind::End:
+        fail(t.offset, "expected an expression but the body ends here");
       case Token::Kind::Punct:
         if (t.text == "(") {
           next();
@@ -1068,7 +1100,8 @@ class Parser {
           return e;
         }
         fail(t.offset, fmt::format("expected an expression but found '{}'", t.text));
-      case Token::Kind::Ident: break;
+      case Token::Kind::Ident:
+        break;
     }
     next();
     if (t.text == "true" || t.text == "false") {
@@ -1084,7 +1117,8 @@ class Parser {
     if (v < 0) {
       if (typeFromName(t.text, t.offset))
         fail(t.offset, fmt::format("unexpected type name '{}' (a cast is written ({})x)", t.text, t.text));
-      if (findBuiltin(t.text)) fail(t.offset, fmt::format("'{}' is a function; call it with arguments", t.text));
+      if (findBuiltin(t.text))
+        fail(t.offset, fmt::format("'{}' is a function; call it with arguments", t.text));
       fail(t.offset, fmt::format("unknown name '{}'{}", t.text, suggestion(t.text, visibleNames())));
     }
     auto e = std::make_unique<Expr>();
@@ -1127,10 +1161,13 @@ class Parser {
     }
     const BuiltinFunction* b = findBuiltin(name.text);
     if (!b) {
-      if (lookup(name.text) >= 0) fail(name.offset, fmt::format("'{}' is a variable, not a function", name.text));
+      if (lookup(name.text) >= 0)
+        fail(name.offset, fmt::format("'{}' is a variable, not a function", name.text));
       if (auto t = scalarOrVector(name.text))
-        fail(name.offset, fmt::format("a vector literal is written ({})(...), a cast ({})x", name.text, name.text));
-      fail(name.offset, fmt::format("unknown function '{}'{}", name.text, suggestion(name.text, builtinNames())));
+        fail(name.offset,
+             fmt::format("a vector literal is written ({})(...), a cast ({})x", name.text, name.text));
+      fail(name.offset,
+           fmt::format("unknown function '{}'{}", name.text, suggestion(name.text, builtinNames())));
     }
     std::vector<Type> argTypes;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -1143,7 +1180,8 @@ class Parser {
     auto e = node(Expr::Kind::Call, typing.result, name.offset);
     e->builtin = b;
     e->text = name.text;
-    for (size_t i = 0; i < args.size(); ++i) e->operands.push_back(convert(std::move(args[i]), typing.params[i]));
+    for (size_t i = 0; i < args.size(); ++i)
+      e->operands.push_back(convert(std::move(args[i]), typing.params[i]));
     return e;
   }
 
@@ -1151,12 +1189,15 @@ class Parser {
     const std::string& s = t.text;
     bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     size_t digitsEnd = hex ? 2 : 0;
-    while (digitsEnd < s.size() && (hex ? std::isxdigit(static_cast<unsigned char>(s[digitsEnd])) : isDigit(s[digitsEnd])))
+    while (digitsEnd < s.size() &&
+           (hex ? std::isxdigit(static_cast<unsigned char>(s[digitsEnd])) : isDigit(s[digitsEnd])))
       ++digitsEnd;
     if (digitsEnd != s.size() || (hex && s.size() == 2)) {
       std::string suffix = s.substr(digitsEnd);
-      if (!suffix.empty() && std::all_of(suffix.begin(), suffix.end(), [](char c) { return std::strchr("uUlL", c); }))
-        fail(t.offset, fmt::format("'{}': unsigned and long literals are not supported (types are 32-bit int)", s));
+      if (!suffix.empty() &&
+          std::all_of(suffix.begin(), suffix.end(), [](char c) { return std::strchr("uUlL", c); }))
+        fail(t.offset,
+             fmt::format("'{}': unsigned and long literals are not supported (types are 32-bit int)", s));
       fail(t.offset, fmt::format("malformed number '{}'", s));
     }
     errno = 0;
@@ -1178,8 +1219,8 @@ class Parser {
     char* end = nullptr;
     errno = 0;
     double d = std::strtod(digits.c_str(), &end);
-    if (digits.empty() || end != digits.c_str() + digits.size() || digits.find_first_of("xX") != std::string::npos ||
-        digits.find_first_of(".eE") == std::string::npos)
+    if (digits.empty() || end != digits.c_str() + digits.size() ||
+        digits.find_first_of("xX") != std::string::npos || digits.find_first_of(".eE") == std::string::npos)
       fail(t.offset, fmt::format("malformed number '{}'", s));
     auto e = node(Expr::Kind::Literal, isFloat ? Type::float_() : Type::double_(), t.offset);
     e->text = s;
@@ -1209,7 +1250,8 @@ class Parser {
 
 }  // namespace
 
-std::shared_ptr<const Body> parseBody(const std::string& text, const std::vector<std::pair<std::string, Type>>& params,
+std::shared_ptr<const Body> parseBody(const std::string& text,
+                                      const std::vector<std::pair<std::string, Type>>& params,
                                       Type returnType, const std::string& file, int line, int col) {
   Parser p(text, params, returnType, file, std::max(line, 1), std::max(col, 1));
   return p.parse();

@@ -14,41 +14,72 @@ constexpr int kPrimary = 1, kUnary = 2, kCond = 13, kAny = 14;
 
 int binaryPrecedence(BinaryOp op) {
   switch (op) {
-    case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Mod: return 3;
-    case BinaryOp::Add: case BinaryOp::Sub: return 4;
-    case BinaryOp::Shl: case BinaryOp::Shr: return 5;
-    case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge: return 6;
-    case BinaryOp::Eq: case BinaryOp::Ne: return 7;
-    case BinaryOp::BitAnd: return 8;
-    case BinaryOp::BitXor: return 9;
-    case BinaryOp::BitOr: return 10;
-    case BinaryOp::LogAnd: return 11;
-    case BinaryOp::LogOr: return 12;
+    case BinaryOp::Mul:
+    case BinaryOp::Div:
+    case BinaryOp::Mod:
+      return 3;
+    case BinaryOp::Add:
+    case BinaryOp::Sub:
+      return 4;
+    case BinaryOp::Shl:
+    case BinaryOp::Shr:
+      return 5;
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge:
+      return 6;
+    case BinaryOp::Eq:
+    case BinaryOp::Ne:
+      return 7;
+    case BinaryOp::BitAnd:
+      return 8;
+    case BinaryOp::BitXor:
+      return 9;
+    case BinaryOp::BitOr:
+      return 10;
+    case BinaryOp::LogAnd:
+      return 11;
+    case BinaryOp::LogOr:
+      return 12;
   }
   return kAny;
 }
 
 const char* binaryText(BinaryOp op) {
-  static const char* const names[] = {"+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^",
-                                      "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  static const char* const names[] = {"+", "-", "*",  "/", "%",  "<<", ">>", "&",  "|",
+                                      "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
   return names[static_cast<int>(op)];
 }
 
 const char* assignText(AssignOp op) {
   switch (op) {
-    case AssignOp::Set: return "=";
-    case AssignOp::Add: return "+=";
-    case AssignOp::Sub: return "-=";
-    case AssignOp::Mul: return "*=";
-    case AssignOp::Div: return "/=";
-    case AssignOp::Mod: return "%=";
-    case AssignOp::Shl: return "<<=";
-    case AssignOp::Shr: return ">>=";
-    case AssignOp::And: return "&=";
-    case AssignOp::Or: return "|=";
-    case AssignOp::Xor: return "^=";
-    case AssignOp::Inc: return "++";
-    case AssignOp::Dec: return "--";
+    case AssignOp::Set:
+      return "=";
+    case AssignOp::Add:
+      return "+=";
+    case AssignOp::Sub:
+      return "-=";
+    case AssignOp::Mul:
+      return "*=";
+    case AssignOp::Div:
+      return "/=";
+    case AssignOp::Mod:
+      return "%=";
+    case AssignOp::Shl:
+      return "<<=";
+    case AssignOp::Shr:
+      return ">>=";
+    case AssignOp::And:
+      return "&=";
+    case AssignOp::Or:
+      return "|=";
+    case AssignOp::Xor:
+      return "^=";
+    case AssignOp::Inc:
+      return "++";
+    case AssignOp::Dec:
+      return "--";
   }
   return "=";
 }
@@ -60,8 +91,10 @@ class Printer {
   // The expression with the precedence level it binds at.
   std::pair<std::string, int> expr(const Expr& e) const {
     switch (e.kind) {
-      case Expr::Kind::Literal: return {e.text, kPrimary};
-      case Expr::Kind::Var: return {b_.vars[e.var].name, kPrimary};
+      case Expr::Kind::Literal:
+        return {e.text, kPrimary};
+      case Expr::Kind::Var:
+        return {b_.vars[e.var].name, kPrimary};
       case Expr::Kind::Unary: {
         static const char* const ops[] = {"-", "+", "!", "~"};
         std::string op = ops[static_cast<int>(e.unaryOp)];
@@ -72,17 +105,23 @@ class Printer {
       }
       case Expr::Kind::Binary: {
         int p = binaryPrecedence(e.binaryOp);
-        return {fmt::format("{} {} {}", sub(*e.operands[0], p), binaryText(e.binaryOp), sub(*e.operands[1], p - 1)), p};
+        return {fmt::format("{} {} {}", sub(*e.operands[0], p), binaryText(e.binaryOp),
+                            sub(*e.operands[1], p - 1)),
+                p};
       }
       case Expr::Kind::Cond:
         return {fmt::format("{} ? {} : {}", sub(*e.operands[0], kCond - 1), sub(*e.operands[1], kAny),
                             sub(*e.operands[2], kCond)),
                 kCond};
-      case Expr::Kind::Call: return {fmt::format("{}({})", e.text, list(e.operands)), kPrimary};
+      case Expr::Kind::Call:
+        return {fmt::format("{}({})", e.text, list(e.operands)), kPrimary};
       case Expr::Kind::Component:
-      case Expr::Kind::Field: return {sub(*e.operands[0], kPrimary) + e.text, kPrimary};
-      case Expr::Kind::VectorCons: return {fmt::format("({})({})", cTypeName(e.type), list(e.operands)), kPrimary};
-      case Expr::Kind::TupleCons: return {fmt::format("({}){{{}}}", cTypeName(e.type), list(e.operands)), kPrimary};
+      case Expr::Kind::Field:
+        return {sub(*e.operands[0], kPrimary) + e.text, kPrimary};
+      case Expr::Kind::VectorCons:
+        return {fmt::format("({})({})", cTypeName(e.type), list(e.operands)), kPrimary};
+      case Expr::Kind::TupleCons:
+        return {fmt::format("({}){{{}}}", cTypeName(e.type), list(e.operands)), kPrimary};
       case Expr::Kind::Convert:
         if (e.implicit) return expr(*e.operands[0]);
         if (!e.text.empty()) return {fmt::format("{}({})", e.text, sub(*e.operands[0], kAny)), kPrimary};
@@ -112,7 +151,8 @@ class Printer {
       }
       case Stmt::Kind::Block: {  // a declaration group
         std::string out;
-        for (size_t i = 0; i < s.body.size(); ++i) out += i == 0 ? simple(*s.body[i]) : ", " + declarator(*s.body[i]);
+        for (size_t i = 0; i < s.body.size(); ++i)
+          out += i == 0 ? simple(*s.body[i]) : ", " + declarator(*s.body[i]);
         return out;
       }
       case Stmt::Kind::Assign: {
@@ -122,8 +162,10 @@ class Printer {
         const Expr& rhs = s.assignOp == AssignOp::Set ? *s.exprs[2] : *s.exprs[1];
         return fmt::format("{} {} {}", target, assignText(s.assignOp), sub(rhs, kAny));
       }
-      case Stmt::Kind::Expr: return sub(*s.exprs[0], kAny);
-      default: break;
+      case Stmt::Kind::Expr:
+        return sub(*s.exprs[0], kAny);
+      default:
+        break;
     }
     return "";
   }
@@ -148,7 +190,9 @@ class Printer {
         return;
       case Stmt::Kind::Decl:
       case Stmt::Kind::Assign:
-      case Stmt::Kind::Expr: lines.push_back(pad + simple(s) + ";"); return;
+      case Stmt::Kind::Expr:
+        lines.push_back(pad + simple(s) + ";");
+        return;
       case Stmt::Kind::If: {
         std::string head = pad + fmt::format("if ({})", sub(*s.exprs[0], kAny));
         nested(head, *s.body[0], indent, lines);
@@ -173,10 +217,18 @@ class Printer {
         nested(pad + fmt::format("for ({}; {}; {})", init, cond, step), *s.body[2], indent, lines);
         return;
       }
-      case Stmt::Kind::While: nested(pad + fmt::format("while ({})", sub(*s.exprs[0], kAny)), *s.body[0], indent, lines); return;
-      case Stmt::Kind::Return: lines.push_back(pad + "return " + sub(*s.exprs[0], kAny) + ";"); return;
-      case Stmt::Kind::Break: lines.push_back(pad + "break;"); return;
-      case Stmt::Kind::Continue: lines.push_back(pad + "continue;"); return;
+      case Stmt::Kind::While:
+        nested(pad + fmt::format("while ({})", sub(*s.exprs[0], kAny)), *s.body[0], indent, lines);
+        return;
+      case Stmt::Kind::Return:
+        lines.push_back(pad + "return " + sub(*s.exprs[0], kAny) + ";");
+        return;
+      case Stmt::Kind::Break:
+        lines.push_back(pad + "break;");
+        return;
+      case Stmt::Kind::Continue:
+        lines.push_back(pad + "continue;");
+        return;
     }
   }
 
@@ -193,7 +245,8 @@ class Printer {
   }
 
   // Joins "} else {" onto the closing brace of the then-branch.
-  static void appendElse(std::vector<std::string>& lines, std::vector<std::string>& inner, const std::string& pad) {
+  static void appendElse(std::vector<std::string>& lines, std::vector<std::string>& inner,
+                         const std::string& pad) {
     if (!lines.empty() && lines.back() == pad + "}") {
       lines.back() += " " + inner[0].substr(pad.size());
       lines.insert(lines.end(), inner.begin() + 1, inner.end());
@@ -246,7 +299,8 @@ std::string printStatements(const Body& body, int indent) {
 std::string printFunction(const std::string& name, const Body& body) {
   std::string sig = printSignature(name, body);
   const auto& stmts = body.block->body;
-  if (stmts.size() == 1 && stmts[0]->kind == Stmt::Kind::Return) return sig + " { " + printStatements(body, 0) + " }";
+  if (stmts.size() == 1 && stmts[0]->kind == Stmt::Kind::Return)
+    return sig + " { " + printStatements(body, 0) + " }";
   return sig + " {\n" + printStatements(body, 2) + "\n}";
 }
 
