@@ -94,10 +94,13 @@ class RangeParser {
     Expr hi;
     if (!blank(colon + 1, spec.size())) {
       hi = bound(spec, name, colon + 1, spec.size());
-      if (!arith::provablyLess(lo, hi))
+      // A range that is empty for every value of the size variables is an error; one that is
+      // empty only for small sizes (i=0:N/16 when N < 16) is accepted: no value of the variable
+      // exists there, so every simplification holds vacuously.
+      if (arith::provablyLessEqual(hi, lo))
         fail(spec, static_cast<int>(colon) + 2,
-             fmt::format("empty range for '{}': upper bound {} is not provably greater than lower bound {}",
-                         name, arith::toString(hi), arith::toString(lo)));
+             fmt::format("empty range for '{}': upper bound {} is not above lower bound {}", name,
+                         arith::toString(hi), arith::toString(lo)));
     }
     vars_[name] = arith::var(name, lo, hi);
   }
