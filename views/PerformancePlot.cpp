@@ -1,0 +1,225 @@
+// See PerformancePlot.h.
+#include "views/PerformancePlot.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
+
+namespace lift::views {
+
+PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
+  setObjectName("performancePlot");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* bar = new QHBoxLayout;
+  xChoice_ = new QComboBox(this);
+  xChoice_->addItems({"evaluation", "time (s)"});
+  yChoice_ = new QComboBox(this);
+  yChoice_->addItems({"GFLOP/s", "GB/s", "runtime (ms)"});
+  bar->addWidget(new QLabel("x:", this));
+  bar->addWidget(xChoice_);
+  bar->addWidget(new QLabel("y:", this));
+  bar->addWidget(yChoice_);
+  bar->addStretch();
+  plot_ = new QCustomPlot(this);
+  plot_->setMinimumHeight(180);
+  layout->addLayout(bar);
+  layout->addWidget(plot_, 1);
+
+  plot_->addGraph();  // 0: valid kernels
+  plot_->graph(0)->setLineStyle(QCPGraph::lsNone);
+  plot_->graph(0)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(31, 111, 235, 170), 6));
+  plot_->graph(0)->setName("kernels");
+  plot_->addGraph();  // 1: failed kernels
+  plot_->graph(1)->setLineStyle(QCPGraph::lsNone);
+  plot_->graph(1)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QColor(207, 34, 46), 6));
+  plot_->graph(1)->setName("failed");
+  plot_->addGraph();  // 2: best so far
+  plot_->graph(2)->setLineStyle(QCPGraph::lsStepLeft);
+  plot_->graph(2)->setPen(QPen(QColor(26, 127, 55), 2));
+  plot_->graph(2)->setName("best so far");
+  plot_->legend->setVisible(true);
+  plot_->legend->setFont(QFont("Helvetica", 8));
+  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+
+  connect(xChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(static_cast<XAxis>(i), y_); });
+  connect(yChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(x_, static_cast<YAxis>(i)); });
+  connect(plot_, &QCustomPlot::mouseMove, this, &PerformancePlot::onMouseMove);
+  connect(plot_, &QCustomPlot::mousePress, this, &PerformancePlot::onMousePress);
+  rebuild();
+}
+
+void PerformancePlot::clear() {
+  points_.clear();
+  rebuild();
+}
+
+void PerformancePlot::addPoint(const PlotPoint& p) {
+  points_.push_back(p);
+  // Incremental: append instead of rebuilding everything (a search streams thousands).
+  int i = static_cast<int>(points_.size()) - 1;
+  double x = xOf(p, i);
+  if (p.valid) {
+    plot_->graph(0)->addData(x, yOf(p));
+  } else {
+    plot_->graph(1)->addData(x, 0);
+  }
+  if (p.valid) {
+    double y = yOf(p);
+    bool lowerIsBetter = y_ == YAxis::Milliseconds;
+    if (std::isnan(runningBest_) || (lowerIsBetter ? y < runningBest_ : y > runningBest_)) runningBest_ = y;
+  }
+  if (!std::isnan(runningBest_)) plot_->graph(2)->addData(x, runningBest_);
+  plot_->rescaleAxes();
+  plot_->yAxis->setRangeLower(0);
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PerformancePlot::setReference(const QString& name, double value, YAxis axis) {
+  for (auto& r : references_)
+    if (r.name == name) {
+      r.value = value;
+      r.axis = axis;
+      rebuild();
+      return;
+    }
+  references_.push_back({name, value, axis});
+  rebuild();
+}
+
+void PerformancePlot::clearReferences() {
+  references_.clear();
+  rebuild();
+}
+
+void PerformancePlot::setAxes(XAxis x, YAxis y) {
+  x_ = x;
+  y_ = y;
+  const QSignalBlocker b1(xChoice_), b2(yChoice_);
+  xChoice_->setCurrentIndex(static_cast<int>(x));
+  yChoice_->setCurrentIndex(static_cast<int>(y));
+  rebuild();
+}
+
+double PerformancePlot::yOf(const PlotPoint& p) const {
+  switch (y_) {
+    case YAxis::Gflops: return p.gflops;
+    case YAxis::Gbs: return p.gbs;
+    case YAxis::Milliseconds: return p.ms;
+  }
+  return 0;
+}
+
+double PerformancePlot::xOf(const PlotPoint& p, int index) const { return x_ == XAxis::Evaluation ? index + 1 : p.seconds; }
+
+std::vector<double> PerformancePlot::bestSoFar() const {
+  std::vector<double> out;
+  double best = std::numeric_limits<double>::quiet_NaN();
+  bool lowerIsBetter = y_ == YAxis::Milliseconds;
+  for (auto& p : points_) {
+    if (p.valid) {
+      double y = yOf(p);
+      if (std::isnan(best) || (lowerIsBetter ? y < best : y > best)) best = y;
+    }
+    out.push_back(best);
+  }
+  return out;
+}
+
+int PerformancePlot::bestIndex() const {
+  int best = -1;
+  bool lowerIsBetter = y_ == YAxis::Milliseconds;
+  for (int i = 0; i < pointCount(); ++i) {
+    if (!points_[static_cast<size_t>(i)].valid) continue;
+    double y = yOf(points_[static_cast<size_t>(i)]);
+    if (best < 0 || (lowerIsBetter ? y < yOf(points_[static_cast<size_t>(best)]) : y > yOf(points_[static_cast<size_t>(best)]))) best = i;
+  }
+  return best;
+}
+
+void PerformancePlot::rebuild() {
+  for (int g = 0; g < 3; ++g) plot_->graph(g)->data()->clear();
+  plot_->clearItems();
+  std::vector<double> best = bestSoFar();
+  runningBest_ = best.empty() ? std::numeric_limits<double>::quiet_NaN() : best.back();
+  for (int i = 0; i < pointCount(); ++i) {
+    const PlotPoint& p = points_[static_cast<size_t>(i)];
+    double x = xOf(p, i);
+    if (p.valid) plot_->graph(0)->addData(x, yOf(p));
+    else plot_->graph(1)->addData(x, 0);
+    if (!std::isnan(best[static_cast<size_t>(i)])) plot_->graph(2)->addData(x, best[static_cast<size_t>(i)]);
+  }
+  plot_->xAxis->setLabel(x_ == XAxis::Evaluation ? "kernels evaluated" : "seconds since start");
+  plot_->yAxis->setLabel(yChoice_->currentText());
+  plot_->rescaleAxes();
+  if (points_.empty()) plot_->xAxis->setRange(0, 10);
+  double top = plot_->yAxis->range().upper;
+  for (auto& r : references_) {
+    if (r.axis != y_) continue;
+    auto* line = new QCPItemStraightLine(plot_);
+    line->point1->setCoords(0, r.value);
+    line->point2->setCoords(1, r.value);
+    line->setPen(QPen(QColor(130, 80, 223), 1.5, Qt::DashLine));
+    auto* text = new QCPItemText(plot_);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    text->position->setCoords(0.99, r.value);
+    text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    text->setText(QString("%1: %2").arg(r.name).arg(r.value, 0, 'g', 4));
+    text->setColor(QColor(130, 80, 223));
+    top = std::max(top, r.value * 1.1);
+  }
+  plot_->yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
+  plot_->replot();
+}
+
+int PerformancePlot::nearestPoint(const QPointF& pixel, double maxDistance) const {
+  int best = -1;
+  double bestD = maxDistance;
+  for (int i = 0; i < pointCount(); ++i) {
+    const PlotPoint& p = points_[static_cast<size_t>(i)];
+    double px = plot_->xAxis->coordToPixel(xOf(p, i));
+    double py = plot_->yAxis->coordToPixel(p.valid ? yOf(p) : 0);
+    double d = std::hypot(px - pixel.x(), py - pixel.y());
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void PerformancePlot::onMouseMove(QMouseEvent* e) {
+  int i = nearestPoint(e->position(), 8);
+  if (i < 0) {
+    QToolTip::hideText();
+    return;
+  }
+  const PlotPoint& p = points_[static_cast<size_t>(i)];
+  QString text = QString("<b>%1</b>").arg(p.label.toHtmlEscaped());
+  if (p.valid)
+    text += QString("<br>%1 ms — %2 GFLOP/s — %3 GB/s").arg(p.ms, 0, 'g', 4).arg(p.gflops, 0, 'g', 4).arg(p.gbs, 0, 'g', 4);
+  else
+    text += "<br><span style='color:#cf222e'>failed</span>";
+  if (!p.detail.isEmpty()) text += "<pre>" + p.detail.toHtmlEscaped() + "</pre>";
+  QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
+}
+
+void PerformancePlot::onMousePress(QMouseEvent* e) {
+  int i = nearestPoint(e->position(), 8);
+  if (i >= 0) clickPoint(i);
+}
+
+void PerformancePlot::clickPoint(int i) { emit pointClicked(points_.at(static_cast<size_t>(i)).id); }
+
+bool PerformancePlot::savePng(const QString& path, int width, int height) { return plot_->savePng(path, width, height); }
+bool PerformancePlot::savePdf(const QString& path) { return plot_->savePdf(path); }
+
+}  // namespace lift::views

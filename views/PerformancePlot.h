@@ -1,0 +1,83 @@
+// The live performance plot (QCustomPlot): every evaluated kernel as a point (x: evaluation
+// index or seconds since the search started; y: GFLOP/s, GB/s or runtime in ms), failed kernels
+// as red crosses on the axis, the best-so-far line, and horizontal reference lines (a peer such
+// as CLBlast on the same device, the device's peak). Hovering shows a point's configuration;
+// clicking one emits its id so the app can load that kernel's derivation.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+#include <limits>
+#include <vector>
+
+class QCustomPlot;
+class QComboBox;
+class QMouseEvent;
+
+namespace lift::views {
+
+struct PlotPoint {
+  qint64 id = 0;          // e.g. the result store's kernel id
+  double seconds = 0;     // since the search started
+  bool valid = false;     // ran and validated
+  double gflops = 0, gbs = 0, ms = 0;
+  QString label;          // short: "kernel 17"
+  QString detail;         // the configuration (derivation, parameters), for the tooltip
+};
+
+class PerformancePlot : public QWidget {
+  Q_OBJECT
+ public:
+  enum class XAxis { Evaluation, Time };
+  enum class YAxis { Gflops, Gbs, Milliseconds };
+
+  explicit PerformancePlot(QWidget* parent = nullptr);
+
+  void clear();
+  void addPoint(const PlotPoint& p);
+  // A horizontal reference line (in the unit of `axis`), e.g. ("CLBlast", 14.2, Gflops).
+  void setReference(const QString& name, double value, YAxis axis);
+  void clearReferences();
+  void setAxes(XAxis x, YAxis y);
+  XAxis xAxis() const { return x_; }
+  YAxis yAxis() const { return y_; }
+
+  int pointCount() const { return static_cast<int>(points_.size()); }
+  const PlotPoint& point(int i) const { return points_.at(static_cast<size_t>(i)); }
+  // Index of the best valid point (highest GFLOP/s or GB/s, lowest ms), -1 if none.
+  int bestIndex() const;
+  // The points as drawn (for tests): best-so-far values in order of evaluation.
+  std::vector<double> bestSoFar() const;
+  // Emits pointClicked for point i, as a click on it would.
+  void clickPoint(int i);
+  bool savePng(const QString& path, int width = 1000, int height = 600);
+  bool savePdf(const QString& path);
+  QCustomPlot* customPlot() const { return plot_; }
+
+ signals:
+  void pointClicked(qint64 id);
+
+ private:
+  double yOf(const PlotPoint& p) const;
+  double xOf(const PlotPoint& p, int index) const;
+  void rebuild();
+  int nearestPoint(const QPointF& pixel, double maxDistance) const;
+  void onMouseMove(QMouseEvent* e);
+  void onMousePress(QMouseEvent* e);
+
+  struct Reference {
+    QString name;
+    double value;
+    YAxis axis;
+  };
+  QCustomPlot* plot_;
+  QComboBox* xChoice_;
+  QComboBox* yChoice_;
+  std::vector<PlotPoint> points_;
+  std::vector<Reference> references_;
+  XAxis x_ = XAxis::Evaluation;
+  YAxis y_ = YAxis::Gflops;
+  double runningBest_ = std::numeric_limits<double>::quiet_NaN();  // the best-so-far line's last value
+};
+
+}  // namespace lift::views
