@@ -31,9 +31,12 @@ class Generator {
   Case makeCase() {
     static const char* kRanges[] = {"0:N",   "0:16", "-8:8", "1:M",   "0:N/16", "-N:0",  "0:",  "-5:",
                                     "2:N+2", "-3:4", "0:4",  "0:2*N", "-16:-1", "0:M*N", "3:9", "0:N+M"};
+    // ranges of later variables may depend on i (a loop nest: j in [0, i))
+    static const char* kDependent[] = {"0:i", "0:i+1", "i:i+4", "-i:N", "i:N+i"};
     Case c;
     for (const char* name : {"i", "j", "k", "l"}) {
-      std::string spec = kRanges[pick(std::size(kRanges))];
+      std::string spec = c.vars.size() && chance(0.2) ? kDependent[pick(std::size(kDependent))]
+                                                      : kRanges[pick(std::size(kRanges))];
       auto colon = spec.find(':');
       Expr lo = parse(spec.substr(0, colon), c.vars);
       std::string hiText = spec.substr(colon + 1);

@@ -334,31 +334,135 @@ Bounds symBounds(Expr e) {
   return b;
 }
 
+// Monotonicity of e in the variable v: +1 non-decreasing, -1 non-increasing, 0 independent,
+// 2 unknown.
+int monotonicity(Expr e, Expr v) {
+  const Node* n = e.node();
+  if (n->kind == Kind::Cst) return 0;
+  if (n->kind == Kind::Var) return e == v ? 1 : 0;
+  if (!n->hasRangeVar) return 0;  // v has a range, so it does not occur here
+  auto combine = [](int a, int b) { return a == 0 ? b : b == 0 ? a : a == b ? a : 2; };
+  switch (n->kind) {
+    case Kind::Sum: {
+      int m = 0;
+      for (Expr o : e->all()) {
+        m = combine(m, monotonicity(o, v));
+        if (m == 2) return 2;
+      }
+      return m;
+    }
+    case Kind::Prod: {
+      int m = 0, sign = 1;
+      for (Expr f : e->all()) {
+        int fm = monotonicity(f, v);
+        if (fm == 2 || (fm != 0 && m != 0)) return 2;  // v in two factors: not tracked
+        if (fm != 0) {
+          m = fm;
+          continue;
+        }
+        if (cbNonNeg(f)) continue;
+        if (cbNonPos(f)) {
+          sign = -sign;
+          continue;
+        }
+        sign = 0;  // a factor of unknown sign: only fine if v does not occur at all
+      }
+      if (m == 0) return 0;
+      return sign == 0 ? 2 : m * sign;
+    }
+    case Kind::Div: {
+      int mx = monotonicity(n->ops[0], v), md = monotonicity(n->ops[1], v);
+      if (md != 0) return 2;
+      if (mx == 0 || mx == 2) return mx;
+      if (cbPos(n->ops[1])) return mx;  // trunc(x/d) grows with x
+      if (n->ops[1]->cb.hi && *n->ops[1]->cb.hi <= -1) return -mx;
+      return 2;
+    }
+    case Kind::Min:
+    case Kind::Max:
+      return combine(monotonicity(n->ops[0], v), monotonicity(n->ops[1], v));
+    default:
+      return monotonicity(n->ops[0], v) == 0 && monotonicity(n->ops[1], v) == 0 ? 0 : 2;
+  }
+}
+
+// A bound of e found by substituting range variables one at a time, each by the end of its
+// range that makes e smallest (lower) or largest (upper), starting with a variable no other
+// range mentions: for j in [0, i), i - j >= i - (i - 1) = 1. Used where ranges depend on each
+// other, which the bounds computed term by term cannot correlate.
+Expr substitutedBound(Expr e, bool upper) {
+  Expr cur = e;
+  for (int step = 0; step < 8 && cur->hasRangeVar; ++step) {
+    std::vector<Expr> vs;
+    for (Expr v : variables(cur))
+      if (varHi(v)) vs.push_back(v);
+    Expr pick;
+    for (Expr v : vs) {
+      bool mentioned = false;
+      for (Expr w : vs) {
+        if (w == v) continue;
+        for (Expr b : {varLo(w), varHi(w)}) {
+          if (!b || !b->hasRangeVar) continue;
+          auto bv = variables(b);
+          if (std::find(bv.begin(), bv.end(), v) != bv.end()) mentioned = true;
+        }
+      }
+      if (!mentioned) {
+        pick = v;
+        break;
+      }
+    }
+    if (!pick) return Expr();
+    int m = monotonicity(cur, pick);
+    if (m == 2) return Expr();
+    bool useHigh = (m > 0) == upper;
+    Expr b = useHigh ? add(varHi(pick), cst(-1)) : varLo(pick);
+    if (!b) return Expr();
+    cur = substitute(cur, {{pick, b}});
+  }
+  return cur;
+}
+
+bool dependentRanges(Expr e) {
+  if (!e->hasRangeVar) return false;
+  for (Expr v : variables(e)) {
+    Expr lo = varLo(v), hi = varHi(v);
+    if ((lo && lo->hasRangeVar) || (hi && hi->hasRangeVar)) return true;
+  }
+  return false;
+}
+
 // Constant bounds, tightened by substituting the bounds of range variables (which keeps the
 // correlation between terms that interval arithmetic loses: N - j >= 1 for j in [0, N)).
-std::optional<int64_t> constLower(Expr e) {
-  Opt best = e->cb.lo;
-  Expr l = e;
-  for (int it = 0; it < 4 && l && !l.isCst(); ++it) {
-    Expr next = symBounds(l).lo;
-    if (!next || next == l) break;
-    l = next;
-    if (l->cb.lo && (!best || *l->cb.lo > *best)) best = l->cb.lo;
+std::optional<int64_t> iterate(Expr e, bool upper) {
+  Opt best = upper ? e->cb.hi : e->cb.lo;
+  Expr x = e;
+  for (int it = 0; it < 4 && x && !x.isCst(); ++it) {
+    Bounds b = symBounds(x);
+    Expr next = upper ? b.hi : b.lo;
+    if (!next || next == x) break;
+    x = next;
+    Opt c = upper ? x->cb.hi : x->cb.lo;
+    if (c && (!best || (upper ? *c < *best : *c > *best))) best = c;
   }
   return best;
 }
 
-std::optional<int64_t> constUpper(Expr e) {
-  Opt best = e->cb.hi;
-  Expr h = e;
-  for (int it = 0; it < 4 && h && !h.isCst(); ++it) {
-    Expr next = symBounds(h).hi;
-    if (!next || next == h) break;
-    h = next;
-    if (h->cb.hi && (!best || *h->cb.hi < *best)) best = h->cb.hi;
+std::optional<int64_t> constBound(Expr e, bool upper) {
+  Opt best = iterate(e, upper);
+  if (dependentRanges(e)) {
+    DepthGuard guard;
+    if (!guard.tooDeep())
+      if (Expr s = substitutedBound(e, upper)) {
+        Opt c = iterate(s, upper);
+        if (c && (!best || (upper ? *c < *best : *c > *best))) best = c;
+      }
   }
   return best;
 }
+
+std::optional<int64_t> constLower(Expr e) { return constBound(e, false); }
+std::optional<int64_t> constUpper(Expr e) { return constBound(e, true); }
 
 }  // namespace
 

@@ -1,0 +1,139 @@
+// `liftc simplify` end to end: simplified output on one line that the same command reads back
+// unchanged, and exit status 2 with a located message (expression and caret) on bad input.
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Run {
+  int status;
+  QString out, err;
+};
+
+Run liftc(const QStringList& args) {
+  QProcess p;
+  p.start(LIFT_LIFTC, QStringList{"simplify"} + args);
+  if (!p.waitForFinished(60000)) {
+    p.kill();
+    return {-1, "", "timeout"};
+  }
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QStringList rangeArgs(const QString& ranges) {
+  QStringList a;
+  for (const QString& r : ranges.split(';', Qt::SkipEmptyParts)) a << "--range" << r;
+  return a;
+}
+
+}  // namespace
+
+class TestLiftcSimplify : public QObject {
+  Q_OBJECT
+ private slots:
+  void simplifies_data() {
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("ranges");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char* name, const char* e, const char* r, const char* x) {
+      QTest::newRow(name) << QString(e) << QString(r) << QString(x);
+    };
+    row("split-join", "((wg_id*16 + l_id) / 16) * 16 + (wg_id*16 + l_id) % 16", "wg_id=0:N/16;l_id=0:16",
+        "16*wg_id + l_id");
+    row("mod-symbolic", "(i*N + j) % N", "j=0:N", "j");
+    row("div-symbolic", "(i*N + j)/N", "j=0:N", "i");
+    row("gcd", "(4*a+8*b)/4", "", "a + 2*b");
+    row("nested-div", "x/4/4", "x=0:", "x/16");
+    row("min-bounded", "min(i, N)", "i=0:N", "i");
+    row("mod-of-mod", "(x%8)%4", "x=0:", "x%4");
+    row("odd", "(2*x+1)%2", "x=0:", "1");
+    row("transpose", "((wg_id + l_id*N)/N)*N + (wg_id + l_id*N)%N", "wg_id=0:N;l_id=0:M", "l_id*N + wg_id");
+    row("negative-terms", "a + -1*b", "", "a - b");
+    row("possibly-negative-kept", "(i - 1)/16", "i=0:N", "(i - 1)/16");
+    row("range-with-expression-bounds", "(i + 2*N)%N", "i=-N:N", "(i + 2*N)%N");
+    row("range-unbounded-negative", "(x + 16)/16", "x=-16:", "(x + 16)/16");
+    row("range-using-earlier-variable", "j/i", "i=1:N;j=0:i", "0");
+    row("expression-in-several-arguments", "1 + 2", "", "3");
+  }
+  void simplifies() {
+    QFETCH(QString, expr);
+    QFETCH(QString, ranges);
+    QFETCH(QString, expected);
+    Run r = liftc(QStringList{expr} + rangeArgs(ranges));
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out, expected + "\n");
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    Run again = liftc(QStringList{r.out.trimmed()} + rangeArgs(ranges));  // the output reads back
+    QCOMPARE(again.status, 0);
+    QCOMPARE(again.out, r.out);
+  }
+
+  void severalWordsAreOneExpression() {
+    Run r = liftc({"(i*N", "+", "j)/N", "--range", "j=0:N"});
+    QCOMPARE(r.status, 0);
+    QCOMPARE(r.out, QString("i\n"));
+  }
+
+  void rejects_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");  // the location and the message
+    QTest::addColumn<QString>("caret");    // the source line and the caret under the column
+    QTest::newRow("syntax") << QStringList{"x + * y"} << "<expr>:1:5: error: unexpected '*'"
+                            << "  x + * y\n      ^";
+    QTest::newRow("unknown-function")
+        << QStringList{"2*foo(1)"} << "<expr>:1:3: error: unknown function 'foo'"
+        << "  2*foo(1)\n    ^";
+    QTest::newRow("argument-count") << QStringList{"min(1, 2, 3)"}
+                                    << "<expr>:1:1: error: 'min' takes 2 arguments, got 3"
+                                    << "^";
+    QTest::newRow("division-by-zero") << QStringList{"x / 0"} << "<expr>:1:3: error: division by zero"
+                                      << "  x / 0\n    ^";
+    QTest::newRow("modulo-by-zero") << QStringList{"x % (1 - 1)"} << "<expr>:1:3: error: modulo by zero"
+                                    << "^";
+    QTest::newRow("literal-overflow")
+        << QStringList{"x + 123456789012345678901"} << "<expr>:1:5: error: integer literal"
+        << "^";
+    QTest::newRow("unclosed") << QStringList{"(x + 1"} << "<expr>:1:1: error: unclosed '('"
+                              << "^";
+    QTest::newRow("deep-nesting") << QStringList{QString(5000, '(') + "x" + QString(5000, ')')}
+                                  << "error: expression is nested too deeply"
+                                  << "^";
+    QTest::newRow("empty-range") << QStringList{"i", "--range", "i=5:3"}
+                                 << "<range>:1:5: error: empty range for 'i'"
+                                 << "  i=5:3\n      ^";
+    QTest::newRow("empty-symbolic-range")
+        << QStringList{"i", "--range", "i=N+1:N"} << "<range>:1:7: error: empty range for 'i'"
+        << "^";
+    QTest::newRow("malformed-range") << QStringList{"i", "--range", "i5"} << "malformed --range 'i5'"
+                                     << "^";
+    QTest::newRow("range-bad-name") << QStringList{"i", "--range", "2i=0:4"} << "'2i' is not a variable name"
+                                    << "^";
+    QTest::newRow("range-missing-lower")
+        << QStringList{"i", "--range", "i=:4"} << "<range>:1:3: error: missing lower bound"
+        << "^";
+    QTest::newRow("range-syntax") << QStringList{"i", "--range", "i=0:N+*2"}
+                                  << "<range>:1:7: error: unexpected '*'"
+                                  << "  i=0:N+*2\n        ^";
+    QTest::newRow("range-twice") << QStringList{"i", "--range", "i=0:4", "--range", "i=0:8"}
+                                 << "--range given twice for 'i'"
+                                 << "^";
+    QTest::newRow("range-forward-reference") << QStringList{"j", "--range", "j=0:i", "--range", "i=1:N"}
+                                             << "'i' is used in the range of 'j' before its own --range"
+                                             << "^";
+    QTest::newRow("missing-expression") << QStringList{} << "missing EXPR"
+                                        << "";
+  }
+  void rejects() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    QFETCH(QString, caret);
+    Run r = liftc(args);
+    QCOMPARE(r.status, 2);
+    QVERIFY(r.out.isEmpty());
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY2(r.err.contains(caret), qPrintable(r.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLiftcSimplify)
+#include "tst_liftc_simplify.moc"
