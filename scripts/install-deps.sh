@@ -3,7 +3,7 @@
 set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
-  qt6-base-dev libqcustomplot-dev libgraphviz-dev libfmt-dev
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev libfmt-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libclblast-dev libopenblas-dev libsqlite3-dev libbenchmark-dev
   xvfb xauth

@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QSaveFile>
+#include <QSvgGenerator>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTextStream>
@@ -33,6 +34,7 @@
 #include "views/KernelView.h"
 #include "views/RulePalette.h"
 #include "core/lang/Printer.h"
+#include "rewrite/DerivationReport.h"
 
 namespace lift::views {
 
@@ -171,7 +173,20 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QMenu* exportMenu = file->addMenu("&Export");
   exportMenu->addAction("Graph as &DOT…", this, &MainWindow::exportGraphDot);
-  exportMenu->addAction("Graph as &PNG…", this, &MainWindow::exportGraphImage);
+  exportMenu->addAction("Graph as &PNG or SVG…", this, &MainWindow::exportGraphImage);
+  exportMenu->addAction("&Kernel (.cl)…", this, [this] {
+    if (kernel_->source().isEmpty()) {
+      QMessageBox::information(this, "Export kernel", "There is no kernel: " + kernel_->errorText());
+      return;
+    }
+    QString path = QFileDialog::getSaveFileName(this, "Export kernel", "kernel.cl", "OpenCL C (*.cl)");
+    if (!path.isEmpty()) writeText(this, path, kernel_->source().toUtf8());
+  });
+  exportMenu->addAction("Derivation &report…", this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Export derivation report", "derivation.html",
+                                                "HTML (*.html);;Markdown (*.md)");
+    if (!path.isEmpty()) exportReport(path);
+  });
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
@@ -476,10 +491,38 @@ void MainWindow::exportGraphDot() {
   writeText(this, path, QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->program.name : "program")));
 }
 
+bool MainWindow::exportReport(const QString& path) {
+  int cur = history_->current();
+  if (cur < 0) return false;
+  try {
+    rewrite::ReportOptions opts;
+    opts.html = !path.endsWith(".md", Qt::CaseInsensitive);
+    opts.title = "Derivation of " + (program_ ? program_->program.name : std::string("a program"));
+    std::vector<rewrite::RewriteStep> steps;
+    for (const QString& spec : history_->specsTo(cur)) steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
+    const auto& root = history_->state(history_->rootOf(cur));
+    std::string report = rewrite::derivationReport(*root.program, steps, opts);
+    return writeText(this, path, QByteArray::fromStdString(report));
+  } catch (const LiftError& e) {
+    QMessageBox::warning(this, "Export report", QString::fromStdString(e.diagnostic().format()));
+    return false;
+  }
+}
+
 void MainWindow::exportGraphImage() {
-  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png", "PNG image (*.png)");
+  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png", "PNG image (*.png);;SVG image (*.svg)");
   if (path.isEmpty()) return;
   QRectF r = graph_->scene()->sceneRect();
+  if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(r.size().toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), r.size()));
+    svg.setTitle(program_ ? QString::fromStdString(program_->program.name) : "program");
+    QPainter painter(&svg);
+    graph_->scene()->render(&painter, QRectF(QPointF(0, 0), r.size()), r);
+    return;
+  }
   QImage img((r.size() * 2).toSize(), QImage::Format_ARGB32);
   img.fill(Qt::white);
   QPainter painter(&img);

@@ -60,6 +60,8 @@ class MainWindow : public QMainWindow {
   bool saveDerivation(const QString& path);
   // Loads a derivation file and replays it step by step into the history.
   bool openDerivation(const QString& path);
+  // Writes the derivation report (HTML, or Markdown for *.md) of the current state.
+  bool exportReport(const QString& path);
   ProgramEditor* programEditor() const { return editor_; }
   // The current program, if the text parses and type-checks.
   const ir::Program* program() const { return program_ ? &program_->program : nullptr; }
