@@ -19,7 +19,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -92,6 +94,16 @@ class Printer {
 
   // `e` starting at column `col`; continuation lines are indented by `indent`.
   std::string expr(const Expr& e, int indent, int col) {
+    if (!flat_) return layoutExpr(e, indent, col);
+    // Flat texts are asked for at every level of the layout: compute each once.
+    auto it = flatMemo_.find({e.get(), false});
+    if (it != flatMemo_.end()) return it->second;
+    std::string t = layoutExpr(e, 0, 0);
+    flatMemo_.emplace(std::make_pair(static_cast<const void*>(e.get()), false), t);
+    return t;
+  }
+
+  std::string layoutExpr(const Expr& e, int indent, int col) {
     if (auto* l = ir::asLiteral(e)) return literal(*l);
     if (auto* p = ir::asParam(e)) return nameOf(p);
     if (!flat_) {
@@ -128,6 +140,15 @@ class Printer {
   }
 
   std::string fun(const Fun& f, int indent, int col, bool called = false) {
+    if (!flat_) return layoutFun(f, indent, col, called);
+    auto it = flatMemo_.find({f.get(), called});
+    if (it != flatMemo_.end()) return it->second;
+    std::string t = layoutFun(f, 0, 0, called);
+    flatMemo_.emplace(std::make_pair(static_cast<const void*>(f.get()), called), t);
+    return t;
+  }
+
+  std::string layoutFun(const Fun& f, int indent, int col, bool called) {
     if (auto* u = ir::asUserFun(f)) return u->def().name;
     if (auto* p = ir::asPattern(f)) return pattern(*p, indent, col);
     auto* l = ir::asLambda(f);
@@ -180,11 +201,13 @@ class Printer {
         // Keep room for the " o" or " $" that follows the link. A link that does not fit but
         // opens a block (mapWrg0( ... )) starts on this line.
         int after = i + 1 < links.size() ? 3 : tail + 1;
+        std::string t;
         bool sameLine = flat_ || fits(flat([&] { return linkText(*links[i], 0, 0); }), c + after);
         if (!sameLine) {
-          std::string broken = linkText(*links[i], indent, c + 1);
-          size_t nl = broken.find('\n');
+          t = linkText(*links[i], indent, c + 1);
+          size_t nl = t.find('\n');
           sameLine = nl != std::string::npos && c + 1 + static_cast<int>(nl) <= kWidth;
+          if (!sameLine) t.clear();
         }
         if (!sameLine) {
           out += "\n" + spaces(indent);
@@ -193,6 +216,10 @@ class Printer {
           out += " ";
           c += 1;
         }
+        if (t.empty()) t = linkText(*links[i], indent, c);
+        out += t;
+        c = endColumn(t, c);
+        continue;
       }
       std::string t = linkText(*links[i], indent, c);
       out += t;
@@ -201,7 +228,18 @@ class Printer {
     return out;
   }
 
+  // Layouts of a link are tried at two columns at most; the memo keeps nested tries linear.
   std::string linkText(const ir::CallNode& c, int indent, int col) {
+    if (flat_) return linkTextUncached(c, indent, col);
+    auto key = std::make_tuple(static_cast<const void*>(&c), indent, col);
+    auto it = linkMemo_.find(key);
+    if (it != linkMemo_.end()) return it->second;
+    std::string t = linkTextUncached(c, indent, col);
+    linkMemo_.emplace(key, t);
+    return t;
+  }
+
+  std::string linkTextUncached(const ir::CallNode& c, int indent, int col) {
     auto* p = ir::asPattern(c.fun());
     if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2) return reduction(*p, c.args()[0], indent, col);
     return fun(c.fun(), indent, col, /*called=*/true);
@@ -258,16 +296,14 @@ class Printer {
   std::string withFun(const std::string& open, const Fun& f, int indent, int col) {
     std::string one = flat([&] { return fun(f, 0, 0); });
     int c = col + static_cast<int>(open.size());
-    // A lambda lays itself out (it opens its own block); anything else that does not fit
-    // moves into a block.
-    if (flat_ || fits(one + ")", c) || (ir::asLambda(f) && !sugarLinks(*ir::asLambda(f))))
-      return open + fun(f, indent, c) + ")";
-    // A composition whose first line opens a lambda block stays on this line.
-    std::string broken = fun(f, indent, c);
-    size_t nl = broken.find('\n');
-    if (nl != std::string::npos && broken.compare(0, nl, std::string()) != 0 && nl >= 2 &&
-        broken.compare(nl - 2, 2, "=>") == 0 && c + static_cast<int>(nl) <= kWidth)
-      return open + broken + ")";
+    if (flat_ || fits(one + ")", c)) return open + one + ")";
+    // A lambda lays itself out (it opens its own block), and so does a composition whose first
+    // line opens a lambda block (in the flat text, a lambda that must break is followed by a
+    // line break); anything else that does not fit moves into a block.
+    size_t nl = one.find('\n');
+    bool opensLambda = nl != std::string::npos && nl >= 3 && one.compare(nl - 3, 3, "=> ") == 0 &&
+                       c + static_cast<int>(nl) <= kWidth;
+    if (opensLambda || (ir::asLambda(f) && !sugarLinks(*ir::asLambda(f)))) return open + fun(f, indent, c) + ")";
     std::string trimmed = open.substr(0, open.find_last_not_of(' ') + 1);
     return trimmed + "\n" + spaces(indent + 2) + fun(f, indent + 2, indent + 2) + "\n" + spaces(indent) + ")";
   }
@@ -382,6 +418,8 @@ class Printer {
   std::unordered_set<std::string> bound_;
   std::unordered_set<std::string> reserved_;
   bool flat_ = false;
+  std::map<std::tuple<const void*, int, int>, std::string> linkMemo_;
+  std::map<std::pair<const void*, bool>, std::string> flatMemo_;
 };
 
 }  // namespace
