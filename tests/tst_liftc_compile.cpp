@@ -1,0 +1,118 @@
+// `liftc compile` through QProcess: the kernel on stdout, --indices, the switches, --size, and
+// the errors (a program not lowered, an unsupported nesting, local memory outside a
+// work-group, a size making an allocation impossible, bad options): one located message on
+// stderr and exit status 2.
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Result {
+  int code = -1;
+  QString out, err;
+};
+
+Result liftc(const QStringList& args) {
+  QProcess p;
+  p.setWorkingDirectory(LIFT_SOURCE_DIR);
+  p.start(LIFT_LIFTC, args);
+  Result r;
+  if (!p.waitForFinished(60000)) return r;
+  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+const QString kDot = "resources/examples/lowlevel/dot.lift";
+const QString kTranspose = "resources/examples/lowlevel/transpose.lift";
+
+}  // namespace
+
+class TestLiftcCompile : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void printsTheKernel() {
+    Result r = liftc({"compile", kDot});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.err.isEmpty());
+    QVERIFY(r.out.contains("void partialDot("));
+    QVERIFY(r.out.contains("float multAndSumUp(float acc, float x, float y)"));
+    QVERIFY(r.out.contains("x[128*wg_id + 2*l_id + i]"));
+  }
+
+  void listsIndices() {
+    Result r = liftc({"compile", kTranspose, "--indices"});
+    QCOMPARE(r.code, 0);
+    QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 3);
+    QVERIFY(lines[0].contains("buffer") && lines[0].contains("raw index") && lines[0].contains("simplified index"));
+    bool read = false;
+    for (auto& l : lines)
+      if (l.contains(" read ") && l.contains(" x ")) {
+        read = true;
+        QVERIFY2(l.trimmed().endsWith("l_id*M + wg_id"), qPrintable(l));
+        QVERIFY2(l.contains("%") && l.contains("/"), qPrintable(l));
+      }
+    QVERIFY(read);
+    QVERIFY(!r.out.contains("kernel void"));
+  }
+
+  void switchesChangeTheKernel() {
+    QString base = liftc({"compile", kDot}).out;
+    for (const char* flag : {"--no-simplify-indices", "--no-barrier-elim", "--no-cfg-simplify"}) {
+      Result r = liftc({"compile", kDot, flag});
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out != base, flag);
+    }
+    Result unrolled = liftc({"compile", "resources/examples/lowlevel/matmul_best.lift"});
+    Result rolled = liftc({"compile", "resources/examples/lowlevel/matmul_best.lift", "--no-unroll"});
+    QCOMPARE(rolled.code, 0);
+    QVERIFY(rolled.out != unrolled.out);
+  }
+
+  void specialisesToSizes() {
+    Result r = liftc({"compile", kTranspose, "--size", "M=8,N=16"});
+    QCOMPARE(r.code, 0);
+    QVERIFY2(r.out.contains("x[l_id*8 + wg_id]") || r.out.contains("x[8*l_id + wg_id]"), qPrintable(r.out));
+    // A private array of N elements is possible only once N is known.
+    Result symbolic = liftc({"compile", "tests/data/codegen/bad_private.lift"});
+    QCOMPARE(symbolic.code, 2);
+    QVERIFY(symbolic.err.contains("bad_private.lift:7:"));
+    QVERIFY(symbolic.err.contains("no constant size"));
+    Result concrete = liftc({"compile", "tests/data/codegen/bad_private.lift", "--size", "N=8"});
+    QCOMPARE(concrete.code, 0);
+    QVERIFY(concrete.out.contains("void badPrivate("));
+  }
+
+  void errors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("high-level") << QStringList{"compile", "resources/examples/dot.lift"}
+                                << "dot.lift:10:3: error: high-level pattern reduce must be lowered";
+    QTest::newRow("mapLcl outside mapWrg") << QStringList{"compile", "tests/data/codegen/bad_nesting.lift"}
+                                           << "bad_nesting.lift:6:31: error: mapLcl0 must be nested inside a mapWrg";
+    QTest::newRow("toLocal outside a work-group") << QStringList{"compile", "tests/data/codegen/bad_tolocal.lift"}
+                                                  << "bad_tolocal.lift:7:50: error: toLocal outside a work-group";
+    QTest::newRow("synchronisation across work-groups")
+        << QStringList{"compile", "tests/data/codegen/bad_sync.lift"} << "bad_sync.lift:7:63: error: mapGlb0";
+    QTest::newRow("local memory too large")
+        << QStringList{"compile", "tests/data/codegen/local_dynamic.lift", "--size", "K=100000"}
+        << "local_dynamic.lift:9:64: error: the kernel needs 400032 bytes of local memory";
+    QTest::newRow("size not in the program") << QStringList{"compile", kDot, "--size", "Q=4"} << "no size 'Q'";
+    QTest::newRow("size not a number") << QStringList{"compile", kDot, "--size", "N=x"} << "positive integer";
+    QTest::newRow("missing file") << QStringList{"compile", "no/such/file.lift"} << "no/such/file.lift";
+    QTest::newRow("unknown option") << QStringList{"compile", kDot, "--fast"} << "unknown option '--fast'";
+  }
+  void errors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    Result r = liftc(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLiftcCompile)
+#include "tst_liftc_compile.moc"
