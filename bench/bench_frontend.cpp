@@ -3,6 +3,7 @@
 // candidate to recognise programs it has already seen). Figures in docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,13 @@ using namespace lift;
 
 namespace {
 
+// The source tree: LIFT_SOURCE_DIR from the environment (to run the binary elsewhere), else the
+// one it was built from.
+std::string sourceDir() {
+  const char* env = std::getenv("LIFT_SOURCE_DIR");
+  return env && *env ? env : LIFT_SOURCE_DIR;
+}
+
 std::string readFile(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
@@ -26,19 +34,19 @@ std::string readFile(const std::filesystem::path& p) {
 const std::pair<std::string, std::string>& largestExample() {
   static const std::pair<std::string, std::string> largest = [] {
     std::pair<std::string, std::string> best;
-    for (auto& e : std::filesystem::recursive_directory_iterator(LIFT_SOURCE_DIR "/resources/examples")) {
+    for (auto& e : std::filesystem::recursive_directory_iterator(sourceDir() + "/resources/examples")) {
       if (e.path().extension() != ".lift") continue;
       std::string text = readFile(e.path());
       if (text.size() > best.second.size()) best = {e.path().string(), text};
     }
-    if (best.second.empty()) best = {"tests/data/misc.lift", readFile(LIFT_SOURCE_DIR "/tests/data/misc.lift")};
+    if (best.second.empty()) best = {"tests/data/misc.lift", readFile(sourceDir() + "/tests/data/misc.lift")};
     return best;
   }();
   return largest;
 }
 
 const ir::Program& matmul() {
-  static const ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/matmul.lift");
+  static const ir::Program p = lang::parseFile(sourceDir() + "/tests/data/matmul.lift");
   return p;
 }
 
@@ -84,7 +92,7 @@ BENCHMARK(BM_StructuralHashMatmul);
 
 void BM_AlphaEqualMatmul(benchmark::State& state) {
   ir::Program a = matmul();
-  ir::Program b = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/matmul.lift");  // same structure, other nodes
+  ir::Program b = lang::parseFile(sourceDir() + "/tests/data/matmul.lift");  // same structure, other nodes
   for (auto _ : state) benchmark::DoNotOptimize(ir::alphaEqual(ir::Fun(a.main), ir::Fun(b.main)));
 }
 BENCHMARK(BM_AlphaEqualMatmul);
