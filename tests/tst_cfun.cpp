@@ -295,6 +295,16 @@ class TestCFun : public QObject {
             std::string::npos);
   }
 
+  void builtinsAcceptWhatOpenCLAccepts() {
+    // sqrt(2) is ambiguous in OpenCL C; abs is for integers only.
+    QVERIFY(parseError("return sqrt(2);", {}, F).message.find("needs a floating-point argument") != std::string::npos);
+    QVERIFY(parseError("return pown(2, 3);", {}, F).message.find("needs a floating-point argument") != std::string::npos);
+    QVERIFY(parseError("return abs(x);", {{"x", F}}, F).message.find("use fabs") != std::string::npos);
+    // Mixed arguments pick the floating-point version, as OpenCL's overload resolution does.
+    QCOMPARE(runF("return pow(x, 2) + fmax(x, 1);", {{"x", F}}, {f32(3)}), 12.0f);
+    QCOMPARE(runF("return sqrt((float)4);", {}, {}), 2.0f);
+  }
+
   void signatureErrors() {
     Type arr = Type::array(F, arith::cst(4));
     QVERIFY(parseError("return 0.0f;", {{"a", arr}}, F).message.find("array type") != std::string::npos);

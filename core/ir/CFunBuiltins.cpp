@@ -440,6 +440,19 @@ BuiltinTyping typeBuiltin(const BuiltinFunction& b, std::span<const Type> args) 
   }
   ScalarKind fk = anyDouble ? ScalarKind::Double : ScalarKind::Float;
   Type floatT = withWidth(fk, w);
+  // OpenCL C rejects these calls (no overload, or an ambiguous one): so does the checker, so
+  // that what the interpreter accepts also compiles on the device.
+  bool floatOnly = b.sig == Sig::Float1 || b.sig == Sig::Float2 || b.sig == Sig::Float3 || b.sig == Sig::Predicate ||
+                   b.sig == Sig::Geometric || b.sig == Sig::FloatInt;
+  if (floatOnly && !isFloating(args[0].scalarKind()) && (allIntegral || b.sig == Sig::FloatInt)) {
+    r.error = fmt::format("{} needs a floating-point argument, not ({}); write e.g. 2.0f or (float)i", b.name,
+                          listTypes(args));
+    return r;
+  }
+  if (b.sig == Sig::Gen1 && !allIntegral) {
+    r.error = fmt::format("abs takes integers, not ({}); use fabs for floating-point values", listTypes(args));
+    return r;
+  }
   switch (b.sig) {
     case Sig::Float1:
     case Sig::Float2:
@@ -449,7 +462,7 @@ BuiltinTyping typeBuiltin(const BuiltinFunction& b, std::span<const Type> args) 
       return r;
     case Sig::FloatInt: {
       // The exponent is an int (intN for vector pown/rootn); ldexp also takes a scalar int.
-      ScalarKind k0 = isFloating(args[0].scalarKind()) ? args[0].scalarKind() : ScalarKind::Float;
+      ScalarKind k0 = args[0].scalarKind();
       int w0 = widthOf(args[0]);
       if (isFloating(args[1].scalarKind())) {
         r.error = fmt::format("the second argument of {} must be an int, not {}", b.name, cTypeName(args[1]));
