@@ -15,7 +15,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSaveFile>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QSvgGenerator>
 #include <QSettings>
 #include <QStatusBar>
@@ -91,6 +96,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setCentralWidget(central);
 
   undo_ = new QUndoStack(this);
+  autosave_ = new QTimer(this);
+  autosave_->setSingleShot(true);
+  autosave_->setInterval(1000);
+  connect(autosave_, &QTimer::timeout, this, &MainWindow::writeAutosave);
   status_ = new QLabel(this);
   statusBar()->addPermanentWidget(status_);
 
@@ -104,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
+  if (autosave_->isActive()) writeAutosave();
   QSettings settings;
   settings.setValue("window/geometry", saveGeometry());
   settings.setValue("window/state", saveState());
@@ -169,6 +179,14 @@ void MainWindow::buildMenus() {
   file->addAction("Save deri&vation…", QKeySequence::Save, this, [this] {
     QString path = QFileDialog::getSaveFileName(this, "Save derivation", "derivation.derivation", "Derivations (*.derivation)");
     if (!path.isEmpty()) saveDerivation(path);
+  });
+  file->addAction("Open s&ession…", this, [this] {
+    QString path = QFileDialog::getOpenFileName(this, "Open session", QString(), "Lift Studio sessions (*.liftsession)");
+    if (!path.isEmpty()) openSession(path);
+  });
+  file->addAction("Save sessio&n…", this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Save session", "session.liftsession", "Lift Studio sessions (*.liftsession)");
+    if (!path.isEmpty()) saveSession(path);
   });
   file->addSeparator();
   QMenu* exportMenu = file->addMenu("&Export");
@@ -271,6 +289,122 @@ void MainWindow::goToState(int index) {
   editor_->clearDiagnostic();
   diagnostic_ = {};
   showProgram(s.program, /*updateText=*/!root);
+  scheduleAutosave();
+}
+
+QString MainWindow::autosavePath() {
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave.liftsession";
+}
+
+void MainWindow::scheduleAutosave() { autosave_->start(); }
+
+void MainWindow::writeAutosave() {
+  autosave_->stop();
+  if (history_->stateCount() == 0) return;
+  QString path = autosavePath();
+  QDir().mkpath(QFileInfo(path).path());
+  QSaveFile f(path);
+  if (f.open(QIODevice::WriteOnly) && f.write(sessionJson()) >= 0) f.commit();
+}
+
+QByteArray MainWindow::sessionJson() const {
+  QJsonObject session;
+  session["format"] = "lift-studio-session";
+  session["version"] = 1;
+  session["file"] = path_;
+  QJsonArray states;
+  for (int i = 0; i < history_->stateCount(); ++i) {
+    const auto& st = history_->state(i);
+    QJsonObject o;
+    o["parent"] = st.parent;
+    if (st.parent < 0) {
+      o["origin"] = st.origin;
+      o["text"] = st.text;
+    } else {
+      o["spec"] = st.spec;
+    }
+    states.append(o);
+  }
+  session["states"] = states;
+  session["current"] = history_->current();
+  // The editor's text, which may hold edits that do not parse yet: never lose them.
+  session["editorText"] = editor_->text();
+  codegen::CompileOptions o = kernel_->options();
+  session["kernelOptions"] = QJsonObject{{"simplifyIndices", o.simplifyIndices},
+                                         {"barrierElimination", o.barrierElimination},
+                                         {"cfgSimplification", o.cfgSimplification},
+                                         {"unrolling", o.unrolling}};
+  return QJsonDocument(session).toJson();
+}
+
+bool MainWindow::saveSession(const QString& path) {
+  if (!writeText(this, path, sessionJson())) return false;
+  statusBar()->showMessage("Saved session to " + path, 5000);
+  return true;
+}
+
+bool MainWindow::openSession(const QString& path) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    QMessageBox::warning(this, "Open session", "Cannot read " + path + ": " + f.errorString());
+    return false;
+  }
+  QJsonParseError perr;
+  QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
+  QJsonObject session = doc.object();
+  if (doc.isNull() || session["format"].toString() != "lift-studio-session") {
+    QMessageBox::warning(this, "Open session", path + " is not a Lift Studio session" +
+                                                   (doc.isNull() ? ": " + perr.errorString() : QString()));
+    return false;
+  }
+  QJsonArray states = session["states"].toArray();
+  history_->clear();
+  undo_->clear();
+  program_.reset();
+  path_ = session["file"].toString();
+  QStringList problems;
+  // Replays every state from its parent; a state that no longer replays (and its subtree) is
+  // dropped with a message rather than failing the whole session.
+  std::vector<int> index(static_cast<size_t>(states.size()), -1);
+  for (qsizetype i = 0; i < states.size(); ++i) {
+    QJsonObject o = states[i].toObject();
+    int parent = o["parent"].toInt(-1);
+    try {
+      if (parent < 0) {
+        QString text = o["text"].toString();
+        std::string file = QFileInfo(o["origin"].toString()).fileName().toStdString();
+        auto p = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(lang::parseProgram(text.toStdString(), file)));
+        index[static_cast<size_t>(i)] = history_->addRoot(p, o["origin"].toString(), text);
+      } else if (parent < i && index[static_cast<size_t>(parent)] >= 0) {
+        int from = index[static_cast<size_t>(parent)];
+        rewrite::RewriteStep step = rewrite::RewriteStep::parse(o["spec"].toString().toStdString());
+        rewrite::RewriteResult r = rewrite::applyRewrite(*history_->state(from).program, step);
+        if (!r) throw LiftError(r.message);
+        index[static_cast<size_t>(i)] = history_->addStep(from, o["spec"].toString(), std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)));
+      }
+    } catch (const LiftError& e) {
+      problems << QString("state %1: %2").arg(i).arg(QString::fromStdString(e.diagnostic().message));
+    }
+  }
+  QJsonObject ko = session["kernelOptions"].toObject();
+  codegen::CompileOptions opts;
+  opts.simplifyIndices = ko["simplifyIndices"].toBool(true);
+  opts.barrierElimination = ko["barrierElimination"].toBool(true);
+  opts.cfgSimplification = ko["cfgSimplification"].toBool(true);
+  opts.unrolling = ko["unrolling"].toBool(true);
+  kernel_->setOptions(opts);
+  int cur = session["current"].toInt(-1);
+  int target = cur >= 0 && cur < states.size() ? index[static_cast<size_t>(cur)] : -1;
+  if (target < 0 && history_->stateCount() > 0) target = history_->stateCount() - 1;
+  if (target >= 0) goToState(target);
+  QString editorText = session["editorText"].toString();
+  if (!editorText.isEmpty() && editorText != editor_->text()) {
+    editor_->setText(editorText);  // unfinished edits come back as they were
+    reparse();
+  }
+  updateTitle();
+  if (!problems.isEmpty()) QMessageBox::warning(this, "Open session", "Some steps no longer replay:\n" + problems.join("\n"));
+  return target >= 0;
 }
 
 void MainWindow::updateTitle() {
@@ -290,6 +424,7 @@ void MainWindow::reparse() {
       // Still editing the starting program: no new state.
       history_->replaceRoot(cur, p, qtext);
       showProgram(std::move(p), /*updateText=*/false);
+      scheduleAutosave();
     } else {
       // The text of a later state was edited: a new derivation starts from it.
       int root = history_->addRoot(p, cur < 0 ? QString::fromStdString(file) : "edited " + QString::fromStdString(file), qtext);
@@ -300,6 +435,7 @@ void MainWindow::reparse() {
     diagnostic_ = e.diagnostic();
     editor_->setDiagnostic(diagnostic_);
     status_->setText("Program has an error");
+    scheduleAutosave();
   }
 }
 

@@ -60,6 +60,12 @@ class MainWindow : public QMainWindow {
   bool saveDerivation(const QString& path);
   // Loads a derivation file and replays it step by step into the history.
   bool openDerivation(const QString& path);
+  // A whole session (every derivation state with its branches, the current one, the kernel
+  // switches, the run settings) as JSON; restoring replays each step.
+  bool saveSession(const QString& path);
+  bool openSession(const QString& path);
+  // Where the session is saved automatically after every change.
+  static QString autosavePath();
   // Writes the derivation report (HTML, or Markdown for *.md) of the current state.
   bool exportReport(const QString& path);
   ProgramEditor* programEditor() const { return editor_; }
@@ -88,6 +94,9 @@ class MainWindow : public QMainWindow {
   void exportGraphImage();
   void saveProgramAs();
   void updateTitle();
+  void scheduleAutosave();
+  void writeAutosave();
+  QByteArray sessionJson() const;
 
   GraphView* graph_ = nullptr;
   ProgramEditor* editor_ = nullptr;
@@ -95,6 +104,7 @@ class MainWindow : public QMainWindow {
   KernelView* kernel_ = nullptr;
   DerivationHistory* history_ = nullptr;
   QUndoStack* undo_ = nullptr;
+  class QTimer* autosave_ = nullptr;
   QLineEdit* search_ = nullptr;
   QLabel* status_ = nullptr;
   QMenu* recentMenu_ = nullptr;

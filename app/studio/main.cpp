@@ -2,6 +2,7 @@
 // window to a PNG and exits (for documentation and tests, under QT_QPA_PLATFORM=offscreen).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QTimer>
 #include <cstdio>
 
@@ -31,9 +32,12 @@ int main(int argc, char** argv) {
 
   lift::views::MainWindow window;
   bool ok = true;
+  // A file or example named on the command line wins; otherwise the last session comes back
+  // (autosaved after every change), and on the very first start the matmul example opens.
   if (!cli.positionalArguments().isEmpty())
     ok = window.openFile(cli.positionalArguments().first());
-  else
+  else if (cli.isSet(example) || cli.isSet(screenshot) || !QFile::exists(lift::views::MainWindow::autosavePath()) ||
+           !window.openSession(lift::views::MainWindow::autosavePath()))
     ok = window.openExample(cli.value(example));
   if (!ok && cli.isSet(screenshot)) std::fprintf(stderr, "lift-studio: the program did not load\n");
   for (const QString& spec : cli.values(apply)) {
