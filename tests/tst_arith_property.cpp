@@ -95,7 +95,9 @@ class Generator {
     };
     std::string s = stride(), t = stride();
     std::string x = atom(), y = atom(), z = "(" + atom() + "*" + s + " + " + atom() + ")";
-    switch (pick(12)) {
+    switch (pick(13)) {
+      case 12:
+        return "(" + z + "%" + s + ")/" + t + "*" + t + " + " + z + "%" + t;
       case 0:
         return "(" + x + "*" + s + " + " + y + ")/" + s;
       case 1:

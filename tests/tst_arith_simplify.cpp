@@ -103,6 +103,8 @@ class TestArithSimplify : public QObject {
     row("sum-div-mod-recombine-symbolic", "(x/N)*N + x%N", "", "x");
     row("sum-div-mod-recombine-scaled", "2*((x/4)*4) + 2*(x%4) + y", "", "2*x + y");
     row("sum-div-mod-recombine-sum", "((i + j)/8)*8 + (i + j)%8", "", "i + j");
+    row("sum-div-mod-recombine-nested", "(x%32)/4*4 + x%4", "", "x%32");
+    row("sum-div-mod-recombine-reorder-stride", "32*(x/32) + 4*(x%32/4) + x%4", "x=0:", "x");
     row("sum-sub-div-to-mod", "x - (x/16)*16", "", "x%16");
     row("sum-sub-div-to-mod-symbolic", "N - (N/16)*16 + 1", "", "N%16 + 1");
     row("sum-distribute", "(i + 1)*N - i*N", "", "N");

@@ -106,7 +106,8 @@ void splitCoef(Expr y, int64_t& ky, Exprs& fy) {
   fy.insert(fy.end(), f.data(), f.data() + f.size());
 }
 
-// Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x and sum-sub-div-to-mod:
+// Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x (also with x = z%a, y | a, and
+// z%y in place of x%y) and sum-sub-div-to-mod:
 // c*y*(x/y) - c*x -> -c*(x%y). Both hold for every x and y != 0 in C. Returns the rewritten
 // sum or null when no pair matches.
 Expr recombine(const Collected& c) {
@@ -127,7 +128,11 @@ Expr recombine(const Collected& c) {
       for (size_t j = 0; j < c.terms.size(); ++j) {
         auto g = c.terms[j].factors();
         if (j == i || g.size() != 1 || g[0].kind() != Kind::Mod || c.terms[j].coef != k) continue;
-        if (g[0]->ops[0] != x || g[0]->ops[1] != y) continue;
+        if (g[0]->ops[1] != y) continue;
+        // x%y itself, or z%y where x = z%a and y divides a (then x%y = (z%a)%y = z%y)
+        Expr m = g[0]->ops[0];
+        bool matches = m == x || (x->kind == Kind::Mod && x->ops[0] == m && provablyDivisible(x->ops[1], y));
+        if (!matches) continue;
         size_t skip[2] = {i, j};
         auto rest = exprsExcept(c, skip);
         rest.push_back(cst(c.constant));
