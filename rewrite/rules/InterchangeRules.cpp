@@ -89,7 +89,8 @@ Outcome mapMapTransposeZip(const Site& s, const ParamValues&) {
 // The element-wise operator for the interchanged reduction: map(f) over zip(acc, x).
 Fun elementWise(const Fun& f) {
   Fun g = f;
-  if (!ir::asUserFun(f)) g = m::lambda1("p", [&](Expr p) { return applyToTuple(f, {m::callGet(0, p), m::callGet(1, p)}); });
+  auto* u = ir::asUserFun(f);
+  if (!u || u->def().params.size() != 2) g = m::lambda1("p", [&](Expr p) { return applyToTuple(f, {m::callGet(0, p), m::callGet(1, p)}); });
   return m::lambda2("acc", "x", [&](Expr acc, Expr x) { return m::callMap(PatternKind::Map, g, m::callZip({acc, x})); });
 }
 

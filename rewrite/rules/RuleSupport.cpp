@@ -294,7 +294,9 @@ Expr applyToTuple(const Fun& f, std::vector<Expr> components) {
       return simplifyGetOfTuple(ir::substitute(l->body(), repl));
     }
   }
-  if (auto* u = ir::asUserFun(f); u && u->def().params.size() == n) return m::call(f, std::move(components));
+  // User functions take tuple arguments apart (ir::bindArguments), so f(a, (b, c)) binds
+  // f(x, y, z) as well.
+  if (auto* u = ir::asUserFun(f); u && u->def().params.size() >= n) return m::call(f, std::move(components));
   return m::call(f, {m::callTuple(std::move(components))});
 }
 

@@ -153,11 +153,12 @@ Outcome etaReduction(const Site& s, const ParamValues&) {
 Outcome etaExpansion(const Site& s, const ParamValues&) {
   auto* p = ir::asPattern(s.fun());
   if (!p) return fail("only patterns used as functions are eta-expanded, not the {}", describeNode(s.node));
-  if (s.ancestors.empty() || !ir::asPattern(s.ancestors.back().fun))
-    return fail("the pattern is not the function of another pattern (e.g. map(transpose))");
-  if (p->pattern() == PatternKind::Zip || p->pattern() == PatternKind::Tuple || p->pattern() == PatternKind::Dot ||
-      ir::isReduceLike(p->pattern()))
-    return fail("{} takes several arguments", patName(p->pattern()));
+  auto* parent = s.ancestors.empty() ? nullptr : ir::asPattern(s.ancestors.back().fun);
+  if (!parent || !(ir::isMapLike(parent->pattern()) || parent->pattern() == PatternKind::Iterate))
+    return fail("the pattern is not the function of a map or an iterate (e.g. map(transpose))");
+  const ir::FunType* ft = s.types->funTypeOf(s.fun());
+  if (!ft) return unknownType(s, "the function");
+  if (ft->inputs.size() != 1) return fail("{} takes {} arguments", patName(p->pattern()), ft->inputs.size());
   return Outcome::ok(m::lambda1("x", [&](Expr x) { return m::call(s.fun(), {x}); }));
 }
 
