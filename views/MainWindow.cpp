@@ -66,6 +66,30 @@ bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
   }
   return true;
 }
+// Light (the platform's) or dark palette for the whole application.
+void applyTheme(bool dark) {
+  static const QPalette light = QApplication::palette();
+  if (!dark) {
+    QApplication::setPalette(light);
+    return;
+  }
+  QPalette p;
+  p.setColor(QPalette::Window, QColor(37, 37, 38));
+  p.setColor(QPalette::WindowText, QColor(220, 220, 220));
+  p.setColor(QPalette::Base, QColor(30, 30, 30));
+  p.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
+  p.setColor(QPalette::Text, QColor(220, 220, 220));
+  p.setColor(QPalette::Button, QColor(45, 45, 48));
+  p.setColor(QPalette::ButtonText, QColor(220, 220, 220));
+  p.setColor(QPalette::Highlight, QColor(38, 79, 120));
+  p.setColor(QPalette::HighlightedText, Qt::white);
+  p.setColor(QPalette::ToolTipBase, QColor(45, 45, 48));
+  p.setColor(QPalette::ToolTipText, QColor(220, 220, 220));
+  p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+  p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+  QApplication::setPalette(p);
+}
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -223,6 +247,15 @@ void MainWindow::buildMenus() {
     search_->setFocus();
     search_->selectAll();
   });
+  view->addSeparator();
+  QAction* dark = view->addAction("&Dark theme");
+  dark->setCheckable(true);
+  dark->setChecked(QSettings().value("view/dark", false).toBool());
+  connect(dark, &QAction::toggled, this, [](bool on) {
+    QSettings().setValue("view/dark", on);
+    applyTheme(on);
+  });
+  applyTheme(dark->isChecked());
   view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 }
