@@ -137,6 +137,7 @@ void initNode(Node* n) {
     st = mix(st ^ (lo ? lo->stable : 0x1234));
     st = mix(st ^ (hi ? hi->stable : 0x4321));
     n->hasRangeVar = static_cast<bool>(hi);
+    n->dependentRange = (lo && lo->hasRangeVar) || (hi && hi->hasRangeVar);
     n->size = 1;
     n->depth = 1;
   } else {
@@ -148,6 +149,7 @@ void initNode(Node* n) {
       size = std::min<size_t>(size + c->size, SIZE_MAX / 2);
       depth = std::max(depth, c->depth);
       rv = rv || c->hasRangeVar;
+      n->dependentRange = n->dependentRange || c->dependentRange;
       st = mix(st + c->stable * (i + 1));
     }
     n->size = size;

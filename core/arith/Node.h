@@ -22,9 +22,10 @@ namespace lift::arith {
 class Node {
  public:
   Kind kind = Kind::Cst;
-  bool canonShape = true;    // Sum/Prod: flat, sorted, folded (false for raw-built shapes)
-  bool hasRangeVar = false;  // contains a variable with an upper bound (not just symbols)
-  uint32_t nOps = 0;         // stored operands; a Var stores {lo, hi} but reports none
+  bool canonShape = true;       // Sum/Prod: flat, sorted, folded (false for raw-built shapes)
+  bool hasRangeVar = false;     // contains a variable with an upper bound (not just symbols)
+  bool dependentRange = false;  // contains a variable whose range mentions such a variable
+  uint32_t nOps = 0;            // stored operands; a Var stores {lo, hi} but reports none
   uint32_t depth = 1;
   int64_t value = 0;                  // Cst
   const std::string* name = nullptr;  // Var

@@ -423,15 +423,6 @@ Expr substitutedBound(Expr e, bool upper) {
   return cur;
 }
 
-bool dependentRanges(Expr e) {
-  if (!e->hasRangeVar) return false;
-  for (Expr v : variables(e)) {
-    Expr lo = varLo(v), hi = varHi(v);
-    if ((lo && lo->hasRangeVar) || (hi && hi->hasRangeVar)) return true;
-  }
-  return false;
-}
-
 // Constant bounds, tightened by substituting the bounds of range variables (which keeps the
 // correlation between terms that interval arithmetic loses: N - j >= 1 for j in [0, N)).
 std::optional<int64_t> iterate(Expr e, bool upper) {
@@ -450,7 +441,7 @@ std::optional<int64_t> iterate(Expr e, bool upper) {
 
 std::optional<int64_t> constBound(Expr e, bool upper) {
   Opt best = iterate(e, upper);
-  if (dependentRanges(e)) {
+  if (e->dependentRange) {
     DepthGuard guard;
     if (!guard.tooDeep())
       if (Expr s = substitutedBound(e, upper)) {
