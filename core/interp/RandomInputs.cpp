@@ -69,7 +69,7 @@ Value randomValue(Type t, std::mt19937_64& rng) {
     dims.push_back(inner.length().value());
     inner = inner.elem();
   }
-  if ((inner.isScalar() || inner.isVector()) && dims[0] > 0) {
+  if ((inner.isScalar() || inner.isVector()) && dims[0] > 0 && dims.size() <= Value::kMaxFlatRank) {
     int width = inner.isVector() ? inner.vectorWidth() : 1;
     size_t n = static_cast<size_t>(width);
     for (int64_t d : dims) n *= static_cast<size_t>(d);

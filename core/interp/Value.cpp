@@ -23,7 +23,7 @@ double scalarToDouble(ScalarKind k, Scalar s) {
 
 size_t Value::ArrayRep::stride() const {
   size_t s = static_cast<size_t>(width);
-  for (size_t i = 1; i < dims.size(); ++i) s *= static_cast<size_t>(dims[i]);
+  for (size_t i = 1; i < rank; ++i) s *= static_cast<size_t>(dims[i]);
   return s;
 }
 
@@ -63,7 +63,9 @@ Value Value::vector(ScalarKind k, std::span<const Scalar> lanes) {
   v.kind_ = Kind::Vector;
   v.scalarKind_ = k;
   v.width_ = static_cast<uint8_t>(lanes.size());
-  v.p_ = std::make_shared<const std::vector<Scalar>>(lanes.begin(), lanes.end());
+  auto buf = std::make_shared<const std::vector<Scalar>>(lanes.begin(), lanes.end());
+  v.lanes_ = buf->data();
+  v.p_ = std::move(buf);
   return v;
 }
 
@@ -88,16 +90,20 @@ Value Value::array(std::vector<Value> elems) {
 }
 
 Value Value::flatArray(ScalarKind k, int width, std::vector<int64_t> dims, std::vector<Scalar> data) {
-  LIFT_ASSERT(!dims.empty(), "a flat array needs at least one dimension");
+  LIFT_ASSERT(!dims.empty() && dims.size() <= kMaxFlatRank,
+              fmt::format("a flat array has 1 to {} dimensions, not {}", kMaxFlatRank, dims.size()));
   auto r = std::make_shared<ArrayRep>();
+  r->isFlat = true;
   r->kind = k;
   r->width = width;
-  r->dims = std::move(dims);
+  r->rank = static_cast<uint8_t>(dims.size());
+  std::copy(dims.begin(), dims.end(), r->dims.begin());
   size_t n = static_cast<size_t>(width);
-  for (int64_t d : r->dims) n *= static_cast<size_t>(d);
+  for (int64_t d : dims) n *= static_cast<size_t>(d);
   LIFT_ASSERT(data.size() == n,
               fmt::format("flat array data has {} scalars, its shape needs {}", data.size(), n));
-  r->data = std::make_shared<const std::vector<Scalar>>(std::move(data));
+  r->own = std::move(data);
+  r->base = r->own.data();
   return fromRep(std::move(r));
 }
 
@@ -125,6 +131,12 @@ Value Value::filled(Type t, Scalar fill) {
     std::vector<Scalar> lanes(static_cast<size_t>(width), fill);
     return vector(inner.scalarKind(), lanes);
   }
+  if (dims.size() > kMaxFlatRank) {  // deeper than flat storage goes: rows of flat arrays
+    Value row = filled(t.elem(), fill);
+    ArrayBuilder b(static_cast<size_t>(dims[0]));
+    for (int64_t i = 0; i < dims[0]; ++i) b.push(row);
+    return b.finish();
+  }
   size_t n = static_cast<size_t>(width);
   for (int64_t d : dims) n *= static_cast<size_t>(d);
   return flatArray(inner.scalarKind(), width, std::move(dims), std::vector<Scalar>(n, fill));
@@ -134,12 +146,9 @@ Value Value::filled(Type t, Scalar fill) {
 
 double Value::asDouble() const { return scalarToDouble(scalarKind_, s_); }
 
-Scalar Value::lane(int i) const { return (*static_cast<const std::vector<Scalar>*>(p_.get()))[offset_ + i]; }
+Scalar Value::lane(int i) const { return lanes_[i]; }
 
-std::span<const Scalar> Value::lanes() const {
-  auto& buf = *static_cast<const std::vector<Scalar>*>(p_.get());
-  return std::span<const Scalar>(buf.data() + offset_, width_);
-}
+std::span<const Scalar> Value::lanes() const { return std::span<const Scalar>(lanes_, width_); }
 
 size_t Value::size() const {
   switch (kind_) {
@@ -174,25 +183,25 @@ Value Value::at(size_t i) const {
     return tuple(std::move(elems));
   }
   if (!r.flat()) return r.elems[i];
-  size_t stride = r.stride();
-  size_t pos = r.offset + i * stride;
-  if (r.dims.size() > 1) {
+  const Scalar* pos = r.base + i * r.stride();
+  if (r.rank > 1) {  // a row: a view of the same scalars
     auto sub = std::make_shared<ArrayRep>();
-    sub->data = r.data;
-    sub->offset = pos;
-    sub->dims.assign(r.dims.begin() + 1, r.dims.end());
+    sub->isFlat = true;
+    sub->owner = r.storage(p_);
+    sub->base = pos;
+    sub->rank = static_cast<uint8_t>(r.rank - 1);
+    std::copy(r.dims.begin() + 1, r.dims.begin() + r.rank, sub->dims.begin());
     sub->kind = r.kind;
     sub->width = r.width;
     return fromRep(std::move(sub));
   }
-  if (r.width == 1) return scalar(r.kind, (*r.data)[pos]);
-  LIFT_ASSERT(pos <= UINT32_MAX, "array too large");
+  if (r.width == 1) return scalar(r.kind, *pos);
   Value v;
   v.kind_ = Kind::Vector;
   v.scalarKind_ = r.kind;
   v.width_ = static_cast<uint8_t>(r.width);
-  v.offset_ = static_cast<uint32_t>(pos);
-  v.p_ = r.data;
+  v.lanes_ = pos;
+  v.p_ = p_;  // keeps the scalars alive
   return v;
 }
 
@@ -203,20 +212,25 @@ std::span<const Value> Value::zipComponents() const { return rep().zipped; }
 std::span<const Scalar> Value::flatData() const {
   const ArrayRep& r = rep();
   size_t n = r.stride() * static_cast<size_t>(r.dims[0]);
-  return std::span<const Scalar>(r.data->data() + r.offset, n);
+  return std::span<const Scalar>(r.base, n);
 }
 
-std::span<const int64_t> Value::dims() const { return rep().dims; }
+std::span<const int64_t> Value::dims() const {
+  return std::span<const int64_t>(rep().dims.data(), rep().rank);
+}
 ScalarKind Value::flatKind() const { return rep().kind; }
 int Value::flatWidth() const { return rep().width; }
 
 Value Value::reshaped(std::vector<int64_t> dims, int width) const {
   const ArrayRep& r = rep();
-  LIFT_ASSERT(r.flat(), "reshaped() of a boxed array");
+  LIFT_ASSERT(r.flat(), "reshaped() of an array that is not flat");
+  LIFT_ASSERT(!dims.empty() && dims.size() <= kMaxFlatRank, "reshaped() to an unsupported rank");
   auto v = std::make_shared<ArrayRep>();
-  v->data = r.data;
-  v->offset = r.offset;
-  v->dims = std::move(dims);
+  v->isFlat = true;
+  v->owner = r.storage(p_);
+  v->base = r.base;
+  v->rank = static_cast<uint8_t>(dims.size());
+  std::copy(dims.begin(), dims.end(), v->dims.begin());
   v->kind = r.kind;
   v->width = width;
   LIFT_ASSERT(v->stride() * static_cast<size_t>(v->dims[0]) == r.stride() * static_cast<size_t>(r.dims[0]),
@@ -241,7 +255,7 @@ Type Value::type() const {
   const ArrayRep& r = rep();
   if (r.flat()) {
     Type t = r.width == 1 ? Type::scalar(r.kind) : Type::vector(r.kind, r.width);
-    for (size_t i = r.dims.size(); i-- > 0;) t = Type::array(t, arith::cst(r.dims[i]));
+    for (size_t i = r.rank; i-- > 0;) t = Type::array(t, arith::cst(r.dims[i]));
     return t;
   }
   if (r.isZip()) {
@@ -409,6 +423,7 @@ void ArrayBuilder::push(const Value& v) {
         k = v.flatKind();
         w = v.flatWidth();
         inner = v.dims();
+        ok = inner.size() < Value::kMaxFlatRank;  // the array of them must fit in flat storage
         break;
       default:
         ok = false;

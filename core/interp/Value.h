@@ -8,6 +8,7 @@
 // other arrays of tuples (or of arrays of different shapes) as a list of element values.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -38,8 +39,10 @@ class Value {
   // An array of the given elements, stored flat when they are scalars, vectors or flat arrays
   // of one kind and shape.
   static Value array(std::vector<Value> elems);
-  // A flat array: `dims` outermost first; each innermost element is a scalar (width 1) or a
-  // vector of `width` lanes; data holds product(dims) * width scalars, row-major.
+  // A flat array: `dims` outermost first (at most kMaxFlatRank); each innermost element is a
+  // scalar (width 1) or a vector of `width` lanes; data holds product(dims) * width scalars,
+  // row-major.
+  static constexpr size_t kMaxFlatRank = 8;
   static Value flatArray(ScalarKind k, int width, std::vector<int64_t> dims, std::vector<Scalar> data);
   // The array of tuples of the arrays' elements (at least two arrays of one length).
   static Value zip(std::vector<Value> arrays);
@@ -106,10 +109,12 @@ class Value {
   Kind kind_ = Kind::Scalar;
   ScalarKind scalarKind_ = ScalarKind::Int;
   uint8_t width_ = 0;
-  uint32_t offset_ = 0;            // vectors: position of lane 0 in the buffer
-  Scalar s_{};                     // scalars
-  std::shared_ptr<const void> p_;  // vectors: std::vector<Scalar>; tuples: std::vector<Value>;
-                                   // arrays: ArrayRep
+  union {
+    Scalar s_{};           // scalars
+    const Scalar* lanes_;  // vectors: lane 0, inside what p_ keeps alive
+  };
+  std::shared_ptr<const void> p_;  // vectors: a std::vector<Scalar> or the ArrayRep they are
+                                   // an element of; tuples: std::vector<Value>; arrays: ArrayRep
 
   const ArrayRep& rep() const { return *static_cast<const ArrayRep*>(p_.get()); }
   const std::vector<Value>& tupleRep() const { return *static_cast<const std::vector<Value>*>(p_.get()); }
@@ -118,25 +123,33 @@ class Value {
 };
 
 struct Value::ArrayRep {
-  // Flat: `data` (shared with views) from `offset`; dims outermost first; the innermost
-  // elements are scalars of `kind`, or vectors of `width` lanes.
-  std::shared_ptr<const std::vector<Scalar>> data;
-  size_t offset = 0;
-  std::vector<int64_t> dims;
+  // Flat: the scalars start at `base`; they are `own` (an array that made them) or belong to
+  // `owner` (a view: a row, a reshaped array). dims (outermost first, `rank` of them); the
+  // innermost elements are scalars of `kind`, or vectors of `width` lanes.
+  bool isFlat = false;
+  std::vector<Scalar> own;
+  std::shared_ptr<const ArrayRep> owner;
+  const Scalar* base = nullptr;
+  std::array<int64_t, kMaxFlatRank> dims{};
+  uint8_t rank = 0;
   ScalarKind kind = ScalarKind::Float;
   int width = 1;
-  // Zipped (data == null, zipped not empty): the component arrays.
+  // Zipped (not flat, zipped not empty): the component arrays.
   std::vector<Value> zipped;
-  // Boxed (data == null, zipped empty): the elements.
+  // Boxed (not flat, zipped empty): the elements.
   std::vector<Value> elems;
 
-  bool flat() const { return data != nullptr; }
+  bool flat() const { return isFlat; }
   bool isZip() const { return !zipped.empty(); }
   size_t length() const {
     return flat() ? static_cast<size_t>(dims[0]) : isZip() ? zipped[0].size() : elems.size();
   }
   // Scalars in one element of the outermost dimension.
   size_t stride() const;
+  // The rep that owns the scalars, for a new view of them (`self` is this rep's handle).
+  std::shared_ptr<const ArrayRep> storage(const std::shared_ptr<const void>& self) const {
+    return owner ? owner : std::shared_ptr<const ArrayRep>(self, this);
+  }
 };
 
 // Builds an array element by element, storing it flat while the elements allow it.
