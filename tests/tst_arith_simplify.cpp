@@ -138,6 +138,8 @@ class TestArithSimplify : public QObject {
     row("div-split-sum-nonpositive", "(-16*wg - l)/16", "wg=0:N;l=0:16", "-wg");
     row("div-split-sum-remainder", "(32*wg + l)/16", "wg=0:N;l=0:8", "2*wg");
     row("div-split-sum-keep-offset", "(i*N + N - 1)/N", "i=0:M", "i");
+    row("div-split-sum-constant", "(32*M - 1)/32", "", "M - 1");
+    row("div-split-sum-constant-negative", "(-32*M + 1)/32", "", "1 - M");
     row("div-in-range", "j/N", "j=0:N", "0");
     row("div-in-range-symbolic-difference", "(N - 1 - j)/N", "j=0:N", "0");
     row("div-constant-bounds", "(l + 17)/16", "l=0:15", "1");
@@ -161,6 +163,7 @@ class TestArithSimplify : public QObject {
     row("mod-split-sum-symbolic", "(i*N + j)%N", "j=0:N", "j");
     row("mod-split-sum-odd", "(2*x + 1)%2", "x=0:", "1");
     row("mod-split-sum-keep-offset", "(i*N + N - 1)%N", "i=0:M", "N - 1");
+    row("mod-split-sum-constant", "(32*M - 1)%32", "", "31");
     row("mod-in-range", "j%N", "j=0:N", "j");
     row("mod-split-sum-unbounded-remainder", "(i*N + j)%N", "j=0:", "j%N");
     row("mod-common-factor", "(x*N)%(2*N)", "", "N*(x%2)");
@@ -172,6 +175,7 @@ class TestArithSimplify : public QObject {
     row("minmax-decided-max", "max(i, N)", "i=0:N", "N");
     row("minmax-decided-offset", "max(0, i - 1)", "i=1:N", "i - 1");
     row("minmax-decided-tiled", "min(16*wg + l, N)", "wg=0:N/16;l=0:16", "16*wg + l");
+    row("minmax-decided-quotient", "min(x/32, M)", "x=0:32*M", "x/32");
     row("minmax-absorb", "min(a, min(a, b))", "", "min(a, b)");
     row("minmax-absorb-opposite", "min(a, max(a, b))", "", "a");
     row("minmax-common-terms", "min(x + 1, y + 1)", "", "min(x, y) + 1");

@@ -158,13 +158,14 @@ void initNode(Node* n) {
   }
   n->stable = mix(st);
   if (isSumOrProd(n->kind)) {
-    // Canonical shape: flat, at most one constant (first in a product, last in a sum), sorted.
+    // Canonical shape: flat, at most one constant (first in a product, last or first in a sum),
+    // factors sorted.
     bool ok = n->nOps >= 2;
     for (uint32_t i = 0; i < n->nOps && ok; ++i) {
       Expr c = n->ops[i];
       if (c.kind() == n->kind) ok = false;
       if (c.isCst()) {
-        bool pos = n->kind == Kind::Prod ? i == 0 : i + 1 == n->nOps;
+        bool pos = n->kind == Kind::Prod ? i == 0 : (i + 1 == n->nOps || i == 0);
         if (!pos || c->value == 0 || (n->kind == Kind::Prod && c->value == 1)) ok = false;
       }
     }

@@ -191,7 +191,15 @@ Expr rawFold(std::span<const Expr> inputs) {
 
 Expr build(Exprs exprs, int64_t constant) {
   if (exprs.size() > 1) std::sort(exprs.begin(), exprs.end(), sumTermLess);
-  if (constant != 0) exprs.push_back(cst(constant));
+  // The constant comes last, except that a positive one leads when every other term is
+  // negative: "1 - M", not "-M + 1".
+  bool allNegative = !exprs.empty();
+  for (Expr e : exprs)
+    allNegative = allNegative && e->kind == Kind::Prod && isConst(e->ops[0]) && e->ops[0]->value < 0;
+  if (constant > 0 && allNegative)
+    exprs.insert(exprs.begin(), cst(constant));
+  else if (constant != 0)
+    exprs.push_back(cst(constant));
   if (exprs.empty()) return cst(0);
   if (exprs.size() == 1) return exprs[0];
   return intern(Kind::Sum, exprs);

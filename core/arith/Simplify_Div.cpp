@@ -10,9 +10,14 @@ namespace detail {
 
 std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant) {
   auto terms = x.kind() == Kind::Sum ? x.operands() : std::span<const Expr>(&x, 1);
-  std::vector<Expr> qs, rs;
+  Exprs qs, rs;
   bool constQuotient = false;
+  int64_t constant = 0;
   for (Expr t : terms) {
+    if (variant == 2 && t.isCst()) {
+      constant = t->value;
+      continue;
+    }
     Expr q = exactDiv(t, d);
     if (q && variant == 1 && q.isCst()) {
       constQuotient = true;
@@ -23,14 +28,32 @@ std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant) {
     else
       rs.push_back(t);
   }
+  if (variant == 2) {
+    // The constant splits as c = d*k + c' with c' in [0, d) for x >= 0 (floor) or in
+    // (-d, 0] for x <= 0: (32*M - 1)/32 = M - 1 + 31/32.
+    if (!d.isCst() || d->value <= 0 || constant == 0) return std::nullopt;
+    bool nonNeg = provablyNonNegative(x);
+    if (!nonNeg && !provablyNonPositive(x)) return std::nullopt;
+    int64_t c = d->value, k = constant / c, rem = constant % c;
+    if (nonNeg && rem < 0) {
+      --k;
+      rem += c;
+    } else if (!nonNeg && rem > 0) {
+      ++k;
+      rem -= c;
+    }
+    if (k == 0) return std::nullopt;  // nothing moves: variant 0 covers it
+    qs.push_back(cst(k));
+    rs.push_back(cst(rem));
+  }
   if (qs.empty() || (variant == 1 && !constQuotient)) return std::nullopt;
-  Expr r = addMany(std::move(rs));
+  Expr r = addMany(rs);
   if (!isCst(r, 0)) {
     bool ok = (provablyNonNegative(r) && provablyNonNegative(x)) ||
               (provablyNonPositive(r) && provablyNonPositive(x));
     if (!ok) return std::nullopt;
   }
-  return QuotRem{addMany(std::move(qs)), r};
+  return QuotRem{addMany(qs), r};
 }
 
 }  // namespace detail
@@ -115,6 +138,7 @@ Expr splitSum(Expr x, Expr d, int variant) {
 }
 Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
 Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
+Expr splitSumConstant(Expr x, Expr d) { return splitSum(x, d, 2); }
 
 // x/d is the same constant over the whole range of x (d a constant).
 Expr constBounds(Expr x, Expr d) {
@@ -142,6 +166,7 @@ const DivRule kDivRules[] = {
     {"div-of-div", divOfDiv},
     {"div-split-sum", splitSumAll},
     {"div-split-sum-keep-offset", splitSumKeepOffset},
+    {"div-split-sum-constant", splitSumConstant},
     {"div-in-range", inRange},
     {"div-constant-bounds", constBounds},
     {"div-negative-divisor", negativeDivisor},

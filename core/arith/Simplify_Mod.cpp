@@ -72,6 +72,7 @@ Expr splitSum(Expr x, Expr d, int variant) {
 }
 Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
 Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
+Expr splitSumConstant(Expr x, Expr d) { return splitSum(x, d, 2); }
 
 // (g*a) % (g*b) = g*(a % b) for g != 0 (a constant or a non-zero factor of the divisor);
 // kept only when strictly smaller (the caller's check allows equal size).
@@ -120,6 +121,7 @@ const ModRule kModRules[] = {
     {"mod-of-mod", modOfMod},
     {"mod-split-sum", splitSumAll},
     {"mod-split-sum-keep-offset", splitSumKeepOffset},
+    {"mod-split-sum-constant", splitSumConstant},
     {"mod-in-range", inRange},
     {"mod-common-factor", commonFactor},
     {"mod-constant-bounds", constBounds},
