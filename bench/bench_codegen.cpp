@@ -1,7 +1,8 @@
 // Code generation speed: the kernel of the best-found matmul (CASES 2016, Listing 4;
 // resources/examples/lowlevel/matmul_best.lift) and of the other low-level examples, with and
 // without index simplification. The counters give the kernel's source size (bytes) and number
-// of memory accesses, and the total length of the printed indices. Target: under 5 ms for matmul_best. Results: docs/PERFORMANCE.md.
+// of memory accesses, and the total length of the printed indices. Target: under 5 ms for matmul_best.
+// Results: docs/PERFORMANCE.md.
 #include <benchmark/benchmark.h>
 
 #include "codegen/Compiler.h"
@@ -32,13 +33,15 @@ void compileExample(benchmark::State& state, const char* example, bool simplify)
 }  // namespace
 
 BENCHMARK_CAPTURE(compileExample, matmul_best, "matmul_best.lift", true)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(compileExample, matmul_best_unsimplified, "matmul_best.lift", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(compileExample, matmul_best_unsimplified, "matmul_best.lift", false)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compileExample, matmul_expert, "matmul_expert.lift", true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compileExample, matmul_expert_unsimplified, "matmul_expert.lift", false)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compileExample, dot, "dot.lift", true)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compileExample, dot_unsimplified, "dot.lift", false)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(compileExample, transpose, "transpose.lift", true)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(compileExample, transpose_unsimplified, "transpose.lift", false)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(compileExample, transpose_unsimplified, "transpose.lift", false)
+    ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -31,8 +31,8 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpace(const ir::Expr&
     using K = ir::PatternKind;
     if (auto w = spaceOfWrapper(p->pattern())) {
       s = w;
-    } else if (p->pattern() == K::ReduceSeq || p->pattern() == K::ReduceSeqUnroll || p->pattern() == K::Reduce ||
-               p->pattern() == K::PartRed) {
+    } else if (p->pattern() == K::ReduceSeq || p->pattern() == K::ReduceSeqUnroll ||
+               p->pattern() == K::Reduce || p->pattern() == K::PartRed) {
       s = explicitSpace(c->args().at(0));
       if (!s) s = explicitSpaceOf(p->f());
     } else if (ir::isDataLayout(p->pattern())) {
@@ -75,8 +75,10 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpaceOf(const ir::Fun
 
 AddressSpace AddressSpaceInference::defaultSpace(Level level, Type t) {
   arith::Expr n = t.scalarCount();
-  if (level == Level::Thread && n.isCst() && n.value() <= kMaxDefaultPrivateScalars) return AddressSpace::Private;
-  if (level == Level::WorkGroup && n.isCst() && n.value() <= kMaxDefaultLocalScalars) return AddressSpace::Local;
+  if (level == Level::Thread && n.isCst() && n.value() <= kMaxDefaultPrivateScalars)
+    return AddressSpace::Private;
+  if (level == Level::WorkGroup && n.isCst() && n.value() <= kMaxDefaultLocalScalars)
+    return AddressSpace::Local;
   return AddressSpace::Global;
 }
 

@@ -28,11 +28,11 @@ namespace lift::codegen {
 class BarrierPlan {
  public:
   struct Facts {
-    bool elementwiseConsumer = false;          // R1
-    const ir::FunNode* laterSibling = nullptr; // R2: the mapLcl computing a later argument
+    bool elementwiseConsumer = false;            // R1
+    const ir::FunNode* laterSibling = nullptr;   // R2: the mapLcl computing a later argument
     std::vector<const ir::FunNode*> workGroups;  // R3: the mapWrg whose results it ends
-    bool endsWorkGroup = false;                // R3 holds if those run one iteration each
-    bool nestedInLocal = false;                // R4
+    bool endsWorkGroup = false;                  // R3 holds if those run one iteration each
+    bool nestedInLocal = false;                  // R4
   };
 
   // Whether the mapLcl pattern node needs a barrier after it. `singleIteration` says whether

@@ -32,8 +32,8 @@ struct Access {
   int width = 1;           // VLoad, VLoadAt: vector width
   int lane = 0;            // Lane
   bool write = false;
-  ir::NodeId node = 0;     // the node whose code performs the access
-  std::vector<int> tags;   // view tags met on the way (reads of a reduction's old accumulator)
+  ir::NodeId node = 0;    // the node whose code performs the access
+  std::vector<int> tags;  // view tags met on the way (reads of a reduction's old accumulator)
 };
 
 // The value is read only when lo <= index < hi (pad with a constant): otherwise the pad value.

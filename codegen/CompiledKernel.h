@@ -26,10 +26,10 @@ struct KernelParam {
   };
   Kind kind = Kind::Input;
   std::string name;
-  Type elemType;      // buffers: the element type (scalar or vector); Scalar: its type; Size: int
-  arith::Expr count;  // buffers: number of elements, in the size variables
-  int input = -1;     // Input, Scalar: index of the program input
-  int component = -1; // Input, Output: which part of a tuple-typed value it stores (-1: all)
+  Type elemType;          // buffers: the element type (scalar or vector); Scalar: its type; Size: int
+  arith::Expr count;      // buffers: number of elements, in the size variables
+  int input = -1;         // Input, Scalar: index of the program input
+  int component = -1;     // Input, Output: which part of a tuple-typed value it stores (-1: all)
   std::vector<int> path;  // Input, Output: the tuple components of that part, outermost first
 
   bool isBuffer() const { return kind == Kind::Input || kind == Kind::Output || kind == Kind::Temporary; }
@@ -55,8 +55,8 @@ struct IndexEntry {
   arith::Expr rawExpr, simplifiedExpr;
   ir::NodeId node = 0;
   bool write = false;
-  int line = 0;            // 1-based line of the kernel source
-  std::string form;        // "element", "lane", "vload4", "vstore4", ...
+  int line = 0;      // 1-based line of the kernel source
+  std::string form;  // "element", "lane", "vload4", "vstore4", ...
 };
 
 struct CompiledKernel {

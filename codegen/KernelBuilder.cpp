@@ -91,35 +91,253 @@ bool mentionsVar(arith::Expr e, const std::string& name) {
 
 const char* kReservedList[] = {
     // C and OpenCL C keywords and types
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "bool",
-    "true", "false", "half", "uchar", "ushort", "uint", "ulong", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t",
-    "kernel", "__kernel", "global", "__global", "local", "__local", "private", "__private", "constant",
-    "__constant", "read_only", "write_only", "read_write", "image2d_t", "image3d_t", "sampler_t", "event_t",
-    "complex", "imaginary", "attribute", "__attribute__",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "bool",
+    "true",
+    "false",
+    "half",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "size_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "kernel",
+    "__kernel",
+    "global",
+    "__global",
+    "local",
+    "__local",
+    "private",
+    "__private",
+    "constant",
+    "__constant",
+    "read_only",
+    "write_only",
+    "read_write",
+    "image2d_t",
+    "image3d_t",
+    "sampler_t",
+    "event_t",
+    "complex",
+    "imaginary",
+    "attribute",
+    "__attribute__",
     // work-item and synchronisation functions
-    "get_work_dim", "get_global_size", "get_global_id", "get_local_size", "get_local_id", "get_num_groups",
-    "get_group_id", "get_global_offset", "barrier", "mem_fence", "read_mem_fence", "write_mem_fence",
-    "CLK_LOCAL_MEM_FENCE", "CLK_GLOBAL_MEM_FENCE",
+    "get_work_dim",
+    "get_global_size",
+    "get_global_id",
+    "get_local_size",
+    "get_local_id",
+    "get_num_groups",
+    "get_group_id",
+    "get_global_offset",
+    "barrier",
+    "mem_fence",
+    "read_mem_fence",
+    "write_mem_fence",
+    "CLK_LOCAL_MEM_FENCE",
+    "CLK_GLOBAL_MEM_FENCE",
     // math and common functions
-    "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi", "atan2pi", "cbrt",
-    "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1", "fabs", "fdim",
-    "floor", "fma", "fmax", "fmin", "fmod", "fract", "frexp", "hypot", "ilogb", "ldexp", "lgamma", "log", "log2",
-    "log10", "log1p", "logb", "mad", "maxmag", "minmag", "modf", "nan", "nextafter", "pow", "pown", "powr",
-    "remainder", "remquo", "rint", "rootn", "round", "rsqrt", "sin", "sincos", "sinh", "sinpi", "sqrt", "tan",
-    "tanh", "tanpi", "tgamma", "trunc", "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "mad_hi",
-    "mad_sat", "max", "min", "mul_hi", "rotate", "sub_sat", "upsample", "popcount", "mad24", "mul24", "degrees",
-    "radians", "mix", "step", "smoothstep", "sign", "cross", "dot", "distance", "length", "normalize",
-    "fast_distance", "fast_length", "fast_normalize", "isequal", "isnotequal", "isgreater", "isgreaterequal",
-    "isless", "islessequal", "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered",
-    "isunordered", "signbit", "any", "all", "bitselect", "select", "shuffle", "shuffle2", "printf", "vec_step",
-    "native_sin", "native_cos", "native_exp", "native_log", "native_sqrt", "native_rsqrt", "native_divide",
-    "native_recip", "native_powr", "native_tan", "half_sin", "half_cos", "half_exp", "half_log", "half_sqrt",
-    "vload2", "vload3", "vload4", "vload8", "vload16", "vstore2", "vstore3", "vstore4", "vstore8", "vstore16",
-    "async_work_group_copy", "wait_group_events", "prefetch", "atomic_add", "atomic_sub", "atomic_xchg",
-    "atomic_inc", "atomic_dec", "atomic_cmpxchg", "atomic_min", "atomic_max", "atomic_and", "atomic_or",
-    "atomic_xor", "convert_int", "convert_float", "as_int", "as_float", "main",
+    "acos",
+    "acosh",
+    "acospi",
+    "asin",
+    "asinh",
+    "asinpi",
+    "atan",
+    "atan2",
+    "atanh",
+    "atanpi",
+    "atan2pi",
+    "cbrt",
+    "ceil",
+    "copysign",
+    "cos",
+    "cosh",
+    "cospi",
+    "erfc",
+    "erf",
+    "exp",
+    "exp2",
+    "exp10",
+    "expm1",
+    "fabs",
+    "fdim",
+    "floor",
+    "fma",
+    "fmax",
+    "fmin",
+    "fmod",
+    "fract",
+    "frexp",
+    "hypot",
+    "ilogb",
+    "ldexp",
+    "lgamma",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "logb",
+    "mad",
+    "maxmag",
+    "minmag",
+    "modf",
+    "nan",
+    "nextafter",
+    "pow",
+    "pown",
+    "powr",
+    "remainder",
+    "remquo",
+    "rint",
+    "rootn",
+    "round",
+    "rsqrt",
+    "sin",
+    "sincos",
+    "sinh",
+    "sinpi",
+    "sqrt",
+    "tan",
+    "tanh",
+    "tanpi",
+    "tgamma",
+    "trunc",
+    "abs",
+    "abs_diff",
+    "add_sat",
+    "hadd",
+    "rhadd",
+    "clamp",
+    "clz",
+    "mad_hi",
+    "mad_sat",
+    "max",
+    "min",
+    "mul_hi",
+    "rotate",
+    "sub_sat",
+    "upsample",
+    "popcount",
+    "mad24",
+    "mul24",
+    "degrees",
+    "radians",
+    "mix",
+    "step",
+    "smoothstep",
+    "sign",
+    "cross",
+    "dot",
+    "distance",
+    "length",
+    "normalize",
+    "fast_distance",
+    "fast_length",
+    "fast_normalize",
+    "isequal",
+    "isnotequal",
+    "isgreater",
+    "isgreaterequal",
+    "isless",
+    "islessequal",
+    "islessgreater",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isnormal",
+    "isordered",
+    "isunordered",
+    "signbit",
+    "any",
+    "all",
+    "bitselect",
+    "select",
+    "shuffle",
+    "shuffle2",
+    "printf",
+    "vec_step",
+    "native_sin",
+    "native_cos",
+    "native_exp",
+    "native_log",
+    "native_sqrt",
+    "native_rsqrt",
+    "native_divide",
+    "native_recip",
+    "native_powr",
+    "native_tan",
+    "half_sin",
+    "half_cos",
+    "half_exp",
+    "half_log",
+    "half_sqrt",
+    "vload2",
+    "vload3",
+    "vload4",
+    "vload8",
+    "vload16",
+    "vstore2",
+    "vstore3",
+    "vstore4",
+    "vstore8",
+    "vstore16",
+    "async_work_group_copy",
+    "wait_group_events",
+    "prefetch",
+    "atomic_add",
+    "atomic_sub",
+    "atomic_xchg",
+    "atomic_inc",
+    "atomic_dec",
+    "atomic_cmpxchg",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "convert_int",
+    "convert_float",
+    "as_int",
+    "as_float",
+    "main",
 };
 
 }  // namespace
@@ -127,8 +345,8 @@ const char* kReservedList[] = {
 bool isReservedOpenCLName(const std::string& name) {
   static const std::unordered_set<std::string> names = [] {
     std::unordered_set<std::string> s(std::begin(kReservedList), std::end(kReservedList));
-    for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
-                          "half", "bool"})
+    for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
+                          "double", "half", "bool"})
       for (int w : {2, 3, 4, 8, 16}) s.insert(fmt::format("{}{}", t, w));
     return s;
   }();
@@ -141,7 +359,8 @@ namespace {
 
 class Builder {
  public:
-  Builder(const ir::Program& p, const CompileOptions& o, const NDRange& nd, const BarrierPlan& b, KernelModel& m)
+  Builder(const ir::Program& p, const CompileOptions& o, const NDRange& nd, const BarrierPlan& b,
+          KernelModel& m)
       : prog_(p), opts_(o), nd_(nd), barriers_(b), model_(m), mem_(m.memories) {}
 
   void run();
@@ -277,18 +496,20 @@ class Builder {
       arith::Expr n = t.scalarCount();
       if (!n.isCst()) {
         if (isExplicit)
-          fail(site, fmt::format("toPrivate: a value of type {} has no constant size; private memory needs a size "
-                                 "known when the kernel is generated",
-                                 t.toString()));
+          fail(site,
+               fmt::format("toPrivate: a value of type {} has no constant size; private memory needs a size "
+                           "known when the kernel is generated",
+                           t.toString()));
         space = AddressSpace::Global;
       }
     }
     if (space == AddressSpace::Private) {
       int64_t bytes = t.byteSize().isCst() ? t.byteSize().value() : 0;
       if (bytes > kMaxPrivateBytes)
-        fail(site, fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
-                               "most); store it in local or global memory",
-                               bytes, t.toString(), kMaxPrivateBytes));
+        fail(site,
+             fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
+                         "most); store it in local or global memory",
+                         bytes, t.toString(), kMaxPrivateBytes));
     }
     if (space == AddressSpace::Local && !inWorkGroup())
       fail(site, "local memory outside a work-group: toLocal must be nested inside a mapWrg");
@@ -297,10 +518,10 @@ class Builder {
       bool rep = space == AddressSpace::Global || (space == AddressSpace::Local && l.kind == K::MapLcl);
       if (rep) reps.push_back({l.length, l.var});
     }
-    std::string base = prefix ? prefix
-                              : space == AddressSpace::Private ? "prv"
-                              : space == AddressSpace::Local   ? "tmp"
-                                                               : "gtmp";
+    std::string base = prefix                           ? prefix
+                       : space == AddressSpace::Private ? "prv"
+                       : space == AddressSpace::Local   ? "tmp"
+                                                        : "gtmp";
     return mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps);
   }
 
@@ -318,7 +539,8 @@ class Builder {
     view::memoriesOf(a, ms);
     if (b) view::memoriesOf(b, ms);
     for (auto* m : ms)
-      if (m->space == AddressSpace::Private && (!(m->count.isCst() && m->count.value() == 1) || m->elemType.isVector()))
+      if (m->space == AddressSpace::Private &&
+          (!(m->count.isCst() && m->count.value() == 1) || m->elemType.isVector()))
         return true;
     return false;
   }
@@ -347,7 +569,8 @@ class Builder {
   static bool sameAccess(const c::ExprP& a, const c::ExprP& b) {
     if (!a || !b || a->kind != c::Expr::Kind::Access || b->kind != c::Expr::Kind::Access) return false;
     const c::Access &x = *a->access, &y = *b->access;
-    return x.mem == y.mem && x.form == y.form && x.lane == y.lane && x.width == y.width && x.simplified == y.simplified;
+    return x.mem == y.mem && x.form == y.form && x.lane == y.lane && x.width == y.width &&
+           x.simplified == y.simplified;
   }
 
   void assign(const View& dest, c::ExprP value, Type t, ir::NodeId node) {
@@ -398,7 +621,8 @@ class Builder {
           d.text = t.openclName();
           d.name = name;
           d.rhs = value;
-          for (size_t k = 0; k < w.lanes.size(); ++k) lanes.push_back(c::member(c::text(name), laneName(int(k))));
+          for (size_t k = 0; k < w.lanes.size(); ++k)
+            lanes.push_back(c::member(c::text(name), laneName(int(k))));
         }
         for (size_t k = 0; k < w.lanes.size(); ++k) {
           noteWrite(w.lanes[k]);
@@ -417,7 +641,8 @@ class Builder {
       arith::Expr n = t.length();
       bool unroll = shouldUnroll(K::MapSeq, n, touchesPrivateArray(src, dest), opts_.unrolling);
       LoopForm form = unroll ? LoopForm::Unrolled : sequentialLoopForm(n, opts_.cfgSimplification, false);
-      seqLoop(n, form, node, [&](arith::Expr i) { copyValue(view::access(src, i), view::access(dest, i), node); });
+      seqLoop(n, form, node,
+              [&](arith::Expr i) { copyValue(view::access(src, i), view::access(dest, i), node); });
       return;
     }
     if (t.isTuple()) {
@@ -465,7 +690,8 @@ class Builder {
     --seqDepth_;
   }
 
-  LoopForm parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId node, const std::function<void(arith::Expr)>& body) {
+  LoopForm parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId node,
+                        const std::function<void(arith::Expr)>& body) {
     std::string suffix = dim == 0 ? "" : fmt::format("_{}", dim);
     std::string name, idFn, sizeFn;
     switch (kind) {
@@ -642,12 +868,14 @@ View Builder::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId 
   if (!s && level() == Level::Kernel && !sequentialKernel_) space = AddressSpace::Global;
   const ir::PatternNode* pat = unwrapAddressSpace(f);
   bool reduction = pat && ir::isReduceLike(pat->pattern());
-  View tmp = allocTemp(t, space, site, s.has_value(), reduction && space == AddressSpace::Private ? "acc" : nullptr);
+  View tmp =
+      allocTemp(t, space, site, s.has_value(), reduction && space == AddressSpace::Private ? "acc" : nullptr);
   produceApply(f, args, tmp, site);
   return tmp;
 }
 
-View Builder::readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call) {
+View Builder::readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site,
+                          const ir::Expr* call) {
   const auto& ps = p.params();
   auto arg = [&](size_t i) { return readArg(args.at(i)); };
   switch (p.pattern()) {
@@ -763,7 +991,8 @@ void Builder::produceApply(const ir::Fun& f, std::vector<Arg>& args, const View&
   }
 }
 
-void Builder::producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest, ir::NodeId site) {
+void Builder::producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest,
+                             ir::NodeId site) {
   ir::Fun self(std::shared_ptr<const ir::FunNode>(), &p);
   switch (p.pattern()) {
     case K::Map:
@@ -787,7 +1016,8 @@ void Builder::producePattern(const ir::PatternNode& p, std::vector<Arg>& args, c
       return;
     case K::Reduce:
     case K::PartRed:
-      fail(site, fmt::format("high-level pattern {} must be lowered before code generation", ir::patternName(p.pattern())));
+      fail(site, fmt::format("high-level pattern {} must be lowered before code generation",
+                             ir::patternName(p.pattern())));
     case K::Iterate:
       iterate(p, args.at(0), &dest, site);
       return;
@@ -879,7 +1109,8 @@ std::optional<View> Builder::destOfArg(const ir::Fun& f, const View& dest, Type 
   }
 }
 
-std::optional<View> Builder::destThrough(const ir::Expr& e, const View& dest, const ir::ParamNode* p, Type pType) {
+std::optional<View> Builder::destThrough(const ir::Expr& e, const View& dest, const ir::ParamNode* p,
+                                         Type pType) {
   if (e.get() == p) return dest;
   auto* c = ir::asCall(e);
   if (!c || c->args().size() != 1) return std::nullopt;
@@ -925,7 +1156,8 @@ c::ExprP Builder::inlineValue(const ir::Expr& e, Type t) {
     if (auto* p = ir::asPattern(c->fun()); p && p->pattern() == K::Dot) {
       std::vector<Arg> args = exprArgs(c->args());
       Type vt = typeOfArg(args[0]);
-      return c::call("dot", {readValue(readArg(args[0]), vt, e->id()), readValue(readArg(args[1]), vt, e->id())});
+      return c::call("dot",
+                     {readValue(readArg(args[0]), vt, e->id()), readValue(readArg(args[1]), vt, e->id())});
     }
   }
   View v = read(e);
@@ -1002,15 +1234,18 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
     body(i);
     // More than one work-group iteration may run: the next must not overwrite local memory
     // that other work-items still read.
-    if (kind == K::MapWrg && parallel_.back().form != LoopForm::Single) endIterationBarrier(inner, site, &dest);
+    if (kind == K::MapWrg && parallel_.back().form != LoopForm::Single)
+      endIterationBarrier(inner, site, &dest);
   });
   (void)form;
   if (kind == K::MapLcl) {
     const BarrierPlan::Facts* facts = barriers_.facts(&p);
-    if (level() == Level::WorkGroup && allPrivate(dest) && !(facts && (facts->elementwiseConsumer || facts->nestedInLocal)))
-      fail(site, fmt::format("mapLcl{} stores its result in private memory at work-group level: each work-item "
-                             "would hold only its own elements; store it in local memory (toLocal)",
-                             p.index()));
+    if (level() == Level::WorkGroup && allPrivate(dest) &&
+        !(facts && (facts->elementwiseConsumer || facts->nestedInLocal)))
+      fail(site,
+           fmt::format("mapLcl{} stores its result in private memory at work-group level: each work-item "
+                       "would hold only its own elements; store it in local memory (toLocal)",
+                       p.index()));
     Written w = written(before);
     bool local = w.local, global = w.global;
     bool needed = barriers_.needed(&p, opts_.barrierElimination, [&](const ir::FunNode* w) {
@@ -1070,7 +1305,8 @@ void Builder::vectorize(const ir::PatternNode& p, std::vector<Arg>& args, const 
   std::function<View(const View&, int)> laneOf = [&](const View& v, int k) -> View {
     if (v->type.isTuple()) {
       std::vector<View> parts;
-      for (size_t c = 0; c < v->type.tupleElems().size(); ++c) parts.push_back(laneOf(view::get(v, int(c)), k));
+      for (size_t c = 0; c < v->type.tupleElems().size(); ++c)
+        parts.push_back(laneOf(view::get(v, int(c)), k));
       return view::tuple(std::move(parts));
     }
     return view::access(view::lanes(v), cst(k));
@@ -1125,7 +1361,8 @@ bool Builder::inPlaceSafe(const c::Block& iteration, int tag) {
     for (auto& w : writes) {
       if (w.a->mem != r.a->mem) continue;
       size_t common = 0;
-      while (common < r.loops.size() && common < w.loops.size() && r.loops[common] == w.loops[common]) ++common;
+      while (common < r.loops.size() && common < w.loops.size() && r.loops[common] == w.loops[common])
+        ++common;
       bool sameForm = w.a->form == r.a->form && w.a->lane == r.a->lane && w.a->width == r.a->width;
       arith::Expr diff = arith::simplify(w.a->simplified - r.a->simplified);
       bool different = sameForm && diff.isCst() && diff.value() != 0;
@@ -1156,8 +1393,9 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
     copyBack = true;
   }
   if (level() == Level::Kernel && !allPrivate(acc))
-    fail(site, "a reduction at kernel level (outside mapGlb/mapWrg) with a large accumulator would be updated by "
-               "every work-item at once; move it inside a parallel map");
+    fail(site,
+         "a reduction at kernel level (outside mapGlb/mapWrg) with a large accumulator would be updated by "
+         "every work-item at once; move it inside a parallel map");
   comment(std::string(ir::patternName(p.pattern())), site);
   size_t beforeInit = writeLog_.size();
   produceArg(init, acc, site);
@@ -1247,7 +1485,9 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   if (n.isCst() && n.value() == 1) return applyOnce(xv, dest);
 
   // The types flowing between iterations.
-  auto typeAfter = [&](Type t) { return typeOfApply(f, {t}, [this](const ir::ParamNode* q) { return paramType(q); }); };
+  auto typeAfter = [&](Type t) {
+    return typeOfApply(f, {t}, [this](const ir::ParamNode* q) { return paramType(q); });
+  };
   std::vector<Type> ts{xv->type};
   bool loopable = xv->type.isArray();
   if (n.isCst()) {
@@ -1268,8 +1508,9 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   }
   Type elem = xv->type.elem();
   if (level() == Level::Kernel)
-    fail(site, "iterate at kernel level (outside mapGlb/mapWrg) would be run by every work-item on shared "
-               "buffers; move it inside a parallel map");
+    fail(site,
+         "iterate at kernel level (outside mapGlb/mapWrg) would be run by every work-item on shared "
+         "buffers; move it inside a parallel map");
 
   // Lengths: of the input of each iteration, and the largest output.
   std::vector<arith::Expr> lens;
@@ -1295,8 +1536,10 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   std::vector<const Memory*> am;
   view::memoriesOf(a, am);
   const Memory* ma = am.front();
-  Memory* src = mem_.allocateMemory("src" + suffix, space, Memory::Role::Pointer, ma->elemType, ma->count, site);
-  Memory* dst = mem_.allocateMemory("dst" + suffix, space, Memory::Role::Pointer, ma->elemType, ma->count, site);
+  Memory* src =
+      mem_.allocateMemory("src" + suffix, space, Memory::Role::Pointer, ma->elemType, ma->count, site);
+  Memory* dst =
+      mem_.allocateMemory("dst" + suffix, space, Memory::Role::Pointer, ma->elemType, ma->count, site);
   std::string ptrType = fmt::format("{}{}{}*", space == AddressSpace::Private ? "" : qualifier(space),
                                     space == AddressSpace::Private ? "" : " ", ma->elemType.openclName());
 
@@ -1323,7 +1566,8 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   decl(dst, pa, false);
   auto swap = [&] {
     emit(c::Stmt::Kind::Line, site).text = fmt::format("{} = {};", src->name, dst->name);
-    emit(c::Stmt::Kind::Line, site).text = fmt::format("{} = ({} == {}) ? {} : {};", dst->name, dst->name, pa, pb, pa);
+    emit(c::Stmt::Kind::Line, site).text =
+        fmt::format("{} = ({} == {}) ? {} : {};", dst->name, dst->name, pa, pb, pa);
   };
   int start = 0;
   ++iterDepth_;
@@ -1373,7 +1617,8 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
       produceApply(f, in, view::mem(dst, outT), site);
       endIterationBarrier(before, site);
       swap();
-      if (varying) emit(c::Stmt::Kind::Line, site).text = fmt::format("{} = {};", sizeName, str(outT.length()));
+      if (varying)
+        emit(c::Stmt::Kind::Line, site).text = fmt::format("{} = {};", sizeName, str(outT.length()));
     });
   }
   --iterDepth_;
@@ -1446,7 +1691,8 @@ void Builder::run() {
     if (inner.isScalar() && inner.scalarKind() == ScalarKind::Bool)
       fail(prog_.main->body()->id(), "a kernel cannot return bool values (OpenCL forbids bool buffers)");
   }
-  View out = mem_.allocate(result, AddressSpace::Global, Memory::Role::Output, "out", prog_.main->body()->id());
+  View out =
+      mem_.allocate(result, AddressSpace::Global, Memory::Role::Output, "out", prog_.main->body()->id());
   produce(prog_.main->body(), out);
 
   if (opts_.unrolling) {

@@ -42,8 +42,8 @@ struct KernelModel {
   std::vector<ScalarInput> scalars;
   std::vector<const ir::UserFunDef*> userFuns;  // in order of first use
   std::unordered_map<const ir::UserFunDef*, std::string> userFunNames;
-  std::vector<Type> tupleTypes;                 // structs the kernel itself builds
-  std::vector<VectorizedFun> vectorized;        // vector versions of user functions
+  std::vector<Type> tupleTypes;           // structs the kernel itself builds
+  std::vector<VectorizedFun> vectorized;  // vector versions of user functions
   NDRange ndrange;
   bool usesDouble = false;
   bool usesIntPow = false;

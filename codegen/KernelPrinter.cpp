@@ -110,7 +110,8 @@ class Printer {
           text += ")";
           break;
         }
-        text = a.write ? fmt::format("{}, {}", idx, m->name) : fmt::format("vload{}({}, {})", a.width, idx, m->name);
+        text = a.write ? fmt::format("{}, {}", idx, m->name)
+                       : fmt::format("vload{}({}, {})", a.width, idx, m->name);
         break;
       case c::Access::Form::VLoadAt: {
         e.form = fmt::format("{}{}", a.write ? "vstore" : "vload", a.width);
@@ -128,7 +129,8 @@ class Printer {
     std::vector<std::string> parts;
     arith::Expr i = arith::simplify(g.index);
     std::string is = arith::toString(simplify_ ? i : g.index);
-    if (!arith::provablyLessEqual(g.lo, i)) parts.push_back(fmt::format("{} <= {}", arith::toString(g.lo), is));
+    if (!arith::provablyLessEqual(g.lo, i))
+      parts.push_back(fmt::format("{} <= {}", arith::toString(g.lo), is));
     if (!arith::provablyLess(i, g.hi)) parts.push_back(fmt::format("{} < {}", is, arith::toString(g.hi)));
     std::string s;
     for (size_t k = 0; k < parts.size(); ++k) s += (k ? " && " : "") + parts[k];
@@ -242,7 +244,8 @@ class Printer {
 
 std::string declaration(const Memory& m) {
   std::string type = m.elemType.openclName();
-  if (m.space == AddressSpace::Local) return fmt::format("local {} {}[{}];", type, m.name, arith::toString(m.count));
+  if (m.space == AddressSpace::Local)
+    return fmt::format("local {} {}[{}];", type, m.name, arith::toString(m.count));
   if (m.isPrivateScalar()) return fmt::format("{} {};", type, m.name);
   if (m.scalarized) {
     std::string s = type + " ";
@@ -254,8 +257,8 @@ std::string declaration(const Memory& m) {
 
 }  // namespace
 
-PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params, bool simplifyIndices,
-                          const std::string& header, const std::string& attributes) {
+PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params,
+                          bool simplifyIndices, const std::string& header, const std::string& attributes) {
   Printer p(model, simplifyIndices);
   p.lines(header, 0);
   if (model.usesDouble) p.line("#pragma OPENCL EXTENSION cl_khr_fp64 : enable", 0);

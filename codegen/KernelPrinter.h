@@ -15,8 +15,8 @@ struct PrintedKernel {
   std::vector<IndexEntry> indices;
 };
 
-PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params, bool simplifyIndices,
-                          const std::string& header, const std::string& attributes);
+PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params,
+                          bool simplifyIndices, const std::string& header, const std::string& attributes);
 
 // The C type of a parameter as it appears in the signature: "const global float* restrict".
 std::string parameterDeclaration(const KernelParam& p);

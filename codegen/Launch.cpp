@@ -43,9 +43,10 @@ uint64_t positive(arith::Expr e, const arith::Env& sizes, const std::string& wha
   if (v < 1) {
     std::string at;
     for (auto& [n, x] : sizes) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", n, x);
-    throw LiftError(fmt::format("{} would have {} elements ({} = {} at {}): these sizes make the allocation "
-                                "impossible",
-                                what, v, arith::toString(e), v, at));
+    throw LiftError(
+        fmt::format("{} would have {} elements ({} = {} at {}): these sizes make the allocation "
+                    "impossible",
+                    what, v, arith::toString(e), v, at));
   }
   return static_cast<uint64_t>(v);
 }
@@ -62,16 +63,17 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
   for (auto& p : k.params) {
     switch (p.kind) {
       case KernelParam::Kind::Input:
-        l.args.push_back(runtime::KernelArg::input(p.name, elementTypeOf(p.elemType),
-                                                   positive(p.count, sizes, "input buffer '" + p.name + "'")));
+        l.args.push_back(runtime::KernelArg::input(
+            p.name, elementTypeOf(p.elemType), positive(p.count, sizes, "input buffer '" + p.name + "'")));
         break;
       case KernelParam::Kind::Output:
-        l.args.push_back(runtime::KernelArg::output(p.name, elementTypeOf(p.elemType),
-                                                    positive(p.count, sizes, "output buffer '" + p.name + "'")));
+        l.args.push_back(runtime::KernelArg::output(
+            p.name, elementTypeOf(p.elemType), positive(p.count, sizes, "output buffer '" + p.name + "'")));
         break;
       case KernelParam::Kind::Temporary:
-        l.args.push_back(runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType),
-                                                   positive(p.count, sizes, "temporary buffer '" + p.name + "'")));
+        l.args.push_back(
+            runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType),
+                                      positive(p.count, sizes, "temporary buffer '" + p.name + "'")));
         break;
       case KernelParam::Kind::LocalBuffer: {
         uint64_t n = positive(p.count, sizes, "local buffer '" + p.name + "'");
@@ -105,7 +107,8 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
   return l;
 }
 
-runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type, const std::vector<int>& path) {
+runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
+                               const std::vector<int>& path) {
   std::vector<cfun::Scalar> scalars;
   ScalarKind k = ScalarKind::Float;
   bool kindKnown = false;
@@ -165,7 +168,8 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
   return {};
 }
 
-void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k, const std::vector<interp::Value>& inputs) {
+void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
+               const std::vector<interp::Value>& inputs) {
   for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
     const KernelParam& p = k.params[i];
     if (p.input < 0 || p.input >= static_cast<int>(inputs.size())) continue;

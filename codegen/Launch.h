@@ -21,12 +21,14 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
 
 // Sets the data of the input buffers and scalar arguments from the program's input values
 // (as the interpreter takes them), and the expected contents of the outputs from its result.
-void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k, const std::vector<interp::Value>& inputs);
+void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
+               const std::vector<interp::Value>& inputs);
 void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result);
 
 // The scalars of a value in the layout of the kernel's buffers (row-major), converted to `type`;
 // `path` selects the part of a tuple-typed value one buffer stores (KernelParam::path).
-runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type, const std::vector<int>& path = {});
+runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
+                               const std::vector<int>& path = {});
 
 // The runtime's element type of a scalar or vector type; throws LiftError for others (bool).
 runtime::ElementType elementTypeOf(Type t);

@@ -81,7 +81,8 @@ bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
       if (pat && pat->pattern() == ir::PatternKind::MapWrg) return true;
       if (pat && pat->pattern() == ir::PatternKind::MapGlb) return false;
     }
-    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get()) : static_cast<const void*>(p.node.fun.get());
+    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get())
+                          : static_cast<const void*>(p.node.fun.get());
   }
 }
 
@@ -92,9 +93,11 @@ bool insideParallel(const ProgramIndex& idx, const void* node) {
     if (p.edge == ir::Edge::Root) return false;
     if (p.edge == ir::Edge::PatternFun) {
       auto* pat = ir::asPattern(p.node.fun);
-      if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb)) return true;
+      if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
+        return true;
     }
-    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get()) : static_cast<const void*>(p.node.fun.get());
+    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get())
+                          : static_cast<const void*>(p.node.fun.get());
   }
 }
 
@@ -132,27 +135,31 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
         continue;
       case ir::Edge::PatternFun: {
         auto* pat = ir::asPattern(p.node.fun);
-        if (pat && (pat->pattern() == ir::PatternKind::MapSeq || pat->pattern() == ir::PatternKind::MapSeqUnroll ||
-                    pat->pattern() == ir::PatternKind::Map)) {
+        if (pat &&
+            (pat->pattern() == ir::PatternKind::MapSeq || pat->pattern() == ir::PatternKind::MapSeqUnroll ||
+             pat->pattern() == ir::PatternKind::Map)) {
           p = climb(pat, &cur);
           continue;
         }
         fail(idx, siteOf(idx, par),
-             fmt::format("{}: its result feeds the next iteration of a {} in the same kernel, which would need "
-                         "synchronisation across work-groups; OpenCL has none inside a kernel",
-                         label(*par), pat ? std::string(ir::patternName(pat->pattern())) : "function"));
+             fmt::format(
+                 "{}: its result feeds the next iteration of a {} in the same kernel, which would need "
+                 "synchronisation across work-groups; OpenCL has none inside a kernel",
+                 label(*par), pat ? std::string(ir::patternName(pat->pattern())) : "function"));
       }
       case ir::Edge::CallArg: {
         auto* call = ir::asCall(p.node.expr);
         const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
-        if (consumer && (ir::isDataLayout(consumer->pattern()) || consumer->pattern() == ir::PatternKind::Id)) {
+        if (consumer &&
+            (ir::isDataLayout(consumer->pattern()) || consumer->pattern() == ir::PatternKind::Id)) {
           if (consumer->pattern() != ir::PatternKind::Zip) zipOnly = false;
           cur = p.node.expr.get();
           p = idx.parentOf(cur);
           continue;
         }
-        if (consumer && consumer->pattern() == ir::PatternKind::MapGlb && par->pattern() == ir::PatternKind::MapGlb &&
-            consumer->index() == par->index() && zipOnly && p.index == 0)
+        if (consumer && consumer->pattern() == ir::PatternKind::MapGlb &&
+            par->pattern() == ir::PatternKind::MapGlb && consumer->index() == par->index() && zipOnly &&
+            p.index == 0)
           return;  // element-wise: the same work-item computes and consumes element i
         fail(idx, siteOf(idx, par),
              fmt::format("{}: its result is consumed inside the same kernel by {}, which would need "
@@ -178,10 +185,11 @@ void checkLowered(const ProgramIndex& idx) {
     switch (pat->pattern()) {
       case K::Reduce:
       case K::PartRed:
-        fail(idx, siteOf(idx, pat),
-             fmt::format("high-level pattern {} must be lowered before code generation (to reduceSeq inside a "
-                         "parallel map, for instance)",
-                         ir::patternName(pat->pattern())));
+        fail(
+            idx, siteOf(idx, pat),
+            fmt::format("high-level pattern {} must be lowered before code generation (to reduceSeq inside a "
+                        "parallel map, for instance)",
+                        ir::patternName(pat->pattern())));
       case K::Map:
         if (!isViewFunction(pat->f()))
           fail(idx, siteOf(idx, pat),
@@ -191,7 +199,8 @@ void checkLowered(const ProgramIndex& idx) {
       case K::ToLocal:
         if (!insideWorkGroup(idx, pat))
           fail(idx, siteOf(idx, pat),
-               "toLocal outside a work-group: local memory is shared by the work-items of a mapWrg, so toLocal "
+               "toLocal outside a work-group: local memory is shared by the work-items of a mapWrg, so "
+               "toLocal "
                "must be nested inside a mapWrg");
         break;
       case K::MapGlb:

@@ -27,12 +27,12 @@ struct Memory {
   std::string name;
   AddressSpace space = AddressSpace::Global;
   Role role = Role::Temporary;
-  Type elemType;       // scalar or vector
-  arith::Expr count;   // elements (for a pointer: of the largest buffer it may name)
-  ir::NodeId node = 0; // the node that made it (for provenance)
+  Type elemType;          // scalar or vector
+  arith::Expr count;      // elements (for a pointer: of the largest buffer it may name)
+  ir::NodeId node = 0;    // the node that made it (for provenance)
   int component = -1;     // outputs: which component of a tuple result (-1: the whole result)
   std::vector<int> path;  // inputs, outputs: the tuple components (outermost first) it stores
-  int input = -1;      // inputs: index of the program input
+  int input = -1;         // inputs: index of the program input
 
   // Local memory whose size is not a constant: a `local T*` kernel argument sized at launch.
   bool dynamicLocal = false;
@@ -46,7 +46,9 @@ struct Memory {
            (role == Role::Temporary && (space == AddressSpace::Global || dynamicLocal));
   }
   // A single private value: declared as a variable, not as an array.
-  bool isPrivateScalar() const { return space == AddressSpace::Private && count.isCst() && count.value() == 1; }
+  bool isPrivateScalar() const {
+    return space == AddressSpace::Private && count.isCst() && count.value() == 1;
+  }
 };
 
 }  // namespace lift::codegen

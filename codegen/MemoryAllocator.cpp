@@ -19,8 +19,8 @@ Type componentType(Type t, size_t k) {
   return Type::array(componentType(t.elem(), k), t.length());
 }
 
-Memory* MemoryAllocator::allocateMemory(const std::string& name, AddressSpace space, Memory::Role role, Type elemType,
-                                        arith::Expr count, ir::NodeId node) {
+Memory* MemoryAllocator::allocateMemory(const std::string& name, AddressSpace space, Memory::Role role,
+                                        Type elemType, arith::Expr count, ir::NodeId node) {
   auto m = std::make_unique<Memory>();
   m->id = static_cast<int>(memories_.size());
   m->name = name;
@@ -35,8 +35,8 @@ Memory* MemoryAllocator::allocateMemory(const std::string& name, AddressSpace sp
   return memories_.back().get();
 }
 
-View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const std::string& name, ir::NodeId node,
-                            const std::vector<Replication>& replication, int& component,
+View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const std::string& name,
+                            ir::NodeId node, const std::vector<Replication>& replication, int& component,
                             std::vector<int>& path) {
   if (containsTuple(t)) {
     Type inner = t;
@@ -45,8 +45,8 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
     std::vector<View> parts;
     for (size_t k = 0; k < n; ++k) {
       path.push_back(static_cast<int>(k));
-      parts.push_back(
-          build(componentType(t, k), space, role, fmt::format("{}_{}", name, k), node, replication, component, path));
+      parts.push_back(build(componentType(t, k), space, role, fmt::format("{}_{}", name, k), node,
+                            replication, component, path));
       path.pop_back();
     }
     if (t.isTuple()) return view::tuple(std::move(parts));
@@ -69,8 +69,8 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
   return v;
 }
 
-View MemoryAllocator::allocate(Type t, AddressSpace space, Memory::Role role, const std::string& base, ir::NodeId node,
-                               const std::vector<Replication>& replication) {
+View MemoryAllocator::allocate(Type t, AddressSpace space, Memory::Role role, const std::string& base,
+                               ir::NodeId node, const std::vector<Replication>& replication) {
   int component = 0;
   std::vector<int> path;
   return build(t, space, role, base, node, replication, component, path);

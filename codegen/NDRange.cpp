@@ -42,7 +42,8 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
     const ir::PatternNode* pat = ir::asPattern(n.fun);
     if (!pat) return true;
     ir::PatternKind k = pat->pattern();
-    if (k != ir::PatternKind::MapGlb && k != ir::PatternKind::MapWrg && k != ir::PatternKind::MapLcl) return true;
+    if (k != ir::PatternKind::MapGlb && k != ir::PatternKind::MapWrg && k != ir::PatternKind::MapLcl)
+      return true;
     const ir::FunType* ft = types.funTypeOf(n.fun);
     if (!ft || ft->inputs.empty() || !ft->inputs[0].isArray()) return true;
     arith::Expr len = ft->inputs[0].length();
@@ -93,7 +94,8 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
   if (!global.empty()) {
     r.dims = static_cast<int>(std::min<size_t>(3, std::max(global.size(), local.size())));
     for (int d = 0; d < 3; ++d) {
-      r.global[d] = d < static_cast<int>(global.size()) ? global[d] : (d < r.dims ? arith::cst(1) : arith::Expr());
+      r.global[d] =
+          d < static_cast<int>(global.size()) ? global[d] : (d < r.dims ? arith::cst(1) : arith::Expr());
       r.local[d] = d < static_cast<int>(local.size()) ? local[d] : arith::Expr();
     }
     if (local.empty())

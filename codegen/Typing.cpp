@@ -151,7 +151,8 @@ class Typer {
       }
       case K::AsScalar: {
         Type in = args.at(0);
-        return Type::array(Type::scalar(in.elem().scalarKind()), in.length() * arith::cst(in.elem().vectorWidth()));
+        return Type::array(Type::scalar(in.elem().scalarKind()),
+                           in.length() * arith::cst(in.elem().vectorWidth()));
       }
       case K::Vectorize: {
         int width = static_cast<int>(ps.sizes.at(0).value());

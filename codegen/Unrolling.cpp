@@ -7,7 +7,8 @@ namespace lift::codegen {
 
 bool shouldUnroll(ir::PatternKind kind, arith::Expr n, bool touchesPrivateArray, bool enabled) {
   if (!enabled || !n.isCst()) return false;
-  if (kind == ir::PatternKind::MapSeqUnroll || kind == ir::PatternKind::ReduceSeqUnroll) return n.value() <= kMaxUnroll;
+  if (kind == ir::PatternKind::MapSeqUnroll || kind == ir::PatternKind::ReduceSeqUnroll)
+    return n.value() <= kMaxUnroll;
   return touchesPrivateArray && n.value() <= kMaxUnrollDefault;
 }
 

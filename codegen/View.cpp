@@ -20,7 +20,8 @@ ViewNode node(ViewNode::Kind k, Type t, std::vector<View> parents = {}) {
 }
 
 Type arrayOf(Type t) {
-  LIFT_ASSERT(t && t.isArray(), "view of a non-array where an array is needed: " + (t ? t.toString() : "null"));
+  LIFT_ASSERT(t && t.isArray(),
+              "view of a non-array where an array is needed: " + (t ? t.toString() : "null"));
   return t;
 }
 
@@ -54,7 +55,8 @@ View access(const View& v, arith::Expr i) {
 
 View split(const View& v, arith::Expr chunk) {
   Type t = arrayOf(v->type);
-  ViewNode n = node(ViewNode::Kind::Split, Type::array(Type::array(t.elem(), chunk), t.length() / chunk), {v});
+  ViewNode n =
+      node(ViewNode::Kind::Split, Type::array(Type::array(t.elem(), chunk), t.length() / chunk), {v});
   n.a = chunk;
   return make(std::move(n));
 }
@@ -71,7 +73,8 @@ View transpose(const View& v) {
   Type t = arrayOf(v->type);
   Type inner = arrayOf(t.elem());
   if (v->kind == ViewNode::Kind::Transpose) return v->parent();
-  return make(node(ViewNode::Kind::Transpose, Type::array(Type::array(inner.elem(), t.length()), inner.length()), {v}));
+  return make(node(ViewNode::Kind::Transpose,
+                   Type::array(Type::array(inner.elem(), t.length()), inner.length()), {v}));
 }
 
 View reindex(const View& v, const ir::IndexFun& f, bool inverse) {
@@ -85,8 +88,8 @@ View reindex(const View& v, const ir::IndexFun& f, bool inverse) {
 
 View slide(const View& v, arith::Expr size, arith::Expr step) {
   Type t = arrayOf(v->type);
-  ViewNode n =
-      node(ViewNode::Kind::Slide, Type::array(Type::array(t.elem(), size), (t.length() - size + step) / step), {v});
+  ViewNode n = node(ViewNode::Kind::Slide,
+                    Type::array(Type::array(t.elem(), size), (t.length() - size + step) / step), {v});
   n.a = size;
   n.b = step;
   return make(std::move(n));
@@ -104,8 +107,9 @@ View pad(const View& v, arith::Expr left, arith::Expr right, ir::PadMode mode, s
 
 View asVector(const View& v, int width) {
   Type t = arrayOf(v->type);
-  ViewNode n = node(ViewNode::Kind::AsVector,
-                    Type::array(Type::vector(t.elem().scalarKind(), width), t.length() / arith::cst(width)), {v});
+  ViewNode n =
+      node(ViewNode::Kind::AsVector,
+           Type::array(Type::vector(t.elem().scalarKind(), width), t.length() / arith::cst(width)), {v});
   n.a = arith::cst(width);
   if (v->kind == ViewNode::Kind::AsScalar && v->a == n.a) return v->parent();
   return make(std::move(n));
@@ -114,8 +118,8 @@ View asVector(const View& v, int width) {
 View asScalar(const View& v) {
   Type t = arrayOf(v->type);
   int w = t.elem().vectorWidth();
-  ViewNode n = node(ViewNode::Kind::AsScalar, Type::array(Type::scalar(t.elem().scalarKind()), t.length() * arith::cst(w)),
-                    {v});
+  ViewNode n = node(ViewNode::Kind::AsScalar,
+                    Type::array(Type::scalar(t.elem().scalarKind()), t.length() * arith::cst(w)), {v});
   n.a = arith::cst(w);
   if (v->kind == ViewNode::Kind::AsVector && v->a == n.a) return v->parent();
   return make(std::move(n));

@@ -61,8 +61,8 @@ ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
           t = t.elem();
         }
         LIFT_ASSERT(stack.size() == lengths.size(),
-                    fmt::format("view consumption: {} indices for a memory of {} dimensions ({})", stack.size(),
-                                lengths.size(), view::describe(start)));
+                    fmt::format("view consumption: {} indices for a memory of {} dimensions ({})",
+                                stack.size(), lengths.size(), view::describe(start)));
         arith::Expr flat;
         arith::Expr stride = cst(1);
         for (size_t d = lengths.size(); d-- > 0;) {
@@ -232,12 +232,15 @@ c::ExprP scalarAt(const Memory* m, arith::Expr elemIndex, arith::Expr sub, ir::N
   if (e == 1) return c::access(makeAccess(m, c::Access::Form::Element, elemIndex, node, write));
   arith::Expr s = arith::simplify(sub);
   if (s.isCst())
-    return c::access(makeAccess(m, c::Access::Form::Lane, elemIndex, node, write, 1, static_cast<int>(s.value())));
-  return c::access(makeAccess(m, c::Access::Form::ScalarCast, rawAdd(rawMul(elemIndex, cst(e)), sub), node, write));
+    return c::access(
+        makeAccess(m, c::Access::Form::Lane, elemIndex, node, write, 1, static_cast<int>(s.value())));
+  return c::access(
+      makeAccess(m, c::Access::Form::ScalarCast, rawAdd(rawMul(elemIndex, cst(e)), sub), node, write));
 }
 
 std::string literalText(const ResolvedAccess& r, Type t) {
-  if (t.isVector() && !(r.literalType && r.literalType.isVector())) return fmt::format("({})({})", t.openclName(), r.literal);
+  if (t.isVector() && !(r.literalType && r.literalType.isVector()))
+    return fmt::format("({})({})", t.openclName(), r.literal);
   return r.literal;
 }
 

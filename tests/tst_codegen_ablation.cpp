@@ -32,13 +32,15 @@ class TestCodegenAblation : public QObject {
  private slots:
   void indexSimplificationMakesKernelsShorter_data() {
     QTest::addColumn<QString>("example");
-    for (const char* e : {"dot.lift", "transpose.lift", "matmul_best.lift", "matmul_expert.lift", "stencil3.lift"})
+    for (const char* e :
+         {"dot.lift", "transpose.lift", "matmul_best.lift", "matmul_expert.lift", "stencil3.lift"})
       QTest::newRow(e) << e;
   }
   void indexSimplificationMakesKernelsShorter() {
     QFETCH(QString, example);
     std::string on = compile(example.toStdString());
-    std::string off = compile(example.toStdString(), [](codegen::CompileOptions& o) { o.simplifyIndices = false; });
+    std::string off =
+        compile(example.toStdString(), [](codegen::CompileOptions& o) { o.simplifyIndices = false; });
     QVERIFY(on != off);
     QVERIFY2(off.size() > on.size(), qPrintable(QString("%1 vs %2 bytes").arg(off.size()).arg(on.size())));
   }

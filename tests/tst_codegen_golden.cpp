@@ -42,7 +42,9 @@ std::vector<std::string> subscripts(const std::string& s) {
   return out;
 }
 
-bool hasDivMod(const std::string& s) { return s.find('/') != std::string::npos || s.find('%') != std::string::npos; }
+bool hasDivMod(const std::string& s) {
+  return s.find('/') != std::string::npos || s.find('%') != std::string::npos;
+}
 
 }  // namespace
 

@@ -24,7 +24,8 @@ namespace {
 
 std::vector<std::string> programs() {
   std::vector<std::string> out;
-  std::vector<std::string> dirs = {LIFT_SOURCE_DIR "/resources/examples/lowlevel", LIFT_SOURCE_DIR "/tests/data/codegen"};
+  std::vector<std::string> dirs = {LIFT_SOURCE_DIR "/resources/examples/lowlevel",
+                                   LIFT_SOURCE_DIR "/tests/data/codegen"};
   if (const char* extra = std::getenv("LIFT_CODEGEN_PROGRAMS")) dirs.push_back(extra);
   for (const std::string& dir : dirs) {
     if (!std::filesystem::exists(dir)) continue;

@@ -46,7 +46,8 @@ class TestLiftcCompile : public QObject {
     QCOMPARE(r.code, 0);
     QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
     QVERIFY(lines.size() >= 3);
-    QVERIFY(lines[0].contains("buffer") && lines[0].contains("raw index") && lines[0].contains("simplified index"));
+    QVERIFY(lines[0].contains("buffer") && lines[0].contains("raw index") &&
+            lines[0].contains("simplified index"));
     bool read = false;
     for (auto& l : lines)
       if (l.contains(" read ") && l.contains(" x ")) {
@@ -90,16 +91,19 @@ class TestLiftcCompile : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("high-level") << QStringList{"compile", "resources/examples/dot.lift"}
                                 << "dot.lift:10:3: error: high-level pattern reduce must be lowered";
-    QTest::newRow("mapLcl outside mapWrg") << QStringList{"compile", "tests/data/codegen/bad_nesting.lift"}
-                                           << "bad_nesting.lift:6:31: error: mapLcl0 must be nested inside a mapWrg";
-    QTest::newRow("toLocal outside a work-group") << QStringList{"compile", "tests/data/codegen/bad_tolocal.lift"}
-                                                  << "bad_tolocal.lift:7:50: error: toLocal outside a work-group";
+    QTest::newRow("mapLcl outside mapWrg")
+        << QStringList{"compile", "tests/data/codegen/bad_nesting.lift"}
+        << "bad_nesting.lift:6:31: error: mapLcl0 must be nested inside a mapWrg";
+    QTest::newRow("toLocal outside a work-group")
+        << QStringList{"compile", "tests/data/codegen/bad_tolocal.lift"}
+        << "bad_tolocal.lift:7:50: error: toLocal outside a work-group";
     QTest::newRow("synchronisation across work-groups")
         << QStringList{"compile", "tests/data/codegen/bad_sync.lift"} << "bad_sync.lift:7:63: error: mapGlb0";
     QTest::newRow("local memory too large")
         << QStringList{"compile", "tests/data/codegen/local_dynamic.lift", "--size", "K=100000"}
         << "local_dynamic.lift:9:64: error: the kernel needs 400032 bytes of local memory";
-    QTest::newRow("size not in the program") << QStringList{"compile", kDot, "--size", "Q=4"} << "no size 'Q'";
+    QTest::newRow("size not in the program")
+        << QStringList{"compile", kDot, "--size", "Q=4"} << "no size 'Q'";
     QTest::newRow("size not a number") << QStringList{"compile", kDot, "--size", "N=x"} << "positive integer";
     QTest::newRow("missing file") << QStringList{"compile", "no/such/file.lift"} << "no/such/file.lift";
     QTest::newRow("unknown option") << QStringList{"compile", kDot, "--fast"} << "unknown option '--fast'";

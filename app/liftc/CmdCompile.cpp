@@ -30,7 +30,8 @@ arith::Env parseSizes(const std::vector<std::string>& specs, const ir::Program& 
       if (!p.findSize(name)) throw LiftError(fmt::format("--size: the program has no size '{}'", name));
       char* rest = nullptr;
       long long v = std::strtoll(value.c_str(), &rest, 10);
-      if (!rest || *rest || v < 1) throw LiftError(fmt::format("--size: {} must be a positive integer, got '{}'", name, value));
+      if (!rest || *rest || v < 1)
+        throw LiftError(fmt::format("--size: {} must be a positive integer, got '{}'", name, value));
       env[name] = v;
       start = end + 1;
     }
@@ -39,7 +40,8 @@ arith::Env parseSizes(const std::vector<std::string>& specs, const ir::Program& 
 }
 
 int runCompile(const Args& args) {
-  if (args.positional.size() != 1) throw LiftError("usage: liftc compile FILE.lift [--size N=...] [--indices]");
+  if (args.positional.size() != 1)
+    throw LiftError("usage: liftc compile FILE.lift [--size N=...] [--indices]");
   ir::Program p = lang::parseFile(args.positional[0]);
   arith::Env sizes = parseSizes(args.all("--size"), p);
   if (!sizes.empty()) {
@@ -68,19 +70,20 @@ int runCompile(const Args& args) {
     wb = std::max(wb, e.buffer.size());
     wr = std::max(wr, e.raw.size());
   }
-  std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", "line", "kind", "buffer", wb, "raw index", wr,
-                                  "simplified index")
+  std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", "line", "kind", "buffer", wb,
+                                  "raw index", wr, "simplified index")
                           .c_str());
   for (auto& e : k.indices)
-    std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", e.line, e.write ? "write" : "read", e.buffer, wb,
-                                    e.raw, wr, e.simplified)
+    std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", e.line, e.write ? "write" : "read",
+                                    e.buffer, wb, e.raw, wr, e.simplified)
                             .c_str());
   return kExitOk;
 }
 
 const CommandRegistration registration(Command{
     "compile",
-    "compile FILE.lift [--size N=...] [--indices] [--no-simplify-indices] [--no-barrier-elim] [--no-cfg-simplify] "
+    "compile FILE.lift [--size N=...] [--indices] [--no-simplify-indices] [--no-barrier-elim] "
+    "[--no-cfg-simplify] "
     "[--no-unroll]   print the OpenCL kernel",
     {"--indices", "--no-simplify-indices", "--no-barrier-elim", "--no-cfg-simplify", "--no-unroll"},
     {"--size"},
