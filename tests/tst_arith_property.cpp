@@ -95,7 +95,11 @@ class Generator {
     };
     std::string s = stride(), t = stride();
     std::string x = atom(), y = atom(), z = "(" + atom() + "*" + s + " + " + atom() + ")";
-    switch (pick(13)) {
+    switch (pick(15)) {
+      case 13:
+        return s + "*((" + z + "/" + s + ")%" + t + ") + " + z + "%" + s;
+      case 14:
+        return z + " - " + z + "%" + s + " + " + atom();
       case 12:
         return "(" + z + "%" + s + ")/" + t + "*" + t + " + " + z + "%" + t;
       case 0:

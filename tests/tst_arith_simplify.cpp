@@ -107,6 +107,10 @@ class TestArithSimplify : public QObject {
     row("sum-div-mod-recombine-reorder-stride", "32*(x/32) + 4*(x%32/4) + x%4", "x=0:", "x");
     row("sum-sub-div-to-mod", "x - (x/16)*16", "", "x%16");
     row("sum-sub-div-to-mod-symbolic", "N - (N/16)*16 + 1", "", "N%16 + 1");
+    row("sum-mod-div-mod-recombine", "16*((x/16)%4) + x%16", "", "x%64");
+    row("sum-mod-div-mod-recombine-symbolic", "((i/N)%M)*N + i%N", "", "i%(M*N)");
+    row("sum-sub-mod-to-div", "x - x%4", "", "4*(x/4)");
+    row("sum-sub-mod-to-div-symbolic", "i + j - (i + j)%N + 1", "", "N*((i + j)/N) + 1");
     row("sum-distribute", "(i + 1)*N - i*N", "", "N");
     // ----- products -----
     row("mul-constant-fold", "2*3*x", "", "6*x");

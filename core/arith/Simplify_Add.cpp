@@ -106,6 +106,88 @@ void splitCoef(Expr y, int64_t& ky, Exprs& fy) {
   fy.insert(fy.end(), f.data(), f.data() + f.size());
 }
 
+// The terms of x, scaled by -m, as indices of c's terms (x's constant is returned in xConst);
+// false unless every non-constant term of x is there with exactly that coefficient.
+bool findScaledTerms(const Collected& c, Expr x, int64_t m, SmallVec<size_t, 8>& used, int64_t& xConst) {
+  xConst = 0;
+  auto nm = checkedNeg(m);
+  if (!nm) return false;
+  auto xs = x->kind == Kind::Sum ? x->all() : std::span<const Expr>(&x, 1);
+  for (Expr xt : xs) {
+    if (isConst(xt)) {
+      xConst = xt->value;
+      continue;
+    }
+    Term tx = decompose(xt);
+    auto want = checkedMul(*nm, tx.coef);
+    if (!want) return false;
+    bool found = false;
+    for (size_t j = 0; j < c.terms.size() && !found; ++j) {
+      if (std::find(used.begin(), used.end(), j) != used.end()) continue;
+      if (c.terms[j].coef == *want && sameFactors(c.terms[j].factors(), tx.factors())) {
+        used.push_back(j);
+        found = true;
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+// Rules on remainders in a sum, each valid for every sign (a, b, y != 0):
+// sum-mod-div-mod-recombine: c*a*((x/a)%b) + c*(x%a) -> c*(x%(a*b));
+// sum-sub-mod-to-div: m*(x%y) - m*x -> -m*y*(x/y), kept only when not larger.
+Expr recombineMod(const Collected& c) {
+  Exprs fa, others;
+  for (size_t i = 0; i < c.terms.size(); ++i) {
+    auto f = c.terms[i].factors();
+    for (size_t p = 0; p < f.size(); ++p) {
+      if (f[p]->kind != Kind::Mod) continue;
+      Expr inner = f[p]->ops[0], b = f[p]->ops[1];
+      if (inner->kind == Kind::Div) {
+        Expr x = inner->ops[0], a = inner->ops[1];
+        int64_t ka;
+        splitCoef(a, ka, fa);
+        others.clear();
+        for (size_t q = 0; q < f.size(); ++q)
+          if (q != p) others.push_back(f[q]);
+        if (ka != 0 && sameFactors(others, fa) && c.terms[i].coef % ka == 0) {
+          int64_t k = c.terms[i].coef / ka;
+          for (size_t j = 0; j < c.terms.size(); ++j) {
+            auto g = c.terms[j].factors();
+            if (j == i || g.size() != 1 || g[0]->kind != Kind::Mod || c.terms[j].coef != k) continue;
+            if (g[0]->ops[0] != x || g[0]->ops[1] != a) continue;
+            size_t skip[2] = {i, j};
+            auto rest = exprsExcept(c, skip);
+            rest.push_back(cst(c.constant));
+            rest.push_back(mul(cst(k), mod(x, mul(a, b))));
+            return addMany(rest);
+          }
+        }
+      }
+      if (f.size() != 1) continue;
+      // m*(x%y) - m*x
+      Expr x = inner, y = b;
+      int64_t m = c.terms[i].coef, xConst;
+      SmallVec<size_t, 8> used{i};
+      if (!findScaledTerms(c, x, m, used, xConst) || used.size() < 2) continue;
+      auto mx = checkedMul(m, xConst);
+      auto newConst = mx ? checkedAdd(c.constant, *mx) : std::nullopt;
+      auto nm = checkedNeg(m);
+      if (!newConst || !nm) continue;
+      Expr replacement = mul(cst(*nm), mul(y, div(x, y)));
+      size_t removed = 0;
+      for (size_t u : used) removed += exprOf(c.terms[u])->size;
+      if (replacement->size > removed) continue;
+      auto rest = exprsExcept(c, used);
+      rest.push_back(cst(*newConst));
+      rest.push_back(replacement);
+      return addMany(rest);
+    }
+  }
+  return Expr();
+}
+
 // Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x (also with x = z%a, y | a, and
 // z%y in place of x%y) and sum-sub-div-to-mod:
 // c*y*(x/y) - c*x -> -c*(x%y). Both hold for every x and y != 0 in C. Returns the rewritten
@@ -180,7 +262,7 @@ Expr recombine(const Collected& c) {
       return addMany(rest);
     }
   }
-  return Expr();
+  return recombineMod(c);
 }
 
 Expr rawFold(std::span<const Expr> inputs) {
