@@ -85,7 +85,8 @@ class Generator {
   // Index-like expressions: strided sums divided and reduced by their strides, recombined
   // quotients and remainders, nested divisions: the shapes that tiling produces.
   std::string indexExpr(int depth) {
-    static const char* kStrides[] = {"2", "4", "8", "16", "N", "M", "(2*N)", "3", "(N*M)"};
+    static const char* kStrides[] = {"2",     "4", "8",     "16",      "N",      "M",
+                                     "(2*N)", "3", "(N*M)", "(N + 2)", "(M - 1)"};
     static const char* kVars[] = {"i", "j", "k", "l", "N", "M"};
     auto stride = [&] { return std::string(kStrides[pick(std::size(kStrides))]); };
     auto atom = [&]() -> std::string {

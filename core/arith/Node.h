@@ -214,7 +214,8 @@ Expr exactDiv(Expr a, Expr b);
 // (d*q + r)%d = r%d hold under truncation is proven (r == 0, or x and r both >= 0, or both
 // <= 0). Variant 0 moves every term divisible by d into q; variant 1 leaves the terms whose
 // quotient is a constant in r ((i*N + N - 1)/N = i + (N - 1)/N); variant 2 (constant d) also
-// splits the constant term ((32*M - 1)/32 = M - 1 + 31/32). Simplify_Div.cpp.
+// splits the constant term ((32*M - 1)/32 = M - 1 + 31/32); variant 3 divides by a sum
+// through its leading term ((i*N + i + j)/(N + 1) = i + j/(N + 1)). Simplify_Div.cpp.
 struct QuotRem {
   Expr q, r;
 };

@@ -8,7 +8,31 @@ using namespace detail;
 
 namespace detail {
 
+namespace {
+bool signsAgree(Expr x, Expr r) {
+  return isCst(r, 0) || (provablyNonNegative(r) && provablyNonNegative(x)) ||
+         (provablyNonPositive(r) && provablyNonPositive(x));
+}
+
+// x = q*d + r for a divisor that is a sum, by dividing the terms of x by the leading term of d
+// and taking the remainder as a difference: (i*N + j + i)/(N + 1) has q = i, r = j.
+std::optional<QuotRem> splitBySum(Expr x, Expr d) {
+  if (d->kind != Kind::Sum || isConst(d->ops[0])) return std::nullopt;
+  Expr lead = d->ops[0];
+  auto terms = x->kind == Kind::Sum ? x->all() : std::span<const Expr>(&x, 1);
+  Exprs qs;
+  for (Expr t : terms)
+    if (Expr q = exactDiv(t, lead)) qs.push_back(q);
+  if (qs.empty()) return std::nullopt;
+  Expr q = addMany(qs);
+  Expr r = difference(x, mul(q, d));
+  if (r->size >= x->size || !signsAgree(x, r)) return std::nullopt;
+  return QuotRem{q, r};
+}
+}  // namespace
+
 std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant) {
+  if (variant == 3) return splitBySum(x, d);
   auto terms = x.kind() == Kind::Sum ? x.operands() : std::span<const Expr>(&x, 1);
   Exprs qs, rs;
   bool constQuotient = false;
@@ -48,11 +72,7 @@ std::optional<QuotRem> splitByDivisor(Expr x, Expr d, int variant) {
   }
   if (qs.empty() || (variant == 1 && !constQuotient)) return std::nullopt;
   Expr r = addMany(rs);
-  if (!isCst(r, 0)) {
-    bool ok = (provablyNonNegative(r) && provablyNonNegative(x)) ||
-              (provablyNonPositive(r) && provablyNonPositive(x));
-    if (!ok) return std::nullopt;
-  }
+  if (!signsAgree(x, r)) return std::nullopt;
   return QuotRem{addMany(qs), r};
 }
 
@@ -139,6 +159,7 @@ Expr splitSum(Expr x, Expr d, int variant) {
 Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
 Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
 Expr splitSumConstant(Expr x, Expr d) { return splitSum(x, d, 2); }
+Expr splitSumBySum(Expr x, Expr d) { return splitSum(x, d, 3); }
 
 // x/d is the same constant over the whole range of x (d a constant).
 Expr constBounds(Expr x, Expr d) {
@@ -167,6 +188,7 @@ const DivRule kDivRules[] = {
     {"div-split-sum", splitSumAll},
     {"div-split-sum-keep-offset", splitSumKeepOffset},
     {"div-split-sum-constant", splitSumConstant},
+    {"div-split-sum-by-sum", splitSumBySum},
     {"div-in-range", inRange},
     {"div-constant-bounds", constBounds},
     {"div-negative-divisor", negativeDivisor},

@@ -73,6 +73,7 @@ Expr splitSum(Expr x, Expr d, int variant) {
 Expr splitSumAll(Expr x, Expr d) { return splitSum(x, d, 0); }
 Expr splitSumKeepOffset(Expr x, Expr d) { return splitSum(x, d, 1); }
 Expr splitSumConstant(Expr x, Expr d) { return splitSum(x, d, 2); }
+Expr splitSumBySum(Expr x, Expr d) { return splitSum(x, d, 3); }
 
 // (g*a) % (g*b) = g*(a % b) for g != 0 (a constant or a non-zero factor of the divisor);
 // kept only when strictly smaller (the caller's check allows equal size).
@@ -122,6 +123,7 @@ const ModRule kModRules[] = {
     {"mod-split-sum", splitSumAll},
     {"mod-split-sum-keep-offset", splitSumKeepOffset},
     {"mod-split-sum-constant", splitSumConstant},
+    {"mod-split-sum-by-sum", splitSumBySum},
     {"mod-in-range", inRange},
     {"mod-common-factor", commonFactor},
     {"mod-constant-bounds", constBounds},
