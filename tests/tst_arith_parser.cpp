@@ -157,7 +157,8 @@ class TestArithParser : public QObject {
     row("a*(b/c)", false, "a*(b/c)");
     row("a/(b*c)", false, "a/(b*c)");
     row("-(x/2)", false, "-(x/2)");
-    row("(-x)/2", false, "-x/2");
+    row("(-x)/2", true, "-x/2");
+    row("(-x)/2 + 1", false, "1 - x/2");
     row("min(a, b)*2", false, "2*min(a, b)");
     row("pow(a, 2)", false, "pow(a, 2)");
     row("-(a*b)", false, "-a*b");

@@ -146,6 +146,8 @@ class TestArithSimplify : public QObject {
     row("div-split-sum-constant-negative", "(-32*M + 1)/32", "", "1 - M");
     row("div-split-sum-by-sum", "(i*(N + 1) + j)/(N + 1)", "j=0:N+1", "i");
     row("div-split-sum-by-sum-padded", "((i + 1)*(N + 2) + j + 1)/(N + 2)", "i=0:M;j=0:N", "i + 1");
+    row("div-negated-numerator", "(-x)/4 + x/4", "", "0");
+    row("div-negated-numerator-sum", "(-a - 2*b)/N", "", "-((a + 2*b)/N)");
     row("div-in-range", "j/N", "j=0:N", "0");
     row("div-in-range-symbolic-difference", "(N - 1 - j)/N", "j=0:N", "0");
     row("div-constant-bounds", "(l + 17)/16", "l=0:15", "1");
@@ -171,6 +173,7 @@ class TestArithSimplify : public QObject {
     row("mod-split-sum-keep-offset", "(i*N + N - 1)%N", "i=0:M", "N - 1");
     row("mod-split-sum-constant", "(32*M - 1)%32", "", "31");
     row("mod-split-sum-by-sum-padded", "((i + 1)*(N + 2) + j + 1)%(N + 2)", "i=0:M;j=0:N", "j + 1");
+    row("mod-negated-numerator", "(-x)%4 + x%4", "", "0");
     row("mod-in-range", "j%N", "j=0:N", "j");
     row("mod-split-sum-unbounded-remainder", "(i*N + j)%N", "j=0:", "j%N");
     row("mod-common-factor", "(x*N)%(2*N)", "", "N*(x%2)");

@@ -107,6 +107,17 @@ Expr zeroNumerator(Expr x, Expr) { return isCst(x, 0) ? x : Expr(); }
 
 Expr self(Expr x, Expr d) { return x == d ? cst(1) : Expr(); }
 
+// Every term of x is negative: (-x)/d = -(x/d) and (-x)%d = -(x%d) in C, and the sign then sits
+// outside, where sums can cancel it ((-x)/4 + x/4 = 0).
+Expr negatedNumerator(Expr x, Expr d) {
+  auto terms = x->kind == Kind::Sum ? x->all() : std::span<const Expr>(&x, 1);
+  for (Expr t : terms) {
+    int64_t c = isConst(t) ? t->value : decompose(t).coef;
+    if (c >= 0 || c == INT64_MIN) return Expr();
+  }
+  return neg(div(neg(x), d));
+}
+
 // |x| < |d| by constant bounds alone (cheap: tried before the rules that split x).
 Expr inRangeConstant(Expr x, Expr d) {
   const ConstBounds& b = d->cb;
@@ -183,6 +194,7 @@ const DivRule kDivRules[] = {
     {"div-zero-numerator", zeroNumerator},
     {"div-self", self},
     {"div-in-range-constant", inRangeConstant},
+    {"div-negated-numerator", negatedNumerator},
     {"div-common-factor", commonFactor},
     {"div-of-div", divOfDiv},
     {"div-split-sum", splitSumAll},

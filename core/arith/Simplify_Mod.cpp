@@ -29,6 +29,17 @@ Expr negativeDivisor(Expr x, Expr d) {
   return mod(x, neg(d));
 }
 
+// Every term of x is negative: (-x)/d = -(x/d) and (-x)%d = -(x%d) in C, and the sign then sits
+// outside, where sums can cancel it ((-x)/4 + x/4 = 0).
+Expr negatedNumerator(Expr x, Expr d) {
+  auto terms = x->kind == Kind::Sum ? x->all() : std::span<const Expr>(&x, 1);
+  for (Expr t : terms) {
+    int64_t c = isConst(t) ? t->value : decompose(t).coef;
+    if (c >= 0 || c == INT64_MIN) return Expr();
+  }
+  return neg(mod(neg(x), d));
+}
+
 // |x| < |d| by constant bounds alone (cheap: tried before the rules that split x).
 Expr inRangeConstant(Expr x, Expr d) {
   const ConstBounds& b = d->cb;
@@ -118,6 +129,7 @@ const ModRule kModRules[] = {
     {"mod-zero-numerator", zeroNumerator},
     {"mod-negative-divisor", negativeDivisor},
     {"mod-in-range-constant", inRangeConstant},
+    {"mod-negated-numerator", negatedNumerator},
     {"mod-multiple", multiple},
     {"mod-of-mod", modOfMod},
     {"mod-split-sum", splitSumAll},
