@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <numeric>
 
 namespace lift::rewrite {
 
@@ -201,8 +202,44 @@ bool anyEnclosingPattern(const Site& s, F&& pred) {
 }  // namespace
 
 Type Site::typeOf(const ir::Expr& e) const {
-  if (insidePattern(ir::PatternKind::Iterate)) return {};
-  return types->typeOf(e);
+  // The innermost iterate whose function leads to the site.
+  const ir::CallNode* call = nullptr;
+  size_t at = 0;
+  for (size_t i = ancestors.size(); i-- > 0;) {
+    auto* c = ancestors[i].isExpr() ? ir::asCall(ancestors[i].expr) : nullptr;
+    auto* p = c ? ir::asPattern(c->fun()) : nullptr;
+    if (p && p->pattern() == ir::PatternKind::Iterate && i + 1 < ancestors.size() && ancestors[i + 1].fun == c->fun()) {
+      call = c;
+      at = i;
+      break;
+    }
+  }
+  if (!call) return types->typeOf(e);
+  for (size_t i = 0; i < at; ++i)  // an outer iterate varies these types as well
+    if (auto* p = ancestors[i].fun ? ir::asPattern(ancestors[i].fun) : nullptr; p && p->pattern() == ir::PatternKind::Iterate)
+      return {};
+  auto it = types->iterations.find(call);
+  if (it == types->iterations.end()) return types->typeOf(e);  // a symbolic count: already symbolic
+  if (iterateCall != call) {
+    iterateCall = call;
+    iterateTypes.reset();
+    const std::vector<Type>& ts = it->second;
+    if (ts.size() >= 2 && ts[0].isArray()) {
+      int64_t g = 0;
+      for (size_t k = 0; k + 1 < ts.size(); ++k) g = std::gcd(g, arith::constantDivisor(ts[k].length()));
+      arith::Expr len = arith::sizeVar(fmt::format("L{}", call->id()));
+      if (g > 1) len = arith::cst(g) * len;
+      ir::TypeCheckOptions opts;
+      opts.checkParallelNesting = false;
+      try {
+        iterateTypes = std::make_shared<const ir::TypeInfo>(
+            ir::typeCheck(ir::asPattern(call->fun())->f(), {Type::array(ts[0].elem(), len)}, opts));
+      } catch (const LiftError&) {
+        iterateTypes.reset();
+      }
+    }
+  }
+  return iterateTypes ? iterateTypes->typeOf(e) : Type();
 }
 
 bool Site::insidePattern(ir::PatternKind k, int dim) const {

@@ -108,10 +108,15 @@ struct Site {
 
   const ir::Expr& expr() const { return node.expr; }
   const ir::Fun& fun() const { return node.fun; }
-  // The type of an expression of the program; the null type for nodes the checker did not see
-  // and inside the function of an iterate, whose lengths change from one iteration to the next
-  // (the checker records the first iteration's).
+  // The type of an expression of the program; the null type for nodes the checker did not see.
+  // Inside the function of an iterate, whose lengths change from one iteration to the next, the
+  // types are symbolic: the iterated input has length g*L for a fresh L, g the largest constant
+  // dividing every iteration's length (so rules see what holds in every iteration).
   Type typeOf(const ir::Expr& e) const;
+  // Symbolic types of the innermost enclosing iterate's function (computed on first use).
+  mutable const ir::ExprNode* iterateCall = nullptr;
+  mutable std::shared_ptr<const ir::TypeInfo> iterateTypes;
+
   // Whether the site is inside the nested function of a pattern of kind k (e.g. in a mapWrg).
   // With dim >= 0, only patterns of that dimension count.
   bool insidePattern(ir::PatternKind k, int dim = -1) const;

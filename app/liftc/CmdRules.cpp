@@ -1,7 +1,7 @@
 // liftc rules: the rewrite rules. `liftc rules FILE.lift` lists every applicable rewrite, one a
 // line, whose first column RULE@LOC[:PARAMS] is what `liftc rewrite --apply` takes;
 // `--at LOC` shows every rule at one location (with the reason for those that do not apply);
-// `--all` lists the library (NAME  FAMILY  lhs => rhs); `--markdown` prints docs/RULES.md.
+// `--locations` lists every location with its node and type; `--all` lists the library (NAME  FAMILY  lhs => rhs); `--markdown` prints docs/RULES.md.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -50,6 +50,20 @@ int runRules(const Args& args) {
   if (args.positional.size() != 1) throw LiftError("usage: liftc rules FILE.lift [--at LOC] | liftc rules --all");
   TypedProgram p = TypedProgram::check(lang::parseFile(args.positional[0]));
 
+  if (args.has("--locations")) {
+    // Every location with what is there, indented by depth, e.g. for choosing where to --apply.
+    std::vector<LocatedNode> all = allLocations(p.main());
+    int width = 0;
+    for (auto& ln : all) width = std::max(width, static_cast<int>(ln.loc.toString().size()));
+    for (const LocatedNode& ln : all) {
+      std::string what = describeNode(ln.node);
+      if (ln.node.isExpr()) {
+        if (Type t = p.types->typeOf(ln.node.expr)) what += " : " + t.toString();
+      }
+      std::printf("%-*s  %*s%s\n", width, ln.loc.toString().c_str(), static_cast<int>(2 * (ln.loc.depth() - 1)), "", what.c_str());
+    }
+    return kExitOk;
+  }
   if (args.has("--at")) {
     std::string locText = args.get("--at");
     auto loc = Location::parse(locText);
@@ -84,9 +98,9 @@ int runRules(const Args& args) {
 
 const CommandRegistration registration(Command{
     "rules",
-    "rules FILE.lift [--at LOC] [--family F] [--no-macros] [--all-params] | rules --all | rules --markdown   "
+    "rules FILE.lift [--at LOC | --locations] [--family F] [--no-macros] [--all-params] | rules --all | rules --markdown   "
     "list applicable rewrites (RULE@LOC[:PARAMS]) or every rule",
-    {"--all", "--markdown", "--no-macros", "--all-params", "--verbose"},
+    {"--all", "--markdown", "--no-macros", "--all-params", "--verbose", "--locations"},
     {"--at", "--family"},
     &runRules});
 

@@ -36,6 +36,25 @@ Outcome partRedToReduce(const Site& s, const ParamValues&) {
   return Outcome::ok(m::callReduce(PatternKind::Reduce, r->f, r->init, r->input));
 }
 
+Outcome partRedMapReduce(const Site& s, const ParamValues&) {
+  auto r = m::reduceCall(s.expr(), PatternKind::PartRed);
+  if (!r) return fail("not a call of partRed");
+  arith::Expr mm = r->pattern->size(0);
+  Fun f = m::reduceAsFun(PatternKind::Reduce, r->f, r->init);
+  return Outcome::ok(m::callJoin(m::callMap(PatternKind::Map, f, m::callSplit(mm, r->input))));
+}
+
+Outcome reduceSingle(const Site& s, const ParamValues&) {
+  auto r = m::reduceCall(s.expr());
+  if (!r || !m::isReduction(r->kind())) return fail("not a call of a reduction");
+  arith::Expr len = lengthAt(s, r->input);
+  if (!len) return unknownType(s);
+  if (len != arith::cst(1)) return fail("the input has length {}, not 1", str(len));
+  OperatorInfo op = analyseOperator(r->f);
+  if (!isIdentityOf(op.op, r->init)) return fail("the initial value is not the identity of the operator");
+  return Outcome::ok(r->input);
+}
+
 Outcome partRedSplitJoin(const Site& s, const ParamValues& pv) {
   auto r = m::reduceCall(s.expr(), PatternKind::PartRed);
   if (!r) return fail("not a call of partRed");
@@ -138,6 +157,13 @@ void registerReduceRules(RuleRegistry& reg) {
   reg.add(makeRule("partred-to-reduce", Family::Reduce,
                    "A partial reduction whose part is the whole array is a reduction.", "partRed(f, z, len(x)) $ x",
                    "reduce(f, z) $ x", {PatternKind::PartRed}, partRedToReduce));
+
+  reg.add(makeRule("partred-map-reduce", Family::Reduce,
+                   "A partial reduction is a map of reductions over its parts (its definition).", "partRed(f, z, m)",
+                   "join o map(reduce(f, z)) o split(m)", {PatternKind::PartRed}, partRedMapReduce));
+  reg.add(makeRule("reduce-single", Family::Reduce,
+                   "Reducing one element from the identity gives that element.", "reduce(f, z) $ x (one element)", "x",
+                   {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSingle));
 
   Rule sj = makeRule("partred-split-join", Family::Reduce,
                      "Compute a partial reduction chunk by chunk (chunks of k, a multiple of the part size).",
