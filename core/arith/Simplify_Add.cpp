@@ -45,11 +45,13 @@ void flatten(Expr e, Exprs& out, Collected& c) {
   }
 }
 
+// Groups like terms; the order is the canonical one (not addresses), so that which rule of a
+// sum fires first is the same in every run.
 bool factorKeyLess(const Term& a, const Term& b) {
   auto fa = a.factors(), fb = b.factors();
   if (fa.size() != fb.size()) return fa.size() < fb.size();
   for (size_t i = 0; i < fa.size(); ++i)
-    if (fa[i] != fb[i]) return fa[i].node() < fb[i].node();
+    if (fa[i] != fb[i]) return canonicalLess(fa[i], fb[i]);
   return false;
 }
 
