@@ -2,6 +2,8 @@
 // the result of each mapLcl flows.
 #include "codegen/BarrierElimination.h"
 
+#include "codegen/LoweringCheck.h"
+
 namespace lift::codegen {
 
 namespace {
@@ -31,9 +33,11 @@ Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const void**
   }
 }
 
+// A pattern that only rearranges its one argument (a data-layout pattern, a map of such, id).
 bool isSingleLayout(const ir::PatternNode* p) {
-  return p && (ir::isDataLayout(p->pattern()) || p->pattern() == ir::PatternKind::Id) &&
-         p->pattern() != ir::PatternKind::Zip && p->pattern() != ir::PatternKind::Tuple;
+  if (!p || p->pattern() == ir::PatternKind::Zip || p->pattern() == ir::PatternKind::Tuple) return false;
+  if (ir::isDataLayout(p->pattern()) || p->pattern() == ir::PatternKind::Id) return true;
+  return ir::isMapLike(p->pattern()) && isViewFunction(p->f());
 }
 
 // The mapLcl computing the value of an expression (through wrappers and data-layout patterns
@@ -95,9 +99,8 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
     }
     if (p.edge == ir::Edge::CallArg) {
       auto* call = ir::asCall(p.node.expr);
-      const ir::PatternNode* pat = ir::asPattern(call->fun());
-      if (pat && (ir::isDataLayout(pat->pattern()) || pat->pattern() == ir::PatternKind::Id) &&
-          pat->pattern() != ir::PatternKind::Zip && pat->pattern() != ir::PatternKind::Tuple) {
+      const ir::PatternNode* pat = unwrapAddressSpace(call->fun());
+      if (isSingleLayout(pat)) {
         cur = key(p.node);
         p = idx.parentOf(cur);
         continue;

@@ -150,8 +150,7 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
       case ir::Edge::CallArg: {
         auto* call = ir::asCall(p.node.expr);
         const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
-        if (consumer &&
-            (ir::isDataLayout(consumer->pattern()) || consumer->pattern() == ir::PatternKind::Id)) {
+        if (consumer && (isViewFunction(call->fun()) || consumer->pattern() == ir::PatternKind::Id)) {
           if (consumer->pattern() != ir::PatternKind::Zip) zipOnly = false;
           cur = p.node.expr.get();
           p = idx.parentOf(cur);
