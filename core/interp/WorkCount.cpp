@@ -164,7 +164,9 @@ class BodyCounter {
       start = intLiteral(init->exprs[2].get());
     }
     if (v < 0 || !start) return std::nullopt;
-    const cfun::Expr& cond = *s.exprs[0];
+    const cfun::Expr* c = s.exprs[0].get();
+    while (c->kind == cfun::Expr::Kind::Convert && !c->operands.empty()) c = c->operands[0].get();
+    const cfun::Expr& cond = *c;
     if (cond.kind != cfun::Expr::Kind::Binary || varOf(cond.operands[0].get()) != v) return std::nullopt;
     std::optional<int64_t> bound = intLiteral(cond.operands[1].get());
     if (!bound) return std::nullopt;
@@ -193,13 +195,17 @@ class BodyCounter {
     auto ceilDiv = [](int64_t x, int64_t y) { return x <= 0 ? 0 : (x + y - 1) / y; };
     switch (cond.binaryOp) {
       case cfun::BinaryOp::Lt:
-        return inc > 0 ? std::optional<double>(ceilDiv(b - a, inc)) : (a < b ? std::nullopt : std::optional(0.0));
+        return inc > 0 ? std::optional<double>(ceilDiv(b - a, inc))
+                       : (a < b ? std::nullopt : std::optional(0.0));
       case cfun::BinaryOp::Le:
-        return inc > 0 ? std::optional<double>(ceilDiv(b - a + 1, inc)) : (a <= b ? std::nullopt : std::optional(0.0));
+        return inc > 0 ? std::optional<double>(ceilDiv(b - a + 1, inc))
+                       : (a <= b ? std::nullopt : std::optional(0.0));
       case cfun::BinaryOp::Gt:
-        return inc < 0 ? std::optional<double>(ceilDiv(a - b, -inc)) : (a > b ? std::nullopt : std::optional(0.0));
+        return inc < 0 ? std::optional<double>(ceilDiv(a - b, -inc))
+                       : (a > b ? std::nullopt : std::optional(0.0));
       case cfun::BinaryOp::Ge:
-        return inc < 0 ? std::optional<double>(ceilDiv(a - b + 1, -inc)) : (a >= b ? std::nullopt : std::optional(0.0));
+        return inc < 0 ? std::optional<double>(ceilDiv(a - b + 1, -inc))
+                       : (a >= b ? std::nullopt : std::optional(0.0));
       case cfun::BinaryOp::Ne:
         if ((b - a) % inc == 0 && (b - a) / inc >= 0) return static_cast<double>((b - a) / inc);
         return std::nullopt;
@@ -289,7 +295,8 @@ class Unroller {
     auto* c = ir::asCall(e);
     std::vector<ir::Expr> args;
     for (auto& a : c->args()) args.push_back(expr(a));
-    if (auto* p = ir::asPattern(c->fun()); p && p->pattern() == ir::PatternKind::Iterate && args.size() == 1) {
+    if (auto* p = ir::asPattern(c->fun());
+        p && p->pattern() == ir::PatternKind::Iterate && args.size() == 1) {
       ir::Expr cur = args[0];
       for (int64_t i = 0, n = iterations(*p); i < n; ++i) cur = ir::CallNode::make(fun(p->f()), {cur});
       return cur;
@@ -326,7 +333,8 @@ class Unroller {
     int64_t n = evalSize(p.size(0), sizes_);
     copies_ += std::max<int64_t>(n, 0);
     if (copies_ > kMaxCopies)
-      throw LiftError(fmt::format("work count: the program iterates more than {} times; too many to count", kMaxCopies));
+      throw LiftError(
+          fmt::format("work count: the program iterates more than {} times; too many to count", kMaxCopies));
     return n;
   }
 
@@ -336,7 +344,9 @@ class Unroller {
   int64_t copies_ = 0;
 };
 
-int64_t lengthOf(Type t, const arith::Env& sizes) { return t && t.isArray() ? evalSize(t.length(), sizes) : 0; }
+int64_t lengthOf(Type t, const arith::Env& sizes) {
+  return t && t.isArray() ? evalSize(t.length(), sizes) : 0;
+}
 
 class ProgramCounter {
  public:
@@ -435,7 +445,8 @@ class ProgramCounter {
       it->second.work = def.body ? countBodyWork(*def.body) : BodyWork{};
       it->second.index = out_.functions.size();
       out_.functions.push_back(FunctionWork{def.name, 0, it->second.work.flops, it->second.work.intOps});
-      if (!it->second.work.exact) noteInexact(fmt::format("user function {}: {}", def.name, it->second.work.inexactReason));
+      if (!it->second.work.exact)
+        noteInexact(fmt::format("user function {}: {}", def.name, it->second.work.inexactReason));
     }
     const BodyWork& w = it->second.work;
     out_.functions[it->second.index].calls += calls;

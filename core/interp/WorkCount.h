@@ -71,7 +71,7 @@ struct WorkCount {
   double bytesRead = 0;     // every input once
   double bytesWritten = 0;  // the result once
   bool exact = true;
-  std::string inexactReason;  // the first reason, when not exact
+  std::string inexactReason;            // the first reason, when not exact
   std::vector<FunctionWork> functions;  // in order of first call
 
   double bytes() const { return bytesRead + bytesWritten; }

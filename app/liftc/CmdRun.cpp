@@ -1,0 +1,238 @@
+// liftc run FILE.lift [--device D] [--size N=...]... [--local X[,Y,Z]] [--global X[,Y,Z]]
+//           [--repeat R] [--warmup W] [--timeout S] [--seed S] [--reference R] [--small]
+//           [--interp-budget A] [--in-process]
+// compiles a low-level program, runs the kernel on an OpenCL device, validates its output and
+// prints the device, sizes, NDRange, median/min/max time, GFLOP/s or GB/s and the validation
+// result (codegen/Evaluation.h does the work).
+//
+// Sizes not given take the program's defaults, else moderate valid values (--small: the
+// smallest valid ones, ignoring defaults). Kernels run in a worker process (`liftc worker`)
+// with a per-execution timeout unless --in-process is given.
+//
+// Exit status: 0 when the kernel ran and its output is valid (or could not be checked, which is
+// said: "not validated"), 1 when its output is wrong, 2 for every other problem (bad file or
+// option, a program that is not lowered, bad sizes, unknown device, build failure, launch
+// failure, timeout, crash).
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "app/liftc/Command.h"
+#include "codegen/Evaluation.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
+#include "codegen/runtime/Worker.h"
+#include "core/interp/Sizes.h"
+#include "core/lang/Parser.h"
+
+namespace lift::liftc {
+namespace {
+
+constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
+
+[[noreturn]] void badArgument(const std::string& message) { throw std::invalid_argument(message); }
+
+std::optional<int64_t> parseInteger(const std::string& s) {
+  if (s.empty() || s.size() > 18) return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9') return std::nullopt;
+  return std::stoll(s);
+}
+
+int64_t positiveOption(const Args& args, const std::string& opt, int64_t def, int64_t min = 1) {
+  if (!args.has(opt)) return def;
+  auto v = parseInteger(args.get(opt));
+  if (!v || *v < min)
+    badArgument(fmt::format("{}: expected an integer of at least {}, got '{}'", opt, min, args.get(opt)));
+  return *v;
+}
+
+// "--size N=16,M=8" (repeatable) -> {N: 16, M: 8}; as `liftc eval` takes them.
+arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p) {
+  std::string names;
+  for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
+  arith::Env sizes;
+  for (const std::string& spec : specs) {
+    size_t start = 0;
+    while (true) {
+      size_t end = spec.find(',', start);
+      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        badArgument(fmt::format("--size: expected NAME=VALUE (e.g. --size N=1024), got '{}'", item));
+      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+      if (!p.findSize(name))
+        badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name,
+                                names.empty() ? "none" : names));
+      auto v = parseInteger(value);
+      if (!v)
+        badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
+      if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
+      if (*v > kMaxSize)
+        badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
+      if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
+        badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
+      sizes[name] = *v;
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+  return sizes;
+}
+
+// "256" or "16,16" -> {16, 16}: one to three positive integers.
+std::vector<int64_t> parseNDRange(const Args& args, const std::string& opt) {
+  if (!args.has(opt)) return {};
+  std::string text = args.get(opt);
+  std::vector<int64_t> out;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(',', start);
+    std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    auto v = parseInteger(item);
+    if (!v || *v < 1 || *v > kMaxSize)
+      badArgument(fmt::format("{}: expected one to three positive integers X[,Y[,Z]], got '{}'", opt, text));
+    out.push_back(*v);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  if (out.size() > 3) badArgument(fmt::format("{}: at most three dimensions, got '{}'", opt, text));
+  return out;
+}
+
+std::string dimsText(const std::vector<uint64_t>& d) {
+  std::string s;
+  for (uint64_t x : d) s += fmt::format("{}{}", s.empty() ? "" : " x ", x);
+  return s;
+}
+
+std::string buildText(const runtime::RunResult& r) {
+  switch (r.buildSource) {
+    case runtime::BuildSource::Compiled:
+      return fmt::format("built by the OpenCL compiler in {:.0f} ms", r.buildMs);
+    case runtime::BuildSource::DiskCache:
+      return fmt::format("loaded from the build cache on disk in {:.0f} ms", r.buildMs);
+    case runtime::BuildSource::MemoryCache:
+      return "from the build cache in memory";
+    case runtime::BuildSource::None:
+      break;
+  }
+  return "not built";
+}
+
+int runRun(const Args& args) {
+  if (args.positional.size() != 1)
+    badArgument("expected one FILE.lift; usage: liftc run FILE.lift [--device D] [--size N=...]...");
+  const std::string& file = args.positional[0];
+  ir::Program p = lang::parseFile(file);
+
+  codegen::EvaluationRequest req;
+  arith::Env given = parseSizeOptions(args.all("--size"), p);
+  req.global = parseNDRange(args, "--global");
+  req.local = parseNDRange(args, "--local");
+  req.run.repetitions = static_cast<int>(positiveOption(args, "--repeat", 10));
+  req.run.warmups = static_cast<int>(positiveOption(args, "--warmup", 1, 0));
+  req.run.timeoutMs = 1000.0 * static_cast<double>(positiveOption(args, "--timeout", 60));
+  req.run.returnOutputs = false;
+  req.seed = static_cast<uint64_t>(positiveOption(args, "--seed", 1, 0));
+  req.interpreterBudget = static_cast<double>(
+      positiveOption(args, "--interp-budget", static_cast<int64_t>(codegen::kDefaultInterpreterBudget), 0));
+  if (args.has("--reference")) req.reference = codegen::ReferenceChoice::parse(args.get("--reference"));
+  req.sizes = codegen::runSizes(p, given, args.has("--small"));  // throws (exit 2) for invalid sizes
+
+  // The device, resolved here so that an unknown name lists the devices; the worker opens the
+  // same one by its index.
+  runtime::Device device = runtime::Device::find(args.get("--device"));
+  std::unique_ptr<runtime::Evaluator> evaluator;
+  if (args.has("--in-process")) {
+    evaluator = std::make_unique<runtime::KernelRunner>(device);
+  } else {
+    auto worker = std::make_unique<runtime::WorkerClient>(runtime::WorkerOptions{
+        .liftcPath = runtime::WorkerClient::findLiftc(), .device = std::to_string(device.info().index)});
+    worker->start();
+    evaluator = std::move(worker);
+  }
+
+  std::printf("program:    %s (%s)\n", p.name.c_str(), file.c_str());
+  std::printf("device:     %s%s\n", device.info().label().c_str(),
+              args.has("--in-process") ? "" : " (in a worker process)");
+  std::string sizeLine;
+  for (auto& s : p.sizes) {
+    const char* origin = given.count(s.name)                      ? "given"
+                         : !args.has("--small") && s.defaultValue ? "default"
+                                                                  : "chosen";
+    sizeLine +=
+        fmt::format("{}{}={} ({})", sizeLine.empty() ? "" : ", ", s.name, req.sizes.at(s.name), origin);
+  }
+  std::printf("sizes:      %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
+  std::fflush(stdout);
+
+  codegen::Evaluation e = codegen::evaluate(p, req, *evaluator);
+
+  if (e.status == codegen::EvaluationStatus::InvalidSizes ||
+      e.status == codegen::EvaluationStatus::CompileFailed ||
+      e.status == codegen::EvaluationStatus::ReferenceFailed) {
+    if (e.diagnostic)
+      std::fprintf(stderr, "%s\n", e.diagnostic->format().c_str());
+    else
+      std::fprintf(stderr, "liftc run: error: %s\n", e.message.c_str());
+    if (e.status == codegen::EvaluationStatus::CompileFailed)
+      std::fprintf(stderr,
+                   "note: liftc run needs a low-level program (OpenCL patterns such as mapGlb, mapSeq, "
+                   "toGlobal); rewrite it first (liftc rules / liftc rewrite)\n");
+    return kExitError;
+  }
+
+  std::printf("ndrange:    global %s, local %s\n", dimsText(e.global).c_str(),
+              e.local.empty() ? "chosen by the device" : dimsText(e.local).c_str());
+  std::printf("kernel:     %s, %s\n", e.kernel->kernelName.c_str(), buildText(e.run).c_str());
+
+  if (e.status != codegen::EvaluationStatus::Ok && e.status != codegen::EvaluationStatus::WrongResult) {
+    std::printf("result:     %s\n", codegen::toString(e.status));
+    std::fflush(stdout);
+    if (e.diagnostic) std::fprintf(stderr, "%s\n", e.diagnostic->format().c_str());
+    std::fprintf(stderr, "liftc run: error: %s: %s\n", codegen::toString(e.status), e.message.c_str());
+    if (e.status == codegen::EvaluationStatus::BuildFailed && !e.run.buildLog.empty())
+      std::fprintf(stderr, "build log:\n%s\n", e.run.buildLog.c_str());
+    return kExitError;
+  }
+
+  std::printf("time:       %s\n",
+              fmt::format("median {:.4g} ms (min {:.4g}, max {:.4g}; {} runs after {} warm-up{})",
+                          e.run.medianMs, e.run.minMs, e.run.maxMs, e.run.timesMs.size(), req.run.warmups,
+                          req.run.warmups == 1 ? "" : "s")
+                  .c_str());
+  std::string flopsNote;
+  if (e.flops != e.work.flops)
+    flopsNote = fmt::format(" (nominal {} of the BLAS routine; the program's own count: {})",
+                            interp::siPrefixed(e.flops, "FLOP"), interp::siPrefixed(e.work.flops, "FLOP"));
+  std::printf("work:       %s%s\n", e.work.summary().c_str(), flopsNote.c_str());
+  std::string other;
+  if (e.computeBound)
+    other = fmt::format(" ({:.4g} GB/s)", e.gbps);
+  else if (e.flops > 0)
+    other = fmt::format(" ({:.4g} GFLOP/s)", e.gflops);
+  std::printf("throughput: %s%s\n", e.throughputText().c_str(), other.c_str());
+  std::printf("host:       compile %.0f ms, inputs and expected outputs %.0f ms, total %.0f ms\n",
+              e.compileMs, e.referenceMs, e.totalMs);
+  std::printf("validation: %s\n", e.validationText.c_str());
+  std::printf("result:     %s\n", codegen::toString(e.status));
+  return e.status == codegen::EvaluationStatus::Ok ? kExitOk : kExitWrong;
+}
+
+const CommandRegistration registration(Command{
+    "run",
+    "run FILE.lift [--device D] [--size N=1024[,M=..]]... [--local X[,Y,Z]] [--global X[,Y,Z]] [--repeat R] "
+    "[--warmup W] [--timeout S] [--seed S] [--reference auto|interpreter|none|sgemm|sgemv|sdot|sasum|sscal] "
+    "[--small] [--interp-budget A] [--in-process]   run, validate and time the kernel on a device",
+    {"--in-process", "--small"},
+    {"--device", "--size", "--local", "--global", "--repeat", "--warmup", "--timeout", "--seed",
+     "--reference", "--interp-budget"},
+    &runRun});
+
+}  // namespace
+}  // namespace lift::liftc

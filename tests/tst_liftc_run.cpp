@@ -1,0 +1,232 @@
+// liftc run on the CPU device (PoCL): every low-level example runs, validates against the
+// interpreter and is timed, through the worker and in-process; OpenBLAS references with the
+// bindings they find; NDRange overrides; the printed report; exit status 2 for a high-level
+// program, bad sizes, an unknown device and other bad input. (A kernel computing a wrong result,
+// exit 1, needs a broken compiler: the runtime's tests cover that status, tst_runtime.)
+#include <QtTest/QtTest>
+
+#include <QDirIterator>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Run {
+  int exitCode = -1;
+  QString out, err;
+};
+
+QString describe(const Run& r) {
+  return QString("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+// The line of `out` that starts with `prefix` ("validation:").
+QString line(const QString& out, const QString& prefix) {
+  for (const QString& l : out.split('\n'))
+    if (l.startsWith(prefix)) return l;
+  return {};
+}
+
+QStringList lowLevelExamples() {
+  QStringList files;
+  QDirIterator it(QString(LIFT_SOURCE_DIR) + "/resources/examples/lowlevel", {"*.lift"});
+  while (it.hasNext()) files << it.next();
+  files.sort();
+  return files;
+}
+
+}  // namespace
+
+class TestLiftcRun : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir cache_;  // the kernel build cache of these runs (shared by all of them)
+
+  Run liftc(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", cache_.path());
+    p.setProcessEnvironment(env);
+    p.setWorkingDirectory(QString(LIFT_SOURCE_DIR) + "/resources/examples");
+    p.start(LIFT_LIFTC, args);
+    Run r;
+    if (!p.waitForFinished(300000)) {
+      p.kill();
+      p.waitForFinished();
+      r.err = "timed out";
+      return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+  }
+
+  void expectError(const QStringList& args, const QString& message) {
+    Run r = liftc(args);
+    QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(message), qPrintable(describe(r)));
+    QVERIFY2(!r.err.contains("Assertion") && !r.err.contains("terminate"), qPrintable(describe(r)));
+  }
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(cache_.isValid());
+    QVERIFY(!lowLevelExamples().isEmpty());
+  }
+
+  // Every low-level example at small sizes, through the worker (the default) and in-process.
+  void examplesValidate_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("inProcess");
+    for (const QString& f : lowLevelExamples()) {
+      QString name = QFileInfo(f).baseName();
+      QTest::newRow(qPrintable(name + " worker")) << f << false;
+      QTest::newRow(qPrintable(name + " in-process")) << f << true;
+    }
+  }
+
+  void examplesValidate() {
+    QFETCH(QString, file);
+    QFETCH(bool, inProcess);
+    QStringList args = {"run", file, "--device", "cpu", "--small", "--repeat", "3"};
+    if (inProcess) args << "--in-process";
+    Run r = liftc(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(
+        line(r.out, "validation:").startsWith("validation: ok against the interpreter (max relative error"),
+        qPrintable(describe(r)));
+    QCOMPARE(line(r.out, "result:"), QString("result:     ok"));
+    QVERIFY2(line(r.out, "device:").contains(inProcess ? "" : "(in a worker process)"), qPrintable(r.out));
+    QVERIFY2(line(r.out, "sizes:").contains("(chosen)"), qPrintable(r.out));
+    QVERIFY2(line(r.out, "ndrange:").startsWith("ndrange:    global "), qPrintable(r.out));
+    QVERIFY2(line(r.out, "time:")
+                 .contains(QRegularExpression("median [0-9.]+ ms \\(min [0-9.]+, max [0-9.]+; 3 runs")),
+             qPrintable(r.out));
+    QVERIFY2(line(r.out, "throughput:").contains(QRegularExpression("[0-9.]+ (GFLOP|GB)/s")),
+             qPrintable(r.out));
+  }
+
+  // The whole report for one run, with the work and the choice of GFLOP/s.
+  void report() {
+    Run r = liftc({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "M=32,N=16", "--size", "K=64",
+                   "--in-process", "--seed", "5"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QCOMPARE(line(r.out, "program:"), QString("program:    matmul (lowlevel/matmul.lift)"));
+    QCOMPARE(line(r.out, "sizes:"), QString("sizes:      M=32 (given), N=16 (given), K=64 (given)"));
+    QCOMPARE(line(r.out, "ndrange:").left(28), QString("ndrange:    global 32 x 16, "));
+    QVERIFY2(line(r.out, "kernel:").startsWith("kernel:     "), qPrintable(r.out));
+    // 2 x 32 x 16 x 64 flops over (32x64 + 64x16 + 32x16) floats: compute-bound.
+    QCOMPARE(line(r.out, "work:"), QString("work:       65.54 kFLOP, 14.34 kB moved, 4.57 flop/byte"));
+    QVERIFY2(line(r.out, "throughput:")
+                 .contains(QRegularExpression("^throughput: [0-9.e+-]+ GFLOP/s \\([0-9.e+-]+ GB/s\\)$")),
+             qPrintable(r.out));
+    // Defaults and their origin: gemv's M and N are declared 1024.
+    Run d = liftc({"run", "lowlevel/gemv.lift", "--device", "cpu", "--size", "N=64", "--repeat", "2"});
+    QVERIFY2(d.exitCode == 0, qPrintable(describe(d)));
+    QCOMPARE(line(d.out, "sizes:"), QString("sizes:      M=1024 (default), N=64 (given)"));
+    QVERIFY2(line(d.out, "throughput:").contains(QRegularExpression("^throughput: [0-9.e+-]+ GB/s")),
+             qPrintable(d.out));
+  }
+
+  // OpenBLAS references: the binding is found by trial (matmul_expert takes B transposed) and
+  // named; programs too large for the interpreter are validated against them.
+  void blasReferences_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("sizes");
+    QTest::addColumn<QString>("reference");
+    QTest::addColumn<QString>("validation");
+    QTest::newRow("matmul") << "lowlevel/matmul.lift"
+                            << "M=64,N=32,K=48"
+                            << "sgemm"
+                            << "OpenBLAS sgemm A x B (";
+    QTest::newRow("matmul_expert") << "lowlevel/matmul_expert.lift"
+                                   << "M=16,N=8,K=4"
+                                   << "sgemm"
+                                   << "OpenBLAS sgemm A x B^T (";
+    QTest::newRow("matmul_best auto") << "lowlevel/matmul_best.lift"
+                                      << "M=16,N=8,K=4"
+                                      << "auto"
+                                      << "OpenBLAS sgemm A x B^T (";
+    QTest::newRow("gemv") << "lowlevel/gemv.lift"
+                          << "M=64,N=128"
+                          << "sgemv"
+                          << "OpenBLAS sgemv alpha * A x x + beta * y (";
+    QTest::newRow("dot") << "lowlevel/dot.lift"
+                         << "N=16"
+                         << "sdot"
+                         << "OpenBLAS sdot x . y (";
+    QTest::newRow("asum auto") << "lowlevel/asum.lift"
+                               << "N=16"
+                               << "auto"
+                               << "OpenBLAS sasum |x| (";
+  }
+
+  void blasReferences() {
+    QFETCH(QString, file);
+    QFETCH(QString, sizes);
+    QFETCH(QString, reference);
+    QFETCH(QString, validation);
+    // A budget of 0 makes `auto` skip the interpreter.
+    Run r = liftc({"run", file, "--device", "cpu", "--size", sizes, "--reference", reference,
+                   "--interp-budget", "0", "--repeat", "2", "--in-process"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(line(r.out, "validation:").startsWith("validation: ok against " + validation),
+             qPrintable(r.out));
+  }
+
+  void notValidatedWhenTooLarge() {
+    Run r = liftc({"run", "lowlevel/transpose.lift", "--device", "cpu", "--size", "M=64,N=32",
+                   "--interp-budget", "10", "--repeat", "2"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(
+        line(r.out, "validation:").startsWith("validation: not validated (too large for the interpreter"),
+        qPrintable(r.out));
+    QVERIFY2(line(r.out, "validation:").endsWith("every output element was written"), qPrintable(r.out));
+  }
+
+  // --global/--local: the kernel is generated for the NDRange given (fewer work-items than
+  // elements: each loops), and still validates.
+  void ndrangeOverride() {
+    Run r = liftc({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "M=32,N=32,K=8", "--global",
+                   "8,4", "--local", "4,2", "--repeat", "2", "--in-process"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QCOMPARE(line(r.out, "ndrange:"), QString("ndrange:    global 8 x 4, local 4 x 2"));
+    QVERIFY2(line(r.out, "validation:").startsWith("validation: ok against the interpreter"),
+             qPrintable(r.out));
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "M=32,N=32,K=8", "--global",
+                 "8,6", "--local", "4,4"},
+                "not a multiple of the local size");
+  }
+
+  void errors() {
+    QString hl = "matmul.lift";
+    expectError({"run", hl, "--device", "cpu", "--size", "M=8,N=8,K=8"},
+                "must be lowered before code generation");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "no-such-device-xyz", "--small"},
+                "no-such-device-xyz");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "Q=3"},
+                "the program has no size 'Q'");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "M=abc"},
+                "must be a positive integer");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "M=0"}, "M must be at least 1");
+    expectError({"run", "no/such/file.lift", "--device", "cpu"}, "no/such/file.lift");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--local", "4,x"}, "--local");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--repeat", "0"}, "--repeat");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--reference", "zgemm"},
+                "unknown reference 'zgemm'");
+    // A BLAS routine the program does not compute is an error, not a false "valid".
+    // (reduce.lift sums, it does not sum absolute values: the trial on negative inputs tells.)
+    expectError({"run", "lowlevel/reduce.lift", "--device", "cpu", "--small", "--reference", "sasum"},
+                "does not compute sasum");
+    expectError({"run", "lowlevel/vecmult.lift", "--device", "cpu", "--small", "--reference", "sasum"},
+                "sasum needs one input");
+    expectError({"run", "lowlevel/transpose.lift", "--device", "cpu", "--small", "--reference", "sgemm"},
+                "reference sgemm");
+    expectError({"run"}, "expected one FILE.lift");
+  }
+};
+
+QTEST_GUILESS_MAIN(TestLiftcRun)
+#include "tst_liftc_run.moc"
