@@ -289,14 +289,24 @@ Expr build(Exprs exprs, int64_t constant) {
   return intern(Kind::Sum, exprs);
 }
 
-Expr addImpl(std::span<const Expr> inputs, bool expand) {
+// Limits of the rules whose cost grows faster than the sum: multiplying out nests at most
+// kMaxSpreadDepth levels deep (a product of k sums would otherwise give 2^k terms) into at most
+// kMaxSpread terms, and the pairwise recombination rules look at sums of up to kMaxRecombine
+// terms.
+constexpr int kMaxSpreadDepth = 4;
+constexpr size_t kMaxSpread = 64;
+constexpr size_t kMaxRecombine = 256;
+thread_local int spreadDepth = 0;
+
+Expr addImpl(std::span<const Expr> inputs) {
   if (inputs.empty()) return cst(0);
   DepthGuard guard;
   if (guard.tooDeep()) return rawFold(inputs);
   Collected c = collect(inputs);
   if (c.overflow) return rawFold(inputs);
 
-  if (Expr r = recombine(c)) return r;
+  if (c.terms.size() <= kMaxRecombine)
+    if (Expr r = recombine(c)) return r;
 
   Exprs exprs;
   bool respread = false, hasSumFactor = false;
@@ -308,13 +318,24 @@ Expr addImpl(std::span<const Expr> inputs, bool expand) {
   }
   if (respread) {  // a merged coefficient distributed over a sum: collect again
     exprs.push_back(cst(c.constant));
-    return addImpl(exprs, expand);
+    return addImpl(exprs);
   }
   Expr r0 = build(exprs, c.constant);
-  if (!expand || !hasSumFactor) return r0;
+  if (!hasSumFactor || spreadDepth >= kMaxSpreadDepth) return r0;
 
   // Rule sum-distribute: multiply out products of sums when that is not larger (it finds
   // cancellations such as N*(i + 1) - N*i = N).
+  size_t count = 0;
+  for (auto& t : c.terms) {
+    size_t parts = 1;
+    for (Expr f : t.factors())
+      if (f->kind == Kind::Sum) {
+        parts = f->nOps;
+        break;
+      }
+    count += parts;
+  }
+  if (count > kMaxSpread) return r0;
   Exprs spread;
   for (size_t i = 0; i < c.terms.size(); ++i) {
     auto f = c.terms[i].factors();
@@ -335,14 +356,22 @@ Expr addImpl(std::span<const Expr> inputs, bool expand) {
     }
   }
   spread.push_back(cst(c.constant));
-  Expr r1 = addImpl(spread, true);
+  ++spreadDepth;
+  Expr r1;
+  try {
+    r1 = addImpl(spread);
+  } catch (...) {
+    --spreadDepth;
+    throw;
+  }
+  --spreadDepth;
   return r1->size <= r0->size ? r1 : r0;
 }
 
 }  // namespace
 
 namespace detail {
-Expr addMany(std::span<const Expr> terms) { return addImpl(terms, true); }
+Expr addMany(std::span<const Expr> terms) { return addImpl(terms); }
 
 Expr difference(Expr b, Expr a) {
   Exprs ts{b};
