@@ -2,6 +2,7 @@
 // ArithExpr simplifier and prints it in C syntax (one line, parseable by the same command).
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdio>
 #include <set>
 
