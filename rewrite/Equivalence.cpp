@@ -16,9 +16,9 @@ std::string formatSizes(const arith::Env& env) {
   return s.empty() ? "no sizes" : s;
 }
 
-std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count) {
+std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count, const std::vector<int64_t>& atLeastList) {
   std::vector<arith::Env> out;
-  for (int64_t atLeast : {2, 5, 9, 17}) {
+  for (int64_t atLeast : atLeastList) {
     if (static_cast<int>(out.size()) >= count) break;
     interp::SizeHint hint;
     hint.atLeast = atLeast;
@@ -58,7 +58,7 @@ EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program&
   for (auto& e : opts.sizes)
     if (!interp::sizeProblem(after, e)) candidates.push_back(e);
   if (static_cast<int>(candidates.size()) < opts.sizeSets)
-    for (auto& e : chooseSizeSets(after, opts.sizeSets + 1)) {
+    for (auto& e : chooseSizeSets(after, opts.sizeSets + 1, opts.atLeast)) {
       bool seen = false;
       for (auto& c : candidates) seen = seen || c == e;
       if (!seen) candidates.push_back(e);

@@ -19,6 +19,7 @@ struct EquivalenceOptions {
   uint64_t seed = 1;              // random inputs
   double relTol = 1e-3, absTol = 1e-4;
   int64_t maxInputScalars = 1 << 18;  // skip size sets with larger inputs
+  std::vector<int64_t> atLeast = {2, 5, 9, 17};  // chosen size sets: each size at least this
 };
 
 struct EquivalenceReport {
@@ -35,8 +36,10 @@ struct EquivalenceReport {
 EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program& after,
                                    const EquivalenceOptions& opts = {});
 
-// Valid small sizes for a program, `count` different sets if possible (smallest first).
-std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count);
+// Valid small sizes for a program, `count` different sets if possible (smallest first), each
+// size at least atLeast[i] for the i-th set tried.
+std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count,
+                                       const std::vector<int64_t>& atLeast = {2, 5, 9, 17});
 
 // "M=8, N=4"
 std::string formatSizes(const arith::Env& env);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 
 #include "core/interp/Sizes.h"
@@ -49,7 +50,13 @@ RandomWalkResult randomWalk(const TypedProgram& start, const RandomWalkOptions& 
   for (const Rule* r : RuleRegistry::instance().rules())
     if (!excluded(opts, *r)) rules.push_back(r);
 
+  auto startTime = std::chrono::steady_clock::now();
   for (int stepNo = 0; stepNo < opts.steps; ++stepNo) {
+    if (opts.maxSeconds > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime).count() > opts.maxSeconds) {
+      res.stopReason = fmt::format("time limit ({} s) reached after {} steps", opts.maxSeconds, stepNo);
+      break;
+    }
     const TypedProgram& cur = res.final;
     std::vector<LocatedNode> nodes = allLocations(cur.main());
     if (nodes.size() > opts.maxNodes) {

@@ -24,6 +24,7 @@ struct RandomWalkOptions {
   size_t maxNodes = 3000;         // do not grow the program beyond this many nodes
   int64_t maxInputScalars = 1 << 14;  // with check: skip rewrites whose smallest inputs are larger
   std::vector<std::string> exclude;   // rule names never chosen
+  double maxSeconds = 0;              // stop the walk after this long (0: no limit)
   EquivalenceOptions equivalence;
 };
 
