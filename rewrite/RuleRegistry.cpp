@@ -27,6 +27,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerStencilRules(*r);
     registerSizeRules(*r);
     registerMacroRules(*r);
+    registerLaneRules(*r);
     return r;
   }();
   return *registry;

@@ -58,6 +58,7 @@ void registerCoalescingRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerSizeRules(RuleRegistry& r);
 void registerMacroRules(RuleRegistry& r);
+void registerLaneRules(RuleRegistry& r);  // rules/LaneRules.cpp (exploration)
 
 // Levenshtein distance (for suggestions).
 size_t editDistance(std::string_view a, std::string_view b);

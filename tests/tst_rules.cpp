@@ -434,7 +434,22 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N, y: [float]8*N) =
   reduceSeq(add, 0.0f) o
   mapSeq(fun(p => dot(get(0, p), get(1, p)))) $ zip(asVector(4) $ x, asVector(4) $ y))",
-     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "n=4", R"(step 1 of 2)"},};
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "n=4", R"(step 1 of 2)"},
+    {"vectorize-lanes", R"(fun f(A: [[float]8]4*N, B: [[float]8*M]8) = map(fun(r => map(fun(c => reduce(add, 0.0f) o map(mult) $ zip(r, c))) $ transpose(B))) $ A)", "0.0.0.0", "n=4",
+     R"(userfun add_vv4(float4 x, float4 y) -> float4 { return x + y; }
+userfun mult_sv4(float x, float4 y) -> float4 { return x * y; }
+fun f(A: [[float]8]4*N, B: [[float]8*M]8) =
+  map(fun(r =>
+    join o map(transpose o split(4) o asScalar) o map(fun(c =>
+      reduce(add_vv4, (float4)0.0f) o map(mult_sv4) $ zip(r, c)
+    )) o transpose o map(asVector(4)) $ B
+  )) $ A)",
+     R"(fun f(A: [[float]8]4*N, B: [[float]8*M]8) = map(fun(r => map(fun(c => reduce(add, 0.0f) o map(mult) $ zip(r, c))) $ transpose(B))) $ A)", "0.0.0.0", "n=3", R"(does not provably divide)"},
+    {"userfun-fusion", R"(fun f(x: [float]8*N) = map(fun(v => add(v, sq(v)))) $ x)", "0.0.0.0", "",
+     R"(userfun add_sq(float x, float x_) -> float { return x + (x_ * x_); }
+fun f(x: [float]8*N) =
+  map(fun(v => add_sq(v, v))) $ x)",
+     R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0.0.0.0", "", R"(no argument of)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {
