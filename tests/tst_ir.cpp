@@ -98,10 +98,10 @@ class TestIR : public QObject {
   void differentStructureIsNotEqual() {
     Fun base = lambda("x", [](Expr x) { return call(split(2), {x}); });
     std::vector<Fun> others = {
-        lambda("x", [](Expr x) { return call(split(4), {x}); }),                      // other factor
-        lambda("x", [](Expr x) { return call(join(), {x}); }),                       // other pattern
-        lambda("x", [](Expr x) { return call(split(2), {call(join(), {x})}); }),     // deeper
-        lambda("x", "y", [](Expr x, Expr) { return call(split(2), {x}); }),          // arity
+        lambda("x", [](Expr x) { return call(split(4), {x}); }),                  // other factor
+        lambda("x", [](Expr x) { return call(join(), {x}); }),                    // other pattern
+        lambda("x", [](Expr x) { return call(split(2), {call(join(), {x})}); }),  // deeper
+        lambda("x", "y", [](Expr x, Expr) { return call(split(2), {x}); }),       // arity
         mapGlb(id(), 0),
     };
     for (auto& o : others) {
@@ -166,7 +166,8 @@ class TestIR : public QObject {
         ++calls;
         if (calledPattern(s.node.expr, PatternKind::Zip)) {
           for (auto& step : path)
-            if (step.node.isExpr() && calledPattern(step.node.expr, PatternKind::Reduce)) sawZipUnderReduce = true;
+            if (step.node.isExpr() && calledPattern(step.node.expr, PatternKind::Reduce))
+              sawZipUnderReduce = true;
         }
       }
       return true;
@@ -225,17 +226,18 @@ class TestIR : public QObject {
     arith::Expr M = arith::sizeVar("M"), N = arith::sizeVar("N"), K = arith::sizeVar("K");
     Param A = param("A", Type::array(Type::array(Type::float_(), K), M));
     Param B = param("B", Type::array(Type::array(Type::float_(), N), K));
-    Expr body = call(map(lambda("rowA",
-                                [&](Expr rowA) {
-                                  return call(map(lambda("colB",
-                                                         [&](Expr colB) {
-                                                           return call(compose(reduce(userFun(add), floatLit(0)),
-                                                                               map(userFun(mult))),
-                                                                       {zip({rowA, colB})});
-                                                         })),
-                                              {call(transpose(), {Expr(B)})});
-                                })),
-                     {Expr(A)});
+    Expr body =
+        call(map(lambda("rowA",
+                        [&](Expr rowA) {
+                          return call(map(lambda("colB",
+                                                 [&](Expr colB) {
+                                                   return call(compose(reduce(userFun(add), floatLit(0)),
+                                                                       map(userFun(mult))),
+                                                               {zip({rowA, colB})});
+                                                 })),
+                                      {call(transpose(), {Expr(B)})});
+                        })),
+             {Expr(A)});
     Program built = program("matmul", {A, B}, body);
     QVERIFY(alphaEqual(Fun(built.main), Fun(parsed.main)));
     QCOMPARE(structuralHash(Fun(built.main)), structuralHash(Fun(parsed.main)));

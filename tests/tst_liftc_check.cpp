@@ -16,8 +16,8 @@ Run liftc(const QStringList& args) {
   QProcess p;
   p.start(LIFT_LIFTC, args);
   p.waitForFinished(60000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 QString data(const char* name) { return QString(LIFT_SOURCE_DIR "/tests/data/") + name; }
@@ -41,7 +41,8 @@ class TestLiftcCheck : public QObject {
   void checkListsNodeTypes() {
     Run r = liftc({"check", data("partial_dot.lift"), "--types"});
     QCOMPARE(r.exitCode, 0);
-    QVERIFY2(r.out.contains("13:7: split: [[(float, float)]128]N\n"), qPrintable(r.out));  // split128 $ zip(x, y)
+    QVERIFY2(r.out.contains("13:7: split: [[(float, float)]128]N\n"),
+             qPrintable(r.out));  // split128 $ zip(x, y)
     QVERIFY2(r.out.contains("8:16: x: [float]128*N\n"), qPrintable(r.out));
   }
 
@@ -60,8 +61,9 @@ class TestLiftcCheck : public QObject {
     path = write("split.lift", "size N;\nfun f(x: [float]N) = split(4) $ x\n");
     r = liftc({"check", path});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.startsWith(path + ":2:22: error: split 4 of an array of length N: N must be divisible by 4"),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.startsWith(path + ":2:22: error: split 4 of an array of length N: N must be divisible by 4"),
+        qPrintable(r.err));
   }
 
   void syntaxErrorsAreLocated() {
@@ -69,7 +71,8 @@ class TestLiftcCheck : public QObject {
     for (const char* cmd : {"check", "print"}) {
       Run r = liftc({cmd, path});
       QCOMPARE(r.exitCode, 2);
-      QVERIFY2(r.err.startsWith(path + ":3:3: error: unknown name 'mpa'; did you mean 'map'?"), qPrintable(r.err));
+      QVERIFY2(r.err.startsWith(path + ":3:3: error: unknown name 'mpa'; did you mean 'map'?"),
+               qPrintable(r.err));
       QVERIFY(r.out.isEmpty());
     }
   }

@@ -25,8 +25,9 @@ std::string readFile(const QString& path) {
 std::vector<std::pair<std::string, std::string>> corpus() {
   std::vector<std::pair<std::string, std::string>> out;
   // Only the top level of tests/data: its subfolders hold other tests' programs.
-  for (auto [dir, flags] : {std::pair{QString(LIFT_SOURCE_DIR "/tests/data"), QDirIterator::NoIteratorFlags},
-                            std::pair{QString(LIFT_SOURCE_DIR "/resources/examples"), QDirIterator::Subdirectories}}) {
+  for (auto [dir, flags] :
+       {std::pair{QString(LIFT_SOURCE_DIR "/tests/data"), QDirIterator::NoIteratorFlags},
+        std::pair{QString(LIFT_SOURCE_DIR "/resources/examples"), QDirIterator::Subdirectories}}) {
     QDirIterator it(dir, {"*.lift"}, QDir::Files, flags);
     while (it.hasNext()) {
       QString path = it.next();
@@ -59,7 +60,8 @@ void expectError(std::string text, const std::string& part) {
   } catch (const LiftError& e) {
     const Diagnostic& d = e.diagnostic();
     QString msg = QString::fromStdString(d.format());
-    QVERIFY2(d.message.find(part) != std::string::npos, qPrintable(msg + "\n  (expected: " + QString::fromStdString(part) + ")"));
+    QVERIFY2(d.message.find(part) != std::string::npos,
+             qPrintable(msg + "\n  (expected: " + QString::fromStdString(part) + ")"));
     QVERIFY2(d.loc.line == line && d.loc.col == col,
              qPrintable(msg + QString("\n  (expected at %1:%2)").arg(line).arg(col)));
     QCOMPARE(d.loc.file, std::string("t.lift"));
@@ -81,7 +83,8 @@ class TestParser : public QObject {
       try {
         p2 = lang::parseProgram(s1, "printed.lift");
       } catch (const LiftError& e) {
-        QFAIL(qPrintable(QString::fromStdString(path + ": printed text does not parse:\n" + e.what() + "\n" + s1)));
+        QFAIL(qPrintable(
+            QString::fromStdString(path + ": printed text does not parse:\n" + e.what() + "\n" + s1)));
       }
       QVERIFY2(alphaEqual(Fun(p1.main), Fun(p2.main)), qPrintable(QString::fromStdString(path + "\n" + s1)));
       QCOMPARE(structuralHash(p1), structuralHash(p2));
@@ -89,7 +92,8 @@ class TestParser : public QObject {
       QCOMPARE(QString::fromStdString(s2), QString::fromStdString(s1));
       // Same types before and after (every program of the corpus is well typed).
       try {
-        QCOMPARE(QString::fromStdString(typeCheck(p2).signature()), QString::fromStdString(typeCheck(p1).signature()));
+        QCOMPARE(QString::fromStdString(typeCheck(p2).signature()),
+                 QString::fromStdString(typeCheck(p1).signature()));
       } catch (const LiftError& e) {
         QFAIL(qPrintable(QString::fromStdString(path + ": " + e.what())));
       }
@@ -125,7 +129,8 @@ class TestParser : public QObject {
     arith::Expr N = arith::sizeVar("N");
     Param x = param("x", Type::array(Type::array(Type::float_(), N), N));
     Fun inner = lambda("x", [](Expr y) { return call(compose(join(), map(id())), {y}); });
-    Expr body = call(map(lambda("x", [&](Expr y) { return call(inner, {y}); })), {call(map(map(id())), {Expr(x)})});
+    Expr body =
+        call(map(lambda("x", [&](Expr y) { return call(inner, {y}); })), {call(map(map(id())), {Expr(x)})});
     Program p = program("clash", {x}, body);
     std::string s = lang::printProgram(p);
     Program q = lang::parseProgram(s, "printed.lift");
@@ -152,7 +157,8 @@ class TestParser : public QObject {
     QVERIFY(same(x1 + "mapGlb(neg) o join $ x", x1 + "mapGlb0(neg) o join $ x"));
     QVERIFY(same(x1 + "asVector4 o join $ x", x1 + "asVector(4) o join $ x"));
     QVERIFY(same(x1 + "iterate2(map(neg)) o join $ x", x1 + "iterate(2, map(neg)) o join $ x"));
-    QVERIFY(same(x1 + "map(fun(r => get(0) $ tuple(r, r))) $ x", x1 + "map(fun(r => get(0, tuple(r, r)))) $ x"));
+    QVERIFY(
+        same(x1 + "map(fun(r => get(0) $ tuple(r, r))) $ x", x1 + "map(fun(r => get(0, tuple(r, r)))) $ x"));
     QVERIFY(same(x1 + "map(map(neg) o id) $ x", x1 + "map(fun(r => map(neg)(id(r)))) $ x"));
     QVERIFY(!same(x1 + "map(map(neg)) $ x", x1 + "map(fun(r => map(neg) $ r)) $ x"));
   }
@@ -210,7 +216,8 @@ class TestParser : public QObject {
     QCOMPARE(lit("true")->type(), Type::bool_());
     QCOMPARE(lit("(float4)0.5f")->type(), Type::vector(ScalarKind::Float, 4));
     QCOMPARE(lit("zeros([float]4)")->text(), std::string("0.0f"));
-    QCOMPARE(lit("fill([[int]2]2, 3)")->type(), Type::array(Type::array(Type::int_(), arith::cst(2)), arith::cst(2)));
+    QCOMPARE(lit("fill([[int]2]2, 3)")->type(),
+             Type::array(Type::array(Type::int_(), arith::cst(2)), arith::cst(2)));
     QCOMPARE(lit("1e-3f")->text(), std::string("1e-3f"));
   }
 
@@ -223,7 +230,8 @@ class TestParser : public QObject {
     expectError(kPrelude + "fun f(x: [float]N) = map(neg) $@", "end of input");
     expectError(kPrelude + "fun f(x: [float]N) = @# x", "unexpected character '#'");
     expectError(kPrelude + "fun f(x: [float]N) = split(@99999999999999999999999) $ x", "too large");
-    expectError(kPrelude + "fun f(x: [float]N) = map(fun(v => @3000000000)) $ x", "too large for an int literal");
+    expectError(kPrelude + "fun f(x: [float]N) = map(fun(v => @3000000000)) $ x",
+                "too large for an int literal");
     expectError(kPrelude + "fun f(x: [float]N) = map(fun(v => @1e99f)) $ x", "out of range");
     expectError(kPrelude + "@/* never closed\nfun f(x: [float]N) = x", "unterminated comment");
     expectError("userfun g(float a) -> float @{ return a;", "unterminated body");
@@ -235,14 +243,16 @@ class TestParser : public QObject {
     expectError(kPrelude + "fun f(x: [float]N) = x |> @x", "right side of '|>' must be a function");
     expectError(kPrelude + "fun f(x: [float]N) = zip@", "zip needs its arguments");
     expectError(kPrelude + "fun f(x: [float]N) = @zip(x)", "zip needs at least two arguments");
-    expectError(kPrelude + "fun f(x: [float]N) = reduce(@neg, add) $ x", "takes a function and an initial value");
+    expectError(kPrelude + "fun f(x: [float]N) = reduce(@neg, add) $ x",
+                "takes a function and an initial value");
     expectError(kPrelude + "fun f(x: [float]N) = gather(@reverze) $ x", "did you mean 'reverse'?");
     expectError(kPrelude + "fun f(x: [float]N) = pad(1, 1, @clmp) $ x", "expected the padding");
     expectError(kPrelude + "fun f(@map: [float]N) = x", "reserved name");
     expectError(kPrelude + "fun f(x: [float]N) = map(fun(@split2 => x)) $ x", "reserved name");
     expectError(kPrelude + "fun f(x: [float]N) = map(fun((a, @a) => a)) $ x", "parameter 'a' appears twice");
     expectError(kPrelude + "size @N;\nfun f(x: [float]N) = x", "size 'N' is declared twice");
-    expectError(kPrelude + "userfun @add(float a) -> float { return a; }\nfun f(x: [float]N) = x", "defined twice");
+    expectError(kPrelude + "userfun @add(float a) -> float { return a; }\nfun f(x: [float]N) = x",
+                "defined twice");
     expectError(kPrelude + "fun f(x: [float]N) = x\n@fun g(x: [float]N) = x", "a second program function");
     expectError(kPrelude + "@", "no program");
     expectError(kPrelude + "@sise M;", "did you mean 'size'?");
@@ -255,7 +265,8 @@ class TestParser : public QObject {
   }
 
   void errorsInUserFunctionBodiesPointIntoTheFile() {
-    std::string text = "size N;\nuserfun g(float a) -> float {\n  return a + @bogus;\n}\nfun f(x: [float]N) = map(g) $ x";
+    std::string text =
+        "size N;\nuserfun g(float a) -> float {\n  return a + @bogus;\n}\nfun f(x: [float]N) = map(g) $ x";
     size_t at = text.find('@');
     text.erase(at, 1);
     try {
@@ -282,7 +293,8 @@ class TestParser : public QObject {
 
   void limitsAgainstHostileInput() {
     // Deep nesting: a located error, not a stack overflow.
-    std::string deep = kPrelude + "fun f(x: [float]N) = " + std::string(5000, '(') + "x" + std::string(5000, ')');
+    std::string deep =
+        kPrelude + "fun f(x: [float]N) = " + std::string(5000, '(') + "x" + std::string(5000, ')');
     QVERIFY_THROWS_EXCEPTION(LiftError, parse(deep));
     std::string deepMaps = kPrelude + "fun f(x: [float]N) = ";
     for (int i = 0; i < 1000; ++i) deepMaps += "map(";
@@ -315,8 +327,9 @@ class TestParser : public QObject {
 
   void parseTypeApi() {
     std::vector<SizeDecl> sizes = {{"N", std::nullopt, arith::sizeVar("N"), {}}};
-    QCOMPARE(lang::parseType("[(float, int4)]N", sizes),
-             Type::array(Type::tuple({Type::float_(), Type::vector(ScalarKind::Int, 4)}), arith::sizeVar("N")));
+    QCOMPARE(
+        lang::parseType("[(float, int4)]N", sizes),
+        Type::array(Type::tuple({Type::float_(), Type::vector(ScalarKind::Int, 4)}), arith::sizeVar("N")));
     QVERIFY_THROWS_EXCEPTION(LiftError, lang::parseType("[float]M", sizes));
     QVERIFY_THROWS_EXCEPTION(LiftError, lang::parseType("float float", sizes));
     QVERIFY(lang::isReservedName("mapLcl2"));

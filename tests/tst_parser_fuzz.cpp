@@ -39,16 +39,63 @@ fun f(A: [[float]M]4*N) =
 };
 
 // Fragments inserted at random: tokens of the language and a few troublemakers.
-const char* const kTokens[] = {"(", ")", "[", "]", "{", "}", ",", ";", ":", "=", "=>", "->", "$", "|>", ">>", " o ",
-                               "+", "-", "*", "/", "%", "map", "fun", "fun(x => x)", "zip", "split(4)", "join",
-                               "reduce(add, 0.0f)", "iterate(3, ", "float", "[float]N", "N", "0.0f", "(float4)",
-                               "99999999999999999999", "1e999f", "/*", "*/", "//", "\n", "#", "\"", "'", "\xff",
-                               "get(7, ", "asVector(3)", "mapLcl0(", "mapWrg0(mapWrg0(", "size", "userfun", "@"};
+const char* const kTokens[] = {"(",
+                               ")",
+                               "[",
+                               "]",
+                               "{",
+                               "}",
+                               ",",
+                               ";",
+                               ":",
+                               "=",
+                               "=>",
+                               "->",
+                               "$",
+                               "|>",
+                               ">>",
+                               " o ",
+                               "+",
+                               "-",
+                               "*",
+                               "/",
+                               "%",
+                               "map",
+                               "fun",
+                               "fun(x => x)",
+                               "zip",
+                               "split(4)",
+                               "join",
+                               "reduce(add, 0.0f)",
+                               "iterate(3, ",
+                               "float",
+                               "[float]N",
+                               "N",
+                               "0.0f",
+                               "(float4)",
+                               "99999999999999999999",
+                               "1e999f",
+                               "/*",
+                               "*/",
+                               "//",
+                               "\n",
+                               "#",
+                               "\"",
+                               "'",
+                               "\xff",
+                               "get(7, ",
+                               "asVector(3)",
+                               "mapLcl0(",
+                               "mapWrg0(mapWrg0(",
+                               "size",
+                               "userfun",
+                               "@"};
 
 std::vector<std::pair<std::string, std::string>> programs() {
   std::vector<std::pair<std::string, std::string>> out;
-  for (auto [dir, flags] : {std::pair{QString(LIFT_SOURCE_DIR "/resources/examples"), QDirIterator::Subdirectories},
-                            std::pair{QString(LIFT_SOURCE_DIR "/tests/data"), QDirIterator::NoIteratorFlags}}) {
+  for (auto [dir, flags] :
+       {std::pair{QString(LIFT_SOURCE_DIR "/resources/examples"), QDirIterator::Subdirectories},
+        std::pair{QString(LIFT_SOURCE_DIR "/tests/data"), QDirIterator::NoIteratorFlags}}) {
     QDirIterator it(dir, {"*.lift"}, QDir::Files, flags);
     while (it.hasNext()) {
       QString path = it.next();
@@ -57,7 +104,8 @@ std::vector<std::pair<std::string, std::string>> programs() {
     }
   }
   std::sort(out.begin(), out.end());
-  for (size_t i = 0; i < std::size(kBuiltIn); ++i) out.emplace_back("builtin" + std::to_string(i), kBuiltIn[i]);
+  for (size_t i = 0; i < std::size(kBuiltIn); ++i)
+    out.emplace_back("builtin" + std::to_string(i), kBuiltIn[i]);
   return out;
 }
 
@@ -150,18 +198,19 @@ class TestParserFuzz : public QObject {
           std::string printed = lang::printProgram(p);
           ir::Program q = lang::parseProgram(printed, "printed.lift");
           if (!ir::alphaEqual(ir::Fun(p.main), ir::Fun(q.main)) || lang::printProgram(q) != printed)
-            QFAIL(qPrintable(QString::fromStdString("round trip differs for a mutant of " + name + ":\n" + mutant +
-                                                   "\n-- printed --\n" + printed)));
+            QFAIL(qPrintable(QString::fromStdString("round trip differs for a mutant of " + name + ":\n" +
+                                                    mutant + "\n-- printed --\n" + printed)));
           ir::typeCheck(p);
           ++typed;
         } catch (const LiftError& e) {
           ++rejected;
           // Every diagnostic says where.
           if (e.diagnostic().message.empty())
-            QFAIL(qPrintable(QString::fromStdString("empty message for a mutant of " + name + ":\n" + mutant)));
+            QFAIL(
+                qPrintable(QString::fromStdString("empty message for a mutant of " + name + ":\n" + mutant)));
         } catch (const std::exception& e) {
           QFAIL(qPrintable(QString::fromStdString(std::string("unexpected exception ") + e.what() +
-                                                   " for a mutant of " + name + ":\n" + mutant)));
+                                                  " for a mutant of " + name + ":\n" + mutant)));
         }
       }
     }

@@ -78,7 +78,8 @@ class TestTypeCheck : public QObject {
     QCOMPARE(resultOf("fun f(x: [float]N, y: [float]N) = reduceSeq(multAndSumUp, 0.0f) $ zip(x, y)"),
              arr(f32, arith::cst(1)));
     // An array-valued accumulator.
-    QCOMPARE(resultOf("fun f(x: [[float]M]N) = reduceSeq(fun((acc, r) => map(add) $ zip(acc, r)), zeros([float]M)) $ x"),
+    QCOMPARE(resultOf("fun f(x: [[float]M]N) = reduceSeq(fun((acc, r) => map(add) $ zip(acc, r)), "
+                      "zeros([float]M)) $ x"),
              arr(arr(f32, M), arith::cst(1)));
   }
 
@@ -103,9 +104,11 @@ class TestTypeCheck : public QObject {
     QCOMPARE(resultOf("fun f(x: [float]N*32) = reorderStride(32) $ x"), arr(f32, N * 32));
     QCOMPARE(resultOf("fun f(x: [float]N) = id $ x"), arr(f32, N));
     QCOMPARE(resultOf("fun f(x: [float]N) = toLocal(mapSeq(id)) $ x"), arr(f32, N));
-    QCOMPARE(resultOf("fun f(x: [float]N, y: [int]N) = map(fun(p => get(1, p))) $ zip(x, y)"), arr(Type::int_(), N));
-    QCOMPARE(resultOf("fun f(x: [float]N, y: [int]N) = map(fun(p => tuple(get(1, p), get(0, p)))) $ zip(x, y)"),
-             arr(Type::tuple({Type::int_(), f32}), N));
+    QCOMPARE(resultOf("fun f(x: [float]N, y: [int]N) = map(fun(p => get(1, p))) $ zip(x, y)"),
+             arr(Type::int_(), N));
+    QCOMPARE(
+        resultOf("fun f(x: [float]N, y: [int]N) = map(fun(p => tuple(get(1, p), get(0, p)))) $ zip(x, y)"),
+        arr(Type::tuple({Type::int_(), f32}), N));
   }
 
   void iterate() {
@@ -131,16 +134,19 @@ class TestTypeCheck : public QObject {
     QCOMPARE(resultOf("fun f(x: [float]N*4) = asVector(4) $ x"), arr(vec4(), N));
     QCOMPARE(resultOf("fun f(x: [float]N*4) = asScalar o asVector4 $ x"), arr(f32, N * 4));
     QCOMPARE(resultOf("fun f(x: [float]N*4) = map(mapVec(neg)) o asVector(4) $ x"), arr(vec4(), N));
-    QCOMPARE(resultOf("fun f(x: [float]4*N, y: [float]4*N) = map(vectorize(4, add)) $ zip(asVector(4) $ x, asVector(4) $ y)"),
+    QCOMPARE(resultOf("fun f(x: [float]4*N, y: [float]4*N) = map(vectorize(4, add)) $ zip(asVector(4) $ x, "
+                      "asVector(4) $ y)"),
              arr(vec4(), N));
-    QCOMPARE(resultOf("fun f(x: [float]4*N, y: [float]4*N) = map(fun(p => dot(get(0, p), get(1, p)))) $ zip(asVector4 $ x, asVector4 $ y)"),
+    QCOMPARE(resultOf("fun f(x: [float]4*N, y: [float]4*N) = map(fun(p => dot(get(0, p), get(1, p)))) $ "
+                      "zip(asVector4 $ x, asVector4 $ y)"),
              arr(f32, N));
     QCOMPARE(resultOf("fun f(x: [float4]N) = map(fun(v => mapVec(neg) $ v)) $ x"), arr(vec4(), N));
   }
 
   void tupleArgumentsAreFlattened() {
     QCOMPARE(resultOf("fun f(x: [float]N, y: [float]N) = map(mult) $ zip(x, y)"), arr(f32, N));
-    QCOMPARE(resultOf("fun f(x: [float]N, y: [float]N) = map(fun((a, b) => mult(a, b))) $ zip(x, y)"), arr(f32, N));
+    QCOMPARE(resultOf("fun f(x: [float]N, y: [float]N) = map(fun((a, b) => mult(a, b))) $ zip(x, y)"),
+             arr(f32, N));
     auto src = bindArguments(std::vector<Type>{f32, Type::tuple({f32, f32})}, 3);
     QVERIFY(src);
     QCOMPARE((*src)[2], (ArgSource{1, 1}));
@@ -220,42 +226,54 @@ class TestTypeCheck : public QObject {
   }
 
   void userFunctionOnTheWrongType() {
-    expectError("fun f(x: [float]N) = map(neg) $ zip(x, x)", "neg", {"'neg'", "parameter 'a'", "(float, float)"});
+    expectError("fun f(x: [float]N) = map(neg) $ zip(x, x)", "neg",
+                {"'neg'", "parameter 'a'", "(float, float)"});
     expectError("fun f(x: [int]N) = map(neg) $ x", "neg", {"parameter 'a' has type float", "int"});
     expectError("fun f(x: [float]N) = neg $ x", "neg", {"'neg'", "[float]N"});
   }
 
   void wrongNumberOfArguments() {
-    expectError("fun f(x: [float]N) = map(fun(v => add(v))) $ x", "add", {"'add' takes 2 arguments", "applied to 1"});
+    expectError("fun f(x: [float]N) = map(fun(v => add(v))) $ x", "add",
+                {"'add' takes 2 arguments", "applied to 1"});
     expectError("fun f(x: [float]N) = map(fun(v => add(v, v, v))) $ x", "add", {"takes 2", "applied to 3"});
-    expectError("fun f(x: [float]N) = map(fun((a, b) => a)) $ x", "fun", {"lambda takes 2", "applied to 1"}, 2);
+    expectError("fun f(x: [float]N) = map(fun((a, b) => a)) $ x", "fun", {"lambda takes 2", "applied to 1"},
+                2);
     expectError("fun f(x: [float]N) = join(x, x)", "join", {"join takes 1 argument", "applied to 2"});
   }
 
   void parallelNesting() {
-    expectError("fun f(x: [float]N) = mapLcl0(neg) $ x", "mapLcl0", {"mapLcl0 must be nested inside a mapWrg"});
-    expectError("fun f(x: [[float]M]N) = mapWrg0(mapWrg0(neg)) $ x", "mapWrg0", {"mapWrg0 inside mapWrg0"}, 2);
-    expectError("fun f(x: [[[float]K]M]N) = mapWrg0(mapLcl0(mapWrg1(neg))) $ x", "mapWrg1", {"mapWrg1 inside mapLcl0"});
-    expectError("fun f(x: [[[float]K]M]N) = mapWrg0(mapLcl0(mapLcl0(neg))) $ x", "mapLcl0", {"mapLcl0 inside mapLcl0"}, 2);
-    expectError("fun f(x: [[float]M]N) = mapGlb0(mapGlb0(neg)) $ x", "mapGlb0", {"mapGlb0 inside mapGlb0"}, 2);
+    expectError("fun f(x: [float]N) = mapLcl0(neg) $ x", "mapLcl0",
+                {"mapLcl0 must be nested inside a mapWrg"});
+    expectError("fun f(x: [[float]M]N) = mapWrg0(mapWrg0(neg)) $ x", "mapWrg0", {"mapWrg0 inside mapWrg0"},
+                2);
+    expectError("fun f(x: [[[float]K]M]N) = mapWrg0(mapLcl0(mapWrg1(neg))) $ x", "mapWrg1",
+                {"mapWrg1 inside mapLcl0"});
+    expectError("fun f(x: [[[float]K]M]N) = mapWrg0(mapLcl0(mapLcl0(neg))) $ x", "mapLcl0",
+                {"mapLcl0 inside mapLcl0"}, 2);
+    expectError("fun f(x: [[float]M]N) = mapGlb0(mapGlb0(neg)) $ x", "mapGlb0", {"mapGlb0 inside mapGlb0"},
+                2);
     expectError("fun f(x: [[float]M]N) = mapGlb0(mapWrg0(neg)) $ x", "mapWrg0", {"mapWrg0 inside mapGlb0"});
     expectError("fun f(x: [[float]M]N) = mapWrg0(mapGlb0(neg)) $ x", "mapGlb0", {"mapGlb0 inside mapWrg0"});
   }
 
   void vectorDiagnostics() {
-    expectError("fun f(x: [float]N*16) = asVector(4) o asVector(4) $ x", "asVector", {"needs an array of scalars", "float4"});
+    expectError("fun f(x: [float]N*16) = asVector(4) o asVector(4) $ x", "asVector",
+                {"needs an array of scalars", "float4"});
     expectError("fun f(x: [float]N) = asScalar $ x", "asScalar", {"needs an array of vectors"});
     expectError("fun f(x: [float]N*8) = asVector(5) $ x", "asVector", {"width must be 2, 3, 4, 8 or 16"});
-    expectError("fun f(x: [float]N, y: [float]N) = map(fun(p => dot(get(0, p), get(1, p)))) $ zip(x, y)", "dot",
-                {"dot expects two float or double vectors"});
-    expectError("fun f(x: [float]8*N) = map(vectorize(4, neg)) o asVector(8) $ x", "map", {"expected vectors of width 4", "float8"});
+    expectError("fun f(x: [float]N, y: [float]N) = map(fun(p => dot(get(0, p), get(1, p)))) $ zip(x, y)",
+                "dot", {"dot expects two float or double vectors"});
+    expectError("fun f(x: [float]8*N) = map(vectorize(4, neg)) o asVector(8) $ x", "map",
+                {"expected vectors of width 4", "float8"});
   }
 
   void otherDiagnostics() {
     expectError("fun f(x: [float]N) = join $ x", "join", {"join expects an array of arrays"});
     expectError("fun f(x: [float]N) = transpose $ x", "transpose", {"two-dimensional"});
-    expectError("fun f(x: [float]N) = reduce(fun((a, b) => zip(a, b)), 0.0f) $ x", "zip", {"zip expects an array", "float"});
-    expectError("fun f(x: [float]N) = map(fun((v: int) => v)) $ x", "v", {"'v' is declared as int but receives float"});
+    expectError("fun f(x: [float]N) = reduce(fun((a, b) => zip(a, b)), 0.0f) $ x", "zip",
+                {"zip expects an array", "float"});
+    expectError("fun f(x: [float]N) = map(fun((v: int) => v)) $ x", "v",
+                {"'v' is declared as int but receives float"});
     expectError("fun f(x: [float]N) = unzip $ x", "unzip", {"array of tuples"});
     expectError("fun f(x: [float]N) = map(neg) $ neg(1.0f)", "map", {"map expects an array", "float"});
     expectError("fun f(x: [float]N) = pad(1, 1, 0) $ x", "pad", {"does not match the element type float"});

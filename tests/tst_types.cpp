@@ -62,9 +62,11 @@ class TestTypes : public QObject {
     QCOMPARE(str(Type::vector(ScalarKind::Float, 4)), QString("float4"));
     QCOMPARE(str(Type::tuple({Type::float_(), Type::array(Type::int_(), N)})), QString("(float, [int]N)"));
     QCOMPARE(str(Type::array(Type::float_(), N / 4)), QString("[float]N/4"));
-    QCOMPARE(str(Type::array(Type::float_(), N * M)), QString::fromStdString("[float]" + arith::toString(N * M)));
+    QCOMPARE(str(Type::array(Type::float_(), N * M)),
+             QString::fromStdString("[float]" + arith::toString(N * M)));
     // Lengths with + or - are parenthesised so the text parses back.
-    QCOMPARE(str(Type::array(Type::float_(), N + 2)), QString::fromStdString("[float](" + arith::toString(N + 2) + ")"));
+    QCOMPARE(str(Type::array(Type::float_(), N + 2)),
+             QString::fromStdString("[float](" + arith::toString(N + 2) + ")"));
     QCOMPARE(QString::fromStdString(Type::vector(ScalarKind::Int, 8).openclName()), QString("int8"));
   }
 
@@ -87,12 +89,15 @@ class TestTypes : public QObject {
     COMPARE_ARITH(Type::float_().byteSize(), arith::cst(4));
     COMPARE_ARITH(Type::double_().byteSize(), arith::cst(8));
     COMPARE_ARITH(Type::vector(ScalarKind::Float, 4).byteSize(), arith::cst(16));
-    COMPARE_ARITH(Type::vector(ScalarKind::Float, 3).byteSize(), arith::cst(16));  // OpenCL: float3 is float4-sized
+    COMPARE_ARITH(Type::vector(ScalarKind::Float, 3).byteSize(),
+                  arith::cst(16));  // OpenCL: float3 is float4-sized
     COMPARE_ARITH(Type::tuple({Type::float_(), Type::float_()}).byteSize(), arith::cst(8));
-    COMPARE_ARITH(Type::tuple({Type::int_(), Type::double_()}).byteSize(), arith::cst(16));  // padded like a C struct
+    COMPARE_ARITH(Type::tuple({Type::int_(), Type::double_()}).byteSize(),
+                  arith::cst(16));  // padded like a C struct
     COMPARE_ARITH(Type::array(Type::array(Type::float_(), N), arith::cst(4)).byteSize(), N * 16);
     COMPARE_ARITH(Type::array(Type::vector(ScalarKind::Float, 4), N).scalarCount(), N * 4);
-    COMPARE_ARITH(Type::tuple({Type::float_(), Type::vector(ScalarKind::Int, 2)}).scalarCount(), arith::cst(3));
+    COMPARE_ARITH(Type::tuple({Type::float_(), Type::vector(ScalarKind::Int, 2)}).scalarCount(),
+                  arith::cst(3));
   }
 
   void uniquingIsThreadSafe() {

@@ -30,9 +30,12 @@ int runCheck(const Args& args) {
         what = prm->name();
       } else {
         const ir::Fun& f = ir::asCall(e)->fun();
-        if (auto* u = ir::asUserFun(f)) what = u->def().name;
-        else if (auto* pat = ir::asPattern(f)) what = std::string(ir::patternName(pat->pattern()));
-        else what = "lambda";
+        if (auto* u = ir::asUserFun(f))
+          what = u->def().name;
+        else if (auto* pat = ir::asPattern(f))
+          what = std::string(ir::patternName(pat->pattern()));
+        else
+          what = "lambda";
       }
       std::printf("%d:%d: %s: %s\n", loc.line, loc.col, what.c_str(), t.toString().c_str());
       return true;

@@ -19,7 +19,11 @@ int runPrint(const Args& args) {
 }
 
 const CommandRegistration registration(Command{
-    "print", "print FILE.lift [--check]   pretty-print (round-trips through the parser)", {"--check"}, {}, &runPrint});
+    "print",
+    "print FILE.lift [--check]   pretty-print (round-trips through the parser)",
+    {"--check"},
+    {},
+    &runPrint});
 
 }  // namespace
 }  // namespace lift::liftc

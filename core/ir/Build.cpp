@@ -86,10 +86,14 @@ Expr boolLit(bool v) { return literal(v ? "true" : "false", Type::bool_()); }
 
 std::string zeroText(ScalarKind k) {
   switch (k) {
-    case ScalarKind::Float: return "0.0f";
-    case ScalarKind::Double: return "0.0";
-    case ScalarKind::Int: return "0";
-    case ScalarKind::Bool: return "false";
+    case ScalarKind::Float:
+      return "0.0f";
+    case ScalarKind::Double:
+      return "0.0";
+    case ScalarKind::Int:
+      return "0";
+    case ScalarKind::Bool:
+      return "false";
   }
   return "0";
 }
@@ -102,7 +106,9 @@ Expr zeros(Type t) {
 
 // ----- functions ---------------------------------------------------------------------------
 
-Fun lambda(std::vector<Param> params, Expr body) { return LambdaNode::make(std::move(params), std::move(body)); }
+Fun lambda(std::vector<Param> params, Expr body) {
+  return LambdaNode::make(std::move(params), std::move(body));
+}
 
 Fun lambda(const std::string& name, const std::function<Expr(Expr)>& body) {
   Param p = param(name);

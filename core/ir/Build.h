@@ -3,8 +3,8 @@
 // (the parser is written on top of it), so tests and rewrite rules can compare the two:
 //
 //   auto A = ir::param("A", ...), B = ir::param("B", ...);
-//   auto dot = ir::compose(ir::reduce(add, ir::floatLit(0)), ir::map(mult));  // reduce(add, 0.0f) o map(mult)
-//   Expr body = ir::call(ir::map(ir::lambda("rowA", [&](Expr rowA) { ... })), {A});
+//   auto dot = ir::compose(ir::reduce(add, ir::floatLit(0)), ir::map(mult));  // reduce(add, 0.0f) o
+//   map(mult) Expr body = ir::call(ir::map(ir::lambda("rowA", [&](Expr rowA) { ... })), {A});
 //
 // The IR has no composition node: `f o g` applied to x is the call chain f(g(x)), and used as a
 // function value (e.g. `map(f o g)`) it is the lambda fun(x => f(g(x))). Likewise a reduction
@@ -65,7 +65,7 @@ class Callable {
 // ----- values --------------------------------------------------------------------------
 Param param(std::string name, Type declaredType = {});
 Expr literal(std::string text, Type type);
-Expr floatLit(double v);  // "1.5f"
+Expr floatLit(double v);   // "1.5f"
 Expr doubleLit(double v);  // "1.5"
 Expr intLit(int64_t v);
 Expr boolLit(bool v);

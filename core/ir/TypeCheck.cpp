@@ -39,7 +39,8 @@ std::optional<std::vector<ArgSource>> bindArguments(std::span<const Type> argTyp
   for (size_t i = 0; i < argTypes.size(); ++i) {
     Type t = argTypes[i];
     if (t && t.isTuple()) {
-      for (size_t c = 0; c < t.tupleElems().size(); ++c) out.push_back({static_cast<int>(i), static_cast<int>(c)});
+      for (size_t c = 0; c < t.tupleElems().size(); ++c)
+        out.push_back({static_cast<int>(i), static_cast<int>(c)});
     } else {
       out.push_back({static_cast<int>(i), -1});
     }
@@ -128,7 +129,8 @@ class TypeChecker {
 
   struct Located {
     Located(TypeChecker& c, NodeId id) : c_(c) {
-      if (++c_.depth_ > kMaxDepth) c_.fail(id, fmt::format("program nested too deeply (more than {} levels)", kMaxDepth));
+      if (++c_.depth_ > kMaxDepth)
+        c_.fail(id, fmt::format("program nested too deeply (more than {} levels)", kMaxDepth));
       c_.located_.push_back(id);
     }
     ~Located() {
@@ -155,7 +157,8 @@ class TypeChecker {
         } else if (p->declaredType()) {
           t = p->declaredType();
         } else {
-          fail(e->id(), fmt::format("parameter '{}' is used outside of the function that binds it", p->name()));
+          fail(e->id(),
+               fmt::format("parameter '{}' is used outside of the function that binds it", p->name()));
         }
         break;
       }
@@ -200,7 +203,7 @@ class TypeChecker {
       std::string argList;
       for (size_t i = 0; i < args.size(); ++i) argList += (i ? ", " : "") + args[i].toString();
       fail(where, fmt::format("{} takes {} argument{} ({}) but is applied to {} ({})", what, paramCount,
-                             paramCount == 1 ? "" : "s", paramList, args.size(), argList));
+                              paramCount == 1 ? "" : "s", paramList, args.size(), argList));
     }
     std::vector<Type> bound;
     for (auto& s : *sources)
@@ -233,11 +236,13 @@ class TypeChecker {
       names += (i ? ", " : "") + d.params[i].second.toString() + " " + d.params[i].first;
     // Errors point at the function where it is written (inside map(f), at f).
     NodeId where = program_ && program_->locationOf(u.id()).known() ? u.id() : at(site);
-    std::vector<Type> bound = bind(args, d.params.size(), fmt::format("user function '{}'", d.name), names, where);
+    std::vector<Type> bound =
+        bind(args, d.params.size(), fmt::format("user function '{}'", d.name), names, where);
     for (size_t i = 0; i < bound.size(); ++i)
       if (bound[i] != d.params[i].second)
-        fail(where, fmt::format("user function '{}': parameter '{}' has type {} but the argument has type {}", d.name,
-                               d.params[i].first, d.params[i].second.toString(), bound[i].toString()));
+        fail(where,
+             fmt::format("user function '{}': parameter '{}' has type {} but the argument has type {}",
+                         d.name, d.params[i].first, d.params[i].second.toString(), bound[i].toString()));
     return d.returnType;
   }
 
@@ -259,10 +264,11 @@ class TypeChecker {
     return s;
   }
 
-  void expectArity(const PatternNode& p, const std::vector<Type>& args, size_t n, const ExprNode* site) const {
+  void expectArity(const PatternNode& p, const std::vector<Type>& args, size_t n,
+                   const ExprNode* site) const {
     if (args.size() != n)
-      fail(at(site), fmt::format("{} takes {} argument{} but is applied to {}", label(p), n, n == 1 ? "" : "s",
-                             args.size()));
+      fail(at(site), fmt::format("{} takes {} argument{} but is applied to {}", label(p), n,
+                                 n == 1 ? "" : "s", args.size()));
   }
 
   Type expectArray(const PatternNode& p, Type t, const ExprNode* site, const std::string& which = "") const {
@@ -284,8 +290,8 @@ class TypeChecker {
     if (by.isCst() && by.value() <= 0)
       fail(p.id(), fmt::format("{}: the factor must be positive, got {}", label(p), str(by)));
     if (mustProve(len) && !arith::provablyDivisible(len, by))
-      fail(at(site), fmt::format("{} of an array of length {}: {} must be divisible by {}", label(p), str(len), str(len),
-                             str(by)));
+      fail(at(site), fmt::format("{} of an array of length {}: {} must be divisible by {}", label(p),
+                                 str(len), str(len), str(by)));
   }
 
   void requirePositive(const PatternNode& p, arith::Expr e, const char* what) const {
@@ -304,8 +310,9 @@ class TypeChecker {
       bool sameDim = outer->index() == dim;
       std::string where = fmt::format("{} inside {}", label(p), label(*outer));
       if (k == PatternKind::MapGlb && (o != PatternKind::MapGlb || sameDim))
-        fail(p.id(), where + (o == PatternKind::MapGlb ? ": the dimension is already mapped by the outer mapGlb"
-                                                       : ": mapGlb cannot be nested in a work-group or local map"));
+        fail(p.id(),
+             where + (o == PatternKind::MapGlb ? ": the dimension is already mapped by the outer mapGlb"
+                                               : ": mapGlb cannot be nested in a work-group or local map"));
       if (k == PatternKind::MapWrg && o == PatternKind::MapLcl)
         fail(p.id(), where + ": work-group maps must enclose local maps, not the reverse");
       if (k == PatternKind::MapWrg && o == PatternKind::MapWrg && sameDim)
@@ -346,7 +353,8 @@ class TypeChecker {
         if (!in.isVector()) fail(at(site), fmt::format("mapVec expects a vector, got {}", in.toString()));
         Type out = apply(p.f(), {Type::scalar(in.scalarKind())}, site);
         if (!out.isScalar())
-          fail(at(site), fmt::format("mapVec: the function must return a scalar, but returns {}", out.toString()));
+          fail(at(site),
+               fmt::format("mapVec: the function must return a scalar, but returns {}", out.toString()));
         return Type::vector(out.scalarKind(), in.vectorWidth());
       }
       case PatternKind::Reduce:
@@ -358,23 +366,26 @@ class TypeChecker {
         Type in = expectArray(p, args[1], site, " to reduce");
         Type acc = apply(p.f(), {init, in.elem()}, site);
         if (acc != init)
-          fail(at(site), fmt::format("{}: the function returns {} but the initial value has type {}", label(p),
-                                 acc.toString(), init.toString()));
+          fail(at(site), fmt::format("{}: the function returns {} but the initial value has type {}",
+                                     label(p), acc.toString(), init.toString()));
         if (p.pattern() != PatternKind::PartRed) return Type::array(init, arith::cst(1));
         if (ps.sizes.empty()) fail(p.id(), "partRed needs the size of the parts");
         requireDivisible(p, in.length(), ps.sizes[0], site);
         return Type::array(init, in.length() / ps.sizes[0]);
       }
       case PatternKind::Zip: {
-        if (args.size() < 2) fail(at(site), fmt::format("zip needs at least two arrays, got {}", args.size()));
+        if (args.size() < 2)
+          fail(at(site), fmt::format("zip needs at least two arrays, got {}", args.size()));
         if (ps.index != static_cast<int>(args.size()))
           fail(at(site), fmt::format("zip of {} arrays applied to {}", ps.index, args.size()));
         std::vector<Type> elems;
         for (size_t i = 0; i < args.size(); ++i) {
           expectArray(p, args[i], site, fmt::format(" as {} argument", ordinal(i)));
           if (args[i].length() != args[0].length())
-            fail(at(site), fmt::format("zip of arrays of different lengths: the first has length {}, the {} has length {}",
-                                   str(args[0].length()), ordinal(i), str(args[i].length())));
+            fail(at(site),
+                 fmt::format(
+                     "zip of arrays of different lengths: the first has length {}, the {} has length {}",
+                     str(args[0].length()), ordinal(i), str(args[i].length())));
           elems.push_back(args[i].elem());
         }
         return Type::array(Type::tuple(std::move(elems)), args[0].length());
@@ -382,7 +393,8 @@ class TypeChecker {
       case PatternKind::Unzip: {
         expectArity(p, args, 1, site);
         Type in = expectArray(p, args[0], site);
-        if (!in.elem().isTuple()) fail(at(site), fmt::format("unzip expects an array of tuples, got {}", in.toString()));
+        if (!in.elem().isTuple())
+          fail(at(site), fmt::format("unzip expects an array of tuples, got {}", in.toString()));
         std::vector<Type> arrays;
         for (Type e : in.elem().tupleElems()) arrays.push_back(Type::array(e, in.length()));
         return Type::tuple(std::move(arrays));
@@ -397,7 +409,8 @@ class TypeChecker {
       case PatternKind::Join: {
         expectArity(p, args, 1, site);
         Type in = expectArray(p, args[0], site);
-        if (!in.elem().isArray()) fail(at(site), fmt::format("join expects an array of arrays, got {}", in.toString()));
+        if (!in.elem().isArray())
+          fail(at(site), fmt::format("join expects an array of arrays, got {}", in.toString()));
         return Type::array(in.elem().elem(), in.elem().length() * in.length());
       }
       case PatternKind::Transpose: {
@@ -414,8 +427,9 @@ class TypeChecker {
         const IndexFun& f = ps.indexFun;
         if (f.kind == IndexFun::Kind::ReorderStride) requireDivisible(p, in.length(), f.a, site);
         if (f.kind == IndexFun::Kind::Transpose && mustProve(in.length()) && in.length() != f.a * f.b)
-          fail(at(site), fmt::format("{}(transpose({}, {})) of an array of length {}: the length must be {}",
-                                 patternName(p.pattern()), str(f.a), str(f.b), str(in.length()), str(f.a * f.b)));
+          fail(at(site),
+               fmt::format("{}(transpose({}, {})) of an array of length {}: the length must be {}",
+                           patternName(p.pattern()), str(f.a), str(f.b), str(in.length()), str(f.a * f.b)));
         return in;
       }
       case PatternKind::ReorderStride: {
@@ -431,8 +445,8 @@ class TypeChecker {
         requirePositive(p, size, "the window size");
         requirePositive(p, step, "the step");
         if (arith::provablyLess(in.length(), size))
-          fail(at(site), fmt::format("{} of an array of length {}: the window is longer than the array", label(p),
-                                 str(in.length())));
+          fail(at(site), fmt::format("{} of an array of length {}: the window is longer than the array",
+                                     label(p), str(in.length())));
         return Type::array(Type::array(in.elem(), size), (in.length() - size + step) / step);
       }
       case PatternKind::Pad: {
@@ -457,15 +471,19 @@ class TypeChecker {
       case PatternKind::Get: {
         expectArity(p, args, 1, site);
         Type t = args[0];
-        if (!t.isTuple()) fail(at(site), fmt::format("get {} expects a tuple, got {}", ps.index, t.toString()));
+        if (!t.isTuple())
+          fail(at(site), fmt::format("get {} expects a tuple, got {}", ps.index, t.toString()));
         int n = static_cast<int>(t.tupleElems().size());
         if (ps.index < 0 || ps.index >= n)
-          fail(at(site), fmt::format("get {} of a tuple with {} components {}: the index must be in 0..{}", ps.index, n,
-                                 t.toString(), n - 1));
+          fail(at(site), fmt::format("get {} of a tuple with {} components {}: the index must be in 0..{}",
+                                     ps.index, n, t.toString(), n - 1));
         return t.tupleElems()[ps.index];
       }
       case PatternKind::Tuple: {
-        if (args.size() < 2) fail(at(site), fmt::format("tuple needs at least two components, got {}", args.size()));
+        if (args.size() < 2)
+          fail(at(site), fmt::format("tuple needs at least two components, got {}", args.size()));
+        if (ps.index != static_cast<int>(args.size()))
+          fail(at(site), fmt::format("tuple of {} components applied to {}", ps.index, args.size()));
         return Type::tuple(args);
       }
       case PatternKind::Id:
@@ -475,12 +493,14 @@ class TypeChecker {
         expectArity(p, args, 1, site);
         Type in = expectArray(p, args[0], site);
         arith::Expr n = ps.sizes.at(0);
-        if (!n.isCst() || (n.value() != 2 && n.value() != 3 && n.value() != 4 && n.value() != 8 && n.value() != 16))
+        if (!n.isCst() ||
+            (n.value() != 2 && n.value() != 3 && n.value() != 4 && n.value() != 8 && n.value() != 16))
           fail(p.id(), fmt::format("asVector {}: the width must be 2, 3, 4, 8 or 16", str(n)));
         if (!in.elem().isScalar())
           fail(at(site), fmt::format("{} needs an array of scalars, got {}", label(p), in.toString()));
         requireDivisible(p, in.length(), n, site);
-        return Type::array(Type::vector(in.elem().scalarKind(), static_cast<int>(n.value())), in.length() / n);
+        return Type::array(Type::vector(in.elem().scalarKind(), static_cast<int>(n.value())),
+                           in.length() / n);
       }
       case PatternKind::AsScalar: {
         expectArity(p, args, 1, site);
@@ -499,8 +519,9 @@ class TypeChecker {
         expectArity(p, args, 2, site);
         if (!args[0].isVector() || args[0] != args[1] ||
             (args[0].scalarKind() != ScalarKind::Float && args[0].scalarKind() != ScalarKind::Double))
-          fail(at(site), fmt::format("dot expects two float or double vectors of the same width, got {} and {}",
-                                 args[0].toString(), args[1].toString()));
+          fail(at(site),
+               fmt::format("dot expects two float or double vectors of the same width, got {} and {}",
+                           args[0].toString(), args[1].toString()));
         return Type::scalar(args[0].scalarKind());
       }
     }
@@ -520,14 +541,16 @@ class TypeChecker {
         return Type::tuple(std::move(elems));
       }
       if (!t.isVector() || t.vectorWidth() != width)
-        fail(at(site), fmt::format("vectorize {}: expected vectors of width {}, got {}", width, width, t.toString()));
+        fail(at(site),
+             fmt::format("vectorize {}: expected vectors of width {}, got {}", width, width, t.toString()));
       return Type::scalar(t.scalarKind());
     };
     std::vector<Type> scalars;
     for (Type a : args) scalars.push_back(scalarOf(a));
     Type out = apply(p.f(), scalars, site);
     if (!out.isScalar())
-      fail(at(site), fmt::format("vectorize {}: the function must return a scalar, but returns {}", width, out.toString()));
+      fail(at(site), fmt::format("vectorize {}: the function must return a scalar, but returns {}", width,
+                                 out.toString()));
     return Type::vector(out.scalarKind(), width);
   }
 
@@ -554,8 +577,9 @@ class TypeChecker {
     Type out = apply(p.f(), {Type::array(in.elem(), L)}, site);
     iterationVars_.erase(L.node());
     if (!out.isArray() || out.elem() != in.elem())
-      fail(at(site), fmt::format("iterate {}: the iterated function must keep the element type {}, but returns {}",
-                             str(n), in.elem().toString(), out.toString()));
+      fail(at(site),
+           fmt::format("iterate {}: the iterated function must keep the element type {}, but returns {}",
+                       str(n), in.elem().toString(), out.toString()));
     arith::Expr g = out.length();
     if (g == L) return in;
     const int64_t probe = int64_t(1) << 20;
@@ -571,8 +595,9 @@ class TypeChecker {
         int64_t r = 1;
         for (int64_t i = 0; i < n.value(); ++i)
           if (__builtin_mul_overflow(r, k, &r))
-            fail(at(site), fmt::format("iterate {}: the length changes by a factor of {}^{}, which is out of range",
-                                       str(n), k, str(n)));
+            fail(at(site),
+                 fmt::format("iterate {}: the length changes by a factor of {}^{}, which is out of range",
+                             str(n), k, str(n)));
         return arith::cst(r);
       }
       return arith::pow(arith::cst(k), n);
@@ -581,9 +606,10 @@ class TypeChecker {
       return Type::array(in.elem(), in.length() / power(probe / v));
     if (v > probe && v % probe == 0 && g == L * (v / probe))
       return Type::array(in.elem(), in.length() * power(v / probe));
-    fail(at(site), fmt::format("iterate {}: with a symbolic count the iterated function must keep the length or divide "
-                           "or multiply it by a constant, but turns length L into {}",
-                           str(n), str(g)));
+    fail(at(site),
+         fmt::format("iterate {}: with a symbolic count the iterated function must keep the length or divide "
+                     "or multiply it by a constant, but turns length L into {}",
+                     str(n), str(g)));
   }
 
   TypeInfo& info_;

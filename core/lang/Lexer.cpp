@@ -17,9 +17,12 @@ bool isDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)); }
 
 std::string describe(const Token& t) {
   switch (t.kind) {
-    case Tok::End: return "end of input";
-    case Tok::Number: return fmt::format("number '{}'", t.text);
-    default: return fmt::format("'{}'", t.text);
+    case Tok::End:
+      return "end of input";
+    case Tok::Number:
+      return fmt::format("number '{}'", t.text);
+    default:
+      return fmt::format("'{}'", t.text);
   }
 }
 
@@ -64,7 +67,8 @@ void Lexer::skipSpaceAndComments() {
     } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
       int line = line_, col = col_;
       advance(2);
-      while (pos_ < text_.size() && !(text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/'))
+      while (pos_ < text_.size() &&
+             !(text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/'))
         advance();
       if (pos_ >= text_.size()) error(line, col, "unterminated comment: '/*' without '*/'");
       advance(2);
@@ -122,22 +126,38 @@ Token Lexer::scan() {
     return finish(Tok::Number, n);
   }
   switch (c) {
-    case '(': return finish(Tok::LParen, 1);
-    case ')': return finish(Tok::RParen, 1);
-    case '[': return finish(Tok::LBracket, 1);
-    case ']': return finish(Tok::RBracket, 1);
-    case '{': return finish(Tok::LBrace, 1);
-    case '}': return finish(Tok::RBrace, 1);
-    case ',': return finish(Tok::Comma, 1);
-    case ';': return finish(Tok::Semi, 1);
-    case ':': return finish(Tok::Colon, 1);
-    case '$': return finish(Tok::Dollar, 1);
-    case '+': return finish(Tok::Plus, 1);
-    case '*': return finish(Tok::Star, 1);
-    case '/': return finish(Tok::Slash, 1);
-    case '%': return finish(Tok::Percent, 1);
-    case '=': return d == '>' ? finish(Tok::FatArrow, 2) : finish(Tok::Assign, 1);
-    case '-': return d == '>' ? finish(Tok::Arrow, 2) : finish(Tok::Minus, 1);
+    case '(':
+      return finish(Tok::LParen, 1);
+    case ')':
+      return finish(Tok::RParen, 1);
+    case '[':
+      return finish(Tok::LBracket, 1);
+    case ']':
+      return finish(Tok::RBracket, 1);
+    case '{':
+      return finish(Tok::LBrace, 1);
+    case '}':
+      return finish(Tok::RBrace, 1);
+    case ',':
+      return finish(Tok::Comma, 1);
+    case ';':
+      return finish(Tok::Semi, 1);
+    case ':':
+      return finish(Tok::Colon, 1);
+    case '$':
+      return finish(Tok::Dollar, 1);
+    case '+':
+      return finish(Tok::Plus, 1);
+    case '*':
+      return finish(Tok::Star, 1);
+    case '/':
+      return finish(Tok::Slash, 1);
+    case '%':
+      return finish(Tok::Percent, 1);
+    case '=':
+      return d == '>' ? finish(Tok::FatArrow, 2) : finish(Tok::Assign, 1);
+    case '-':
+      return d == '>' ? finish(Tok::Arrow, 2) : finish(Tok::Minus, 1);
     case '|':
       if (d == '>') return finish(Tok::Pipe, 2);
       break;
@@ -153,7 +173,8 @@ Token Lexer::scan() {
 }
 
 Lexer::RawBlock Lexer::takeBraceBlock() {
-  LIFT_ASSERT(ahead_.size() == 1 && ahead_.front().kind == Tok::LBrace, "takeBraceBlock needs exactly a peeked '{'");
+  LIFT_ASSERT(ahead_.size() == 1 && ahead_.front().kind == Tok::LBrace,
+              "takeBraceBlock needs exactly a peeked '{'");
   Token open = ahead_.front();
   ahead_.clear();
   // The lexer stands just after the '{'.
@@ -169,12 +190,14 @@ Lexer::RawBlock Lexer::takeBraceBlock() {
       while (pos_ < text_.size() && text_[pos_] != '\n') advance();
     } else if (c == '/' && d == '*') {
       advance(2);
-      while (pos_ < text_.size() && !(text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/'))
+      while (pos_ < text_.size() &&
+             !(text_[pos_] == '*' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/'))
         advance();
       advance(2);
     } else if (c == '"' || c == '\'') {
       advance();
-      while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n') advance(text_[pos_] == '\\' ? 2 : 1);
+      while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n')
+        advance(text_[pos_] == '\\' ? 2 : 1);
       advance();
     } else if (c == '{') {
       ++depth;

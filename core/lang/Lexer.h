@@ -14,26 +14,26 @@ namespace lift::lang {
 enum class Tok : uint8_t {
   End,
   Ident,
-  Number,     // 12, 1.5f, 2.0, 1e-3f (the sign is a separate token)
-  LParen,     // (
-  RParen,     // )
-  LBracket,   // [
-  RBracket,   // ]
-  LBrace,     // {
-  RBrace,     // }
-  Comma,      // ,
-  Semi,       // ;
-  Colon,      // :
-  Assign,     // =
-  FatArrow,   // =>
-  Arrow,      // ->
-  Dollar,     // $
-  Pipe,       // |> or >>
-  Plus,       // +
-  Minus,      // -
-  Star,       // *
-  Slash,      // /
-  Percent,    // %
+  Number,    // 12, 1.5f, 2.0, 1e-3f (the sign is a separate token)
+  LParen,    // (
+  RParen,    // )
+  LBracket,  // [
+  RBracket,  // ]
+  LBrace,    // {
+  RBrace,    // }
+  Comma,     // ,
+  Semi,      // ;
+  Colon,     // :
+  Assign,    // =
+  FatArrow,  // =>
+  Arrow,     // ->
+  Dollar,    // $
+  Pipe,      // |> or >>
+  Plus,      // +
+  Minus,     // -
+  Star,      // *
+  Slash,     // /
+  Percent,   // %
 };
 
 struct Token {

@@ -44,8 +44,8 @@ struct SuffixForm {
   const char* base;
   int maxValue;  // inclusive
 };
-const SuffixForm kSuffixForms[] = {{"split", INT32_MAX},  {"iterate", INT32_MAX}, {"asVector", 16},
-                                   {"vectorize", 16},     {"mapGlb", 2},          {"mapWrg", 2},
+const SuffixForm kSuffixForms[] = {{"split", INT32_MAX}, {"iterate", INT32_MAX}, {"asVector", 16},
+                                   {"vectorize", 16},    {"mapGlb", 2},          {"mapWrg", 2},
                                    {"mapLcl", 2}};
 
 // "split128" -> ("split", 128). nullopt unless `name` is a base followed by digits.
@@ -70,8 +70,10 @@ size_t editDistance(const std::string& a, const std::string& b) {
   for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     for (size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.size()][b.size()];
@@ -101,11 +103,14 @@ std::vector<std::string> patternNames() {
 }
 
 std::optional<Type> namedType(const std::string& name) {
-  static const std::map<std::string, ScalarKind> scalars = {
-      {"float", ScalarKind::Float}, {"double", ScalarKind::Double}, {"int", ScalarKind::Int}, {"bool", ScalarKind::Bool}};
+  static const std::map<std::string, ScalarKind> scalars = {{"float", ScalarKind::Float},
+                                                            {"double", ScalarKind::Double},
+                                                            {"int", ScalarKind::Int},
+                                                            {"bool", ScalarKind::Bool}};
   if (auto it = scalars.find(name); it != scalars.end()) return Type::scalar(it->second);
   for (auto& [base, kind] : scalars) {
-    if (kind == ScalarKind::Bool || name.size() <= base.size() || name.compare(0, base.size(), base) != 0) continue;
+    if (kind == ScalarKind::Bool || name.size() <= base.size() || name.compare(0, base.size(), base) != 0)
+      continue;
     std::string w = name.substr(base.size());
     if (w == "2" || w == "3" || w == "4" || w == "8" || w == "16") return Type::vector(kind, std::stoi(w));
   }
@@ -148,10 +153,10 @@ class Parser {
 
   struct Nest {
     Nest(Parser& p, const Token& at) : p_(p) {
-      if (++p_.depth_ > kMaxNesting)
+      if (++p_.nesting_ > kMaxNesting)
         p_.lex_.error(at, fmt::format("nested too deeply (more than {} levels)", kMaxNesting));
     }
-    ~Nest() { --p_.depth_; }
+    ~Nest() { --p_.nesting_; }
     Parser& p_;
   };
 
@@ -177,7 +182,8 @@ class Parser {
 
   void checkNewName(const Token& t, const char* what) {
     std::string name(t.text);
-    if (isReservedName(name)) error(t, fmt::format("'{}' is a reserved name and cannot name a {}", name, what));
+    if (isReservedName(name))
+      error(t, fmt::format("'{}' is a reserved name and cannot name a {}", name, what));
   }
 
   std::vector<std::string> namesInScope() const {
@@ -205,7 +211,7 @@ class Parser {
   void sizeDecl();
   void userFunDecl();
   void mainDecl();
-  void checkDepth(const ir::Program& p);
+  void checkProgramDepth(const ir::Program& p);
 
   // ----- types and sizes ------------------------------------------------------------------
 
@@ -234,7 +240,9 @@ class Parser {
       error(t, fmt::format("program nested too deeply (more than {} levels)", kMaxProgramDepth));
     return depth;
   }
-  Term valueTerm(Expr e, const Token& t, int depth = 1) { return Term{std::move(e), {}, t, checkDepth(depth, t)}; }
+  Term valueTerm(Expr e, const Token& t, int depth = 1) {
+    return Term{std::move(e), {}, t, checkDepth(depth, t)};
+  }
   Term fnTerm(Fun f, const Token& t, int depth = 1) {
     locs_[f->id()] = loc(t);
     Callable c(std::move(f));
@@ -289,7 +297,7 @@ class Parser {
   std::vector<std::pair<std::string, ir::Param>> scope_;  // innermost last
   ir::Lambda main_;
   std::string mainName_;
-  int depth_ = 0;
+  int nesting_ = 0;  // current syntactic nesting (Nest)
 };
 
 // ----- top level ---------------------------------------------------------------------------
@@ -305,7 +313,8 @@ ir::Program Parser::program() {
       if (main_) error(t, "a second program function: a file holds one 'fun NAME(inputs) = expression'");
       mainDecl();
     } else {
-      std::string hint = t.kind == Tok::Ident ? didYouMean(std::string(t.text), {"size", "userfun", "fun"}) : "";
+      std::string hint =
+          t.kind == Tok::Ident ? didYouMean(std::string(t.text), {"size", "userfun", "fun"}) : "";
       error(t, fmt::format("expected 'size', 'userfun' or 'fun', found {}{}", describe(t), hint));
     }
   }
@@ -318,7 +327,7 @@ ir::Program Parser::program() {
   p.main = main_;
   p.locations = std::make_shared<const ir::LocationMap>(std::move(locs_));
   p.source = std::make_shared<const std::string>(text_);
-  checkDepth(p);
+  checkProgramDepth(p);
   return p;
 }
 
@@ -329,7 +338,8 @@ void Parser::sizeDecl() {
     checkNewName(name, "size");
     std::string n(name.text);
     for (auto& s : sizes_)
-      if (s.name == n) error(name, fmt::format("size '{}' is declared twice (first at line {})", n, s.loc.line));
+      if (s.name == n)
+        error(name, fmt::format("size '{}' is declared twice (first at line {})", n, s.loc.line));
     if (lookupUserFun(n)) error(name, fmt::format("'{}' is already a user function", n));
     ir::SizeDecl d{n, std::nullopt, arith::sizeVar(n), loc(name)};
     if (accept(Tok::Assign)) {
@@ -371,7 +381,8 @@ void Parser::userFunDecl() {
   Token at = peek();
   def->returnType = type();
   if (def->returnType.isArray()) error(at, "user functions return scalars, vectors or tuples, not arrays");
-  if (peek().kind != Tok::LBrace) error(peek(), fmt::format("expected '{{' and the body, found {}", describe(peek())));
+  if (peek().kind != Tok::LBrace)
+    error(peek(), fmt::format("expected '{{' and the body, found {}", describe(peek())));
   Lexer::RawBlock body = lex_.takeBraceBlock();
   def->bodyText = body.text;
   try {
@@ -380,7 +391,8 @@ void Parser::userFunDecl() {
     throw;
   } catch (const std::exception& e) {
     // Defensive: whatever goes wrong in the body's parser is still reported at the body.
-    lex_.error(body.line, body.col, fmt::format("cannot parse the body of user function '{}': {}", n, e.what()));
+    lex_.error(body.line, body.col,
+               fmt::format("cannot parse the body of user function '{}': {}", n, e.what()));
   }
   userFuns_.push_back(std::move(def));
 }
@@ -398,7 +410,8 @@ void Parser::mainDecl() {
       checkNewName(pn, "input");
       for (auto& p : params)
         if (p->name() == pn.text) error(pn, fmt::format("input '{}' appears twice", pn.text));
-      if (lookupUserFun(std::string(pn.text))) error(pn, fmt::format("'{}' is already a user function", pn.text));
+      if (lookupUserFun(std::string(pn.text)))
+        error(pn, fmt::format("'{}' is already a user function", pn.text));
       expect(Tok::Colon, fmt::format("':' and the type of input '{}'", pn.text));
       Type t = type();
       ir::Param p = ir::param(std::string(pn.text), t);
@@ -419,7 +432,7 @@ void Parser::mainDecl() {
 
 // Rejects IR deeper than kMaxProgramDepth (possible with very long chains), which recursive
 // passes (type checking, printing, hashing) could not handle safely. Iterative.
-void Parser::checkDepth(const ir::Program& p) {
+void Parser::checkProgramDepth(const ir::Program& p) {
   std::vector<std::pair<ir::NodeRef, int>> work{{ir::NodeRef{nullptr, p.main}, 1}};
   while (!work.empty()) {
     auto [node, depth] = work.back();
@@ -427,8 +440,9 @@ void Parser::checkDepth(const ir::Program& p) {
     if (depth > kMaxProgramDepth) {
       SourceLoc l = p.locationOf(node.id());
       if (!l.known()) l = SourceLoc{p.file, 1, 1};
-      throw LiftError(makeDiagnostic(p.file, text_, l.line, l.col,
-                                     fmt::format("program nested too deeply (more than {} levels)", kMaxProgramDepth)));
+      throw LiftError(
+          makeDiagnostic(p.file, text_, l.line, l.col,
+                         fmt::format("program nested too deeply (more than {} levels)", kMaxProgramDepth)));
     }
     for (auto& c : ir::children(node))
       if (c.edge != ir::Edge::LambdaParam) work.emplace_back(c.node, depth + 1);
@@ -441,7 +455,8 @@ int64_t Parser::integer(const Token& t, int64_t max, const char* what) {
   int64_t v = 0;
   for (char c : t.text) {
     if (c < '0' || c > '9') error(t, fmt::format("expected an integer for {}, found {}", what, describe(t)));
-    if (v > (max - (c - '0')) / 10) error(t, fmt::format("integer {} too large for {} (at most {})", t.text, what, max));
+    if (v > (max - (c - '0')) / 10)
+      error(t, fmt::format("integer {} too large for {} (at most {})", t.text, what, max));
     v = v * 10 + (c - '0');
   }
   return v;
@@ -457,7 +472,8 @@ Type Parser::type() {
     if (lenTok.kind != Tok::Number && lenTok.kind != Tok::Ident && lenTok.kind != Tok::LParen)
       error(lenTok, fmt::format("expected the array length after ']', found {}", describe(lenTok)));
     arith::Expr len = sizeExpr();
-    if (len.isCst() && len.value() < 1) error(lenTok, fmt::format("array length {} must be at least 1", len.value()));
+    if (len.isCst() && len.value() < 1)
+      error(lenTok, fmt::format("array length {} must be at least 1", len.value()));
     return Type::array(elem, len);
   }
   if (accept(Tok::LParen)) {
@@ -485,7 +501,8 @@ arith::Expr Parser::sizeExpr() {
     arith::Expr r = sizeTerm();
     int64_t result = 0;
     if (e.isCst() && r.isCst() &&
-        (plus ? __builtin_add_overflow(e.value(), r.value(), &result) : __builtin_sub_overflow(e.value(), r.value(), &result)))
+        (plus ? __builtin_add_overflow(e.value(), r.value(), &result)
+              : __builtin_sub_overflow(e.value(), r.value(), &result)))
       error(op, "size expression overflows");
     e = plus ? e + r : e - r;
   }
@@ -570,8 +587,7 @@ Parser::Term Parser::expr() {
   int depth = t.depth;
   while (peek().kind == Tok::Dollar) {
     next();
-    if (t.isValue())
-      error(t.tok, "the left side of '$' must be a function, but this is a value");
+    if (t.isValue()) error(t.tok, "the left side of '$' must be a function, but this is a value");
     fns.push_back(std::move(t));
     t = pipe();
     depth = checkDepth(depth + t.depth, t.tok);
@@ -632,7 +648,8 @@ Parser::Term Parser::primary() {
       return literal(t, false);
     case Tok::Minus:
       next();
-      if (peek().kind != Tok::Number) error(peek(), fmt::format("expected a number after '-', found {}", describe(peek())));
+      if (peek().kind != Tok::Number)
+        error(peek(), fmt::format("expected a number after '-', found {}", describe(peek())));
       return literal(next(), true);
     case Tok::LParen: {
       next();
@@ -678,8 +695,8 @@ Parser::Term Parser::castLiteral(const Token& open) {
   Term scalar = literal(num, negative);
   Type st = ir::asLiteral(scalar.value)->type();
   if (st != Type::scalar(ty.scalarKind()))
-    error(num, fmt::format("a {} literal is needed for ({}), found {}", scalarName(ty.scalarKind()), typeTok.text,
-                           st.toString()));
+    error(num, fmt::format("a {} literal is needed for ({}), found {}", scalarName(ty.scalarKind()),
+                           typeTok.text, st.toString()));
   Expr e = ir::literal(ir::asLiteral(scalar.value)->text(), ty);
   locs_[e->id()] = loc(open);
   return valueTerm(std::move(e), open);
@@ -705,7 +722,8 @@ Parser::Term Parser::arrayLiteral(const Token& t, bool fill) {
       value = ir::asLiteral(literal(expect(Tok::Number, "the value"), negative).value)->text();
     }
     if (ir::scalarLiteralType(value) != Type::scalar(inner.scalarKind()))
-      error(num, fmt::format("fill: the value {} is not a {} literal", value, scalarName(inner.scalarKind())));
+      error(num,
+            fmt::format("fill: the value {} is not a {} literal", value, scalarName(inner.scalarKind())));
     text = value;
   }
   expect(Tok::RParen, "')'");
@@ -728,8 +746,11 @@ Parser::Term Parser::identifier(const Token& t) {
   if (auto def = lookupUserFun(name)) return fnTerm(ir::userFun(def), t);
   if (auto term = pattern(t)) return *term;
   if (sizeVars_.count(name))
-    error(t, fmt::format("'{}' is a size: sizes appear in types and in static arguments such as split({}), not as values",
-                         name, name));
+    error(
+        t,
+        fmt::format(
+            "'{}' is a size: sizes appear in types and in static arguments such as split({}), not as values",
+            name, name));
   if (name == "size" || name == "userfun")
     error(t, fmt::format("'{}' declarations belong at the top level, before the program", name));
   error(t, fmt::format("unknown name '{}'{}", name, didYouMean(name, namesInScope())));
@@ -866,14 +887,17 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       Token m = peek();
       if (atIdent("clamp") || atIdent("mirror") || atIdent("wrap")) {
         next();
-        ps.padMode = m.text == "clamp" ? ir::PadMode::Clamp : m.text == "mirror" ? ir::PadMode::Mirror : ir::PadMode::Wrap;
+        ps.padMode = m.text == "clamp"    ? ir::PadMode::Clamp
+                     : m.text == "mirror" ? ir::PadMode::Mirror
+                                          : ir::PadMode::Wrap;
       } else if (atIdent("true") || atIdent("false")) {
         ps.padMode = ir::PadMode::Constant;
         ps.padValue = std::string(next().text);
       } else if (m.kind == Tok::Number || m.kind == Tok::Minus) {
         bool negative = accept(Tok::Minus);
         ps.padMode = ir::PadMode::Constant;
-        ps.padValue = ir::asLiteral(literal(expect(Tok::Number, "the padding value"), negative).value)->text();
+        ps.padValue =
+            ir::asLiteral(literal(expect(Tok::Number, "the padding value"), negative).value)->text();
       } else {
         error(m, fmt::format("expected the padding: clamp, mirror, wrap or a value, found {}", describe(m)));
       }
@@ -946,8 +970,9 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       } else if (f.text == "id") {
         ps.indexFun = {};
       } else {
-        error(f, fmt::format("unknown index function '{}'{}", f.text,
-                             didYouMean(std::string(f.text), {"reverse", "reorderStride", "transpose", "id"})));
+        error(f,
+              fmt::format("unknown index function '{}'{}", f.text,
+                          didYouMean(std::string(f.text), {"reverse", "reorderStride", "transpose", "id"})));
       }
       close();
       return patternTerm(k, std::move(ps), t);
@@ -964,11 +989,14 @@ bool isReservedName(const std::string& name) {
   return ir::patternByName(name).has_value() || splitSuffix(name).has_value() || namedType(name).has_value();
 }
 
-ir::Program parseProgram(const std::string& text, const std::string& file) { return Parser(text, file).program(); }
+ir::Program parseProgram(const std::string& text, const std::string& file) {
+  return Parser(text, file).program();
+}
 
 ir::Program parseFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw LiftError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)), SourceLoc{path, 0, 0});
+  if (!in)
+    throw LiftError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)), SourceLoc{path, 0, 0});
   std::ostringstream ss;
   ss << in.rdbuf();
   if (in.bad()) throw LiftError(fmt::format("cannot read '{}'", path), SourceLoc{path, 0, 0});

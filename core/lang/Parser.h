@@ -10,8 +10,8 @@
 namespace lift::lang {
 
 // Limits that keep hostile input from exhausting the stack.
-constexpr int kMaxNesting = 200;         // nested parentheses, lambdas, types, size expressions
-constexpr int kMaxProgramDepth = 1000;   // depth of the resulting IR (long composition chains)
+constexpr int kMaxNesting = 200;        // nested parentheses, lambdas, types, size expressions
+constexpr int kMaxProgramDepth = 1000;  // depth of the resulting IR (long composition chains)
 
 // Parses a whole program. Throws LiftError at the first error; its diagnostic has the position
 // (file:line:col) and the source line with a caret.
@@ -22,7 +22,8 @@ ir::Program parseFile(const std::string& path);
 
 // Parses a type such as "[[float]K]M"; size names are resolved among `sizes` (others are an
 // error naming the closest declared size).
-Type parseType(const std::string& text, const std::vector<ir::SizeDecl>& sizes, const std::string& file = "<type>");
+Type parseType(const std::string& text, const std::vector<ir::SizeDecl>& sizes,
+               const std::string& file = "<type>");
 
 // Whether `name` is reserved (a keyword or a pattern name, also with a numeric suffix such as
 // split128 or mapGlb1) and so cannot name a size, user function or parameter.

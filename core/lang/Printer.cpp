@@ -47,7 +47,8 @@ std::string size(arith::Expr e) { return arith::toString(e); }
 // The column after `text` when it starts at column `col`.
 int endColumn(const std::string& text, int col) {
   size_t nl = text.rfind('\n');
-  return nl == std::string::npos ? col + static_cast<int>(text.size()) : static_cast<int>(text.size() - nl - 1);
+  return nl == std::string::npos ? col + static_cast<int>(text.size())
+                                 : static_cast<int>(text.size() - nl - 1);
 }
 
 bool fits(const std::string& flat, int col) {
@@ -165,7 +166,8 @@ class Printer {
       std::string name = p->name();
       if (name.empty() || isReservedName(name)) name = "p";
       std::string candidate = name;
-      for (int k = 1; bound_.count(candidate) || reserved_.count(candidate); ++k) candidate = fmt::format("{}_{}", name, k);
+      for (int k = 1; bound_.count(candidate) || reserved_.count(candidate); ++k)
+        candidate = fmt::format("{}_{}", name, k);
       names_[p.get()] = candidate;
       bound_.insert(candidate);
     }
@@ -241,7 +243,8 @@ class Printer {
 
   std::string linkTextUncached(const ir::CallNode& c, int indent, int col) {
     auto* p = ir::asPattern(c.fun());
-    if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2) return reduction(*p, c.args()[0], indent, col);
+    if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2)
+      return reduction(*p, c.args()[0], indent, col);
     return fun(c.fun(), indent, col, /*called=*/true);
   }
 
@@ -269,9 +272,12 @@ class Printer {
         case PatternKind::Tuple:
           return list(std::string(ir::patternName(p->pattern())), c.args().size(), arg, indent, col);
         case PatternKind::Get:
-          return list("get", c.args().size() + 1,
-                      [&](size_t i, int ind, int cl) { return i == 0 ? std::to_string(p->index()) : arg(i - 1, ind, cl); },
-                      indent, col);
+          return list(
+              "get", c.args().size() + 1,
+              [&](size_t i, int ind, int cl) {
+                return i == 0 ? std::to_string(p->index()) : arg(i - 1, ind, cl);
+              },
+              indent, col);
         default:
           break;
       }
@@ -283,13 +289,14 @@ class Printer {
   std::string reduction(const ir::PatternNode& p, const Expr& init, int indent, int col) {
     std::string name(ir::patternName(p.pattern()));
     bool part = p.pattern() == PatternKind::PartRed && !p.params().sizes.empty();
-    return list(name, part ? 3 : 2,
-                [&](size_t i, int ind, int cl) {
-                  if (i == 0) return p.params().funs.empty() ? std::string("?") : fun(p.f(), ind, cl);
-                  if (i == 1) return expr(init, ind, cl);
-                  return size(p.size());
-                },
-                indent, col);
+    return list(
+        name, part ? 3 : 2,
+        [&](size_t i, int ind, int cl) {
+          if (i == 0) return p.params().funs.empty() ? std::string("?") : fun(p.f(), ind, cl);
+          if (i == 1) return expr(init, ind, cl);
+          return size(p.size());
+        },
+        indent, col);
   }
 
   // `open` f `)` for a pattern with a nested function: open is "map(" or "iterate(6, ".
@@ -303,7 +310,8 @@ class Printer {
     size_t nl = one.find('\n');
     bool opensLambda = nl != std::string::npos && nl >= 3 && one.compare(nl - 3, 3, "=> ") == 0 &&
                        c + static_cast<int>(nl) <= kWidth;
-    if (opensLambda || (ir::asLambda(f) && !sugarLinks(*ir::asLambda(f)))) return open + fun(f, indent, c) + ")";
+    if (opensLambda || (ir::asLambda(f) && !sugarLinks(*ir::asLambda(f))))
+      return open + fun(f, indent, c) + ")";
     std::string trimmed = open.substr(0, open.find_last_not_of(' ') + 1);
     return trimmed + "\n" + spaces(indent + 2) + fun(f, indent + 2, indent + 2) + "\n" + spaces(indent) + ")";
   }
@@ -383,7 +391,8 @@ class Printer {
         return nested(name);
       case PatternKind::Iterate:
       case PatternKind::Vectorize:
-        return ps.funs.empty() ? name : withFun(fmt::format("{}({}, ", name, size(p.size())), p.f(), indent, col);
+        return ps.funs.empty() ? name
+                               : withFun(fmt::format("{}({}, ", name, size(p.size())), p.f(), indent, col);
       case PatternKind::Split:
       case PatternKind::AsVector:
       case PatternKind::ReorderStride:
@@ -392,7 +401,8 @@ class Printer {
         return fmt::format("slide({}, {})", size(p.size(0)), size(p.size(1)));
       case PatternKind::Pad: {
         static const char* modes[] = {"clamp", "mirror", "wrap"};
-        std::string mode = ps.padMode == ir::PadMode::Constant ? ps.padValue : modes[static_cast<int>(ps.padMode)];
+        std::string mode =
+            ps.padMode == ir::PadMode::Constant ? ps.padValue : modes[static_cast<int>(ps.padMode)];
         return fmt::format("pad({}, {}, {})", size(p.size(0)), size(p.size(1)), mode);
       }
       case PatternKind::Get:
@@ -401,9 +411,12 @@ class Printer {
       case PatternKind::Scatter: {
         const ir::IndexFun& f = ps.indexFun;
         switch (f.kind) {
-          case ir::IndexFun::Kind::Identity: return name + "(id)";
-          case ir::IndexFun::Kind::Reverse: return name + "(reverse)";
-          case ir::IndexFun::Kind::ReorderStride: return fmt::format("{}(reorderStride({}))", name, size(f.a));
+          case ir::IndexFun::Kind::Identity:
+            return name + "(id)";
+          case ir::IndexFun::Kind::Reverse:
+            return name + "(reverse)";
+          case ir::IndexFun::Kind::ReorderStride:
+            return fmt::format("{}(reorderStride({}))", name, size(f.a));
           case ir::IndexFun::Kind::Transpose:
             return fmt::format("{}(transpose({}, {}))", name, size(f.a), size(f.b));
         }

@@ -77,7 +77,8 @@ bool validVectorWidth(int w) { return w == 2 || w == 3 || w == 4 || w == 8 || w 
 // product/quotient of those ("N", "4", "N*M", "N/4").
 bool isSimpleLength(const std::string& s) {
   for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '*' || c == '/' || c == '%')) return false;
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '*' || c == '/' || c == '%'))
+      return false;
   return !s.empty();
 }
 
@@ -85,20 +86,28 @@ bool isSimpleLength(const std::string& s) {
 
 int scalarByteSize(ScalarKind k) {
   switch (k) {
-    case ScalarKind::Float: return 4;
-    case ScalarKind::Double: return 8;
-    case ScalarKind::Int: return 4;
-    case ScalarKind::Bool: return 1;
+    case ScalarKind::Float:
+      return 4;
+    case ScalarKind::Double:
+      return 8;
+    case ScalarKind::Int:
+      return 4;
+    case ScalarKind::Bool:
+      return 1;
   }
   return 0;
 }
 
 std::string scalarName(ScalarKind k) {
   switch (k) {
-    case ScalarKind::Float: return "float";
-    case ScalarKind::Double: return "double";
-    case ScalarKind::Int: return "int";
-    case ScalarKind::Bool: return "bool";
+    case ScalarKind::Float:
+      return "float";
+    case ScalarKind::Double:
+      return "double";
+    case ScalarKind::Int:
+      return "int";
+    case ScalarKind::Bool:
+      return "bool";
   }
   return "?";
 }
@@ -199,14 +208,17 @@ namespace {
 // Alignment of a type in OpenCL memory (scalars and vectors: their size, float3 as float4).
 int64_t alignmentOf(Type t) {
   switch (t.kind()) {
-    case Type::Kind::Scalar: return scalarByteSize(t.scalarKind());
-    case Type::Kind::Vector: return scalarByteSize(t.scalarKind()) * (t.vectorWidth() == 3 ? 4 : t.vectorWidth());
+    case Type::Kind::Scalar:
+      return scalarByteSize(t.scalarKind());
+    case Type::Kind::Vector:
+      return scalarByteSize(t.scalarKind()) * (t.vectorWidth() == 3 ? 4 : t.vectorWidth());
     case Type::Kind::Tuple: {
       int64_t a = 1;
       for (Type e : t.tupleElems()) a = std::max(a, alignmentOf(e));
       return a;
     }
-    case Type::Kind::Array: return alignmentOf(t.elem());
+    case Type::Kind::Array:
+      return alignmentOf(t.elem());
   }
   return 1;
 }
@@ -215,8 +227,10 @@ int64_t alignmentOf(Type t) {
 
 arith::Expr Type::byteSize() const {
   switch (kind()) {
-    case Kind::Scalar: return arith::cst(scalarByteSize(scalarKind()));
-    case Kind::Vector: return arith::cst(alignmentOf(*this));  // float3 occupies 16 bytes
+    case Kind::Scalar:
+      return arith::cst(scalarByteSize(scalarKind()));
+    case Kind::Vector:
+      return arith::cst(alignmentOf(*this));  // float3 occupies 16 bytes
     case Kind::Tuple: {
       // C struct layout when every field has a constant size; otherwise the plain sum (fields
       // of symbolic size are arrays whose size is a multiple of their alignment anyway).
@@ -237,21 +251,25 @@ arith::Expr Type::byteSize() const {
       int64_t a = alignmentOf(*this);
       return arith::cst((offset + a - 1) / a * a);
     }
-    case Kind::Array: return elem().byteSize() * length();
+    case Kind::Array:
+      return elem().byteSize() * length();
   }
   return {};
 }
 
 arith::Expr Type::scalarCount() const {
   switch (kind()) {
-    case Kind::Scalar: return arith::cst(1);
-    case Kind::Vector: return arith::cst(vectorWidth());
+    case Kind::Scalar:
+      return arith::cst(1);
+    case Kind::Vector:
+      return arith::cst(vectorWidth());
     case Kind::Tuple: {
       arith::Expr sum = arith::cst(0);
       for (Type e : tupleElems()) sum = sum + e.scalarCount();
       return sum;
     }
-    case Kind::Array: return elem().scalarCount() * length();
+    case Kind::Array:
+      return elem().scalarCount() * length();
   }
   return {};
 }
@@ -259,8 +277,10 @@ arith::Expr Type::scalarCount() const {
 std::string Type::toString() const {
   if (!n_) return "?";
   switch (kind()) {
-    case Kind::Scalar: return scalarName(scalarKind());
-    case Kind::Vector: return scalarName(scalarKind()) + std::to_string(vectorWidth());
+    case Kind::Scalar:
+      return scalarName(scalarKind());
+    case Kind::Vector:
+      return scalarName(scalarKind()) + std::to_string(vectorWidth());
     case Kind::Tuple: {
       std::string s = "(";
       for (size_t i = 0; i < n_->elems.size(); ++i) s += (i ? ", " : "") + n_->elems[i].toString();
