@@ -286,6 +286,18 @@ class TestInterpreter : public QObject {
     QVERIFY(contains(e.diagnostic().message, "more than the array's length"));
   }
 
+  void indexFunctionsNeedFittingLengths() {
+    // Well-typed only for N = R*C; run at other lengths, the interpreter says so.
+    auto e = failure("size N, R, C; fun f(x: [int]N) = gather(transpose(R, C)) $ x", {iota(6)},
+                     {{"R", 2}, {"C", 2}});
+    QCOMPARE(e.kind(), InterpError::Kind::Shape);
+    QVERIFY2(contains(e.diagnostic().message,
+                      "gather(transpose(2, 2)) of an array of length 6: the length must be 4"),
+             e.what());
+    auto s = failure("size N; fun f(x: [int]N) = scatter(reorderStride(4)) $ x", {iota(6)});
+    QVERIFY2(contains(s.diagnostic().message, "not divisible by 4"), s.what());
+  }
+
   void userFunctionErrorsAreLocated() {
     auto e =
         failure("size N; fun f(x: [int]N, y: [int]N) = map(idiv) $ zip(x, y)", {ints({1, 2}), ints({1, 0})});

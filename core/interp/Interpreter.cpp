@@ -425,9 +425,30 @@ class Interpreter {
     return Value::vector(kind, lanes);
   }
 
+  // The index functions are permutations only for fitting lengths (as the type checker
+  // requires): reorderStride(s) of a multiple of s, transpose(R, C) of R*C elements.
+  void checkIndexFun(const ir::PatternNode& p, const ir::IndexFun& f, int64_t n,
+                     const ir::ExprNode* site) const {
+    if (f.kind == ir::IndexFun::Kind::ReorderStride) {
+      int64_t s = size(f.a, site);
+      if (s <= 0 || n % s != 0)
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{}(reorderStride({})) of an array of length {}: {} is not divisible by {}",
+                         ir::patternName(p.pattern()), s, n, n, s));
+    }
+    if (f.kind == ir::IndexFun::Kind::Transpose) {
+      int64_t rows = size(f.a, site), cols = size(f.b, site);
+      if (rows * cols != n)
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{}(transpose({}, {})) of an array of length {}: the length must be {}",
+                         ir::patternName(p.pattern()), rows, cols, n, rows * cols));
+    }
+  }
+
   Value gather(const ir::PatternNode& p, const ir::IndexFun& f, const Value& in, const ir::ExprNode* site) {
     expectArray(in, p, site);
     int64_t n = static_cast<int64_t>(in.size());
+    checkIndexFun(p, f, n, site);
     ArrayBuilder b(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = index(f, i, n, site);
@@ -451,6 +472,7 @@ class Interpreter {
   Value scatter(const ir::PatternNode& p, const Value& in, const ir::ExprNode* site) {
     expectArray(in, p, site);
     int64_t n = static_cast<int64_t>(in.size());
+    checkIndexFun(p, p.params().indexFun, n, site);
     std::vector<std::optional<Value>> out(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = index(p.params().indexFun, i, n, site);
