@@ -182,6 +182,16 @@ int runEval(const Args& args) {
   std::printf("inputs:  %s (random, seed %llu)\n", inputLine.empty() ? "none" : inputLine.c_str(),
               static_cast<unsigned long long>(seed));
   std::fflush(stdout);
+  size_t inputScalars = 0;
+  for (auto& v : inputs) inputScalars += v.scalarCount();
+  bool anyDefault = false;
+  for (auto& s : p.sizes)
+    anyDefault = anyDefault || (!given.count(s.name) && hint.useDefaults && s.defaultValue);
+  if (anyDefault && inputScalars > (size_t(1) << 20))
+    std::fprintf(stderr,
+                 "note: the program's default sizes give %zu input values; the interpreter may take a while "
+                 "(--small or --size choose smaller sizes)\n",
+                 inputScalars);
 
   auto start = std::chrono::steady_clock::now();
   interp::Value out = interp::interpret(p, inputs, sizes);
