@@ -57,9 +57,10 @@
 
 namespace lift::codegen {
 
-// Function applications the interpreter makes in 5 to 20 seconds on the development machines
-// (1 to 4 million a second, depending on the program): the default limit of `auto`.
-constexpr double kDefaultInterpreterBudget = 2e7;
+// Function applications the interpreter makes in 1 to 5 seconds on the development machines
+// (1 to 4 million a second, depending on the program and the load): the default limit of
+// `auto`, so that a run validated by the interpreter does not wait on it for long.
+constexpr double kDefaultInterpreterBudget = 5e6;
 
 struct ReferenceChoice {
   enum class Kind : uint8_t { Auto, Interpreter, Blas, None };
@@ -77,8 +78,10 @@ struct EvaluationRequest {
   // The NDRange to generate and launch the kernel for (1 to 3 dimensions); empty: the
   // program's (CompiledKernel::launch). Only a local size: the program's number of groups.
   std::vector<int64_t> global, local;
-  CompileOptions compile;     // its globalSize/localSize are replaced by `global`/`local` when given
-  runtime::RunOptions run;    // warm-ups, repetitions, tolerance, timeouts
+  CompileOptions compile;  // its globalSize/localSize are replaced by `global`/`local` when given
+  // Warm-ups, repetitions, tolerance, timeouts; returnOutputs = false saves sending the
+  // outputs back when only the validation report is wanted.
+  runtime::RunOptions run;
   uint64_t seed = 1;          // the inputs are interp::randomInputs(program, sizes, seed)
   ReferenceChoice reference;  // where the expected outputs come from (see the file comment)
   double interpreterBudget = kDefaultInterpreterBudget;

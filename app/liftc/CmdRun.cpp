@@ -217,7 +217,7 @@ int runRun(const Args& args) {
   else if (e.flops > 0)
     other = fmt::format(" ({:.4g} GFLOP/s)", e.gflops);
   std::printf("throughput: %s%s\n", e.throughputText().c_str(), other.c_str());
-  std::printf("host:       compile %.0f ms, inputs and expected outputs %.0f ms, total %.0f ms\n",
+  std::printf("host:       compile %.1f ms, inputs and expected outputs %.0f ms, total %.0f ms\n",
               e.compileMs, e.referenceMs, e.totalMs);
   std::printf("validation: %s\n", e.validationText.c_str());
   std::printf("result:     %s\n", codegen::toString(e.status));

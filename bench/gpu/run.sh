@@ -8,11 +8,24 @@
 #                         (loaded by `liftc run` for its BLAS references) with its dependencies
 # Then, on the device:  bench/gpu/device.sh   (see that script).
 #
-# Usage: bench/gpu/run.sh [BUILD_DIR]     (default: build-gpu in the project root)
+# Usage: bench/gpu/run.sh [--head] [BUILD_DIR]
+#   default       builds the working tree in build-gpu (in the project root)
+#   --head        builds a clean export of the last commit (git archive HEAD) in build-gpu-head,
+#                 so that other people's edits in progress in the working tree do not get in
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${1:-$root/build-gpu}
+src=$root
+if [[ ${1:-} == --head ]]; then
+  shift
+  build=${1:-$root/build-gpu-head}
+  src=$build/src
+  rm -rf "$src" && mkdir -p "$src"
+  git -C "$root" archive HEAD | tar -x -C "$src"
+  echo "== building $(git -C "$root" rev-parse --short HEAD) (a clean export of HEAD)"
+else
+  build=${1:-$root/build-gpu}
+fi
 pack=$root/.gpu
 libdir=/usr/lib/x86_64-linux-gnu
 
@@ -20,7 +33,7 @@ grep -qxF '/.gpu/' "$root/.git/info/exclude" 2>/dev/null || grep -qxF '/.gpu/' "
   echo /.gpu/ >>"$root/.git/info/exclude"
 
 echo "== building liftc in $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIFT_BUILD_GUI=OFF -DLIFT_BUILD_TESTS=OFF \
+cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIFT_BUILD_GUI=OFF -DLIFT_BUILD_TESTS=OFF \
   -DLIFT_BUILD_BENCH=OFF -DLIFT_STATIC_LIFTC=ON >/dev/null
 ninja -C "$build" liftc
 
