@@ -449,7 +449,24 @@ fun f(A: [[float]8]4*N, B: [[float]8*M]8) =
      R"(userfun add_sq(float x, float x_) -> float { return x + (x_ * x_); }
 fun f(x: [float]8*N) =
   map(fun(v => add_sq(v, v))) $ x)",
-     R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0.0.0.0", "", R"(no argument of)"},};
+     R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0.0.0.0", "", R"(no argument of)"},
+    {"map-hoist", R"(fun f(A: [[float]8]4*N, B: [[float]8]4*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(gather(reverse) $ a, b))) $ B)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, B: [[float]8]4*N) =
+  map(fun(a_h =>
+    map(fun(b =>
+      reduce(add, 0.0f) o map(mult) $ zip(a_h, b)
+    )) $ B
+  )) o map(fun(a => gather(reverse) $ a)) $ A)",
+     R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0", "", R"(used 2 times)"},
+    {"partred-map-reduce", R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 4) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  join o map(reduce(add, 0.0f)) o split(4) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "", R"(applies to a call of partRed)"},
+    {"reduce-single", R"(fun f(x: [float]8*N) = map(fun(c => reduce(add, 0.0f) $ c)) o split(1) $ x)", "0.0.0.0", "",
+     R"(fun f(x: [float]8*N) =
+  map(fun(c => c)) o split(1) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "", R"(not 1)"},
+};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

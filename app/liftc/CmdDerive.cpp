@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "app/liftc/Command.h"
@@ -39,7 +40,9 @@ int runDerive(const Args& args) {
     Derivation flat;
     flat.header = d.header;
     flat.header.push_back("flattened: every strategy expanded into its rewrites");
-    flat.program = d.program;
+    // The program path as seen from where the flattened file goes.
+    std::filesystem::path out = std::filesystem::absolute(args.get("--flatten")).parent_path();
+    flat.program = std::filesystem::relative(d.programPath(), out).string();
     for (auto& s : r.flattened()) flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
     flat.save(args.get("--flatten"));
   }

@@ -1,5 +1,6 @@
 // Fission rules: one pattern becomes two (map fission, 003 step 3; its zip variant; and the
 // inverse of reduce-map fusion).
+#include "rewrite/Location.h"
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -114,9 +115,83 @@ Outcome reduceMapFission(const Site& s, const ParamValues&) {
   return Outcome::ok(m::callReduce(r->kind(), newF, r->init, m::callMap(mapKind, g, r->input)));
 }
 
+// The path from `e` to the only use of p below it (empty when there is not exactly one).
+bool pathToUse(const ir::NodeRef& n, const ir::ParamNode* p, std::vector<ir::NodeRef>& path, int& uses) {
+  if (n.isExpr() && n.expr.get() == p) {
+    ++uses;
+    return true;
+  }
+  bool found = false;
+  path.push_back(n);
+  for (auto& c : locationChildren(n)) {
+    std::vector<ir::NodeRef> sub;
+    if (pathToUse(c, p, sub, uses) && !found) {
+      found = true;
+      path.insert(path.end(), sub.begin(), sub.end());
+    }
+  }
+  if (!found) path.pop_back();
+  return found;
+}
+
+bool freeWithin(const Expr& e, const std::vector<ir::Param>& allowed) {
+  for (auto& fp : ir::freeParams(e)) {
+    bool ok = false;
+    for (auto& a : allowed) ok = ok || a == fp;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// map(fun(a => F[g(a)])) $ X  =>  map(fun(b => F[b])) $ map(fun(a => g(a))) $ X, where g(a) is the
+// largest expression around the only use of a that uses nothing but a and the program's inputs.
+Outcome mapHoist(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr(), PatternKind::Map);
+  if (!mc) return fail("not a call of map");
+  auto* l = ir::asLambda(mc->f);
+  if (!l || l->params().size() != 1) return fail("the function of the map is not a lambda of one parameter");
+  const ir::Param& a = l->params()[0];
+  std::vector<ir::NodeRef> path;
+  int uses = 0;
+  pathToUse({l->body(), nullptr}, a.get(), path, uses);
+  if (uses != 1) return fail("the element is used {} times (hoisting needs exactly one use)", uses);
+  // Only the element and the program's inputs: what depends on nothing else the body binds or
+  // receives from enclosing functions.
+  std::vector<ir::Param> allowed = s.program->main->params();
+  allowed.push_back(a);
+  // Walk up from the use: the highest expression that only uses the element and outer names.
+  const ir::NodeRef* best = nullptr;
+  for (size_t i = path.size(); i-- > 1;) {  // path[0] is the body itself: hoisting all of it is fission
+    const ir::NodeRef& n = path[i];
+    if (!n.isExpr()) continue;
+    if (!freeWithin(n.expr, allowed)) break;
+    best = &n;
+  }
+  if (!best) return fail("no part of the body around the element's use can be computed on its own");
+  Expr hoisted = best->expr;
+  ir::Param b = ir::ParamNode::make(a->name() + "_h");
+  class Replace : public ir::Mutator {
+   public:
+    Replace(const Expr& from, Expr to) : from_(from), to_(std::move(to)) {}
+    using ir::Mutator::mutate;
+    Expr mutate(const Expr& e) override { return e == from_ ? to_ : ir::Mutator::mutate(e); }
+
+   private:
+    const Expr& from_;
+    Expr to_;
+  };
+  Expr newBody = Replace(hoisted, b).mutate(l->body());
+  Fun outer = ir::LambdaNode::make({b}, newBody);
+  Fun inner = ir::LambdaNode::make({a}, hoisted);
+  return Outcome::ok(m::callMap(PatternKind::Map, outer, m::callMap(PatternKind::Map, inner, mc->input)));
+}
+
 }  // namespace
 
 void registerFissionRules(RuleRegistry& reg) {
+  reg.add(makeRule("map-hoist", Family::Fission,
+                   "Compute the part of a map's body that only depends on the element in a map of its own first.",
+                   "map(a => F[g(a)])", "map(b => F[b]) o map(a => g(a))", {PatternKind::Map}, mapHoist));
   reg.add(makeRule("map-fission", Family::Fission, "Split a map of a composition into two maps (003 step 3).",
                    "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission));
   reg.add(makeRule("map-fission-zip", Family::Fission,

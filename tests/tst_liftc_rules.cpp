@@ -1,0 +1,143 @@
+// liftc rules / rewrite / derive: the command-line contract. Every first column of
+// `liftc rules FILE` is accepted by `liftc rewrite --apply`; `rules --all` lists each rule as
+// NAME FAMILY lhs => rhs; docs/RULES.md is what `rules --markdown` prints; errors (unknown
+// rule with "did you mean", missing location, rule that does not apply with its reason, bad
+// parameter) exit with status 2 and a clear message; derive replays shipped derivations.
+#include <QtTest/QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  QString out, err;
+};
+
+Run liftc(const QStringList& args) {
+  QProcess p;
+  p.setWorkingDirectory(LIFT_SOURCE_DIR);
+  p.start(LIFT_LIFTC, args);
+  p.waitForFinished(120000);
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+          QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QString kMatmul = u"resources/examples/matmul.lift"_s;
+
+}  // namespace
+
+class TestLiftcRules : public QObject {
+  Q_OBJECT
+ private slots:
+  void listsApplicableRewritesThatApplyAsListed() {
+    Run r = liftc({"rules", kMatmul});
+    QCOMPARE(r.code, 0);
+    QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 10);
+    QRegularExpression spec(u"^[a-z0-9-]+@[0-9.]+(:[a-z]+=[^,\\s]+(,[a-z]+=[^,\\s]+)*)?$"_s);
+    for (const QString& line : lines) {
+      QString first = line.section(' ', 0, 0);
+      QVERIFY2(spec.match(first).hasMatch(), qPrintable(line));
+      QVERIFY2(line.size() > first.size() + 2, qPrintable("no description: " + line));  // a description follows
+      Run a = liftc({"rewrite", kMatmul, "--apply", first});
+      QVERIFY2(a.code == 0, qPrintable(first + ": " + a.err));
+      QVERIFY(a.out.contains("fun matmul"));
+    }
+  }
+
+  void listsEveryRule() {
+    Run r = liftc({"rules", "--all"});
+    QCOMPARE(r.code, 0);
+    QStringList lines = r.out.split('\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.size() >= 80, qPrintable(QString::number(lines.size())));
+    QRegularExpression row(u"^([a-z0-9-]+)\\s+([a-z-]+)\\s+(.+) => (.+)$"_s);
+    for (const QString& line : lines) QVERIFY2(row.match(line).hasMatch(), qPrintable(line));
+    QVERIFY(r.out.contains(QRegularExpression(u"^map-fusion\\s+fusion\\s+map\\(f\\) o map\\(g\\) => map\\(f o g\\)$"_s,
+                                              QRegularExpression::MultilineOption)));
+  }
+
+  void rulesDocIsUpToDate() {
+    Run r = liftc({"rules", "--markdown"});
+    QCOMPARE(r.code, 0);
+    std::ifstream in(LIFT_SOURCE_DIR "/docs/RULES.md");
+    QVERIFY2(in.good(), "docs/RULES.md is missing: liftc rules --markdown > docs/RULES.md");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    QVERIFY2(QString::fromStdString(ss.str()) == r.out,
+             "docs/RULES.md is out of date: regenerate it with liftc rules --markdown > docs/RULES.md");
+  }
+
+  void rewriteAppliesInOrderAndChecks() {
+    Run r = liftc({"rewrite", kMatmul, "--apply", "map-fission@0.0.0.0", "--apply", "map-to-seq@0", "--check"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("mapSeq(fun(rowA"));
+    QVERIFY2(r.err.contains("check: equal"), qPrintable(r.err));
+    Run s = liftc({"rewrite", "resources/examples/asum.lift", "--strategy", "normalise(reduce-map-fusion <+ reduce-to-seq)"});
+    QCOMPARE(s.code, 0);
+    QVERIFY(s.out.contains("reduceSeq(fun((acc"));
+  }
+
+  void perLocationView() {
+    Run r = liftc({"rules", kMatmul, "--at", "0"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("applies   map-map-interchange@0"));
+    QVERIFY(r.out.contains(QRegularExpression(u"no\\s+split-join\\s+the split factor 4 does not provably divide"_s)));
+    Run l = liftc({"rules", kMatmul, "--locations"});
+    QCOMPARE(l.code, 0);
+    QVERIFY(l.out.contains(QRegularExpression(u"^0\\.1\\s+parameter A : \\[\\[float\\]K\\]M$"_s, QRegularExpression::MultilineOption)));
+  }
+
+  void errorsExitTwoWithAClearMessage() {
+    Run unknown = liftc({"rewrite", kMatmul, "--apply", "map-fuson@0"});
+    QCOMPARE(unknown.code, 2);
+    QVERIFY2(unknown.err.contains("unknown rule 'map-fuson'") && unknown.err.contains("did you mean map-fusion"),
+             qPrintable(unknown.err));
+    Run noLoc = liftc({"rewrite", kMatmul, "--apply", "map-fission@0.7"});
+    QCOMPARE(noLoc.code, 2);
+    QVERIFY2(noLoc.err.contains("location 0.7 does not exist"), qPrintable(noLoc.err));
+    Run notHere = liftc({"rewrite", kMatmul, "--apply", "split-join@0:n=4"});
+    QCOMPARE(notHere.code, 2);
+    QVERIFY2(notHere.err.contains("split-join does not apply at 0") && notHere.err.contains("does not provably divide"),
+             qPrintable(notHere.err));
+    Run badParam = liftc({"rewrite", kMatmul, "--apply", "split-join@0:n=0"});
+    QCOMPARE(badParam.code, 2);
+    QVERIFY2(badParam.err.contains("must be positive"), qPrintable(badParam.err));
+    Run unknownParam = liftc({"rewrite", kMatmul, "--apply", "split-join@0:k=4"});
+    QCOMPARE(unknownParam.code, 2);
+    QVERIFY2(unknownParam.err.contains("unknown parameter 'k' of split-join"), qPrintable(unknownParam.err));
+    Run badSpec = liftc({"rewrite", kMatmul, "--apply", "map-fusion"});
+    QCOMPARE(badSpec.code, 2);
+    Run badStrategy = liftc({"rewrite", kMatmul, "--strategy", "repeat(topDown(map-fuson))"});
+    QCOMPARE(badStrategy.code, 2);
+    QVERIFY(badStrategy.err.contains("did you mean map-fusion"));
+    Run badFile = liftc({"rules", "no/such/file.lift"});
+    QCOMPARE(badFile.code, 2);
+    Run badDerivation = liftc({"derive", "no/such.derivation"});
+    QCOMPARE(badDerivation.code, 2);
+  }
+
+  void deriveWritesTheResult() {
+    QTemporaryDir dir;
+    QString out = dir.filePath("reduce.lift");
+    Run r = liftc({"derive", "resources/derivations/vecsum_listing_5_8.derivation", "-o", out, "--check"});
+    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY(r.err.contains("check: equal"));
+    Run c = liftc({"check", out});
+    QVERIFY2(c.code == 0, qPrintable(c.err));
+    Run printed = liftc({"derive", "resources/derivations/vecsum_listing_5_8.derivation"});
+    QCOMPARE(printed.code, 0);
+    QVERIFY(printed.out.contains("iterate(7"));
+    QString flat = dir.filePath("flat.derivation");
+    Run f = liftc({"derive", "resources/derivations/vecsum_listing_5_13.derivation", "--flatten", flat, "-o", dir.filePath("x.lift")});
+    QCOMPARE(f.code, 0);
+    Run again = liftc({"derive", flat});
+    QCOMPARE(again.code, 0);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestLiftcRules)
+#include "tst_liftc_rules.moc"
