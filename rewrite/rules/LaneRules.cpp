@@ -420,10 +420,12 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
   if (!f) return fail("not a call of a user function");
   std::string fe = singleReturn(f->def());
   if (fe.empty()) return fail("the body of '{}' is not one return statement", f->def().name);
+  if (c->args().size() != f->def().params.size())
+    return fail("'{}' takes its arguments as a tuple", f->def().name);
   for (size_t i = 0; i < c->args().size(); ++i) {
     auto* ic = ir::asCall(c->args()[i]);
     auto* g = ic ? ir::asUserFun(ic->fun()) : nullptr;
-    if (!g) continue;
+    if (!g || ic->args().size() != g->def().params.size()) continue;
     std::string ge = singleReturn(g->def());
     if (ge.empty()) continue;
     const ir::UserFunDef& fd = f->def();

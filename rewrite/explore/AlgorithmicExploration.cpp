@@ -1,0 +1,178 @@
+// The algorithmic exploration phase (see AlgorithmicExploration.h).
+#include "rewrite/explore/AlgorithmicExploration.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <unordered_set>
+
+namespace lift::explore {
+
+namespace {
+
+bool isInteger(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+// Values to try for a parameter applied with `used`: `used` first, then the others by distance
+// (in powers of two) from it.
+std::vector<int64_t> valuesAround(int64_t used, std::vector<int64_t> pool) {
+  if (std::find(pool.begin(), pool.end(), used) == pool.end()) pool.push_back(used);
+  auto dist = [used](int64_t v) { return std::abs(std::log2(static_cast<double>(v)) - std::log2(static_cast<double>(used))); };
+  std::stable_sort(pool.begin(), pool.end(), [&](int64_t a, int64_t b) {
+    double da = dist(a), db = dist(b);
+    return da != db ? da < db : a > b;
+  });
+  return pool;
+}
+
+struct Node {
+  std::shared_ptr<const rewrite::TypedProgram> program;
+  std::vector<rewrite::RewriteStep> steps;  // concrete
+  std::string hash;
+};
+
+}  // namespace
+
+void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth) {
+  if (!step.rule) return;
+  rewrite::ParamValues pv;
+  for (auto& [name, value] : step.params.values()) {
+    const rewrite::ParamSpec* spec = step.rule->param(name);
+    if (!spec || !isInteger(value) ||
+        (spec->kind != rewrite::ParamKind::Factor && spec->kind != rewrite::ParamKind::Width)) {
+      pv.set(name, value);
+      continue;
+    }
+    std::string tn = name;
+    for (int i = 2; std::any_of(tunables.begin(), tunables.end(), [&](const Tunable& t) { return t.name == tn; }); ++i)
+      tn = fmt::format("{}{}", name, i);
+    Tunable t;
+    t.name = tn;
+    t.what = fmt::format("{}@{} {}", step.rule->name, step.loc.toString(), name);
+    int64_t used = std::stoll(value);
+    std::vector<int64_t> pool;
+    if (spec->kind == rewrite::ParamKind::Width) {
+      for (int64_t w : {2, 4, 8, 16})
+        if (spec->allowed.empty() || std::find(spec->allowed.begin(), spec->allowed.end(), std::to_string(w)) != spec->allowed.end())
+          pool.push_back(w);
+      if (preferredWidth > 1 && std::find(pool.begin(), pool.end(), preferredWidth) != pool.end()) used = preferredWidth;
+    } else {
+      for (int64_t f = 2; f <= 128; f *= 2) pool.push_back(f);
+    }
+    t.values = valuesAround(used, pool);
+    tunables.push_back(t);
+    pv.set(name, "$" + tn);
+  }
+  step.params = pv;
+}
+
+std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem, const AlgorithmicOptions& options,
+                                                   const std::atomic<bool>* cancel, AlgorithmicStats* statsOut,
+                                                   const std::function<void(const AlgorithmicStats&)>& progress) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  AlgorithmicStats stats;
+  std::vector<AlgorithmicVariant> out;
+  std::unordered_set<std::string> seen;
+
+  auto emit = [&](const Node& n, int depth) {
+    auto t = std::make_shared<DerivationTemplate>();
+    t->steps = n.steps;
+    for (auto& s : t->steps) makeTunable(s, t->tunables, options.preferredWidth);
+    t->algorithmicSteps = t->steps.size();
+    out.push_back({t, n.program, n.hash, depth});
+    ++stats.kept;
+  };
+
+  Node root{problem.start, {}, problem.startHash};
+  seen.insert(root.hash);
+  emit(root, 0);
+  std::vector<Node> level = {root};
+
+  rewrite::EnumerateOptions eo;
+  eo.includeMacros = true;
+  eo.families = options.families;
+
+  for (int depth = 1; depth <= options.maxDepth && !level.empty(); ++depth) {
+    std::vector<Node> next;
+    for (const Node& n : level) {
+      if (cancel && cancel->load()) {
+        stats.stopReason = "cancelled";
+        break;
+      }
+      if (elapsed() > options.maxSeconds) {
+        stats.stopReason = fmt::format("time limit ({:.0f} s)", options.maxSeconds);
+        break;
+      }
+      if (out.size() >= options.maxPrograms) {
+        stats.stopReason = fmt::format("program limit ({})", options.maxPrograms);
+        break;
+      }
+      std::vector<rewrite::RewriteStep> rewrites;
+      try {
+        rewrites = rewrite::enumerateRewrites(*n.program, eo);
+      } catch (const LiftError&) {
+        continue;
+      }
+      for (const rewrite::RewriteStep& step : rewrites) {
+        if (std::find(options.excluded.begin(), options.excluded.end(), step.rule->name) != options.excluded.end())
+          continue;
+        if (cancel && cancel->load()) break;
+        std::vector<rewrite::RewriteStep> steps = n.steps;
+        steps.push_back(step);
+        if (options.heuristics.maxRuleUses > 0 && maxRuleUses(steps) > options.heuristics.maxRuleUses) {
+          ++stats.rejected;
+          continue;
+        }
+        rewrite::RewriteResult r;
+        try {
+          r = rewrite::applyRewrite(*n.program, step);
+        } catch (const LiftError&) {
+          continue;
+        }
+        ++stats.tried;
+        if (!r) continue;
+        Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, ""};
+        child.hash = programHash(child.program->program);
+        if (!seen.insert(child.hash).second) {
+          ++stats.duplicates;
+          continue;
+        }
+        if (options.heuristics.maxNesting > 0 && nestingDepth(child.program->program) > options.heuristics.maxNesting) {
+          ++stats.rejected;
+          continue;
+        }
+        next.push_back(std::move(child));
+      }
+      if (progress) progress(stats);
+    }
+    // The next level: the most promising programs first; the heuristics decide which are kept
+    // as variants (a program may be expanded even if it is not a variant itself: the distance
+    // between multiplication and addition may shrink again).
+    std::stable_sort(next.begin(), next.end(),
+                     [](const Node& a, const Node& b) { return derivationPromise(a.steps) > derivationPromise(b.steps); });
+    if (next.size() > options.beamWidth) {
+      stats.pruned += next.size() - options.beamWidth;
+      next.resize(options.beamWidth);
+    }
+    for (const Node& n : next) {
+      if (out.size() >= options.maxPrograms) break;
+      if (!heuristicRejection(n.program->program, n.steps, options.heuristics).empty()) {
+        ++stats.rejected;
+        continue;
+      }
+      emit(n, depth);
+    }
+    level = std::move(next);
+    if (!stats.stopReason.empty()) break;
+  }
+  if (stats.stopReason.empty()) stats.stopReason = "depth limit reached or nothing more applies";
+  if (statsOut) *statsOut = stats;
+  if (progress) progress(stats);
+  return out;
+}
+
+}  // namespace lift::explore

@@ -1,0 +1,68 @@
+// The seeds' first phase: algorithmic exploration. From the high-level program, every
+// algorithmic rewrite (macro rules such as register blocking and tiling included) is applied,
+// breadth first, to a depth limit; programs are deduplicated by structural hash; the heuristics
+// (Heuristics.h) drop derivations that repeat a rule and programs that nest too deeply or keep
+// the multiplication far from its addition. The numeric parameters of the rewrites become
+// tunables of the resulting templates, so that phase 3 tries other values.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rewrite/Rule.h"
+#include "rewrite/explore/DerivationTemplate.h"
+#include "rewrite/explore/Heuristics.h"
+#include "rewrite/explore/SearchProblem.h"
+
+namespace lift::explore {
+
+struct AlgorithmicOptions {
+  int maxDepth = 5;            // rewrites per derivation (the Lift default exploration depth)
+  size_t beamWidth = 48;       // programs expanded per level (the most promising first)
+  size_t maxPrograms = 400;    // distinct programs kept in all
+  double maxSeconds = 60;      // wall-clock limit of the phase
+  HeuristicLimits heuristics;
+  int preferredWidth = 0;      // vector width tried first (the device's preferred); 0: as found
+  // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
+  // or other programs).
+  std::vector<rewrite::Family> families = {
+      rewrite::Family::Fusion,      rewrite::Family::Fission,        rewrite::Family::SplitJoin,
+      rewrite::Family::Reduce,      rewrite::Family::Interchange,    rewrite::Family::Transpose,
+      rewrite::Family::Simplification, rewrite::Family::Vectorisation, rewrite::Family::Builtin,
+      rewrite::Family::Macro};
+  // Rules never applied in this phase (they only make copies or undo others' work).
+  std::vector<std::string> excluded = {"add-id", "implement-id", "eta-expansion", "id-transpose-transpose",
+                                       "split-join-id", "join-split"};
+};
+
+struct AlgorithmicVariant {
+  std::shared_ptr<const DerivationTemplate> tmpl;  // the phase-1 steps, with their tunables
+  std::shared_ptr<const rewrite::TypedProgram> program;  // with the default values
+  std::string hash;
+  int depth = 0;
+};
+
+struct AlgorithmicStats {
+  size_t tried = 0;       // rewrites applied
+  size_t duplicates = 0;  // programs seen before
+  size_t rejected = 0;    // dropped by the heuristics
+  size_t pruned = 0;      // not among the most promising of their level (the beam)
+  size_t kept = 0;
+  std::string stopReason;
+};
+
+// The variants, the start program first, then by depth. `progress` is called now and then.
+std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem, const AlgorithmicOptions& options,
+                                                   const std::atomic<bool>* cancel = nullptr,
+                                                   AlgorithmicStats* stats = nullptr,
+                                                   const std::function<void(const AlgorithmicStats&)>& progress = {});
+
+// Tunables for the numeric parameters of a rewrite step (factors and widths), named after the
+// parameter (made unique against `taken`); the step's values become "$name" references.
+// The value the step was applied with is tried first (for widths: `preferredWidth` if given).
+void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth = 0);
+
+}  // namespace lift::explore

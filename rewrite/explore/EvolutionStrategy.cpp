@@ -1,0 +1,184 @@
+// An evolutionary search over derivation templates and their parameters: the stronger
+// strategy, compared with the three phases and random search in docs/PERFORMANCE.md.
+//
+// It uses the same space as the three phases (every algorithmic variant with every OpenCL
+// mapping) but lets the measurements decide where to look: after a random initial population
+// it picks a parent by tournament among the fastest valid kernels and mutates it — one or two
+// parameters moved to a neighbouring value (or a random one), the same algorithm with another
+// mapping, or another algorithm with the same mapping (parameter values carried over by name) —
+// with a few random immigrants to keep exploring. A kernel that fails teaches it to avoid that
+// template: templates whose kernels keep failing are sampled less.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "rewrite/explore/SearchStrategy.h"
+
+namespace lift::explore {
+
+namespace {
+
+struct Member {
+  size_t tmpl = 0;
+  Assignment values;
+  double fitness = 0;  // GFLOP/s (or 1/ms) of a valid kernel
+};
+
+class EvolutionStrategy : public SearchStrategy {
+ public:
+  explicit EvolutionStrategy(StrategyOptions o) : options_(std::move(o)), rng_(options_.seed) {}
+  std::string name() const override { return "evolution"; }
+
+  std::optional<Candidate> next(StrategyContext& ctx) override {
+    if (!built_) build(ctx);
+    if (templates_.empty()) return std::nullopt;
+    for (int attempt = 0; attempt < 500 && !ctx.cancelled(); ++attempt) {
+      auto [t, values, phase] = propose();
+      std::string key = fmt::format("{}|{}", t, formatAssignment(values));
+      if (!proposed_.insert(key).second) continue;
+      std::string why;
+      std::optional<Candidate> c = instantiate(*ctx.problem, templates_[t], values, &why);
+      if (!c) {
+        ++rejected_;
+        penalise(t);
+        continue;
+      }
+      c->phase = phase;
+      byTemplate_[c->tmpl.get()] = t;
+      return c;
+    }
+    return std::nullopt;
+  }
+
+  void observe(const Candidate& c, const Measurement& m) override {
+    auto it = byTemplate_.find(c.tmpl.get());
+    if (it == byTemplate_.end()) return;
+    size_t t = it->second;
+    if (!m.ok() || m.medianMs <= 0) {
+      penalise(t);
+      return;
+    }
+    double fitness = m.gflops > 0 ? m.gflops : 1.0 / m.medianMs;
+    population_.push_back({t, c.values, fitness});
+    std::sort(population_.begin(), population_.end(), [](const Member& a, const Member& b) { return a.fitness > b.fitness; });
+    if (population_.size() > kPopulation) population_.resize(kPopulation);
+    failures_[t] = 0;
+  }
+
+ private:
+  static constexpr size_t kPopulation = 24;
+
+  void build(StrategyContext& ctx) {
+    built_ = true;
+    TemplateSpace space = buildTemplateSpace(ctx, options_);
+    templates_ = space.templates;
+    for (size_t i = 0; i < templates_.size(); ++i) {
+      byAlgorithm_[templates_[i]->algorithmText()].push_back(i);
+      byMapping_[templates_[i]->mapping].push_back(i);
+    }
+    if (ctx.activity)
+      ctx.activity(fmt::format("evolution over {} templates ({} programs x mappings)", templates_.size(), space.variants));
+  }
+
+  void penalise(size_t t) { ++failures_[t]; }
+
+  double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
+  template <class T>
+  const T& pick(const std::vector<T>& v) {
+    return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng_)];
+  }
+
+  Assignment randomValues(size_t t) {
+    Assignment a;
+    for (auto& tu : templates_[t]->tunables) a[tu.name] = pick(tu.values);
+    return a;
+  }
+
+  // A random template, avoiding those whose kernels keep failing.
+  size_t randomTemplate() {
+    for (int i = 0; i < 20; ++i) {
+      size_t t = std::uniform_int_distribution<size_t>(0, templates_.size() - 1)(rng_);
+      if (failures_[t] < 3 || uniform() < 0.05) return t;
+    }
+    return std::uniform_int_distribution<size_t>(0, templates_.size() - 1)(rng_);
+  }
+
+  // The values of `from` carried over to template t (by tunable name), the rest random.
+  Assignment carryOver(const Assignment& from, size_t t) {
+    Assignment a = randomValues(t);
+    for (auto& [n, v] : from)
+      if (const Tunable* tu = templates_[t]->tunable(n); tu && std::find(tu->values.begin(), tu->values.end(), v) != tu->values.end())
+        a[n] = v;
+    return a;
+  }
+
+  const Member& tournament() {
+    const Member* best = &pick(population_);
+    for (int i = 0; i < 2; ++i) {
+      const Member& m = pick(population_);
+      if (m.fitness > best->fitness) best = &m;
+    }
+    return *best;
+  }
+
+  std::tuple<size_t, Assignment, std::string> propose() {
+    if (population_.size() < 4 || uniform() < 0.12) {
+      size_t t = randomTemplate();
+      return {t, randomValues(t), population_.size() < 4 ? "initial" : "immigrant"};
+    }
+    const Member& parent = tournament();
+    double r = uniform();
+    if (r < 0.6 || templates_[parent.tmpl]->tunables.empty()) {
+      Assignment a = parent.values;
+      const auto& tus = templates_[parent.tmpl]->tunables;
+      if (!tus.empty()) {
+        int changes = uniform() < 0.7 ? 1 : 2;
+        for (int i = 0; i < changes; ++i) {
+          const Tunable& tu = pick(tus);
+          std::vector<int64_t> sorted = tu.values;
+          std::sort(sorted.begin(), sorted.end());
+          auto pos = std::find(sorted.begin(), sorted.end(), a[tu.name]);
+          size_t p = pos == sorted.end() ? 0 : static_cast<size_t>(pos - sorted.begin());
+          if (uniform() < 0.8 && sorted.size() > 1) {
+            if (p == 0) p = 1;
+            else if (p + 1 == sorted.size()) p = p - 1;
+            else p = uniform() < 0.5 ? p - 1 : p + 1;
+            a[tu.name] = sorted[p];
+          } else {
+            a[tu.name] = pick(sorted);
+          }
+        }
+      }
+      return {parent.tmpl, a, "mutation"};
+    }
+    if (r < 0.85) {
+      const auto& same = byAlgorithm_[templates_[parent.tmpl]->algorithmText()];
+      size_t t = pick(same);
+      return {t, carryOver(parent.values, t), "remap"};
+    }
+    const auto& same = byMapping_[templates_[parent.tmpl]->mapping];
+    size_t t = pick(same);
+    return {t, carryOver(parent.values, t), "crossover"};
+  }
+
+  StrategyOptions options_;
+  std::mt19937_64 rng_;
+  bool built_ = false;
+  std::vector<std::shared_ptr<const DerivationTemplate>> templates_;
+  std::map<std::string, std::vector<size_t>> byAlgorithm_, byMapping_;
+  std::unordered_map<const DerivationTemplate*, size_t> byTemplate_;
+  std::unordered_map<size_t, int> failures_;
+  std::vector<Member> population_;
+  std::set<std::string> proposed_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchStrategy> makeEvolutionStrategy(const StrategyOptions& options) {
+  return std::make_unique<EvolutionStrategy>(options);
+}
+
+}  // namespace lift::explore

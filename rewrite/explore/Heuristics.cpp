@@ -1,0 +1,163 @@
+// The seeds' exploration heuristics (see Heuristics.h).
+#include "rewrite/explore/Heuristics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "rewrite/Match.h"
+
+namespace lift::explore {
+
+namespace {
+
+using ir::PatternKind;
+
+bool loopLike(PatternKind k) { return ir::isMapLike(k) || ir::isReduceLike(k) || k == PatternKind::Iterate; }
+
+// Whether f calls (at any depth) a user function whose body contains `op`.
+bool callsUserFunWith(const ir::Fun& f, char op) {
+  bool found = false;
+  ir::visitPreOrder(f, [&](const ir::NodePath& path) {
+    if (found) return false;
+    const ir::NodeRef& n = path.back().node;
+    if (!n.isExpr())
+      if (auto* u = ir::asUserFun(n.fun); u && u->def().bodyText.find(op) != std::string::npos) found = true;
+    return !found;
+  });
+  return found;
+}
+
+bool callsUserFunWith(const ir::Expr& e, char op) {
+  bool found = false;
+  ir::visitPreOrder(e, [&](const ir::NodePath& path) {
+    if (found) return false;
+    const ir::NodeRef& n = path.back().node;
+    if (!n.isExpr())
+      if (auto* u = ir::asUserFun(n.fun); u && u->def().bodyText.find(op) != std::string::npos) found = true;
+    return !found;
+  });
+  return found;
+}
+
+bool isZipCall(const ir::CallNode* call) {
+  auto* p = ir::asPattern(call->fun());
+  return p && (p->pattern() == PatternKind::Zip || p->pattern() == PatternKind::Tuple);
+}
+
+// Patterns between a reduction's input and the nearest multiplication (-1: none feeds it).
+int distanceToMultiplication(const ir::Expr& input) {
+  int count = 0;
+  ir::Expr e = input;
+  for (int guard = 0; guard < 1000 && e; ++guard) {
+    auto* call = ir::asCall(e);
+    if (!call || call->args().empty()) return -1;
+    const ir::Fun& f = call->fun();
+    auto* p = ir::asPattern(f);
+    if (p) {
+      if (ir::isMapLike(p->pattern()) && callsUserFunWith(p->f(), '*')) return count;
+      if (ir::isReduceLike(p->pattern()) && callsUserFunWith(p->f(), '*')) return count;
+      if (!ir::isDataLayout(p->pattern())) ++count;
+    } else if (auto* u = ir::asUserFun(f)) {
+      if (u->def().bodyText.find('*') != std::string::npos) return count;
+      ++count;
+    } else if (auto* l = ir::asLambda(f)) {
+      // A lambda applied to data: what it computes counts once, its body may hold the product.
+      if (callsUserFunWith(l->body(), '*')) return count;
+      if (callsUserFunWith(f, '+') || callsUserFunWith(f, '-')) ++count;
+    }
+    // Follow the data: the last argument (a reduction's array, a map's input).
+    if (isZipCall(call)) {
+      int best = -1;
+      for (auto& a : call->args()) {
+        int d = distanceToMultiplication(a);
+        if (d >= 0 && (best < 0 || d < best)) best = d;
+      }
+      return best < 0 ? -1 : count + best;
+    }
+    e = call->args().back();
+  }
+  return -1;
+}
+
+}  // namespace
+
+int nestingDepth(const ir::Program& p) {
+  int best = 0;
+  ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
+    int depth = 0;
+    for (const ir::PathStep& s : path)
+      if (!s.node.isExpr())
+        if (auto* pat = ir::asPattern(s.node.fun); pat && loopLike(pat->pattern())) ++depth;
+    best = std::max(best, depth);
+    return true;
+  });
+  return best;
+}
+
+int mulAddDistance(const ir::Program& p) {
+  int worst = -1;
+  ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (!n.isExpr()) return true;
+    auto* call = ir::asCall(n.expr);
+    auto* pat = call ? ir::asPattern(call->fun()) : nullptr;
+    if (!pat || !rewrite::m::isReduction(pat->pattern()) || call->args().empty()) return true;
+    if (!callsUserFunWith(pat->f(), '+')) return true;
+    int d = callsUserFunWith(pat->f(), '*') ? 0 : distanceToMultiplication(call->args().back());
+    if (d >= 0) worst = std::max(worst, d);
+    return true;
+  });
+  return worst;
+}
+
+int maxRuleUses(const std::vector<rewrite::RewriteStep>& steps) {
+  std::map<std::string, int> uses;
+  int best = 0;
+  for (auto& s : steps)
+    if (s.rule) best = std::max(best, ++uses[s.rule->name]);
+  return best;
+}
+
+int derivationPromise(const std::vector<rewrite::RewriteStep>& steps) {
+  std::map<std::string, int> uses;
+  int score = 0;
+  for (auto& s : steps) {
+    if (!s.rule) continue;
+    int n = ++uses[s.rule->name];
+    if (n > 1) {
+      score -= 2;
+      continue;
+    }
+    // Reuse of loaded data first (register blocking), then vector units, then fused
+    // multiply-adds; tiling pays off with local memory, the others are minor.
+    const std::string& name = s.rule->name;
+    if (name.rfind("register-blocking", 0) == 0) score += 5;
+    else if (name == "vectorize-lanes") score += 4;
+    else if (name == "userfun-fusion") score += 3;
+    else if (name == "tiling") score += 2;
+    else if (name == "dot-vectorisation" || name == "reduce-map-fusion" || name == "reduce-seq-map-fusion") score += 1;
+  }
+  return score;
+}
+
+std::string heuristicRejection(const ir::Program& p, const std::vector<rewrite::RewriteStep>& steps,
+                               const HeuristicLimits& limits) {
+  if (limits.maxRuleUses > 0) {
+    std::map<std::string, int> uses;
+    for (auto& s : steps)
+      if (s.rule && ++uses[s.rule->name] > limits.maxRuleUses)
+        return fmt::format("the rule {} is applied more than {} times", s.rule->name, limits.maxRuleUses);
+  }
+  if (limits.maxNesting > 0)
+    if (int d = nestingDepth(p); d > limits.maxNesting)
+      return fmt::format("loops nest {} deep (at most {})", d, limits.maxNesting);
+  if (limits.maxDistance >= 0)
+    if (int d = mulAddDistance(p); d > limits.maxDistance)
+      return fmt::format("the multiplication is {} patterns away from the addition (at most {})", d,
+                         limits.maxDistance);
+  return "";
+}
+
+}  // namespace lift::explore

@@ -1,0 +1,42 @@
+// The heuristics of the seeds' algorithmic exploration (002 matmul paper, section "Exploration";
+// the Lift implementation's defaults): programs whose loops nest too deeply are dropped, as are
+// programs in which the multiplication is far from the addition it feeds (the data then makes
+// a detour through memory), and derivations that apply one rule more than twice.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/ir/IR.h"
+#include "rewrite/Engine.h"
+
+namespace lift::explore {
+
+struct HeuristicLimits {
+  int maxNesting = 6;     // nesting depth of maps and reductions
+  int maxDistance = 1;    // patterns between a multiplication and the addition it feeds (-1: no limit)
+  int maxRuleUses = 2;    // applications of one rule in a derivation
+};
+
+// The deepest nesting of maps and reductions (of any flavour).
+int nestingDepth(const ir::Program& p);
+
+// The largest, over reductions with an addition operator, of the number of computing patterns
+// between the reduction and the nearest multiplication feeding it (0: the multiplication is in
+// the reduction's operator or maps directly into it). -1 when the program has no such pair.
+int mulAddDistance(const ir::Program& p);
+
+// How often the most used rule is applied.
+int maxRuleUses(const std::vector<rewrite::RewriteStep>& steps);
+
+// How promising a derivation looks, for the order in which the exploration visits programs:
+// distinct rewrites that restructure for performance count — register blocking (reuse of loaded
+// data) most, then vectorisation across iterations, user-function fusion (fused multiply-add),
+// tiling, the dot built-in and reduce fusion — and applying one rule again costs.
+int derivationPromise(const std::vector<rewrite::RewriteStep>& steps);
+
+// Why the heuristics drop a program or a derivation; "" when they keep it.
+std::string heuristicRejection(const ir::Program& p, const std::vector<rewrite::RewriteStep>& steps,
+                               const HeuristicLimits& limits);
+
+}  // namespace lift::explore

@@ -1,0 +1,193 @@
+// The OpenCL mapping phase (see OpenCLMapping.h).
+#include "rewrite/explore/OpenCLMapping.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+
+#include "rewrite/RuleRegistry.h"
+
+namespace lift::explore {
+
+namespace {
+
+using ir::PatternKind;
+using rewrite::Location;
+using rewrite::RewriteStep;
+
+bool computesFun(const ir::Fun& f);
+bool computesExpr(const ir::Expr& e) {
+  auto* c = ir::asCall(e);
+  if (!c) return false;
+  if (computesFun(c->fun())) return true;
+  for (auto& a : c->args())
+    if (computesExpr(a)) return true;
+  return false;
+}
+bool computesFun(const ir::Fun& f) {
+  if (ir::asUserFun(f)) return true;
+  if (auto* l = ir::asLambda(f)) return computesExpr(l->body());
+  if (auto* p = ir::asPattern(f)) {
+    if (p->pattern() == PatternKind::Dot || p->pattern() == PatternKind::Id) return true;
+    for (auto& g : p->params().funs)
+      if (computesFun(g)) return true;
+  }
+  return false;
+}
+
+struct MapSite {
+  Location loc;
+  int level = 0;  // -1: must be sequential
+};
+
+struct Sites {
+  std::vector<MapSite> maps;
+  std::vector<Location> reduces;
+  int maxLevel = -1;
+};
+
+// Walks the occurrences below `n` (at `loc`), numbering computing maps by parallel level.
+void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential, Sites& out) {
+  std::vector<ir::NodeRef> kids = rewrite::locationChildren(n);
+  if (n.isExpr()) {
+    if (auto* call = ir::asCall(n.expr)) {
+      auto* p = ir::asPattern(call->fun());
+      if (p && p->pattern() == PatternKind::Map && computesFun(p->f())) {
+        out.maps.push_back({loc, sequential ? -1 : level});
+        if (!sequential) out.maxLevel = std::max(out.maxLevel, level);
+        // The map's function runs one level deeper; its input at this level.
+        for (size_t i = 0; i < kids.size(); ++i)
+          walk(kids[i], loc.child(static_cast<int>(i)), i == 0 ? level + 1 : level, sequential, out);
+        return;
+      }
+      if (p && (p->pattern() == PatternKind::Reduce || p->pattern() == PatternKind::ReduceSeq ||
+                p->pattern() == PatternKind::Iterate || p->pattern() == PatternKind::PartRed)) {
+        if (p->pattern() == PatternKind::Reduce) out.reduces.push_back(loc);
+        for (size_t i = 0; i < kids.size(); ++i)
+          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
+        return;
+      }
+      if (p && (p->pattern() == PatternKind::MapSeq || p->pattern() == PatternKind::MapSeqUnroll ||
+                p->pattern() == PatternKind::ReduceSeqUnroll || p->pattern() == PatternKind::MapVec)) {
+        for (size_t i = 0; i < kids.size(); ++i)
+          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
+        return;
+      }
+    }
+  }
+  for (size_t i = 0; i < kids.size(); ++i) walk(kids[i], loc.child(static_cast<int>(i)), level, sequential, out);
+}
+
+Sites findSites(const rewrite::TypedProgram& p) {
+  Sites s;
+  walk(ir::NodeRef{nullptr, ir::Fun(p.main())}, Location(), 0, false, s);
+  return s;
+}
+
+struct Level {
+  PatternKind kind = PatternKind::MapSeq;
+  int dim = 0;
+};
+
+struct Scheme {
+  std::string name;
+  std::vector<Level> levels;  // level i -> what; deeper levels sequential
+  bool workGroups = false;
+};
+
+std::vector<Scheme> schemes(int maxLevel, const MappingOptions& o) {
+  using K = PatternKind;
+  std::vector<Scheme> out;
+  if (maxLevel < 0) return out;
+  if (o.global) {
+    if (maxLevel >= 1) {
+      out.push_back({"glb-1-0", {{K::MapGlb, 1}, {K::MapGlb, 0}}, false});
+      out.push_back({"glb-0-1", {{K::MapGlb, 0}, {K::MapGlb, 1}}, false});
+    }
+    out.push_back({"glb-0", {{K::MapGlb, 0}}, false});
+  }
+  if (o.workGroups) {
+    if (maxLevel >= 3) {
+      out.push_back({"wrg-1-0-lcl-1-0", {{K::MapWrg, 1}, {K::MapWrg, 0}, {K::MapLcl, 1}, {K::MapLcl, 0}}, true});
+      out.push_back({"wrg-0-1-lcl-0-1", {{K::MapWrg, 0}, {K::MapWrg, 1}, {K::MapLcl, 0}, {K::MapLcl, 1}}, true});
+    }
+    if (maxLevel >= 2) {
+      out.push_back({"wrg-1-0-lcl-0", {{K::MapWrg, 1}, {K::MapWrg, 0}, {K::MapLcl, 0}}, true});
+      out.push_back({"wrg-0-1-lcl-0", {{K::MapWrg, 0}, {K::MapWrg, 1}, {K::MapLcl, 0}}, true});
+    }
+    if (maxLevel >= 1) out.push_back({"wrg-0-lcl-0", {{K::MapWrg, 0}, {K::MapLcl, 0}}, true});
+  }
+  return out;
+}
+
+const char* ruleFor(PatternKind k) {
+  switch (k) {
+    case PatternKind::MapGlb:
+      return "map-to-glb";
+    case PatternKind::MapWrg:
+      return "map-to-wrg";
+    case PatternKind::MapLcl:
+      return "map-to-lcl";
+    default:
+      return "map-to-seq";
+  }
+}
+
+}  // namespace
+
+std::vector<int> computingMapLevels(const rewrite::TypedProgram& p) {
+  std::vector<int> out;
+  for (auto& m : findSites(p).maps) out.push_back(m.level);
+  return out;
+}
+
+std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
+  const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
+  Sites sites = findSites(p);
+  std::vector<OpenCLMapping> out;
+  if (sites.maps.empty() && sites.reduces.empty()) return out;
+  for (const Scheme& scheme : schemes(sites.maxLevel, options)) {
+    OpenCLMapping m;
+    m.name = scheme.name;
+    m.workGroups = scheme.workGroups;
+    // Steps in pre-order of locations: outer maps first (a mapLcl needs its mapWrg).
+    std::vector<std::pair<Location, RewriteStep>> steps;
+    for (const MapSite& s : sites.maps) {
+      Level what;
+      if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
+      RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
+      if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
+      if (what.kind == PatternKind::MapGlb &&
+          std::find(m.globalDims.begin(), m.globalDims.end(), what.dim) == m.globalDims.end())
+        m.globalDims.push_back(what.dim);
+      steps.push_back({s.loc, step});
+    }
+    for (const Location& r : sites.reduces) steps.push_back({r, RewriteStep{&reg.get("reduce-to-seq"), r, {}}});
+    std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    // Every level the scheme names must be used (else it is the same as a shorter scheme).
+    bool usesAll = true;
+    for (size_t l = 0; l < scheme.levels.size(); ++l) {
+      bool used = false;
+      for (const MapSite& s : sites.maps) used = used || s.level == static_cast<int>(l);
+      usesAll = usesAll && used;
+    }
+    if (!usesAll) continue;
+    // Check that the lowering applies.
+    std::optional<rewrite::TypedProgram> cur = p;
+    bool ok = true;
+    for (auto& [loc, step] : steps) {
+      rewrite::RewriteResult r = rewrite::applyRewrite(*cur, step);
+      if (!r) {
+        ok = false;
+        break;
+      }
+      cur = std::move(r.program);
+      m.steps.push_back(step);
+    }
+    std::sort(m.globalDims.begin(), m.globalDims.end());
+    if (ok) out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace lift::explore

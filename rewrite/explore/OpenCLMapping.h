@@ -1,0 +1,37 @@
+// The seeds' second phase: map an algorithmic program onto the OpenCL thread hierarchy. The
+// maps that compute (call a user function) are numbered by nesting level; a mapping scheme
+// says what each level becomes — the two outer levels mapGlb, or mapWrg with the next two
+// mapLcl (002: "two outer maps -> mapWrg, next two -> mapLcl, rest sequential") — and every
+// other map becomes mapSeq, every reduction reduceSeq. Maps inside a reduction's operator are
+// always sequential. The result is a list of rewrite steps (map-to-glb@LOC:dim=1, ...) that
+// lowers the program, so the lowering is part of the derivation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "rewrite/Engine.h"
+
+namespace lift::explore {
+
+struct OpenCLMapping {
+  std::string name;                         // "glb-1-0": level 0 -> mapGlb1, level 1 -> mapGlb0
+  std::vector<rewrite::RewriteStep> steps;  // the lowering, in pre-order
+  std::vector<int> globalDims;               // dimensions mapped with mapGlb (work-group size tunable)
+  bool workGroups = false;                  // uses mapWrg/mapLcl
+};
+
+struct MappingOptions {
+  bool global = true;      // schemes with mapGlb
+  bool workGroups = true;  // schemes with mapWrg/mapLcl
+};
+
+// The mappings of a program (each checked: every step applies). Empty when the program has
+// nothing to map (or only mappings that break the OpenCL rules).
+std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options = {});
+
+// The levels of the program's computing maps (for tests and the heuristics): one entry per map
+// in pre-order, -1 for maps that must stay sequential.
+std::vector<int> computingMapLevels(const rewrite::TypedProgram& p);
+
+}  // namespace lift::explore

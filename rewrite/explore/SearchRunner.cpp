@@ -1,0 +1,484 @@
+// The search runner (see SearchRunner.h).
+#include "rewrite/explore/SearchRunner.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "codegen/Compiler.h"
+#include "codegen/Launch.h"
+#include "codegen/runtime/Worker.h"
+
+namespace lift::explore {
+
+const char* toString(StopReason r) {
+  switch (r) {
+    case StopReason::None:
+      return "running";
+    case StopReason::Exhausted:
+      return "exhausted";
+    case StopReason::TimeLimit:
+      return "time-limit";
+    case StopReason::KernelLimit:
+      return "kernel-limit";
+    case StopReason::Cancelled:
+      return "cancelled";
+    case StopReason::Error:
+      return "error";
+  }
+  return "?";
+}
+
+bool inShard(const std::string& key, int index, int count) {
+  if (count <= 1) return true;
+  uint64_t h = std::stoull(hashText(key), nullptr, 16);
+  return static_cast<int>(h % static_cast<uint64_t>(count)) == index;
+}
+
+std::pair<int, int> parseShard(const std::string& text) {
+  size_t slash = text.find('/');
+  try {
+    if (slash != std::string::npos) {
+      int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
+      if (n >= 1 && i >= 0 && i < n && text.find_first_not_of("0123456789/") == std::string::npos) return {i, n};
+    }
+  } catch (const std::exception&) {
+  }
+  throw LiftError(fmt::format("bad shard '{}': expected I/N with 0 <= I < N, e.g. 0/4", text));
+}
+
+std::string deviceName(const runtime::DeviceInfo& d) { return fmt::format("{} ({})", d.name, d.platformName); }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string launchText(const std::vector<uint64_t>& global, const std::vector<uint64_t>& local) {
+  auto list = [](const std::vector<uint64_t>& v) {
+    std::string s;
+    for (uint64_t x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
+    return s.empty() ? std::string("auto") : s;
+  };
+  return fmt::format("global={} local={}", list(global), list(local));
+}
+
+void addPhase(SearchCounts& c, const std::string& phase) {
+  for (auto& [p, n] : c.perPhase)
+    if (p == phase) {
+      ++n;
+      return;
+    }
+  c.perPhase.push_back({phase, 1});
+}
+
+}  // namespace
+
+struct SearchRunner::Impl {
+  SearchRunner& self;
+  const EventSink& sink;
+  Clock::time_point start = Clock::now();
+  std::mutex mutex;  // the strategy, the counts, the dedup sets and the events
+  std::unique_ptr<SearchStrategy> strategy;
+  StrategyContext ctx;
+  SearchCounts counts;
+  StopReason stop = StopReason::None;
+  std::string error;
+  int64_t searchId = 0;
+  std::string device;
+  DeviceLimits limits;
+  uint32_t preferredWidth = 0;
+  codegen::EvaluationRequest request;
+  codegen::PreparedReference reference;
+  std::unordered_map<std::string, KernelRecord> storedByProgram, storedByKernel;
+  std::unordered_set<std::string> seenPrograms, seenKernels;
+  std::unordered_map<std::string, Measurement> measuredByProgram;
+  double bestMs = 0, bestGflops = 0;
+  std::vector<KernelRecord> valid;  // of this search, for the summary
+  int64_t index = 0;
+  int active = 0;  // workers evaluating a candidate
+
+  Impl(SearchRunner& s, const EventSink& k) : self(s), sink(k) {}
+
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+  // Under the mutex.
+  void emit(SearchEvent e) {
+    e.elapsedS = elapsed();
+    e.counts = counts;
+    e.bestMs = bestMs;
+    e.bestGflops = bestGflops;
+    if (sink) sink(e);
+  }
+  void activity(const std::string& what) {
+    SearchEvent e;
+    e.kind = SearchEvent::Kind::Activity;
+    e.activity = what;
+    emit(std::move(e));
+  }
+
+  // Under the mutex: whether a limit stops the search now.
+  bool limitReached() {
+    if (stop != StopReason::None) return true;
+    if (self.cancel_.load()) stop = StopReason::Cancelled;
+    else if (self.options_.limits.seconds > 0 && elapsed() >= self.options_.limits.seconds)
+      stop = StopReason::TimeLimit;
+    else if (self.options_.limits.maxKernels > 0 && counts.evaluated >= self.options_.limits.maxKernels)
+      stop = StopReason::KernelLimit;
+    return stop != StopReason::None;
+  }
+
+  // Under the mutex: a kernel measured now or found in the store.
+  void report(const Candidate& c, const KernelRecord& k, bool cached) {
+    if (k.ok()) {
+      ++counts.valid;
+      valid.push_back(k);
+    }
+    bool newBest = false;
+    if (k.ok() && k.medianMs > 0 && (bestMs == 0 || k.medianMs < bestMs)) {
+      bestMs = k.medianMs;
+      bestGflops = k.gflops;
+      newBest = true;
+    }
+    Measurement m{k.status, k.medianMs, k.gflops};
+    measuredByProgram[c.key()] = m;
+    strategy->observe(c, m);
+    SearchEvent e;
+    e.kind = SearchEvent::Kind::Kernel;
+    KernelEvent& ke = e.kernel;
+    ke.index = ++index;
+    ke.storeId = k.id;
+    ke.phase = c.phase;
+    ke.derivation = k.derivation;
+    ke.parameters = k.parameters;
+    ke.device = k.device;
+    ke.status = k.status;
+    ke.message = k.message;
+    ke.medianMs = k.medianMs;
+    ke.minMs = k.minMs;
+    ke.maxMs = k.maxMs;
+    ke.gflops = k.gflops;
+    ke.gbs = k.gbs;
+    ke.cached = cached;
+    ke.newBest = newBest;
+    ke.sourceHash = k.sourceHash;
+    ke.elapsedS = elapsed();
+    e.activity = cached ? "measured before" : "evaluated";
+    emit(std::move(e));
+  }
+
+  KernelRecord recordFor(const Candidate& c) {
+    KernelRecord k;
+    k.searchId = searchId;
+    k.programHash = c.programHash;
+    k.startHash = self.problem_.startHash;
+    k.program = self.problem_.name;
+    k.derivation = c.derivationText();
+    k.parameters = c.parametersText();
+    k.strategy = strategy->name();
+    k.phase = c.phase;
+    k.device = device;
+    k.sizes = self.problem_.sizesText;
+    return k;
+  }
+
+  int64_t store(KernelRecord& k, const std::string& source) {
+    k.elapsedS = elapsed();
+    if (!self.store_) return 0;
+    try {
+      k.id = self.store_->addKernel(k, source);
+    } catch (const LiftError& e) {
+      std::lock_guard lock(mutex);
+      activity(fmt::format("could not store a kernel: {}", e.what()));
+    }
+    return k.id;
+  }
+
+  // One worker's loop.
+  void work(runtime::WorkerClient& worker) {
+    std::unique_lock lock(mutex);
+    while (!limitReached()) {
+      std::optional<Candidate> c;
+      try {
+        c = strategy->next(ctx);
+      } catch (const LiftError& e) {
+        activity(fmt::format("the strategy failed: {}", e.what()));
+        c.reset();
+      }
+      counts.rejected += strategy->takeRejected();
+      if (!c) {
+        if (limitReached()) break;
+        if (active > 0) {
+          // Another worker may still teach the strategy something: wait for it.
+          lock.unlock();
+          std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          lock.lock();
+          if (active > 0) continue;
+        }
+        if (stop == StopReason::None) stop = self.cancel_.load() ? StopReason::Cancelled : StopReason::Exhausted;
+        break;
+      }
+      ++counts.generated;
+      addPhase(counts, c->phase);
+      std::string key = c->key();
+      if (!inShard(key, self.options_.shardIndex, self.options_.shardCount)) {
+        ++counts.otherShard;
+        continue;
+      }
+      if (!seenPrograms.insert(key).second) {
+        ++counts.duplicates;
+        auto m = measuredByProgram.find(key);
+        if (m != measuredByProgram.end()) strategy->observe(*c, m->second);
+        continue;
+      }
+      std::string programKey = c->programHash + "|" + c->parametersText();
+      if (auto it = storedByProgram.find(programKey); it != storedByProgram.end()) {
+        ++counts.cached;
+        report(*c, it->second, true);
+        continue;
+      }
+      ++active;
+      lock.unlock();
+      evaluate(*c, worker, lock);
+      --active;
+    }
+    if (stop == StopReason::Cancelled || stop == StopReason::TimeLimit) worker.cancel();
+  }
+
+  // Compiles, checks and runs one candidate; takes the lock for what is shared.
+  void evaluate(const Candidate& c, runtime::WorkerClient& worker, std::unique_lock<std::mutex>& lock) {
+    KernelRecord k = recordFor(c);
+    codegen::EvaluationRequest req = request;
+    if (!c.local.empty()) req.local = c.local;
+    codegen::CompileOptions options = req.compile;
+    for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
+    std::shared_ptr<const codegen::CompiledKernel> kernel;
+    try {
+      kernel = std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(c.program->program, options));
+    } catch (const LiftError& e) {
+      k.status = "compile-failed";
+      k.message = e.diagnostic().message;
+      store(k, "");
+      lock.lock();
+      ++counts.compileFailed;
+      report(c, k, false);
+      return;
+    }
+    runtime::KernelLaunch launch;
+    try {
+      launch = codegen::instantiate(*kernel, self.problem_.sizes);
+      if (!c.local.empty()) launch.local.assign(c.local.begin(), c.local.end());
+    } catch (const LiftError& e) {
+      lock.lock();
+      ++counts.rejected;
+      strategy->observe(c, Measurement{"invalid-launch"});
+      return;
+    }
+    k.sourceHash = hashText(kernel->source);
+    k.launch = launchText(launch.global, launch.local);
+    std::string why = resourceViolation(*kernel, launch, limits);
+    if (!why.empty()) {
+      lock.lock();
+      ++counts.rejected;
+      strategy->observe(c, Measurement{"constraint"});
+      return;
+    }
+    {
+      lock.lock();
+      std::string kernelKey = k.kernelKey();
+      bool duplicate = !seenKernels.insert(kernelKey).second;
+      auto stored = storedByKernel.find(kernelKey);
+      if (stored != storedByKernel.end()) {
+        ++counts.cached;
+        report(c, stored->second, true);
+        return;
+      }
+      if (duplicate) {
+        ++counts.duplicates;
+        auto m = measuredByProgram.find(kernelKey);
+        strategy->observe(c, m != measuredByProgram.end() ? m->second : Measurement{"duplicate"});
+        return;
+      }
+      lock.unlock();
+    }
+    codegen::Evaluation e = codegen::evaluate(c.program->program, kernel, req, worker, &reference);
+    k.status = codegen::toString(e.status);
+    k.message = e.message;
+    k.medianMs = e.run.medianMs;
+    k.minMs = e.run.minMs;
+    k.maxMs = e.run.maxMs;
+    k.gflops = e.gflops;
+    k.gbs = e.gbps;
+    k.maxRelErr = e.maxRelError;
+    k.buildMs = e.run.buildMs;
+    if (!e.local.empty() || !e.global.empty()) k.launch = launchText(e.global, e.local);
+    if (e.status == codegen::EvaluationStatus::Cancelled || self.cancel_.load()) {
+      lock.lock();
+      return;  // not a measurement: a resumed search runs it again
+    }
+    store(k, kernel->source);
+    lock.lock();
+    ++counts.evaluated;
+    measuredByProgram[k.kernelKey()] = Measurement{k.status, k.medianMs, k.gflops};
+    report(c, k, false);
+  }
+};
+
+SearchRunner::SearchRunner(SearchProblem problem, SearchOptions options, ResultStore* store)
+    : problem_(std::move(problem)), options_(std::move(options)), store_(store) {}
+
+SearchRunner::~SearchRunner() = default;
+
+void SearchRunner::cancel() {
+  cancel_.store(true);
+  std::lock_guard lock(workersMutex_);
+  for (auto* w : workers_) w->cancel();
+}
+
+SearchSummary SearchRunner::run(const EventSink& onEvent) {
+  Impl impl(*this, onEvent);
+  SearchSummary summary;
+  auto finish = [&](StopReason r, const std::string& error) {
+    std::lock_guard lock(impl.mutex);
+    if (impl.stop == StopReason::None || r == StopReason::Error) impl.stop = r;
+    summary.stopReason = impl.stop;
+    summary.error = error;
+    summary.counts = impl.counts;
+    summary.seconds = impl.elapsed();
+    summary.searchId = impl.searchId;
+    summary.device = impl.device;
+    summary.bestMs = impl.bestMs;
+    summary.bestGflops = impl.bestGflops;
+    std::vector<KernelRecord> best = impl.valid;
+    std::sort(best.begin(), best.end(), [](const KernelRecord& a, const KernelRecord& b) { return a.medianMs < b.medianMs; });
+    if (best.size() > 10) best.resize(10);
+    summary.best = best;
+    if (store_ && impl.searchId > 0) {
+      try {
+        store_->finishSearch(impl.searchId, toString(impl.stop), impl.counts.evaluated, impl.counts.valid, impl.bestMs);
+      } catch (const LiftError&) {
+      }
+    }
+    SearchEvent e;
+    e.kind = SearchEvent::Kind::Finished;
+    e.stopReason = impl.stop;
+    e.activity = error.empty() ? fmt::format("finished: {}", toString(impl.stop)) : error;
+    impl.emit(std::move(e));
+    return summary;
+  };
+
+  // Workers, one per device.
+  std::vector<std::unique_ptr<runtime::WorkerClient>> workers;
+  try {
+    std::string liftc = options_.liftcPath.empty() ? runtime::WorkerClient::findLiftc() : options_.liftcPath;
+    if (liftc.empty()) throw LiftError("no liftc executable for the worker (set LIFT_LIFTC)");
+    for (const std::string& d : options_.devices.empty() ? std::vector<std::string>{"0"} : options_.devices) {
+      runtime::WorkerOptions wo;
+      wo.liftcPath = liftc;
+      wo.device = d;
+      wo.cacheDir = options_.cacheDir;
+      auto w = std::make_unique<runtime::WorkerClient>(wo);
+      {
+        std::lock_guard lock(impl.mutex);
+        impl.activity(fmt::format("starting the worker for device {}", d.empty() ? "0" : d));
+      }
+      runtime::DeviceInfo info = w->start();
+      if (impl.device.empty()) {
+        impl.device = deviceName(info);
+        impl.limits = options_.deviceLimits ? *options_.deviceLimits : DeviceLimits::of(info);
+        impl.preferredWidth = info.preferredFloatVectorWidth;
+      }
+      workers.push_back(std::move(w));
+    }
+  } catch (const LiftError& e) {
+    return finish(StopReason::Error, e.what());
+  }
+  {
+    std::lock_guard lock(workersMutex_);
+    for (auto& w : workers) workers_.push_back(w.get());
+  }
+  struct Unregister {
+    SearchRunner* self;
+    ~Unregister() {
+      std::lock_guard lock(self->workersMutex_);
+      self->workers_.clear();
+    }
+  } unregister{this};
+  if (cancel_.load()) return finish(StopReason::Cancelled, "");
+
+  // The reference: inputs and expected outputs, once for every candidate.
+  impl.request.sizes = problem_.sizes;
+  impl.request.run = options_.run;
+  impl.request.seed = options_.inputSeed;
+  impl.request.reference = options_.reference;
+  impl.request.cancel = &cancel_;
+  {
+    std::lock_guard lock(impl.mutex);
+    impl.activity("computing the expected outputs");
+  }
+  try {
+    impl.reference = codegen::prepareReference(problem_.original, impl.request);
+  } catch (const LiftError& e) {
+    if (cancel_.load()) return finish(StopReason::Cancelled, "");
+    return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", e.what()));
+  }
+  impl.request.work = impl.reference.work;
+
+  // The store: this search, and what earlier ones measured.
+  if (store_) {
+    try {
+      SearchRecord s;
+      s.program = options_.programLabel.empty() ? problem_.name : options_.programLabel;
+      s.startHash = problem_.startHash;
+      s.strategy = options_.strategy;
+      s.seed = options_.seed;
+      s.device = impl.device;
+      s.sizes = problem_.sizesText;
+      s.shard = options_.shardCount > 1 ? fmt::format("{}/{}", options_.shardIndex, options_.shardCount) : "";
+      s.limits = fmt::format("seconds={},max-kernels={},depth={}", options_.limits.seconds, options_.limits.maxKernels,
+                             options_.limits.maxDepth);
+      impl.searchId = store_->beginSearch(s);
+      if (options_.resume) {
+        KernelQuery q;
+        q.device = impl.device;
+        q.sizes = problem_.sizesText;
+        q.startHash = problem_.startHash;
+        for (KernelRecord& k : store_->kernels(q)) {
+          impl.storedByProgram.emplace(k.programHash + "|" + k.parameters, k);
+          impl.storedByKernel.emplace(k.kernelKey(), k);
+        }
+      }
+    } catch (const LiftError& e) {
+      return finish(StopReason::Error, e.what());
+    }
+  }
+
+  // The strategy.
+  StrategyOptions so;
+  so.seed = options_.seed;
+  so.algorithmic.maxDepth = options_.limits.maxDepth;
+  so.algorithmic.heuristics = options_.heuristics;
+  if (options_.limits.seconds > 0)
+    so.algorithmic.maxSeconds = std::max(1.0, options_.limits.seconds * options_.phase1Share);
+  if (impl.limits.gpu) so.localSizes = {32, 64, 128, 256, 16, 8, 4, 2, 1, 512, 1024};
+  so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
+  try {
+    impl.strategy = makeStrategy(options_.strategy, so);
+  } catch (const LiftError& e) {
+    return finish(StopReason::Error, e.what());
+  }
+  impl.ctx.problem = &problem_;
+  impl.ctx.cancel = &cancel_;
+  impl.ctx.activity = [&impl](const std::string& what) { impl.activity(what); };  // called under the mutex
+
+  std::vector<std::thread> threads;
+  for (size_t i = 1; i < workers.size(); ++i) threads.emplace_back([&impl, w = workers[i].get()] { impl.work(*w); });
+  impl.work(*workers[0]);
+  for (auto& t : threads) t.join();
+  for (auto& w : workers) w->stop();
+  return finish(impl.stop == StopReason::None ? StopReason::Exhausted : impl.stop, "");
+}
+
+}  // namespace lift::explore

@@ -1,0 +1,128 @@
+// The search runner (egg's Runner, for kernels): runs a strategy under explicit limits (time,
+// number of kernels, derivation depth), evaluates each candidate through the isolated worker
+// (one per device, all feeding one result store), deduplicates programs by structural hash and
+// kernels by their OpenCL source, type-checks every candidate (the rewrite engine does) and
+// checks the resource constraints before anything runs, skips what the store has measured
+// (resume), and reports progress as value-type events. It ends with a StopReason.
+//
+// The desktop app runs a search in the background:
+//
+//   auto runner = std::make_shared<explore::SearchRunner>(problem, options, &store);
+//   std::thread([runner, receiver] {
+//     runner->run([receiver](const explore::SearchEvent& e) {
+//       QMetaObject::invokeMethod(receiver, [receiver, e] { receiver->onSearchEvent(e); },
+//                                 Qt::QueuedConnection);       // copied to the GUI thread
+//     });
+//   }).detach();
+//   ...
+//   runner->cancel();  // the stop button: the kernel in flight is killed, run() returns soon
+//
+// Events come from the search's threads (one per device), one at a time (never concurrently).
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/Evaluation.h"
+#include "codegen/runtime/RunResult.h"
+#include "rewrite/explore/Constraints.h"
+#include "rewrite/explore/Heuristics.h"
+#include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/SearchEvent.h"
+#include "rewrite/explore/SearchProblem.h"
+#include "rewrite/explore/SearchStrategy.h"
+
+namespace lift::runtime {
+class WorkerClient;
+}
+
+namespace lift::explore {
+
+struct SearchLimits {
+  double seconds = 0;      // wall-clock budget (0: none)
+  int64_t maxKernels = 0;  // kernels run on a device by this search (0: no limit)
+  int maxDepth = 5;        // algorithmic rewrites in a derivation (phase 1 depth)
+};
+
+struct SearchOptions {
+  std::string strategy = "three-phase";
+  uint64_t seed = 1;
+  SearchLimits limits;
+  int shardIndex = 0, shardCount = 1;  // --shard i/n: this search evaluates the candidates of hash class i
+  std::vector<std::string> devices = {"0"};  // one worker per device (identical devices: one space)
+  std::string liftcPath;                     // empty: WorkerClient::findLiftc()
+  std::optional<std::filesystem::path> cacheDir;  // the workers' build cache (nullopt: the default)
+  runtime::RunOptions run = [] {
+    runtime::RunOptions r;
+    r.warmups = 1;
+    r.repetitions = 5;
+    r.returnOutputs = false;
+    r.timeoutMs = 5'000;
+    r.buildTimeoutMs = 60'000;
+    return r;
+  }();
+  codegen::ReferenceChoice reference;  // expected outputs (auto: interpreter or OpenBLAS)
+  HeuristicLimits heuristics;
+  std::optional<DeviceLimits> deviceLimits;  // default: from the first device
+  bool resume = true;             // skip candidates the store has measured
+  std::string programLabel;       // the program's path or name, for the store
+  double phase1Share = 0.25;      // of the time budget, at most, for phases 1 and 2
+  uint64_t inputSeed = 1;         // the inputs every kernel is run on
+};
+
+struct SearchSummary {
+  StopReason stopReason = StopReason::None;
+  std::string error;  // StopReason::Error
+  SearchCounts counts;
+  double seconds = 0;
+  int64_t searchId = 0;  // in the store
+  std::string device;    // the first device
+  double bestMs = 0, bestGflops = 0;
+  std::vector<KernelRecord> best;  // the fastest valid kernels of this search (cached ones included)
+};
+
+class SearchRunner {
+ public:
+  using EventSink = std::function<void(const SearchEvent&)>;
+
+  // `store` may be null (nothing stored, nothing resumed).
+  SearchRunner(SearchProblem problem, SearchOptions options, ResultStore* store = nullptr);
+  ~SearchRunner();
+  SearchRunner(const SearchRunner&) = delete;
+  SearchRunner& operator=(const SearchRunner&) = delete;
+
+  // Runs the search to a stop reason. Blocks: run it on a background thread.
+  SearchSummary run(const EventSink& onEvent = {});
+  // From any thread: stops the search (the kernel in flight is killed).
+  void cancel();
+  bool cancelRequested() const { return cancel_.load(); }
+
+  const SearchProblem& problem() const { return problem_; }
+  const SearchOptions& options() const { return options_; }
+
+ private:
+  struct Impl;
+  SearchProblem problem_;
+  SearchOptions options_;
+  ResultStore* store_;
+  std::atomic<bool> cancel_{false};
+  std::mutex workersMutex_;
+  std::vector<runtime::WorkerClient*> workers_;  // for cancel()
+};
+
+// Whether a candidate key belongs to shard i of n (a stable hash of the key).
+bool inShard(const std::string& key, int index, int count);
+
+// "i/n" -> (i, n); throws LiftError unless 0 <= i < n.
+std::pair<int, int> parseShard(const std::string& text);
+
+// The store's name for a device: "NAME (PLATFORM)".
+std::string deviceName(const runtime::DeviceInfo& d);
+
+}  // namespace lift::explore

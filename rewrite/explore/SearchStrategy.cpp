@@ -1,0 +1,73 @@
+// The strategy factory and the template space shared by the strategies (see SearchStrategy.h).
+#include "rewrite/explore/SearchStrategy.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace lift::explore {
+
+std::unique_ptr<SearchStrategy> makeThreePhaseStrategy(const StrategyOptions& options);
+std::unique_ptr<SearchStrategy> makeRandomStrategy(const StrategyOptions& options);
+std::unique_ptr<SearchStrategy> makeEvolutionStrategy(const StrategyOptions& options);
+
+std::vector<std::string> strategyNames() { return {"three-phase", "random", "evolution"}; }
+
+std::unique_ptr<SearchStrategy> makeStrategy(const std::string& name, const StrategyOptions& options) {
+  if (name == "three-phase") return makeThreePhaseStrategy(options);
+  if (name == "random") return makeRandomStrategy(options);
+  if (name == "evolution") return makeEvolutionStrategy(options);
+  std::string names;
+  for (auto& n : strategyNames()) names += (names.empty() ? "" : ", ") + n;
+  throw LiftError(fmt::format("unknown strategy '{}' (the strategies are: {})", name, names));
+}
+
+std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& algorithm, const OpenCLMapping& m,
+                                                      const StrategyOptions& options) {
+  auto t = std::make_shared<DerivationTemplate>(algorithm);
+  t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
+  t->mapping = m.name;
+  t->launchDims = m.globalDims;
+  for (int d : m.globalDims) {
+    Tunable tu;
+    tu.name = fmt::format("local{}", d);
+    tu.what = fmt::format("work-group size in dimension {}", d);
+    tu.values = options.localSizes;
+    // Prefer 1 on the outer and small groups first; the constraints drop what does not divide.
+    tu.launch = true;
+    t->tunables.push_back(tu);
+  }
+  return t;
+}
+
+TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options) {
+  TemplateSpace space;
+  if (ctx.activity) ctx.activity("phase 1: algorithmic exploration");
+  std::vector<AlgorithmicVariant> variants =
+      exploreAlgorithmic(*ctx.problem, options.algorithmic, ctx.cancel, &space.algorithmic,
+                         [&](const AlgorithmicStats& s) {
+                           if (ctx.activity)
+                             ctx.activity(fmt::format("phase 1: algorithmic exploration ({} rewrites, {} programs kept, "
+                                                      "{} duplicates, {} dropped by heuristics, {} beyond the beam)",
+                                                      s.tried, s.kept, s.duplicates, s.rejected, s.pruned));
+                         });
+  space.variants = variants.size();
+  if (ctx.activity) ctx.activity(fmt::format("phase 2: OpenCL mapping of {} programs", variants.size()));
+  for (const AlgorithmicVariant& v : variants) {
+    if (ctx.cancelled()) break;
+    std::vector<OpenCLMapping> maps;
+    try {
+      maps = openclMappings(*v.program, options.mapping);
+    } catch (const LiftError&) {
+      continue;
+    }
+    for (const OpenCLMapping& m : maps) space.templates.push_back(withMapping(*v.tmpl, m, options));
+  }
+  space.mappings = space.templates.size();
+  if (ctx.activity)
+    ctx.activity(fmt::format("phase 2: {} templates ({} programs x their mappings)", space.templates.size(),
+                             variants.size()));
+  return space;
+}
+
+}  // namespace lift::explore

@@ -1,0 +1,160 @@
+// The seeds' three phases (002 matmul paper, 003 slides: 1 -> ~20,000 algorithmic variants ->
+// 8 after the heuristics -> 760 OpenCL mappings -> 46,000 kernels): phase 1 explores algorithmic
+// rewrites with macro rules and the heuristics, phase 2 maps every variant onto the OpenCL
+// thread hierarchy, phase 3 enumerates the parameters of each template (split and block
+// factors, vector widths, work-group sizes) under the resource constraints the runner checks.
+//
+// The seeds ran the space exhaustively. With a time budget the order matters, so templates are
+// visited most promising first (derivations that block, vectorise and fuse; mapGlb before
+// work-group mappings) in rounds: each round gives the next few parameter settings of each
+// template in a widening set, and parameter settings go from the values the rewrites were found
+// with outwards (by the sum of their ranks).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "rewrite/explore/SearchStrategy.h"
+
+namespace lift::explore {
+
+namespace {
+
+int promiseOf(const DerivationTemplate& t) {
+  return derivationPromise(std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
+}
+
+int mappingRank(const std::string& m) {
+  if (m.rfind("glb-1-0", 0) == 0) return 0;
+  if (m.rfind("glb-0-1", 0) == 0) return 1;
+  if (m.rfind("glb", 0) == 0) return 2;
+  return 3;
+}
+
+}  // namespace
+
+// Enumerates the assignments of a template by increasing sum of value ranks.
+class AssignmentEnumerator {
+ public:
+  explicit AssignmentEnumerator(std::shared_ptr<const DerivationTemplate> t) : t_(std::move(t)) {
+    for (auto& tu : t_->tunables) maxRank_ += std::max<int>(0, static_cast<int>(tu.values.size()) - 1);
+  }
+
+  std::optional<Assignment> next() {
+    while (layerPos_ >= layer_.size()) {
+      if (sum_ > maxRank_) return std::nullopt;
+      layer_.clear();
+      layerPos_ = 0;
+      std::vector<int> ranks(t_->tunables.size(), 0);
+      fill(0, sum_, ranks);
+      ++sum_;
+    }
+    return layer_[layerPos_++];
+  }
+
+ private:
+  void fill(size_t i, int left, std::vector<int>& ranks) {
+    if (layer_.size() > 100000) return;
+    if (i == ranks.size()) {
+      if (left != 0) return;
+      Assignment a;
+      for (size_t k = 0; k < ranks.size(); ++k) a[t_->tunables[k].name] = t_->tunables[k].values[ranks[k]];
+      layer_.push_back(std::move(a));
+      return;
+    }
+    int maxHere = std::min<int>(left, static_cast<int>(t_->tunables[i].values.size()) - 1);
+    for (int r = 0; r <= maxHere; ++r) {
+      ranks[i] = r;
+      fill(i + 1, left - r, ranks);
+    }
+  }
+
+  std::shared_ptr<const DerivationTemplate> t_;
+  int maxRank_ = 0;
+  int sum_ = 0;
+  std::vector<Assignment> layer_;
+  size_t layerPos_ = 0;
+};
+
+namespace {
+
+class ThreePhaseStrategy : public SearchStrategy {
+ public:
+  explicit ThreePhaseStrategy(StrategyOptions o) : options_(std::move(o)) {}
+  std::string name() const override { return "three-phase"; }
+
+  std::optional<Candidate> next(StrategyContext& ctx) override {
+    if (!built_) build(ctx);
+    while (!ctx.cancelled()) {
+      if (live_ == 0) return std::nullopt;
+      if (pos_ >= active_) {
+        // The next round: more templates, more settings each.
+        pos_ = 0;
+        active_ = std::min(cursors_.size(), std::max<size_t>(8, active_ * 2));
+        perRound_ = std::min<int>(perRound_ * 2, 64);
+      }
+      Cursor& c = cursors_[pos_];
+      if (c.done || c.takenThisRound >= perRound_) {
+        c.takenThisRound = 0;
+        ++pos_;
+        continue;
+      }
+      std::optional<Assignment> a = c.values.next();
+      if (!a) {
+        c.done = true;
+        --live_;
+        ++pos_;
+        continue;
+      }
+      ++c.takenThisRound;
+      std::string why;
+      std::optional<Candidate> cand = instantiate(*ctx.problem, c.tmpl, *a, &why);
+      if (!cand) {
+        ++rejected_;
+        continue;
+      }
+      cand->phase = "parameters";
+      return cand;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  struct Cursor {
+    std::shared_ptr<const DerivationTemplate> tmpl;
+    AssignmentEnumerator values;
+    int takenThisRound = 0;
+    bool done = false;
+  };
+
+  void build(StrategyContext& ctx) {
+    built_ = true;
+    TemplateSpace space = buildTemplateSpace(ctx, options_);
+    std::vector<std::shared_ptr<const DerivationTemplate>> ts = space.templates;
+    std::stable_sort(ts.begin(), ts.end(), [](const auto& a, const auto& b) {
+      int pa = promiseOf(*a), pb = promiseOf(*b);
+      if (pa != pb) return pa > pb;
+      return mappingRank(a->mapping) < mappingRank(b->mapping);
+    });
+    for (auto& t : ts) cursors_.push_back(Cursor{t, AssignmentEnumerator(t)});
+    live_ = cursors_.size();
+    active_ = std::min<size_t>(8, cursors_.size());
+    if (ctx.activity)
+      ctx.activity(fmt::format("phase 3: parameters of {} templates ({} programs, phase 1: {})", cursors_.size(),
+                               space.variants, space.algorithmic.stopReason));
+  }
+
+  StrategyOptions options_;
+  bool built_ = false;
+  std::deque<Cursor> cursors_;
+  size_t live_ = 0, active_ = 0, pos_ = 0;
+  int perRound_ = 4;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchStrategy> makeThreePhaseStrategy(const StrategyOptions& options) {
+  return std::make_unique<ThreePhaseStrategy>(options);
+}
+
+}  // namespace lift::explore
