@@ -492,8 +492,9 @@ class Builder {
 
   // ----- memory -------------------------------------------------------------------------
   View allocTemp(Type t, AddressSpace space, ir::NodeId site, bool isExplicit, const char* prefix = nullptr) {
+    Type largest = substituteLengths(t, bounds_);
     if (space == AddressSpace::Private) {
-      arith::Expr n = t.scalarCount();
+      arith::Expr n = largest.scalarCount();
       if (!n.isCst()) {
         if (isExplicit)
           fail(site,
@@ -504,12 +505,12 @@ class Builder {
       }
     }
     if (space == AddressSpace::Private) {
-      int64_t bytes = t.byteSize().isCst() ? t.byteSize().value() : 0;
+      int64_t bytes = largest.byteSize().isCst() ? largest.byteSize().value() : 0;
       if (bytes > kMaxPrivateBytes)
         fail(site,
              fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
                          "most); store it in local or global memory",
-                         bytes, t.toString(), kMaxPrivateBytes));
+                         bytes, largest.toString(), kMaxPrivateBytes));
     }
     if (space == AddressSpace::Local && !inWorkGroup())
       fail(site, "local memory outside a work-group: toLocal must be nested inside a mapWrg");
@@ -522,8 +523,10 @@ class Builder {
                        : space == AddressSpace::Private ? "prv"
                        : space == AddressSpace::Local   ? "tmp"
                                                         : "gtmp";
-    return mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps);
+    return mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps, bounds_);
   }
+  // Loop variables in lengths (iterate's size) and their largest values.
+  MemoryAllocator::Bounds bounds_;
 
   static bool allPrivate(const View& v) {
     std::vector<const Memory*> ms;
@@ -864,7 +867,7 @@ View Builder::readApply(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId sit
 View Builder::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call) {
   Type t = typeOfApplication(f, args);
   std::optional<AddressSpace> s = call ? spaces_.explicitSpace(*call) : spaces_.explicitSpaceOf(f);
-  AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(level(), t);
+  AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(level(), substituteLengths(t, bounds_));
   if (!s && level() == Level::Kernel && !sequentialKernel_) space = AddressSpace::Global;
   const ir::PatternNode* pat = unwrapAddressSpace(f);
   bool reduction = pat && ir::isReduceLike(pat->pattern());
@@ -1384,7 +1387,7 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
   View destElem = view::access(dest, cst(0));
   View acc = destElem;
   bool copyBack = false;
-  arith::Expr scalars = accT.scalarCount();
+  arith::Expr scalars = substituteLengths(accT, bounds_).scalarCount();
   // A small accumulator of one work-item's own reduction lives in registers; at work-group
   // level the function's mapLcl spreads the accumulator over the work-items, so it stays shared.
   if (level() == Level::Thread && !allPrivate(destElem) && scalars.isCst() &&
@@ -1473,7 +1476,8 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
     }
     std::optional<AddressSpace> s = spaces_.explicitSpaceOf(f);
     Type t = typeOfApplication(f, a);
-    View tmp = allocTemp(t, s ? *s : AddressSpaceInference::defaultSpace(level(), t), site, s.has_value());
+    View tmp = allocTemp(t, s ? *s : AddressSpaceInference::defaultSpace(level(), substituteLengths(t, bounds_)),
+                         site, s.has_value());
     produceApply(f, a, tmp, site);
     return tmp;
   };
@@ -1596,6 +1600,7 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
       hi = arith::max(hi, lens.back());
     }
     sizeVar = arith::var(sizeName, lo, hi + 1);
+    bounds_[sizeVar] = hi;
     auto& d = emit(c::Stmt::Kind::Decl, site);
     d.text = "int";
     d.name = sizeName;
@@ -1622,6 +1627,7 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
     });
   }
   --iterDepth_;
+  if (sizeVar) bounds_.erase(sizeVar);
   if (peelLast) {
     std::vector<Arg> in{viewArg(view::mem(src, ts[count - 1]))};
     produceApply(f, in, *dest, site);

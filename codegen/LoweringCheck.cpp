@@ -86,23 +86,10 @@ bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
   }
 }
 
-bool insideParallel(const ProgramIndex& idx, const void* node) {
-  const void* cur = node;
-  while (true) {
-    Parent p = idx.parentOf(cur);
-    if (p.edge == ir::Edge::Root) return false;
-    if (p.edge == ir::Edge::PatternFun) {
-      auto* pat = ir::asPattern(p.node.fun);
-      if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
-        return true;
-    }
-    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get())
-                          : static_cast<const void*>(p.node.fun.get());
-  }
-}
-
-// Follows the result of a kernel-level mapGlb/mapWrg; fails where it is consumed in a way that
-// needs synchronisation across work-groups.
+// Follows the result of a mapGlb/mapWrg; fails where it is consumed in a way that needs
+// synchronisation across work-groups (or, nested, across the work-items or work-groups of
+// another dimension), instead of becoming the kernel's output or an enclosing parallel map's
+// result.
 void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par) {
   auto climb = [&](const void* f, const void** out) {
     const void* cur = f;
@@ -141,6 +128,8 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
           p = climb(pat, &cur);
           continue;
         }
+        // The result of an enclosing parallel map's function: written to that map's result.
+        if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb)) return;
         fail(idx, siteOf(idx, par),
              fmt::format(
                  "{}: its result feeds the next iteration of a {} in the same kernel, which would need "
@@ -204,7 +193,7 @@ void checkLowered(const ProgramIndex& idx) {
         break;
       case K::MapGlb:
       case K::MapWrg:
-        if (!insideParallel(idx, pat)) checkKernelLevelResult(idx, pat);
+        checkKernelLevelResult(idx, pat);
         break;
       default:
         break;

@@ -37,7 +37,7 @@ Memory* MemoryAllocator::allocateMemory(const std::string& name, AddressSpace sp
 
 View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const std::string& name,
                             ir::NodeId node, const std::vector<Replication>& replication, int& component,
-                            std::vector<int>& path) {
+                            std::vector<int>& path, const Bounds& bounds) {
   if (containsTuple(t)) {
     Type inner = t;
     while (inner.isArray()) inner = inner.elem();
@@ -46,7 +46,7 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
     for (size_t k = 0; k < n; ++k) {
       path.push_back(static_cast<int>(k));
       parts.push_back(build(componentType(t, k), space, role, fmt::format("{}_{}", name, k), node,
-                            replication, component, path));
+                            replication, component, path, bounds));
       path.pop_back();
     }
     if (t.isTuple()) return view::tuple(std::move(parts));
@@ -60,6 +60,7 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
     full = Type::array(full, it->length);
     count = count * it->length;
   }
+  if (!bounds.empty()) count = arith::substitute(count, bounds);
   Memory* m = allocateMemory(name, space, role, t.isArray() ? t.innermost() : t, count, node);
   m->component = role == Memory::Role::Output ? component : -1;
   m->path = path;
@@ -70,10 +71,11 @@ View MemoryAllocator::build(Type t, AddressSpace space, Memory::Role role, const
 }
 
 View MemoryAllocator::allocate(Type t, AddressSpace space, Memory::Role role, const std::string& base,
-                               ir::NodeId node, const std::vector<Replication>& replication) {
+                               ir::NodeId node, const std::vector<Replication>& replication,
+                               const Bounds& bounds) {
   int component = 0;
   std::vector<int> path;
-  return build(t, space, role, base, node, replication, component, path);
+  return build(t, space, role, base, node, replication, component, path, bounds);
 }
 
 void MemoryAllocator::rollback(size_t mark) {

@@ -7,6 +7,7 @@
 // parallel iteration, local memory for every enclosing mapLcl iteration, private memory never.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -25,9 +26,13 @@ class MemoryAllocator {
     arith::Expr var;     // the loop variable that selects this iteration's copy
   };
 
+  // Upper bounds of loop variables that lengths may contain (iterate's `size`): memory is
+  // allocated for the largest value.
+  using Bounds = std::map<arith::Expr, arith::Expr, std::less<>>;
+
   // Memories for a value of type t; the view addresses this iteration's copy.
   View allocate(Type t, AddressSpace space, Memory::Role role, const std::string& base, ir::NodeId node,
-                const std::vector<Replication>& replication = {});
+                const std::vector<Replication>& replication = {}, const Bounds& bounds = {});
   // A single memory of `count` elements of elemType (scalar or vector).
   Memory* allocateMemory(const std::string& name, AddressSpace space, Memory::Role role, Type elemType,
                          arith::Expr count, ir::NodeId node);
@@ -47,7 +52,8 @@ class MemoryAllocator {
 
  private:
   View build(Type t, AddressSpace space, Memory::Role role, const std::string& name, ir::NodeId node,
-             const std::vector<Replication>& replication, int& component, std::vector<int>& path);
+             const std::vector<Replication>& replication, int& component, std::vector<int>& path,
+             const Bounds& bounds);
 
   std::vector<std::unique_ptr<Memory>> memories_;
   std::vector<std::string> names_;

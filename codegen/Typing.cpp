@@ -186,6 +186,17 @@ class Typer {
 
 Type typeOf(const ir::Expr& e, const ParamTypes& params) { return Typer(params).expr(e); }
 
+Type substituteLengths(Type t, const std::map<arith::Expr, arith::Expr, std::less<>>& replacement) {
+  if (replacement.empty()) return t;
+  if (t.isArray()) return Type::array(substituteLengths(t.elem(), replacement), arith::substitute(t.length(), replacement));
+  if (t.isTuple()) {
+    std::vector<Type> elems;
+    for (Type e : t.tupleElems()) elems.push_back(substituteLengths(e, replacement));
+    return Type::tuple(std::move(elems));
+  }
+  return t;
+}
+
 Type typeOfApply(const ir::Fun& f, const std::vector<Type>& args, const ParamTypes& params) {
   return Typer(params).apply(f, args);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <vector>
 
 #include "core/ir/IR.h"
@@ -16,6 +17,9 @@ namespace lift::codegen {
 using ParamTypes = std::function<Type(const ir::ParamNode*)>;
 
 Type typeOf(const ir::Expr& e, const ParamTypes& params);
+
+// t with every array length substituted (loop variables by their bounds, say).
+Type substituteLengths(Type t, const std::map<arith::Expr, arith::Expr, std::less<>>& replacement);
 Type typeOfApply(const ir::Fun& f, const std::vector<Type>& args, const ParamTypes& params);
 
 }  // namespace lift::codegen
