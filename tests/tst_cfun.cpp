@@ -297,12 +297,28 @@ class TestCFun : public QObject {
 
   void builtinsAcceptWhatOpenCLAccepts() {
     // sqrt(2) is ambiguous in OpenCL C; abs is for integers only.
-    QVERIFY(parseError("return sqrt(2);", {}, F).message.find("needs a floating-point argument") != std::string::npos);
-    QVERIFY(parseError("return pown(2, 3);", {}, F).message.find("needs a floating-point argument") != std::string::npos);
+    QVERIFY(parseError("return sqrt(2);", {}, F).message.find("needs a floating-point argument") !=
+            std::string::npos);
+    QVERIFY(parseError("return pown(2, 3);", {}, F).message.find("needs a floating-point argument") !=
+            std::string::npos);
     QVERIFY(parseError("return abs(x);", {{"x", F}}, F).message.find("use fabs") != std::string::npos);
     // Mixed arguments pick the floating-point version, as OpenCL's overload resolution does.
     QCOMPARE(runF("return pow(x, 2) + fmax(x, 1);", {{"x", F}}, {f32(3)}), 12.0f);
     QCOMPARE(runF("return sqrt((float)4);", {}, {}), 2.0f);
+  }
+
+  void deepNestingIsAnErrorNotACrash() {
+    std::string deep = "return " + std::string(100000, '(') + "x" + std::string(100000, ')') + ";";
+    QVERIFY(parseError(deep, {{"x", F}}, F).message.find("nested too deeply") != std::string::npos);
+    std::string negations = "return ";
+    for (int i = 0; i < 50000; ++i) negations += "- ";  // "--" would be a decrement
+    negations += "x;";
+    QVERIFY(parseError(negations, {{"x", F}}, F).message.find("nested too deeply") != std::string::npos);
+    std::string blocks = std::string(50000, '{') + "return x;" + std::string(50000, '}');
+    QVERIFY(parseError(blocks, {{"x", F}}, F).message.find("nested too deeply") != std::string::npos);
+    // Moderate nesting is fine.
+    QCOMPARE(runF("return " + std::string(50, '(') + "x" + std::string(50, ')') + ";", {{"x", F}}, {f32(2)}),
+             2.0f);
   }
 
   void signatureErrors() {

@@ -147,6 +147,19 @@ class Parser {
     throw LiftError(bodyDiagnostic(file_, text_, {line0_, col0_}, locAt(offset), std::move(message)));
   }
 
+  // Bounds the parser's recursion (and so the evaluator's and printer's), so that hostile
+  // input gives an error rather than a stack overflow.
+  static constexpr int kMaxNesting = 256;
+  struct Nest {
+    explicit Nest(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxNesting)
+        p_.fail(p_.peek().offset,
+                fmt::format("the body is nested too deeply (more than {} levels)", kMaxNesting));
+    }
+    ~Nest() { --p_.nesting_; }
+    Parser& p_;
+  };
+
   // ----- lexing -----
 
   void tokenize() {
@@ -448,6 +461,7 @@ class Parser {
   }
 
   StmtPtr statement() {
+    Nest nest(*this);
     const Token& t = peek();
     if (isPunct("{")) {
       next();
@@ -800,7 +814,10 @@ class Parser {
 
   // ----- expressions -----
 
-  ExprPtr expression() { return conditional(); }
+  ExprPtr expression() {
+    Nest nest(*this);
+    return conditional();
+  }
 
   ExprPtr conditional() {
     size_t at = peek().offset;
@@ -895,6 +912,7 @@ class Parser {
   }
 
   ExprPtr unary() {
+    Nest nest(*this);
     const Token& t = peek();
     if (isPunct("-") || isPunct("+") || isPunct("!") || isPunct("~")) {
       next();
@@ -1246,6 +1264,7 @@ class Parser {
   uint32_t nextSlot_ = 0;
   int loopDepth_ = 0;
   int initialising_ = -1;  // the variable whose initialiser is being parsed
+  int nesting_ = 0;
 };
 
 }  // namespace
