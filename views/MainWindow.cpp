@@ -38,6 +38,7 @@
 #include "views/DerivationHistory.h"
 #include "views/KernelView.h"
 #include "views/RulePalette.h"
+#include "views/RunPanel.h"
 #include "core/lang/Printer.h"
 #include "rewrite/DerivationReport.h"
 
@@ -173,6 +174,19 @@ void MainWindow::buildDocks() {
   historyDock->setWidget(history_);
   addDockWidget(Qt::LeftDockWidgetArea, historyDock);
   connect(history_, &DerivationHistory::stateActivated, this, [this](int idx) { moveTo(idx, "Jump to step"); });
+
+  run_ = new RunPanel(this);
+  auto* runDock = new QDockWidget("Device and run", this);
+  runDock->setObjectName("runDock");
+  runDock->setWidget(run_);
+  addDockWidget(Qt::RightDockWidgetArea, runDock);
+  connect(run_, &RunPanel::finished, this, [this](std::shared_ptr<const rewrite::TypedProgram> p, const codegen::Evaluation& e) {
+    // Annotate the derivation state that was run (the user may have moved on meanwhile).
+    for (int i = 0; i < history_->stateCount(); ++i)
+      if (history_->state(i).program == p)
+        history_->setPerformance(i, e.ok() ? QString::fromStdString(e.throughputText()) : QString::fromStdString(codegen::toString(e.status)));
+    statusBar()->showMessage(QString::fromStdString(e.summary()), 8000);
+  });
 
   connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
     graph_->selectNode(id);
@@ -494,6 +508,7 @@ void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, boo
   rules_->clear();
   QString previousKernel = kernel_->source();
   kernel_->setProgram(program_);
+  run_->setProgram(program_);
   kernel_->setBaseline(highlight ? previousKernel : QString(), "previous step");
   status_->setText(QString("%1 nodes — %2").arg(graph_->nodeItemCount()).arg(QString::fromStdString(program_->types->signature())));
 }

@@ -23,6 +23,7 @@ class ProgramEditor;
 class RulePalette;
 class KernelView;
 class DerivationHistory;
+class RunPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -51,6 +52,7 @@ class MainWindow : public QMainWindow {
   RulePalette* rulePalette() const { return rules_; }
   KernelView* kernelView() const { return kernel_; }
   DerivationHistory* history() const { return history_; }
+  RunPanel* runPanel() const { return run_; }
   QUndoStack* undoStack() const { return undo_; }
 
   // Shows derivation state `index` (as undo/redo and clicks in the history do).
@@ -103,6 +105,7 @@ class MainWindow : public QMainWindow {
   RulePalette* rules_ = nullptr;
   KernelView* kernel_ = nullptr;
   DerivationHistory* history_ = nullptr;
+  RunPanel* run_ = nullptr;
   QUndoStack* undo_ = nullptr;
   class QTimer* autosave_ = nullptr;
   QLineEdit* search_ = nullptr;

@@ -8,6 +8,7 @@
 
 #include "views/GraphView.h"
 #include "views/MainWindow.h"
+#include "views/RunPanel.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -25,6 +26,8 @@ int main(int argc, char** argv) {
   QCommandLineOption select("select", "Select the graph node whose label contains TEXT (shows its rules).", "TEXT");
   cli.addOption(screenshot);
   cli.addOption(example);
+  QCommandLineOption runOpt("run", "Run the current kernel on the selected device (after --apply) and wait.");
+  cli.addOption(runOpt);
   cli.addOption(apply);
   cli.addOption(select);
   cli.addPositionalArgument("file", "A .lift program to open.", "[file]");
@@ -52,6 +55,10 @@ int main(int argc, char** argv) {
     ok = false;
   }
 
+  if (cli.isSet(runOpt)) {
+    window.runPanel()->run();
+    window.runPanel()->waitForRun();
+  }
   if (cli.isSet(screenshot)) {
     bool saved = window.saveScreenshot(cli.value(screenshot));
     if (!saved) std::fprintf(stderr, "lift-studio: cannot write %s\n", qPrintable(cli.value(screenshot)));

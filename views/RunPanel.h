@@ -1,0 +1,72 @@
+// The device-and-run pane: every OpenCL device of every platform, a field per size variable of
+// the program, and Run (Ctrl+R): the current kernel is compiled, run in the isolated worker
+// (a crash or hang never takes the app down), timed and validated in the background; the
+// result (median/min/max, GFLOP/s or GB/s, validation) appears here and is reported to the
+// main window, which annotates the derivation step with it.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QMap>
+#include <QWidget>
+#include <memory>
+
+#include "codegen/Evaluation.h"
+#include "rewrite/Engine.h"
+
+class QComboBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace lift::runtime {
+class WorkerClient;
+}
+
+namespace lift::views {
+
+class RunPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RunPanel(QWidget* parent = nullptr);
+  ~RunPanel() override;
+
+  // The program to run (its size fields are rebuilt when the size variables change).
+  void setProgram(std::shared_ptr<const rewrite::TypedProgram> p);
+  // The device spec ("0", "pocl", ...), and the sizes typed in the fields.
+  QString deviceSpec() const;
+  void setDeviceSpec(const QString& spec);
+  QMap<QString, QString> sizeTexts() const;
+  void setSizeTexts(const QMap<QString, QString>& sizes);
+  int deviceCount() const;
+  bool isRunning() const;
+  // Blocks until the run in flight has finished (tests, screenshots).
+  void waitForRun();
+  QString resultText() const;
+
+ public slots:
+  void run();
+  void stop();
+
+ signals:
+  // A run finished (also when it failed: see e.status) for program `p`.
+  void finished(std::shared_ptr<const rewrite::TypedProgram> p, const lift::codegen::Evaluation& e);
+
+ private:
+  std::shared_ptr<const rewrite::TypedProgram> program_;
+  std::shared_ptr<const rewrite::TypedProgram> running_;
+  std::shared_ptr<runtime::WorkerClient> worker_;
+  QString workerDevice_;
+  QComboBox* device_;
+  QWidget* sizeBox_;
+  QFormLayout* sizeForm_;
+  QMap<QString, QLineEdit*> sizeFields_;
+  QSpinBox* repeat_;
+  QPushButton* run_;
+  QPushButton* stop_;
+  QLabel* result_;
+  QFutureWatcher<codegen::Evaluation>* watcher_;
+};
+
+}  // namespace lift::views
