@@ -88,7 +88,7 @@ void ProgramEditor::clearDiagnostic() {
   refreshSelections();
 }
 
-QString ProgramEditor::diagnosticText() const { return message_->isVisible() ? message_->text() : QString(); }
+QString ProgramEditor::diagnosticText() const { return message_->isHidden() ? QString() : message_->text(); }
 
 void ProgramEditor::highlightLocation(int line, int col) {
   highlightSelections_.clear();
