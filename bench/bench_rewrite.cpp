@@ -14,7 +14,8 @@ using namespace lift::rewrite;
 namespace {
 
 TypedProgram load(const char* name, bool multiples = false) {
-  TypedProgram p = TypedProgram::check(lang::parseFile(std::string(LIFT_SOURCE_DIR "/resources/examples/") + name));
+  TypedProgram p =
+      TypedProgram::check(lang::parseFile(std::string(LIFT_SOURCE_DIR "/resources/examples/") + name));
   if (multiples)
     for (auto& s : p.program.sizes) {
       RewriteResult r = applyRewrite(p, RewriteStep::parse("size-multiple@0:var=" + s.name + ",k=4"));

@@ -29,7 +29,8 @@ std::string trim(std::string s) {
   return s.substr(b, e - b + 1);
 }
 
-[[noreturn]] void failAt(const std::string& file, const std::string& text, int line, int col, const std::string& msg) {
+[[noreturn]] void failAt(const std::string& file, const std::string& text, int line, int col,
+                         const std::string& msg) {
   throw LiftError(makeDiagnostic(file, text, line, col, msg));
 }
 
@@ -62,7 +63,8 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
       seenProgram = true;
       continue;
     }
-    if (!seenProgram) failAt(file, text, lineNo, col, "a derivation starts with 'program: PATH' (its starting program)");
+    if (!seenProgram)
+      failAt(file, text, lineNo, col, "a derivation starts with 'program: PATH' (its starting program)");
     // An optional step number "12." in front.
     size_t i = 0;
     while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
@@ -81,7 +83,9 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
         step.kind = DerivationStep::Kind::Strategy;
         if (!head.empty()) {
           auto loc = head[0] == '@' ? Location::parse(head.substr(1)) : std::nullopt;
-          if (!loc) failAt(file, text, lineNo, col, fmt::format("bad strategy location '{}': expected strategy@LOC:", head));
+          if (!loc)
+            failAt(file, text, lineNo, col,
+                   fmt::format("bad strategy location '{}': expected strategy@LOC:", head));
           step.focus = *loc;
         }
         step.strategy = trim(line.substr(colon + 1));
@@ -95,7 +99,8 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
     }
     d.steps.push_back(std::move(step));
   }
-  if (!seenProgram) failAt(file, text, lineNo > 0 ? lineNo : 1, 1, "the derivation names no program ('program: PATH')");
+  if (!seenProgram)
+    failAt(file, text, lineNo > 0 ? lineNo : 1, 1, "the derivation names no program ('program: PATH')");
   return d;
 }
 
@@ -115,7 +120,8 @@ std::string Derivation::toText() const {
   for (auto& s : steps) width = std::max(width, s.text().size());
   for (size_t i = 0; i < steps.size(); ++i) {
     std::string t = fmt::format("{}. {}", i + 1, steps[i].text());
-    if (!steps[i].comment.empty()) t += std::string(width + 6 > t.size() ? width + 6 - t.size() : 1, ' ') + "# " + steps[i].comment;
+    if (!steps[i].comment.empty())
+      t += std::string(width + 6 > t.size() ? width + 6 - t.size() : 1, ' ') + "# " + steps[i].comment;
     out += t + "\n";
   }
   return out;
@@ -133,7 +139,8 @@ std::string Derivation::programPath() const {
     if (fs::exists(p)) return p.string();
     throw LiftError(fmt::format("the starting program '{}' does not exist", program));
   }
-  fs::path dir = file.empty() || file.front() == '<' ? fs::current_path() : fs::absolute(fs::path(file)).parent_path();
+  fs::path dir =
+      file.empty() || file.front() == '<' ? fs::current_path() : fs::absolute(fs::path(file)).parent_path();
   std::vector<std::string> tried;
   fs::path cand = dir / p;
   if (fs::exists(cand)) return cand.lexically_normal().string();
@@ -160,7 +167,8 @@ ReplayResult replay(const Derivation& d, const std::function<void(const Replayed
   return replay(d, TypedProgram::check(std::move(p)), onStep);
 }
 
-ReplayResult replay(const Derivation& d, const TypedProgram& start, const std::function<void(const ReplayedStep&)>& onStep) {
+ReplayResult replay(const Derivation& d, const TypedProgram& start,
+                    const std::function<void(const ReplayedStep&)>& onStep) {
   ReplayResult res{start, start, {}};
   for (size_t i = 0; i < d.steps.size(); ++i) {
     const DerivationStep& step = d.steps[i];

@@ -25,19 +25,19 @@ namespace lift::rewrite {
 struct DerivationStep {
   enum class Kind : uint8_t { Rewrite, Strategy };
   Kind kind = Kind::Rewrite;
-  RewriteStep rewrite;       // Kind::Rewrite
-  std::string strategy;      // Kind::Strategy: the strategy text
+  RewriteStep rewrite;                // Kind::Rewrite
+  std::string strategy;               // Kind::Strategy: the strategy text
   Location focus = Location::body();  // Kind::Strategy: where it runs
-  std::string comment;       // the comment on the step's line, without '#'
-  int line = 0;              // in the file (0 when built in memory)
+  std::string comment;                // the comment on the step's line, without '#'
+  int line = 0;                       // in the file (0 when built in memory)
 
   std::string text() const;  // the step as written in a file (without number and comment)
 };
 
 struct Derivation {
-  std::string file;              // where it was read from ("" if built in memory)
+  std::string file;                 // where it was read from ("" if built in memory)
   std::vector<std::string> header;  // comment lines before the program line, without '#'
-  std::string program;           // the starting program, as written
+  std::string program;              // the starting program, as written
   std::vector<DerivationStep> steps;
 
   // Parses the text; errors are LiftErrors at file:line:col (unknown rules with suggestions).

@@ -17,10 +17,17 @@ std::string htmlEscape(const std::string& s) {
   std::string r;
   for (char c : s) {
     switch (c) {
-      case '<': r += "&lt;"; break;
-      case '>': r += "&gt;"; break;
-      case '&': r += "&amp;"; break;
-      default: r += c;
+      case '<':
+        r += "&lt;";
+        break;
+      case '>':
+        r += "&gt;";
+        break;
+      case '&':
+        r += "&amp;";
+        break;
+      default:
+        r += c;
     }
   }
   return r;
@@ -31,16 +38,22 @@ class Writer {
  public:
   explicit Writer(bool html) : html_(html) {}
   void heading(int level, const std::string& text) {
-    if (html_) out_ += fmt::format("<h{0}>{1}</h{0}>\n", level, htmlEscape(text));
-    else out_ += std::string(static_cast<size_t>(level), '#') + " " + text + "\n\n";
+    if (html_)
+      out_ += fmt::format("<h{0}>{1}</h{0}>\n", level, htmlEscape(text));
+    else
+      out_ += std::string(static_cast<size_t>(level), '#') + " " + text + "\n\n";
   }
   void paragraph(const std::string& text) {
-    if (html_) out_ += "<p>" + htmlEscape(text) + "</p>\n";
-    else out_ += text + "\n\n";
+    if (html_)
+      out_ += "<p>" + htmlEscape(text) + "</p>\n";
+    else
+      out_ += text + "\n\n";
   }
   void code(const std::string& text, const std::string& lang) {
-    if (html_) out_ += "<pre class=\"code\">" + htmlEscape(text) + "</pre>\n";
-    else out_ += "```" + lang + "\n" + text + (text.empty() || text.back() != '\n' ? "\n" : "") + "```\n\n";
+    if (html_)
+      out_ += "<pre class=\"code\">" + htmlEscape(text) + "</pre>\n";
+    else
+      out_ += "```" + lang + "\n" + text + (text.empty() || text.back() != '\n' ? "\n" : "") + "```\n\n";
   }
   void diff(const std::string& before, const std::string& after) {
     std::vector<DiffLine> d = diffLines(before, after);
@@ -51,9 +64,12 @@ class Writer {
     out_ += "<pre class=\"diff\">";
     for (auto& l : d) {
       std::string t = htmlEscape(l.text);
-      if (l.kind == DiffLine::Kind::Same) out_ += "  " + t + "\n";
-      else if (l.kind == DiffLine::Kind::Removed) out_ += "<span class=\"del\">- " + t + "</span>\n";
-      else out_ += "<span class=\"add\">+ " + t + "</span>\n";
+      if (l.kind == DiffLine::Kind::Same)
+        out_ += "  " + t + "\n";
+      else if (l.kind == DiffLine::Kind::Removed)
+        out_ += "<span class=\"del\">- " + t + "</span>\n";
+      else
+        out_ += "<span class=\"add\">+ " + t + "</span>\n";
     }
     out_ += "</pre>\n";
   }
@@ -61,8 +77,10 @@ class Writer {
     if (!html_) return out_;
     return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + htmlEscape(title) +
            "</title><style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
-           "pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.del{background:#ffd7d5}.add{background:#ccffd8}"
-           "</style></head><body>\n" + out_ + "</body></html>\n";
+           "pre{background:#f6f8fa;padding:.6em;overflow-x:auto}.del{background:#ffd7d5}.add{background:#"
+           "ccffd8}"
+           "</style></head><body>\n" +
+           out_ + "</body></html>\n";
   }
 
  private:
@@ -84,7 +102,8 @@ std::string derivationReport(const TypedProgram& start, const std::vector<Rewrit
                              const ReportOptions& options) {
   Writer w(options.html);
   w.heading(1, options.title);
-  w.paragraph(fmt::format("{} rewrite steps, each checked to keep the program well-typed. Start:", steps.size()));
+  w.paragraph(
+      fmt::format("{} rewrite steps, each checked to keep the program well-typed. Start:", steps.size()));
   std::string before = lang::printProgram(start.program);
   w.code(before, "");
   TypedProgram current = start;

@@ -45,7 +45,8 @@ std::string RewriteStep::spec() const {
 RewriteStep RewriteStep::parse(std::string_view spec, const RuleRegistry& registry) {
   size_t at = spec.find('@');
   if (at == std::string_view::npos)
-    throw LiftError(fmt::format("bad rewrite '{}': expected RULE@LOCATION[:PARAMS], e.g. map-fusion@0.1", spec));
+    throw LiftError(
+        fmt::format("bad rewrite '{}': expected RULE@LOCATION[:PARAMS], e.g. map-fusion@0.1", spec));
   std::string_view name = spec.substr(0, at);
   std::string_view rest = spec.substr(at + 1);
   std::string_view locText = rest, paramText;
@@ -60,7 +61,8 @@ RewriteStep RewriteStep::parse(std::string_view spec, const RuleRegistry& regist
     auto sugg = registry.suggestions(name);
     if (!sugg.empty()) {
       msg += "; did you mean ";
-      for (size_t i = 0; i < sugg.size(); ++i) msg += (i ? (i + 1 == sugg.size() ? " or " : ", ") : "") + sugg[i];
+      for (size_t i = 0; i < sugg.size(); ++i)
+        msg += (i ? (i + 1 == sugg.size() ? " or " : ", ") : "") + sugg[i];
       msg += "?";
     }
     msg += " (liftc rules --all lists every rule)";
@@ -68,8 +70,8 @@ RewriteStep RewriteStep::parse(std::string_view spec, const RuleRegistry& regist
   }
   auto loc = Location::parse(locText);
   if (!loc)
-    throw LiftError(fmt::format("bad location '{}' in '{}': expected dot-separated child indices such as 0.1.0",
-                                locText, spec));
+    throw LiftError(fmt::format(
+        "bad location '{}' in '{}': expected dot-separated child indices such as 0.1.0", locText, spec));
   RewriteStep step{rule, *loc, ParamValues::parse(paramText)};
   ParamValues completed = step.params;
   if (std::string err = rule->completeParams(completed); !err.empty()) throw LiftError(err);
@@ -99,7 +101,8 @@ std::string quickReject(const Rule& rule, const ir::NodeRef& node) {
     auto* p = ir::calledPattern(node.expr);
     bool ok = false;
     for (auto k : rule.roots) ok = ok || (p && p->pattern() == k);
-    if (!ok) return fmt::format("applies to a call of {}, not to the {}", rootsText(rule), describeNode(node));
+    if (!ok)
+      return fmt::format("applies to a call of {}, not to the {}", rootsText(rule), describeNode(node));
   }
   return "";
 }
@@ -127,7 +130,8 @@ Site makeSite(const TypedProgram& p, const Location& loc, Resolved&& r) {
 
 }  // namespace
 
-Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, ParamValues params, RewriteError* error) {
+Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, ParamValues params,
+                RewriteError* error) {
   auto setError = [&](RewriteError e) {
     if (error) *error = e;
   };
@@ -166,20 +170,22 @@ RewriteResult applyRewrite(const TypedProgram& p, const RewriteStep& step) {
   Outcome o = tryRule(p, *step.rule, step.loc, step.params, &err);
   if (!o) {
     res.error = err;
-    res.message = err == RewriteError::DoesNotApply
-                      ? fmt::format("{} does not apply at {}: {}", step.rule->name, step.loc.toString(), o.reason())
-                      : o.reason();
+    res.message =
+        err == RewriteError::DoesNotApply
+            ? fmt::format("{} does not apply at {}: {}", step.rule->name, step.loc.toString(), o.reason())
+            : o.reason();
     return res;
   }
   res.replaced = resolve(p.main(), step.loc).node;
   res.replacement = o.result();
-  ir::Program next = o.program() ? *o.program() : withMain(p.program, replaceAt(p.main(), step.loc, o.result()));
+  ir::Program next =
+      o.program() ? *o.program() : withMain(p.program, replaceAt(p.main(), step.loc, o.result()));
   try {
     res.program = TypedProgram::check(std::move(next));
   } catch (const LiftError& e) {
     res.error = RewriteError::IllTyped;
-    res.message = fmt::format("{} at {} produced an ill-typed program (a bug in the rule): {}", step.rule->name,
-                              step.loc.toString(), e.diagnostic().message);
+    res.message = fmt::format("{} at {} produced an ill-typed program (a bug in the rule): {}",
+                              step.rule->name, step.loc.toString(), e.diagnostic().message);
     res.program.reset();
   }
   return res;
@@ -262,7 +268,8 @@ std::vector<RuleAtLocation> rulesAt(const TypedProgram& p, const Location& loc, 
   for (const Rule* rule : reg.rules()) {
     RuleAtLocation ra;
     ra.rule = rule;
-    if (std::string q = loc.isMain() ? "rules do not apply to the main function itself" : quickReject(*rule, site.node);
+    if (std::string q =
+            loc.isMain() ? "rules do not apply to the main function itself" : quickReject(*rule, site.node);
         !q.empty()) {
       ra.reason = q;
       ParamValues defaults;
@@ -291,8 +298,8 @@ std::vector<RuleAtLocation> rulesAt(const TypedProgram& p, const Location& loc, 
     if (ra.applies) {
       ra.reason.clear();
       if (withPreview) {
-        ir::Program next =
-            first->program() ? *first->program() : withMain(p.program, replaceAt(p.main(), loc, first->result()));
+        ir::Program next = first->program() ? *first->program()
+                                            : withMain(p.program, replaceAt(p.main(), loc, first->result()));
         try {
           ra.preview = TypedProgram::check(std::move(next));
         } catch (const LiftError& e) {

@@ -58,7 +58,7 @@ enum class RewriteError : uint8_t {
 
 struct RewriteResult {
   RewriteError error = RewriteError::None;
-  std::string message;  // for errors: what is wrong, with the rule's reason
+  std::string message;                  // for errors: what is wrong, with the rule's reason
   std::optional<TypedProgram> program;  // the result, type-checked
   ir::NodeRef replaced, replacement;    // the old and the new node at the location
   explicit operator bool() const { return error == RewriteError::None; }
@@ -73,9 +73,9 @@ Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, Pa
                 RewriteError* error = nullptr);
 
 struct EnumerateOptions {
-  bool includeMacros = true;         // macro rules are slower to try (each runs a strategy)
-  bool allParameterChoices = false;  // one rewrite per applicable parameter choice, not just the first
-  std::vector<Family> families;      // empty: every family
+  bool includeMacros = true;               // macro rules are slower to try (each runs a strategy)
+  bool allParameterChoices = false;        // one rewrite per applicable parameter choice, not just the first
+  std::vector<Family> families;            // empty: every family
   const RuleRegistry* registry = nullptr;  // null: the built-in library
 };
 
@@ -88,8 +88,8 @@ std::vector<RewriteStep> enumerateRewrites(const TypedProgram& p, const Enumerat
 struct RuleAtLocation {
   const Rule* rule = nullptr;
   bool applies = false;
-  std::string reason;          // why not, when !applies
-  ParamValues params;          // the first parameter choice that applies (or the defaults)
+  std::string reason;                     // why not, when !applies
+  ParamValues params;                     // the first parameter choice that applies (or the defaults)
   std::vector<ParamValues> alternatives;  // other applicable parameter choices
   std::optional<TypedProgram> preview;    // the result, when applies and previews were asked for
 };

@@ -16,7 +16,8 @@ std::string formatSizes(const arith::Env& env) {
   return s.empty() ? "no sizes" : s;
 }
 
-std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count, const std::vector<int64_t>& atLeastList) {
+std::vector<arith::Env> chooseSizeSets(const ir::Program& p, int count,
+                                       const std::vector<int64_t>& atLeastList) {
   std::vector<arith::Env> out;
   for (int64_t atLeast : atLeastList) {
     if (static_cast<int>(out.size()) >= count) break;
@@ -52,7 +53,8 @@ int64_t inputScalars(const ir::Program& p, const arith::Env& env) {
 
 }  // namespace
 
-EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program& after, const EquivalenceOptions& opts) {
+EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program& after,
+                                   const EquivalenceOptions& opts) {
   EquivalenceReport rep;
   std::vector<arith::Env> candidates;
   for (auto& e : opts.sizes)
@@ -85,22 +87,24 @@ EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program&
       // Lengths such as N*M cannot be inferred; the same sizes are used.
     }
     if (auto problem = interp::sizeProblem(before, beforeSizes)) {
-      skipped = fmt::format("the original program is not valid at {}: {}", formatSizes(beforeSizes), problem->message);
+      skipped = fmt::format("the original program is not valid at {}: {}", formatSizes(beforeSizes),
+                            problem->message);
       continue;
     }
     interp::Value expected, actual;
     try {
       expected = interp::interpret(before, inputs, beforeSizes);
     } catch (const LiftError& e) {
-      skipped = fmt::format("the original program fails at {}: {}", formatSizes(beforeSizes), e.diagnostic().message);
+      skipped = fmt::format("the original program fails at {}: {}", formatSizes(beforeSizes),
+                            e.diagnostic().message);
       continue;
     }
     try {
       actual = interp::interpret(after, inputs, env);
     } catch (const LiftError& e) {
       rep.equal = false;
-      rep.message = fmt::format("the rewritten program fails at {} where the original runs: {}", formatSizes(env),
-                                e.diagnostic().message);
+      rep.message = fmt::format("the rewritten program fails at {} where the original runs: {}",
+                                formatSizes(env), e.diagnostic().message);
       rep.sizes.push_back(env);
       return rep;
     }
@@ -114,14 +118,14 @@ EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program&
     }
   }
   if (rep.runs == 0)
-    rep.message = skipped.empty() ? "found no sizes at which both programs can run" : "nothing compared: " + skipped;
+    rep.message =
+        skipped.empty() ? "found no sizes at which both programs can run" : "nothing compared: " + skipped;
   else
-    rep.message = fmt::format("equal on {} size set{} ({})", rep.runs, rep.runs == 1 ? "" : "s",
-                              [&] {
-                                std::string s;
-                                for (auto& e : rep.sizes) s += (s.empty() ? "" : "; ") + formatSizes(e);
-                                return s;
-                              }());
+    rep.message = fmt::format("equal on {} size set{} ({})", rep.runs, rep.runs == 1 ? "" : "s", [&] {
+      std::string s;
+      for (auto& e : rep.sizes) s += (s.empty() ? "" : "; ") + formatSizes(e);
+      return s;
+    }());
   return rep;
 }
 

@@ -18,15 +18,15 @@ struct EquivalenceOptions {
   int sizeSets = 2;               // how many size sets to run
   uint64_t seed = 1;              // random inputs
   double relTol = 1e-3, absTol = 1e-4;
-  int64_t maxInputScalars = 1 << 18;  // skip size sets with larger inputs
+  int64_t maxInputScalars = 1 << 18;             // skip size sets with larger inputs
   std::vector<int64_t> atLeast = {2, 5, 9, 17};  // chosen size sets: each size at least this
 };
 
 struct EquivalenceReport {
   bool equal = true;
-  int runs = 0;                    // size sets on which both programs ran and were compared
-  std::vector<arith::Env> sizes;   // the sizes used (for `after`)
-  std::string message;             // why not equal, or why nothing could be compared
+  int runs = 0;                   // size sets on which both programs ran and were compared
+  std::vector<arith::Env> sizes;  // the sizes used (for `after`)
+  std::string message;            // why not equal, or why nothing could be compared
   explicit operator bool() const { return equal && runs > 0; }
 };
 

@@ -56,7 +56,8 @@ bool Location::isPrefixOf(const Location& other) const {
 
 Location Location::relativeTo(const Location& prefix) const {
   LIFT_ASSERT(prefix.isPrefixOf(*this), "not a prefix");
-  return Location(std::vector<int>(steps_.begin() + static_cast<std::ptrdiff_t>(prefix.steps_.size()), steps_.end()));
+  return Location(
+      std::vector<int>(steps_.begin() + static_cast<std::ptrdiff_t>(prefix.steps_.size()), steps_.end()));
 }
 
 Location Location::operator+(const Location& rel) const {
@@ -99,7 +100,8 @@ ir::NodeRef childAt(const ir::NodeRef& n, int i) {
     return {};
   }
   if (auto* p = ir::asPattern(n.fun)) {
-    if (i < static_cast<int>(p->params().funs.size())) return {nullptr, p->params().funs[static_cast<size_t>(i)]};
+    if (i < static_cast<int>(p->params().funs.size()))
+      return {nullptr, p->params().funs[static_cast<size_t>(i)]};
   }
   return {};
 }
@@ -133,13 +135,15 @@ Resolved resolve(const ir::Lambda& main, const Location& loc, std::string* error
     ir::NodeRef next = childAt(cur, loc.steps()[d]);
     if (!next.expr && !next.fun) {
       if (error) {
-        Location prefix(std::vector<int>(loc.steps().begin(), loc.steps().begin() + static_cast<std::ptrdiff_t>(d)));
+        Location prefix(
+            std::vector<int>(loc.steps().begin(), loc.steps().begin() + static_cast<std::ptrdiff_t>(d)));
         size_t n = locationChildren(cur).size();
-        *error = n == 0 ? fmt::format("location {} does not exist: {} ({}) has no children", loc.toString(),
-                                      prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur))
-                        : fmt::format("location {} does not exist: {} ({}) has children 0..{}", loc.toString(),
-                                      prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur),
-                                      n - 1);
+        *error =
+            n == 0 ? fmt::format("location {} does not exist: {} ({}) has no children", loc.toString(),
+                                 prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur))
+                   : fmt::format("location {} does not exist: {} ({}) has children 0..{}", loc.toString(),
+                                 prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur),
+                                 n - 1);
       }
       return {};
     }

@@ -64,7 +64,8 @@ bool isIdentityUserFun(const ir::UserFunDef& d) {
   while (s && s->kind == cfun::Stmt::Kind::Block && s->body.size() == 1) s = s->body[0].get();
   if (!s || s->kind != cfun::Stmt::Kind::Return || s->exprs.empty()) return false;
   const cfun::Expr* e = s->exprs[0].get();
-  while (e && e->kind == cfun::Expr::Kind::Convert && e->operands.size() == 1 && e->type == e->operands[0]->type)
+  while (e && e->kind == cfun::Expr::Kind::Convert && e->operands.size() == 1 &&
+         e->type == e->operands[0]->type)
     e = e->operands[0].get();
   return e && e->kind == cfun::Expr::Kind::Var && e->var == 0;
 }
@@ -155,7 +156,8 @@ Fun reduceAsFun(PatternKind k, const Fun& f, const Expr& init, std::vector<arith
 
 Fun withKind(const ir::PatternNode& p, PatternKind k) {
   ir::PatternNode::Params ps = p.params();
-  if (k != PatternKind::MapGlb && k != PatternKind::MapWrg && k != PatternKind::MapLcl && ir::isMapLike(k)) ps.index = 0;
+  if (k != PatternKind::MapGlb && k != PatternKind::MapWrg && k != PatternKind::MapLcl && ir::isMapLike(k))
+    ps.index = 0;
   return ir::PatternNode::make(k, std::move(ps));
 }
 
@@ -174,7 +176,9 @@ Fun mapOfKind(PatternKind k, const Fun& f, int dim) {
 
 Expr call(const Fun& f, std::vector<Expr> args) { return ir::CallNode::make(f, std::move(args)); }
 
-Expr callMap(PatternKind k, const Fun& f, Expr input, int dim) { return call(mapOfKind(k, f, dim), {std::move(input)}); }
+Expr callMap(PatternKind k, const Fun& f, Expr input, int dim) {
+  return call(mapOfKind(k, f, dim), {std::move(input)});
+}
 
 Fun splitFun(arith::Expr n) {
   ir::PatternNode::Params ps;

@@ -24,9 +24,9 @@ inline const ir::PatternNode* callOfAny(const Expr& e) { return ir::calledPatter
 const Expr& arg(const Expr& e, size_t i);
 size_t argCount(const Expr& e);
 
-bool isParallelMap(PatternKind k);  // mapGlb, mapWrg, mapLcl
+bool isParallelMap(PatternKind k);    // mapGlb, mapWrg, mapLcl
 bool isSequentialMap(PatternKind k);  // mapSeq, mapSeqUnroll
-bool isReduction(PatternKind k);  // reduce, reduceSeq, reduceSeqUnroll (not partRed)
+bool isReduction(PatternKind k);      // reduce, reduceSeq, reduceSeqUnroll (not partRed)
 
 // A call of a map-like pattern: map(f) $ input.
 struct MapCall {

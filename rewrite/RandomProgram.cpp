@@ -68,7 +68,9 @@ class Generator {
     return s;
   }
 
-  static std::string wrap(const std::string& stage, const std::string& e) { return fmt::format("{} $ ({})", stage, e); }
+  static std::string wrap(const std::string& stage, const std::string& e) {
+    return fmt::format("{} $ ({})", stage, e);
+  }
 
   State step(const State& s) {
     std::vector<std::function<std::optional<State>()>> stages;
@@ -88,8 +90,11 @@ class Generator {
         bool withY = s.dims[0] == Len{8, true};
         std::string other = withY && coin() ? "y" : s.expr;
         if (coin(0.3))
-          return State{fmt::format("{}(fun(p => add(get(0, p), get(1, p)))) $ zip({}, {})", mapName(), s.expr, other), s.dims};
-        return State{fmt::format("{}({}) $ zip({}, {})", mapName(), coin() ? "mult" : "add", s.expr, other), s.dims};
+          return State{
+              fmt::format("{}(fun(p => add(get(0, p), get(1, p)))) $ zip({}, {})", mapName(), s.expr, other),
+              s.dims};
+        return State{fmt::format("{}({}) $ zip({}, {})", mapName(), coin() ? "mult" : "add", s.expr, other),
+                     s.dims};
       });
     for (int64_t k : {2, 4})
       if (outer.c % k == 0 && outer.c / k >= 1 && (outer.symbolic || outer.c > k))
@@ -140,16 +145,19 @@ class Generator {
     });
     if (vec1 && (outer.symbolic || outer.c >= 3))
       stages.push_back([&]() -> std::optional<State> {  // a 3-point stencil
-        return State{wrap("join o map(fun(nbh => reduce(add, 0.0f) $ nbh)) o slide(3, 1) o pad(1, 1, clamp)", s.expr),
-                     s.dims};
+        return State{
+            wrap("join o map(fun(nbh => reduce(add, 0.0f) $ nbh)) o slide(3, 1) o pad(1, 1, clamp)", s.expr),
+            s.dims};
       });
     if (vec1 && outer.c % 4 == 0)
       stages.push_back([&]() -> std::optional<State> {  // vectorised map
-        return State{wrap(fmt::format("asScalar o map(vectorize(4, {})) o asVector(4)", unary()), s.expr), s.dims};
+        return State{wrap(fmt::format("asScalar o map(vectorize(4, {})) o asVector(4)", unary()), s.expr),
+                     s.dims};
       });
     if (vec1 && outer.c % 4 == 0 && (outer.symbolic || outer.c >= 8))
       stages.push_back([&]() -> std::optional<State> {  // an iteration halving the length twice
-        return State{wrap("iterate(2, join o map(reduce(add, 0.0f)) o split(2))", s.expr), {{outer.c / 4, outer.symbolic}}};
+        return State{wrap("iterate(2, join o map(reduce(add, 0.0f)) o split(2))", s.expr),
+                     {{outer.c / 4, outer.symbolic}}};
       });
     if (vec1 && outer.c % 2 == 0)
       stages.push_back([&]() -> std::optional<State> {  // partial reduction

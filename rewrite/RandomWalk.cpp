@@ -53,7 +53,8 @@ RandomWalkResult randomWalk(const TypedProgram& start, const RandomWalkOptions& 
   auto startTime = std::chrono::steady_clock::now();
   for (int stepNo = 0; stepNo < opts.steps; ++stepNo) {
     if (opts.maxSeconds > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime).count() > opts.maxSeconds) {
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - startTime).count() >
+            opts.maxSeconds) {
       res.stopReason = fmt::format("time limit ({} s) reached after {} steps", opts.maxSeconds, stepNo);
       break;
     }
@@ -95,7 +96,8 @@ RandomWalkResult randomWalk(const TypedProgram& start, const RandomWalkOptions& 
         eo.includeMacros = opts.includeMacros;
         eo.allParameterChoices = true;
         for (auto& s : enumerateRewrites(cur, eo))
-          if (!excluded(opts, *s.rule) && std::find(tried.begin(), tried.end(), s) == tried.end()) all.push_back(s);
+          if (!excluded(opts, *s.rule) && std::find(tried.begin(), tried.end(), s) == tried.end())
+            all.push_back(s);
         std::shuffle(all.begin(), all.end(), rng);
         enumerated = true;
       }
@@ -126,8 +128,9 @@ RandomWalkResult randomWalk(const TypedProgram& start, const RandomWalkOptions& 
         EquivalenceReport eq = checkEquivalence(cur.program, r.program->program, opts.equivalence);
         if (!eq.equal) {
           res.ok = false;
-          res.failure = fmt::format("step {} ({}): {}\nbefore:\n{}\nafter:\n{}", stepNo + 1, step->spec(), eq.message,
-                                    lang::printProgram(cur.program), lang::printProgram(r.program->program));
+          res.failure =
+              fmt::format("step {} ({}): {}\nbefore:\n{}\nafter:\n{}", stepNo + 1, step->spec(), eq.message,
+                          lang::printProgram(cur.program), lang::printProgram(r.program->program));
           return res;
         }
         if (eq.runs > 0) ++res.checked;

@@ -124,26 +124,31 @@ std::string validateParamValue(const ParamSpec& spec, const std::string& value) 
       try {
         arith::Expr e = arith::parse(value, {}, "<parameter>");
         if (!arith::provablyPositive(e))
-          return fmt::format("parameter {} must be a positive integer or size expression, got '{}'", spec.name, value);
+          return fmt::format("parameter {} must be a positive integer or size expression, got '{}'",
+                             spec.name, value);
       } catch (const LiftError&) {
-        return fmt::format("parameter {} must be a positive integer or size expression, got '{}'", spec.name, value);
+        return fmt::format("parameter {} must be a positive integer or size expression, got '{}'", spec.name,
+                           value);
       }
       break;
     }
     case ParamKind::Count: {
       auto v = parseInt(value);
-      if (!v || *v < 0) return fmt::format("parameter {} must be a non-negative integer, got '{}'", spec.name, value);
+      if (!v || *v < 0)
+        return fmt::format("parameter {} must be a non-negative integer, got '{}'", spec.name, value);
       break;
     }
     case ParamKind::Dim: {
       auto v = parseInt(value);
-      if (!v || *v < 0 || *v > 2) return fmt::format("parameter {} must be a dimension 0, 1 or 2, got '{}'", spec.name, value);
+      if (!v || *v < 0 || *v > 2)
+        return fmt::format("parameter {} must be a dimension 0, 1 or 2, got '{}'", spec.name, value);
       break;
     }
     case ParamKind::Width: {
       auto v = parseInt(value);
       if (!v || (*v != 2 && *v != 3 && *v != 4 && *v != 8 && *v != 16))
-        return fmt::format("parameter {} must be a vector width 2, 3, 4, 8 or 16, got '{}'", spec.name, value);
+        return fmt::format("parameter {} must be a vector width 2, 3, 4, 8 or 16, got '{}'", spec.name,
+                           value);
       break;
     }
     case ParamKind::Name:
@@ -208,7 +213,8 @@ Type Site::typeOf(const ir::Expr& e) const {
   for (size_t i = ancestors.size(); i-- > 0;) {
     auto* c = ancestors[i].isExpr() ? ir::asCall(ancestors[i].expr) : nullptr;
     auto* p = c ? ir::asPattern(c->fun()) : nullptr;
-    if (p && p->pattern() == ir::PatternKind::Iterate && i + 1 < ancestors.size() && ancestors[i + 1].fun == c->fun()) {
+    if (p && p->pattern() == ir::PatternKind::Iterate && i + 1 < ancestors.size() &&
+        ancestors[i + 1].fun == c->fun()) {
       call = c;
       at = i;
       break;
@@ -216,7 +222,8 @@ Type Site::typeOf(const ir::Expr& e) const {
   }
   if (!call) return types->typeOf(e);
   for (size_t i = 0; i < at; ++i)  // an outer iterate varies these types as well
-    if (auto* p = ancestors[i].fun ? ir::asPattern(ancestors[i].fun) : nullptr; p && p->pattern() == ir::PatternKind::Iterate)
+    if (auto* p = ancestors[i].fun ? ir::asPattern(ancestors[i].fun) : nullptr;
+        p && p->pattern() == ir::PatternKind::Iterate)
       return {};
   auto it = types->iterations.find(call);
   if (it == types->iterations.end()) return types->typeOf(e);  // a symbolic count: already symbolic
@@ -243,9 +250,8 @@ Type Site::typeOf(const ir::Expr& e) const {
 }
 
 bool Site::insidePattern(ir::PatternKind k, int dim) const {
-  return anyEnclosingPattern(*this, [&](const ir::PatternNode& p) {
-    return p.pattern() == k && (dim < 0 || p.index() == dim);
-  });
+  return anyEnclosingPattern(
+      *this, [&](const ir::PatternNode& p) { return p.pattern() == k && (dim < 0 || p.index() == dim); });
 }
 
 bool Site::insideParallelMap() const {
@@ -258,8 +264,9 @@ bool Site::insideParallelMap() const {
 bool Site::insideSequential() const {
   return anyEnclosingPattern(*this, [](const ir::PatternNode& p) {
     auto k = p.pattern();
-    return k == ir::PatternKind::MapSeq || k == ir::PatternKind::MapSeqUnroll || k == ir::PatternKind::ReduceSeq ||
-           k == ir::PatternKind::ReduceSeqUnroll || k == ir::PatternKind::MapVec;
+    return k == ir::PatternKind::MapSeq || k == ir::PatternKind::MapSeqUnroll ||
+           k == ir::PatternKind::ReduceSeq || k == ir::PatternKind::ReduceSeqUnroll ||
+           k == ir::PatternKind::MapVec;
   });
 }
 

@@ -23,22 +23,22 @@ namespace lift::rewrite {
 struct TypedProgram;  // rewrite/Engine.h
 
 // Rule families, after the Lift implementation's grouping (rewriting/rules/*.scala).
-#define LIFT_RULE_FAMILIES(X)                                                   \
-  X(Fusion, "fusion", "Fuse two patterns into one, avoiding an intermediate array.")            \
-  X(Fission, "fission", "Split one pattern into two (the inverse of fusion).")                 \
-  X(SplitJoin, "split-join", "Add or remove a level of nesting with split and join.")          \
-  X(Reduce, "reduce", "Restructure reductions: partial reductions, iteration, reordering.")    \
-  X(Iterate, "iterate", "Merge, split and unroll iterations.")                                \
-  X(Interchange, "interchange", "Swap nested patterns, transposing the data.")                 \
-  X(Transpose, "transpose", "Move transpositions, split and join past each other.")            \
-  X(Simplification, "simplification", "Remove patterns that cancel out; inline functions.")   \
-  X(Copy, "copy", "Insert and implement copies (id) to move data between memories.")            \
+#define LIFT_RULE_FAMILIES(X)                                                                     \
+  X(Fusion, "fusion", "Fuse two patterns into one, avoiding an intermediate array.")              \
+  X(Fission, "fission", "Split one pattern into two (the inverse of fusion).")                    \
+  X(SplitJoin, "split-join", "Add or remove a level of nesting with split and join.")             \
+  X(Reduce, "reduce", "Restructure reductions: partial reductions, iteration, reordering.")       \
+  X(Iterate, "iterate", "Merge, split and unroll iterations.")                                    \
+  X(Interchange, "interchange", "Swap nested patterns, transposing the data.")                    \
+  X(Transpose, "transpose", "Move transpositions, split and join past each other.")               \
+  X(Simplification, "simplification", "Remove patterns that cancel out; inline functions.")       \
+  X(Copy, "copy", "Insert and implement copies (id) to move data between memories.")              \
   X(OpenCL, "opencl", "Lower algorithmic patterns to OpenCL: threads, sequential loops, memory.") \
-  X(Vectorisation, "vectorisation", "Use OpenCL vector types and vectorised functions.")       \
-  X(Builtin, "builtin", "Use OpenCL built-in functions.")                                      \
+  X(Vectorisation, "vectorisation", "Use OpenCL vector types and vectorised functions.")          \
+  X(Builtin, "builtin", "Use OpenCL built-in functions.")                                         \
   X(Coalescing, "coalescing", "Reorder accesses so neighbouring threads read neighbouring data.") \
-  X(Stencil, "stencil", "Tile sliding windows (stencils).")                                    \
-  X(Sizes, "sizes", "Specialise array lengths so that factors divide them provably.")          \
+  X(Stencil, "stencil", "Tile sliding windows (stencils).")                                       \
+  X(Sizes, "sizes", "Specialise array lengths so that factors divide them provably.")             \
   X(Macro, "macro", "Optimisations made of many rules: tiling, register blocking.")
 
 enum class Family : uint8_t {
@@ -63,10 +63,10 @@ enum class ParamKind : uint8_t {
 };
 
 struct ParamSpec {
-  std::string name;         // "n"
+  std::string name;  // "n"
   ParamKind kind = ParamKind::Factor;
-  std::string description;  // "split factor (chunk size)"
-  std::string defaultValue; // "4"
+  std::string description;           // "split factor (chunk size)"
+  std::string defaultValue;          // "4"
   std::vector<std::string> allowed;  // empty: any value of the kind
 };
 
@@ -168,7 +168,7 @@ class Outcome {
 enum class Target : uint8_t { Expr, Fun };
 
 struct Rule {
-  std::string name;         // kebab-case, unique: "map-fusion"
+  std::string name;  // kebab-case, unique: "map-fusion"
   Family family = Family::Simplification;
   std::string description;  // one line, for menus and `liftc rules`
   std::string lhs, rhs;     // display form: lhs => rhs

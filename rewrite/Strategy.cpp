@@ -5,7 +5,8 @@
 
 namespace lift::rewrite {
 
-StrategyState::StrategyState(TypedProgram p, StrategyLimits limits) : program_(std::move(p)), limits_(limits) {}
+StrategyState::StrategyState(TypedProgram p, StrategyLimits limits)
+    : program_(std::move(p)), limits_(limits) {}
 
 std::string StrategyState::apply(const RewriteStep& step) {
   if (steps() >= limits_.maxSteps) {
@@ -37,7 +38,8 @@ Strategy id() {
 }
 
 Strategy fail() {
-  return Strategy("fail", [](const StrategyState&, const Location&) { return StrategyResult::failure("fail"); });
+  return Strategy("fail",
+                  [](const StrategyState&, const Location&) { return StrategyResult::failure("fail"); });
 }
 
 Strategy rule(const Rule& r, ParamValues params) {
@@ -75,7 +77,9 @@ Strategy seq(std::vector<Strategy> steps) {
     std::optional<StrategyState> cur = s;
     for (size_t i = 0; i < steps.size(); ++i) {
       StrategyResult r = steps[i](*cur, focus);
-      if (!r) return StrategyResult::failure(fmt::format("step {} ({}) failed: {}", i + 1, steps[i].text(), r.reason));
+      if (!r)
+        return StrategyResult::failure(
+            fmt::format("step {} ({}) failed: {}", i + 1, steps[i].text(), r.reason));
       cur = std::move(r.state);
     }
     return StrategyResult::success(std::move(*cur));
@@ -107,7 +111,8 @@ Strategy repeat(Strategy s) {
     StrategyState cur = st;
     for (int round = 0;; ++round) {
       if (round >= cur.limits().maxRepeat) {
-        cur.noteStop(fmt::format("repeat limit ({} rounds) reached at {}", cur.limits().maxRepeat, focus.toString()));
+        cur.noteStop(
+            fmt::format("repeat limit ({} rounds) reached at {}", cur.limits().maxRepeat, focus.toString()));
         break;
       }
       if (cur.steps() >= cur.limits().maxSteps) {
@@ -133,7 +138,9 @@ Strategy all(Strategy s) {
     for (size_t i = 0; i < n; ++i) {
       // Rewriting child i leaves the locations of its siblings (and the focus) valid.
       StrategyResult r = s(cur, focus.child(static_cast<int>(i)));
-      if (!r) return StrategyResult::failure(fmt::format("all: failed at {}: {}", focus.child(int(i)).toString(), r.reason));
+      if (!r)
+        return StrategyResult::failure(
+            fmt::format("all: failed at {}: {}", focus.child(int(i)).toString(), r.reason));
       cur = std::move(*r.state);
     }
     return StrategyResult::success(std::move(cur));
@@ -148,7 +155,8 @@ Strategy one(Strategy s) {
       StrategyResult r = s(st, focus.child(static_cast<int>(i)));
       if (r) return r;
     }
-    return StrategyResult::failure(fmt::format("one: no child of {} where {} applies", focus.toString(), s.text()));
+    return StrategyResult::failure(
+        fmt::format("one: no child of {} where {} applies", focus.toString(), s.text()));
   });
 }
 
@@ -165,7 +173,9 @@ Strategy some(Strategy s) {
         any = true;
       }
     }
-    if (!any) return StrategyResult::failure(fmt::format("some: no child of {} where {} applies", focus.toString(), s.text()));
+    if (!any)
+      return StrategyResult::failure(
+          fmt::format("some: no child of {} where {} applies", focus.toString(), s.text()));
     return StrategyResult::success(std::move(cur));
   });
 }
@@ -193,7 +203,8 @@ Strategy traversal(std::string text, Strategy s, bool preOrder) {
     }
     return StrategyResult::failure(fmt::format("{} applies nowhere below {}", s.text(), focus.toString()));
   };
-  return Strategy(std::move(text), [impl](const StrategyState& st, const Location& focus) { return (*impl)(st, focus); });
+  return Strategy(std::move(text),
+                  [impl](const StrategyState& st, const Location& focus) { return (*impl)(st, focus); });
 }
 }  // namespace
 
@@ -220,7 +231,8 @@ Strategy allTopDown(Strategy s) {
 
 Strategy normalise(Strategy s) {
   Strategy r = repeat(topDown(s));
-  return Strategy("normalise(" + s.text() + ")", [r](const StrategyState& st, const Location& focus) { return r(st, focus); });
+  return Strategy("normalise(" + s.text() + ")",
+                  [r](const StrategyState& st, const Location& focus) { return r(st, focus); });
 }
 
 Strategy at(Location relative, Strategy s) {
@@ -228,7 +240,8 @@ Strategy at(Location relative, Strategy s) {
   return Strategy(text, [relative, s](const StrategyState& st, const Location& focus) {
     Location target = focus + relative;
     if (!resolve(st.program().main, target))
-      return StrategyResult::failure(fmt::format("no location {} below {}", relative.toString(), focus.toString()));
+      return StrategyResult::failure(
+          fmt::format("no location {} below {}", relative.toString(), focus.toString()));
     StrategyResult r = s(st, target);
     return r;
   });
@@ -242,7 +255,8 @@ Strategy child(int i, Strategy s) {
 
 Strategy function(Strategy s) {
   Strategy a = at(Location({0}), s);
-  return Strategy("function(" + s.text() + ")", [a](const StrategyState& st, const Location& focus) { return a(st, focus); });
+  return Strategy("function(" + s.text() + ")",
+                  [a](const StrategyState& st, const Location& focus) { return a(st, focus); });
 }
 
 Strategy argument(int i, Strategy s) {
@@ -258,7 +272,8 @@ Strategy body(Strategy s) {
     Resolved r = resolve(st.program().main, focus);
     auto* p = r && r.node.isExpr() ? ir::calledPattern(r.node.expr) : nullptr;
     if (!p || p->params().funs.empty() || !ir::asLambda(p->params().funs[0]))
-      return StrategyResult::failure(fmt::format("body: {} is not a call of a pattern with a lambda", focus.toString()));
+      return StrategyResult::failure(
+          fmt::format("body: {} is not a call of a pattern with a lambda", focus.toString()));
     return s(st, focus + Location({0, 0, 0}));
   });
 }
@@ -272,7 +287,8 @@ Strategy where(std::string text, std::function<bool(const StrategyState&, const 
 
 }  // namespace strategies
 
-StrategyResult runStrategy(const Strategy& s, const TypedProgram& p, const Location& focus, StrategyLimits limits) {
+StrategyResult runStrategy(const Strategy& s, const TypedProgram& p, const Location& focus,
+                           StrategyLimits limits) {
   return s(StrategyState(p, limits), focus);
 }
 

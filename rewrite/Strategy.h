@@ -21,8 +21,8 @@
 namespace lift::rewrite {
 
 struct StrategyLimits {
-  int maxSteps = 10000;   // rule applications per run
-  int maxRepeat = 1000;   // rounds of one repeat
+  int maxSteps = 10000;  // rule applications per run
+  int maxRepeat = 1000;  // rounds of one repeat
 };
 
 // The program a strategy works on, with its types (computed lazily after each change).
@@ -75,21 +75,21 @@ class Strategy {
 
 namespace strategies {
 
-Strategy id();                                   // always succeeds, changes nothing
-Strategy fail();                                 // always fails
+Strategy id();                                          // always succeeds, changes nothing
+Strategy fail();                                        // always fails
 Strategy rule(const Rule& r, ParamValues params = {});  // the rule at the focus
-Strategy seq(Strategy a, Strategy b);            // a then b (both must succeed)
+Strategy seq(Strategy a, Strategy b);                   // a then b (both must succeed)
 Strategy seq(std::vector<Strategy> steps);
-Strategy leftChoice(Strategy a, Strategy b);     // a, or b if a fails (a <+ b)
-Strategy attempt(Strategy s);                    // try(s) = s <+ id
-Strategy repeat(Strategy s);                     // s until it fails (always succeeds)
-Strategy all(Strategy s);                        // s at every child of the focus
-Strategy one(Strategy s);                        // s at the first child where it succeeds
-Strategy some(Strategy s);                       // s at every child where it succeeds, at least one
-Strategy topDown(Strategy s);                    // s at the first location (pre-order) where it succeeds
-Strategy bottomUp(Strategy s);                   // s at the first location (post-order) where it succeeds
-Strategy allTopDown(Strategy s);                 // try(s) at the focus, then at all children (pre-order)
-Strategy normalise(Strategy s);                  // repeat(topDown(s))
+Strategy leftChoice(Strategy a, Strategy b);  // a, or b if a fails (a <+ b)
+Strategy attempt(Strategy s);                 // try(s) = s <+ id
+Strategy repeat(Strategy s);                  // s until it fails (always succeeds)
+Strategy all(Strategy s);                     // s at every child of the focus
+Strategy one(Strategy s);                     // s at the first child where it succeeds
+Strategy some(Strategy s);                    // s at every child where it succeeds, at least one
+Strategy topDown(Strategy s);                 // s at the first location (pre-order) where it succeeds
+Strategy bottomUp(Strategy s);                // s at the first location (post-order) where it succeeds
+Strategy allTopDown(Strategy s);              // try(s) at the focus, then at all children (pre-order)
+Strategy normalise(Strategy s);               // repeat(topDown(s))
 // s at child i of the focus (location focus.i), or at a relative path ("0.1").
 Strategy child(int i, Strategy s);
 Strategy at(Location relative, Strategy s);

@@ -50,8 +50,8 @@ class StrategyParser {
   std::string word() {
     skip();
     size_t start = i_;
-    while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '-' || t_[i_] == '_' ||
-                              t_[i_] == '.'))
+    while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '-' ||
+                              t_[i_] == '_' || t_[i_] == '.'))
       ++i_;
     // A trailing '-' belongs to nothing we know; leave '<+' alone.
     return t_.substr(start, i_ - start);
@@ -71,7 +71,8 @@ class StrategyParser {
 
   int integer() {
     std::string w = word();
-    if (w.empty() || !std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    if (w.empty() ||
+        !std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
       error(fmt::format("expected a number, got '{}'", w));
     return std::stoi(w);
   }
@@ -90,9 +91,18 @@ class StrategyParser {
     if (name == "fail") return S::fail();
     using Unary = Strategy (*)(Strategy);
     static const std::pair<const char*, Unary> unary[] = {
-        {"try", S::attempt}, {"repeat", S::repeat},     {"all", S::all},       {"one", S::one},
-        {"some", S::some},   {"topDown", S::topDown},   {"bottomUp", S::bottomUp}, {"allTopDown", S::allTopDown},
-        {"normalise", S::normalise}, {"normalize", S::normalise}, {"body", S::body}, {"function", S::function},
+        {"try", S::attempt},
+        {"repeat", S::repeat},
+        {"all", S::all},
+        {"one", S::one},
+        {"some", S::some},
+        {"topDown", S::topDown},
+        {"bottomUp", S::bottomUp},
+        {"allTopDown", S::allTopDown},
+        {"normalise", S::normalise},
+        {"normalize", S::normalise},
+        {"body", S::body},
+        {"function", S::function},
     };
     for (auto& [n, f] : unary)
       if (name == n) {

@@ -26,7 +26,9 @@ std::vector<std::filesystem::path> shipped() {
   return files;
 }
 
-std::string derivationPath(const char* name) { return std::string(LIFT_SOURCE_DIR "/resources/derivations/") + name; }
+std::string derivationPath(const char* name) {
+  return std::string(LIFT_SOURCE_DIR "/resources/derivations/") + name;
+}
 
 std::string writeTemp(const QString& name, const std::string& text) {
   static QTemporaryDir dir;
@@ -61,7 +63,8 @@ class TestDerivations : public QObject {
       codegen::CompiledKernel k = codegen::compileKernel(r.result.program);
       Q_UNUSED(k);
     } catch (const LiftError& e) {
-      QFAIL(qPrintable(QString("does not compile: %1\n%2").arg(e.what(), lang::printProgram(r.result.program).c_str())));
+      QFAIL(qPrintable(
+          QString("does not compile: %1\n%2").arg(e.what(), lang::printProgram(r.result.program).c_str())));
     }
     // The printed result parses back to the same program.
     ir::Program again = lang::parseProgram(lang::printProgram(r.result.program), "<printed>");
@@ -71,7 +74,8 @@ class TestDerivations : public QObject {
   void listing58IsTheLowLevelExample() {
     ReplayResult r = replay(Derivation::load(derivationPath("vecsum_listing_5_8.derivation")));
     ir::Program expected = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/reduce.lift");
-    QVERIFY2(ir::alphaEqual(ir::Fun(r.result.main()), ir::Fun(expected.main)), lang::printProgram(r.result.program).c_str());
+    QVERIFY2(ir::alphaEqual(ir::Fun(r.result.main()), ir::Fun(expected.main)),
+             lang::printProgram(r.result.program).c_str());
   }
 
   void partialDotComputesTheLowLevelExample() {
@@ -98,7 +102,8 @@ class TestDerivations : public QObject {
     Derivation flat;
     flat.file = d.file;
     flat.program = d.program;
-    for (auto& s : r.flattened()) flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
+    for (auto& s : r.flattened())
+      flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
     QVERIFY(flat.steps.size() > d.steps.size());
     ReplayResult again = replay(Derivation::parse(flat.toText(), d.file));
     QCOMPARE(lang::printProgram(again.result.program), lang::printProgram(r.result.program));
@@ -122,10 +127,12 @@ class TestDerivations : public QObject {
       QVERIFY(std::string(e.what()).find("did you mean map-fusion") != std::string::npos);
     }
     QVERIFY_EXCEPTION_THROWN(Derivation::parse("map-fusion@0\n", "f.derivation"), LiftError);  // no program
-    QVERIFY_EXCEPTION_THROWN(Derivation::parse("program: a.lift\nstrategy: repeat(\n", "f.derivation"), LiftError);
-    std::string path = writeTemp("bad.derivation",
-                                 "program: " LIFT_SOURCE_DIR "/resources/examples/dot.lift\n"
-                                 "1. split-join@0.2:n=4   # the length is N: not provably divisible\n");
+    QVERIFY_EXCEPTION_THROWN(Derivation::parse("program: a.lift\nstrategy: repeat(\n", "f.derivation"),
+                             LiftError);
+    std::string path =
+        writeTemp("bad.derivation", "program: " LIFT_SOURCE_DIR
+                                    "/resources/examples/dot.lift\n"
+                                    "1. split-join@0.2:n=4   # the length is N: not provably divisible\n");
     try {
       replay(Derivation::load(path));
       QFAIL("expected an error");
@@ -138,12 +145,14 @@ class TestDerivations : public QObject {
 
   void savedDerivationReplaysExactly() {
     // Record some rewrites, save, load, replay: the same program.
-    TypedProgram start = TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/asum.lift"));
+    TypedProgram start =
+        TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/asum.lift"));
     Derivation d;
     d.header = {"asum fused and lowered"};
     d.program = LIFT_SOURCE_DIR "/resources/examples/asum.lift";
     for (const char* spec : {"reduce-map-fusion@0", "reduce-to-seq@0"})
-      d.steps.push_back({DerivationStep::Kind::Rewrite, RewriteStep::parse(spec), "", Location::body(), "", 0});
+      d.steps.push_back(
+          {DerivationStep::Kind::Rewrite, RewriteStep::parse(spec), "", Location::body(), "", 0});
     std::string path = writeTemp("asum.derivation", d.toText());
     ReplayResult r = replay(Derivation::load(path));
     TypedProgram cur = start;

@@ -22,8 +22,8 @@ Run liftc(const QStringList& args) {
   p.setWorkingDirectory(LIFT_SOURCE_DIR);
   p.start(LIFT_LIFTC, args);
   p.waitForFinished(120000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-          QString::fromUtf8(p.readAllStandardError())};
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
 const QString kMatmul = u"resources/examples/matmul.lift"_s;
@@ -42,7 +42,8 @@ class TestLiftcRules : public QObject {
     for (const QString& line : lines) {
       QString first = line.section(' ', 0, 0);
       QVERIFY2(spec.match(first).hasMatch(), qPrintable(line));
-      QVERIFY2(line.size() > first.size() + 2, qPrintable("no description: " + line));  // a description follows
+      QVERIFY2(line.size() > first.size() + 2,
+               qPrintable("no description: " + line));  // a description follows
       Run a = liftc({"rewrite", kMatmul, "--apply", first});
       QVERIFY2(a.code == 0, qPrintable(first + ": " + a.err));
       QVERIFY(a.out.contains("fun matmul"));
@@ -56,8 +57,9 @@ class TestLiftcRules : public QObject {
     QVERIFY2(lines.size() >= 80, qPrintable(QString::number(lines.size())));
     QRegularExpression row(u"^([a-z0-9-]+)\\s+([a-z-]+)\\s+(.+) => (.+)$"_s);
     for (const QString& line : lines) QVERIFY2(row.match(line).hasMatch(), qPrintable(line));
-    QVERIFY(r.out.contains(QRegularExpression(u"^map-fusion\\s+fusion\\s+map\\(f\\) o map\\(g\\) => map\\(f o g\\)$"_s,
-                                              QRegularExpression::MultilineOption)));
+    QVERIFY(r.out.contains(
+        QRegularExpression(u"^map-fusion\\s+fusion\\s+map\\(f\\) o map\\(g\\) => map\\(f o g\\)$"_s,
+                           QRegularExpression::MultilineOption)));
   }
 
   void rulesDocIsUpToDate() {
@@ -72,11 +74,13 @@ class TestLiftcRules : public QObject {
   }
 
   void rewriteAppliesInOrderAndChecks() {
-    Run r = liftc({"rewrite", kMatmul, "--apply", "map-fission@0.0.0.0", "--apply", "map-to-seq@0", "--check"});
+    Run r =
+        liftc({"rewrite", kMatmul, "--apply", "map-fission@0.0.0.0", "--apply", "map-to-seq@0", "--check"});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("mapSeq(fun(rowA"));
     QVERIFY2(r.err.contains("check: equal"), qPrintable(r.err));
-    Run s = liftc({"rewrite", "resources/examples/asum.lift", "--strategy", "normalise(reduce-map-fusion <+ reduce-to-seq)"});
+    Run s = liftc({"rewrite", "resources/examples/asum.lift", "--strategy",
+                   "normalise(reduce-map-fusion <+ reduce-to-seq)"});
     QCOMPARE(s.code, 0);
     QVERIFY(s.out.contains("reduceSeq(fun((acc"));
   }
@@ -85,23 +89,27 @@ class TestLiftcRules : public QObject {
     Run r = liftc({"rules", kMatmul, "--at", "0"});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("applies   map-map-interchange@0"));
-    QVERIFY(r.out.contains(QRegularExpression(u"no\\s+split-join\\s+the split factor 4 does not provably divide"_s)));
+    QVERIFY(r.out.contains(
+        QRegularExpression(u"no\\s+split-join\\s+the split factor 4 does not provably divide"_s)));
     Run l = liftc({"rules", kMatmul, "--locations"});
     QCOMPARE(l.code, 0);
-    QVERIFY(l.out.contains(QRegularExpression(u"^0\\.1\\s+parameter A : \\[\\[float\\]K\\]M$"_s, QRegularExpression::MultilineOption)));
+    QVERIFY(l.out.contains(QRegularExpression(u"^0\\.1\\s+parameter A : \\[\\[float\\]K\\]M$"_s,
+                                              QRegularExpression::MultilineOption)));
   }
 
   void errorsExitTwoWithAClearMessage() {
     Run unknown = liftc({"rewrite", kMatmul, "--apply", "map-fuson@0"});
     QCOMPARE(unknown.code, 2);
-    QVERIFY2(unknown.err.contains("unknown rule 'map-fuson'") && unknown.err.contains("did you mean map-fusion"),
-             qPrintable(unknown.err));
+    QVERIFY2(
+        unknown.err.contains("unknown rule 'map-fuson'") && unknown.err.contains("did you mean map-fusion"),
+        qPrintable(unknown.err));
     Run noLoc = liftc({"rewrite", kMatmul, "--apply", "map-fission@0.7"});
     QCOMPARE(noLoc.code, 2);
     QVERIFY2(noLoc.err.contains("location 0.7 does not exist"), qPrintable(noLoc.err));
     Run notHere = liftc({"rewrite", kMatmul, "--apply", "split-join@0:n=4"});
     QCOMPARE(notHere.code, 2);
-    QVERIFY2(notHere.err.contains("split-join does not apply at 0") && notHere.err.contains("does not provably divide"),
+    QVERIFY2(notHere.err.contains("split-join does not apply at 0") &&
+                 notHere.err.contains("does not provably divide"),
              qPrintable(notHere.err));
     Run badParam = liftc({"rewrite", kMatmul, "--apply", "split-join@0:n=0"});
     QCOMPARE(badParam.code, 2);
@@ -132,7 +140,8 @@ class TestLiftcRules : public QObject {
     QCOMPARE(printed.code, 0);
     QVERIFY(printed.out.contains("iterate(7"));
     QString flat = dir.filePath("flat.derivation");
-    Run f = liftc({"derive", "resources/derivations/vecsum_listing_5_13.derivation", "--flatten", flat, "-o", dir.filePath("x.lift")});
+    Run f = liftc({"derive", "resources/derivations/vecsum_listing_5_13.derivation", "--flatten", flat, "-o",
+                   dir.filePath("x.lift")});
     QCOMPARE(f.code, 0);
     Run again = liftc({"derive", flat});
     QCOMPARE(again.code, 0);

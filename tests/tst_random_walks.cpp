@@ -50,9 +50,10 @@ class TestRandomWalks : public QObject {
     for (auto& f : examples())
       for (bool multiples : {false, true})
         for (uint64_t s : seeds())
-          QTest::newRow(qPrintable(QString("%1%2 seed %3")
-                                       .arg(QString::fromStdString(f.filename().string()), multiples ? " x4" : "")
-                                       .arg(s)))
+          QTest::newRow(
+              qPrintable(QString("%1%2 seed %3")
+                             .arg(QString::fromStdString(f.filename().string()), multiples ? " x4" : "")
+                             .arg(s)))
               << QString::fromStdString(f.string()) << multiples << qulonglong(s);
   }
 
@@ -77,17 +78,18 @@ class TestRandomWalks : public QObject {
     // The whole walk is a derivation: its end equals its start.
     EquivalenceReport eq = checkEquivalence(start.program, w.final.program, o.equivalence);
     QVERIFY2(eq.equal, qPrintable(QString("%1\nafter %2").arg(eq.message.c_str(), [&] {
-      QString s;
-      for (auto& st : w.steps) s += QString::fromStdString(st.spec()) + " ";
-      return s;
-    }())));
+               QString s;
+               for (auto& st : w.steps) s += QString::fromStdString(st.spec()) + " ";
+               return s;
+             }())));
     qInfo("%d steps (%d checked)%s", static_cast<int>(w.steps.size()), w.checked,
           w.stopReason.empty() ? "" : qPrintable(" — " + QString::fromStdString(w.stopReason)));
   }
 
   void walksReplayExactly() {
     // A walk is a derivation: replaying its steps gives the same program.
-    TypedProgram start = TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift"));
+    TypedProgram start =
+        TypedProgram::check(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift"));
     RandomWalkOptions o;
     o.steps = 25;
     o.seed = 5;

@@ -34,21 +34,24 @@ userfun mult4(float4 x, float4 y) -> float4 { return x * y; }
 
 // Programs that reach rules the examples and random programs rarely reach.
 const char* kSeeds[] = {
-    "fun f(x: [float]8*N, y: [float]8*N) = map(fun(q => zip(get(0, q), get(1, q)))) $ zip(split(4) $ x, split(4) $ y)",
+    "fun f(x: [float]8*N, y: [float]8*N) = map(fun(q => zip(get(0, q), get(1, q)))) $ zip(split(4) $ x, "
+    "split(4) $ y)",
     "fun f(x: [float]8*N) = iterate(1, map(neg)) o iterate(2, map(neg)) o iterate(0, map(sq)) $ x",
     "fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => map(mult) $ zip(r, v))) $ A",
     "fun f(A: [[float]8]4*N, v: [float]4*N) = map(fun(p => reduce(add, get(0, p)) $ get(1, p))) $ zip(v, A)",
     "fun f(A: [[float]8]4*N) = map(split(2)) o transpose o transpose o map(split(2)) $ A",
     "fun f(A: [[float]8]4*N) = map(transpose) o split(2) o split(8) o join $ A",
     "fun f(T: [[[float]2]4]4*N) = transpose o map(join) o map(transpose) o transpose o map(transpose) $ T",
-    "fun f(x: [float]8*N, v: [float4]2*N) = zip(asScalar o asVector(4) $ x, asScalar o asVector(2) o asScalar $ v)",
+    "fun f(x: [float]8*N, v: [float4]2*N) = zip(asScalar o asVector(4) $ x, asScalar o asVector(2) o "
+    "asScalar $ v)",
     "fun f(x: [float]8*N, y: [float]8*N) = map(get(1)) $ zip(get(0, tuple(x, y)), join o slide(4, 4) $ y)",
     "fun f(A: [[float]4*K]4*M, B: [[float]4*N]4*K) = map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o "
     "map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A",
     "fun f(A: [[float]8]8*N) = map(fun(t => split(2) $ transpose(t))) o split(4) o transpose $ A",
     "fun f(a: [float4]N, b: [float4]N) = reduceSeq(add, 0.0f) o asScalar o mapSeq(mult4) $ zip(a, b)",
     "fun f(A: [[float]8]4*N) = mapWrg0(fun(r => map(neg) $ r)) o mapGlb0(fun(r => mapSeq(sq) $ r)) $ A",
-    "fun f(x: [float]8*N) = map(neg) o scatter(reverse) o gather(reverse) o scatter(reverse) o scatter(reorderStride(2)) o gather(reorderStride(2)) $ x",
+    "fun f(x: [float]8*N) = map(neg) o scatter(reverse) o gather(reverse) o scatter(reverse) o "
+    "scatter(reorderStride(2)) o gather(reorderStride(2)) $ x",
     "fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y)",
 };
 
@@ -72,9 +75,10 @@ std::vector<std::pair<std::string, TypedProgram>> programs() {
     }
   }
   for (size_t i = 0; i < std::size(kSeeds); ++i)
-    out.emplace_back("seed " + std::to_string(i),
-                     TypedProgram::check(lang::parseProgram(std::string(kHeader) + kSeeds[i] + "\n", "<seed>")));
-  for (int s = 1; s <= kRandomPrograms; ++s) out.emplace_back("random " + std::to_string(s), TypedProgram::check(randomProgram(s)));
+    out.emplace_back("seed " + std::to_string(i), TypedProgram::check(lang::parseProgram(
+                                                      std::string(kHeader) + kSeeds[i] + "\n", "<seed>")));
+  for (int s = 1; s <= kRandomPrograms; ++s)
+    out.emplace_back("random " + std::to_string(s), TypedProgram::check(randomProgram(s)));
   // Programs further along: short unchecked walks from each (the walks are checked elsewhere).
   size_t base = out.size();
   for (size_t i = 0; i < base; ++i) {
@@ -105,7 +109,8 @@ class TestRuleProperties : public QObject {
         ++found[s.rule->name];
         if (checked[s.rule->name] >= kPerRule) continue;
         RewriteResult r = applyRewrite(p, s);
-        QVERIFY2(r, qPrintable(QString("%1 in %2: %3").arg(s.spec().c_str(), name.c_str(), r.message.c_str())));
+        QVERIFY2(r,
+                 qPrintable(QString("%1 in %2: %3").arg(s.spec().c_str(), name.c_str(), r.message.c_str())));
         EquivalenceReport eq = checkEquivalence(p.program, r.program->program);
         QVERIFY2(eq.equal, qPrintable(QString("%1 in %2: %3\nbefore:\n%4\nafter:\n%5")
                                           .arg(s.spec().c_str(), name.c_str(), eq.message.c_str(),
@@ -119,7 +124,10 @@ class TestRuleProperties : public QObject {
     QString report;
     std::vector<std::string> missing;
     for (const Rule* r : RuleRegistry::instance().rules()) {
-      report += QString("  %1 %2 (of %3 places found)\n").arg(r->name.c_str(), -40).arg(checked[r->name]).arg(found[r->name]);
+      report += QString("  %1 %2 (of %3 places found)\n")
+                    .arg(r->name.c_str(), -40)
+                    .arg(checked[r->name])
+                    .arg(found[r->name]);
       if (checked[r->name] == 0) missing.push_back(r->name);
     }
     qInfo("checked %d (rule, program) pairs over %zu programs, each on random inputs at 2 sizes:\n%s", pairs,

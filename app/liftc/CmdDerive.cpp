@@ -43,7 +43,8 @@ int runDerive(const Args& args) {
     // The program path as seen from where the flattened file goes.
     std::filesystem::path out = std::filesystem::absolute(args.get("--flatten")).parent_path();
     flat.program = std::filesystem::relative(d.programPath(), out).string();
-    for (auto& s : r.flattened()) flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
+    for (auto& s : r.flattened())
+      flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
     flat.save(args.get("--flatten"));
   }
   if (args.has("--check")) {
@@ -57,12 +58,12 @@ int runDerive(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{
-    "derive",
-    "derive DERIVATION [-o OUT.lift] [--check] [--trace] [--flatten OUT.derivation]   replay a derivation file",
-    {"--check", "--trace"},
-    {"-o", "--flatten"},
-    &runDerive});
+const CommandRegistration registration(Command{"derive",
+                                               "derive DERIVATION [-o OUT.lift] [--check] [--trace] "
+                                               "[--flatten OUT.derivation]   replay a derivation file",
+                                               {"--check", "--trace"},
+                                               {"-o", "--flatten"},
+                                               &runDerive});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -37,7 +37,8 @@ int runRewrite(const Args& args) {
       items.push_back({v, RewriteStep::parse(v), std::nullopt, focus});
     } else if (k == "--at") {
       auto loc = Location::parse(v);
-      if (!loc) throw LiftError(fmt::format("bad location '{}' for --at: expected dot-separated child indices", v));
+      if (!loc)
+        throw LiftError(fmt::format("bad location '{}' for --at: expected dot-separated child indices", v));
       focus = *loc;
     } else if (k == "--strategy") {
       items.push_back({v, std::nullopt, parseStrategy(v), focus});
@@ -55,9 +56,12 @@ int runRewrite(const Args& args) {
       cur = std::move(*r.program);
     } else {
       StrategyResult r = runStrategy(*it.strategy, cur, it.focus);
-      if (!r) throw LiftError(fmt::format("step {} (strategy {}): the strategy failed: {}", i + 1, it.text, r.reason));
+      if (!r)
+        throw LiftError(
+            fmt::format("step {} (strategy {}): the strategy failed: {}", i + 1, it.text, r.reason));
       if (!r.state->stopReason().empty())
-        std::fprintf(stderr, "liftc rewrite: note: strategy %s stopped: %s\n", it.text.c_str(), r.state->stopReason().c_str());
+        std::fprintf(stderr, "liftc rewrite: note: strategy %s stopped: %s\n", it.text.c_str(),
+                     r.state->stopReason().c_str());
       if (args.has("--trace"))
         for (auto& s : r.state->trace()) std::fprintf(stderr, "  %s\n", s.spec().c_str());
       cur = r.state->typed();
@@ -82,13 +86,13 @@ int runRewrite(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{
-    "rewrite",
-    "rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--strategy S] [--at LOC] [--check] [-o OUT.lift]   apply "
-    "rewrites, print the result",
-    {"--check", "--trace"},
-    {"--apply", "--strategy", "--at", "-o"},
-    &runRewrite});
+const CommandRegistration registration(Command{"rewrite",
+                                               "rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--strategy "
+                                               "S] [--at LOC] [--check] [-o OUT.lift]   apply "
+                                               "rewrites, print the result",
+                                               {"--check", "--trace"},
+                                               {"--apply", "--strategy", "--at", "-o"},
+                                               &runRewrite});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -1,7 +1,8 @@
 // liftc rules: the rewrite rules. `liftc rules FILE.lift` lists every applicable rewrite, one a
 // line, whose first column RULE@LOC[:PARAMS] is what `liftc rewrite --apply` takes;
 // `--at LOC` shows every rule at one location (with the reason for those that do not apply);
-// `--locations` lists every location with its node and type; `--all` lists the library (NAME  FAMILY  lhs => rhs); `--markdown` prints docs/RULES.md.
+// `--locations` lists every location with its node and type; `--all` lists the library (NAME  FAMILY  lhs =>
+// rhs); `--markdown` prints docs/RULES.md.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -43,11 +44,14 @@ int runRules(const Args& args) {
       std::fputs(rulesListing(reg).c_str(), stdout);
     } else {
       for (Family f : fams)
-        for (const Rule* r : reg.family(f)) std::printf("%s  %s  %s\n", r->name.c_str(), std::string(familyName(f)).c_str(), r->display().c_str());
+        for (const Rule* r : reg.family(f))
+          std::printf("%s  %s  %s\n", r->name.c_str(), std::string(familyName(f)).c_str(),
+                      r->display().c_str());
     }
     return kExitOk;
   }
-  if (args.positional.size() != 1) throw LiftError("usage: liftc rules FILE.lift [--at LOC] | liftc rules --all");
+  if (args.positional.size() != 1)
+    throw LiftError("usage: liftc rules FILE.lift [--at LOC] | liftc rules --all");
   TypedProgram p = TypedProgram::check(lang::parseFile(args.positional[0]));
 
   if (args.has("--locations")) {
@@ -60,14 +64,17 @@ int runRules(const Args& args) {
       if (ln.node.isExpr()) {
         if (Type t = p.types->typeOf(ln.node.expr)) what += " : " + t.toString();
       }
-      std::printf("%-*s  %*s%s\n", width, ln.loc.toString().c_str(), static_cast<int>(2 * (ln.loc.depth() - 1)), "", what.c_str());
+      std::printf("%-*s  %*s%s\n", width, ln.loc.toString().c_str(),
+                  static_cast<int>(2 * (ln.loc.depth() - 1)), "", what.c_str());
     }
     return kExitOk;
   }
   if (args.has("--at")) {
     std::string locText = args.get("--at");
     auto loc = Location::parse(locText);
-    if (!loc) throw LiftError(fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0", locText));
+    if (!loc)
+      throw LiftError(
+          fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0", locText));
     std::string why;
     Resolved r = resolve(p.main(), *loc, &why);
     if (!r) throw LiftError(why);
@@ -91,14 +98,16 @@ int runRules(const Args& args) {
   std::vector<RewriteStep> steps = enumerateRewrites(p, opts);
   size_t width = 0;
   for (auto& s : steps) width = std::max(width, s.spec().size());
-  for (auto& s : steps) std::printf("%-*s  %s\n", static_cast<int>(width), s.spec().c_str(), s.rule->description.c_str());
+  for (auto& s : steps)
+    std::printf("%-*s  %s\n", static_cast<int>(width), s.spec().c_str(), s.rule->description.c_str());
   if (steps.empty()) std::fprintf(stderr, "no rule applies anywhere in %s\n", args.positional[0].c_str());
   return kExitOk;
 }
 
 const CommandRegistration registration(Command{
     "rules",
-    "rules FILE.lift [--at LOC | --locations] [--family F] [--no-macros] [--all-params] | rules --all | rules --markdown   "
+    "rules FILE.lift [--at LOC | --locations] [--family F] [--no-macros] [--all-params] | rules --all | "
+    "rules --markdown   "
     "list applicable rewrites (RULE@LOC[:PARAMS]) or every rule",
     {"--all", "--markdown", "--no-macros", "--all-params", "--verbose", "--locations"},
     {"--at", "--family"},

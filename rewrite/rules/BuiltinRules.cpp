@@ -39,9 +39,11 @@ Outcome dotBuiltin(const Site& s, const ParamValues&) {
   OperatorInfo op = analyseOperator(r->f);
   if (op.op != BinOp::Add || op.liftDepth != 0) return fail("the reduction does not add (dot sums products)");
   Type acc = typeAt(s, r->init);
-  if (!acc || !acc.isScalar() || (acc.scalarKind() != ScalarKind::Float && acc.scalarKind() != ScalarKind::Double))
+  if (!acc || !acc.isScalar() ||
+      (acc.scalarKind() != ScalarKind::Float && acc.scalarKind() != ScalarKind::Double))
     return fail("the reduction does not sum floating-point scalars");
-  if (!m::callOf(r->input, PatternKind::AsScalar)) return fail("the reduced array is not an asScalar of vectors");
+  if (!m::callOf(r->input, PatternKind::AsScalar))
+    return fail("the reduced array is not an asScalar of vectors");
   auto mc = m::mapCall(m::arg(r->input, 0));
   if (!mc || (mc->kind() != PatternKind::Map && mc->kind() != PatternKind::MapSeq))
     return fail("the vectors are not computed by a map or mapSeq");
@@ -63,8 +65,8 @@ void registerBuiltinRules(RuleRegistry& reg) {
   reg.add(makeRule("dot-builtin", Family::Builtin,
                    "Use OpenCL's dot for sums of lane-wise vector products (004 section 5.3).",
                    "zip(x, y) >> mapSeq(mult4) >> asScalar >> reduceSeq(z, add)",
-                   "zip(x, y) >> mapSeq(dot) >> reduceSeq(z, add)", {PatternKind::Reduce, PatternKind::ReduceSeq},
-                   dotBuiltin));
+                   "zip(x, y) >> mapSeq(dot) >> reduceSeq(z, add)",
+                   {PatternKind::Reduce, PatternKind::ReduceSeq}, dotBuiltin));
 }
 
 }  // namespace lift::rewrite

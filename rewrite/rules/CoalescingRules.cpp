@@ -26,18 +26,20 @@ Outcome reorderBothSides(const Site& s, const ParamValues& pv) {
 Outcome gatherToReorderStride(const Site& s, const ParamValues&) {
   auto* g = m::callOf(s.expr(), PatternKind::Gather);
   if (!g) return fail("not a call of gather");
-  if (g->params().indexFun.kind != ir::IndexFun::Kind::ReorderStride) return fail("the index function is not reorderStride");
+  if (g->params().indexFun.kind != ir::IndexFun::Kind::ReorderStride)
+    return fail("the index function is not reorderStride");
   return Outcome::ok(m::call(ir::reorderStride(g->params().indexFun.a), {m::arg(s.expr(), 0)}));
 }
 
 }  // namespace
 
 void registerCoalescingRules(RuleRegistry& reg) {
-  Rule r = makeRule("reorder-both-sides", Family::Coalescing,
-                    "Read the map's input with a stride and write its output back in order (coalescing).", "map(f)",
-                    "scatter(reorderStride(s)) o map(f) o gather(reorderStride(s))",
-                    {PatternKind::Map, PatternKind::MapSeq, PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl},
-                    reorderBothSides);
+  Rule r = makeRule(
+      "reorder-both-sides", Family::Coalescing,
+      "Read the map's input with a stride and write its output back in order (coalescing).", "map(f)",
+      "scatter(reorderStride(s)) o map(f) o gather(reorderStride(s))",
+      {PatternKind::Map, PatternKind::MapSeq, PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl},
+      reorderBothSides);
   r.params = {{"s", ParamKind::Factor, "stride", "2", {}}};
   r.candidates = [](const Site& s) {
     auto mc = m::mapCall(s.expr());

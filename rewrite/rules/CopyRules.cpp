@@ -38,10 +38,10 @@ Outcome implementId(const Site& s, const ParamValues&) {
 }  // namespace
 
 void registerCopyRules(RuleRegistry& reg) {
-  reg.add(makeRule("add-id", Family::Copy, "Copy an array (the copy can then be placed in another memory).", "x",
-                   "id $ x", {}, addId));
-  reg.add(makeRule("implement-id", Family::Copy, "Implement a copy as a map of copies of the elements.", "id $ x",
-                   "map(id) $ x", {PatternKind::Id}, implementId));
+  reg.add(makeRule("add-id", Family::Copy, "Copy an array (the copy can then be placed in another memory).",
+                   "x", "id $ x", {}, addId));
+  reg.add(makeRule("implement-id", Family::Copy, "Implement a copy as a map of copies of the elements.",
+                   "id $ x", "map(id) $ x", {PatternKind::Id}, implementId));
 }
 
 }  // namespace lift::rewrite

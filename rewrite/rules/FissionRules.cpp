@@ -18,7 +18,7 @@ std::vector<PatternKind> mapKinds() {
 struct FissionPoint {
   const ir::CallNode* call = nullptr;
   ir::Param param;
-  size_t split = 0;              // the argument that becomes the inner map's body
+  size_t split = 0;               // the argument that becomes the inner map's body
   std::vector<size_t> otherUses;  // other arguments that use the parameter
 };
 
@@ -53,14 +53,16 @@ Outcome mapFission(const Site& s, const ParamValues&) {
   auto r = fissionPoint(*mc);
   if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
   auto& fp = std::get<FissionPoint>(r);
-  if (!fp.otherUses.empty()) return fail("the parameter is used outside the part to split off (map-fission-zip handles that)");
+  if (!fp.otherUses.empty())
+    return fail("the parameter is used outside the part to split off (map-fission-zip handles that)");
   Fun outerF = m::lambda1("y", [&](Expr y) {
     std::vector<Expr> args = fp.call->args();
     args[fp.split] = y;
     return m::call(fp.call->fun(), std::move(args));
   });
   Fun innerF = ir::LambdaNode::make({fp.param}, fp.call->args()[fp.split]);
-  return Outcome::ok(m::callMap(mc->kind(), outerF, m::callMap(mc->kind(), innerF, mc->input, mc->dim()), mc->dim()));
+  return Outcome::ok(
+      m::callMap(mc->kind(), outerF, m::callMap(mc->kind(), innerF, mc->input, mc->dim()), mc->dim()));
 }
 
 Outcome mapFissionZip(const Site& s, const ParamValues&) {
@@ -69,14 +71,16 @@ Outcome mapFissionZip(const Site& s, const ParamValues&) {
   auto r = fissionPoint(*mc);
   if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
   auto& fp = std::get<FissionPoint>(r);
-  if (fp.otherUses.empty()) return fail("the parameter is only used in the part to split off (use map-fission)");
+  if (fp.otherUses.empty())
+    return fail("the parameter is only used in the part to split off (use map-fission)");
   if (computes(mc->input))
     return fail("the input of the {} would be computed twice (it calls user functions)", patName(mc->kind()));
   const ir::ParamNode* p = fp.param.get();
   Fun outerF = m::lambda1("q", [&](Expr q) {
     std::unordered_map<const ir::ParamNode*, Expr> repl{{p, m::callGet(0, q)}};
     std::vector<Expr> args = fp.call->args();
-    for (size_t i = 0; i < args.size(); ++i) args[i] = i == fp.split ? m::callGet(1, q) : ir::substitute(args[i], repl);
+    for (size_t i = 0; i < args.size(); ++i)
+      args[i] = i == fp.split ? m::callGet(1, q) : ir::substitute(args[i], repl);
     return m::call(fp.call->fun(), std::move(args));
   });
   Fun innerF = ir::LambdaNode::make({fp.param}, fp.call->args()[fp.split]);
@@ -189,19 +193,21 @@ Outcome mapHoist(const Site& s, const ParamValues&) {
 }  // namespace
 
 void registerFissionRules(RuleRegistry& reg) {
-  reg.add(makeRule("map-hoist", Family::Fission,
-                   "Compute the part of a map's body that only depends on the element in a map of its own first.",
-                   "map(a => F[g(a)])", "map(b => F[b]) o map(a => g(a))", {PatternKind::Map}, mapHoist));
+  reg.add(
+      makeRule("map-hoist", Family::Fission,
+               "Compute the part of a map's body that only depends on the element in a map of its own first.",
+               "map(a => F[g(a)])", "map(b => F[b]) o map(a => g(a))", {PatternKind::Map}, mapHoist));
   reg.add(makeRule("map-fission", Family::Fission, "Split a map of a composition into two maps (003 step 3).",
                    "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission));
-  reg.add(makeRule("map-fission-zip", Family::Fission,
-                   "Split a map whose outer part also uses the element, zipping the element with the inner result.",
-                   "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(),
-                   mapFissionZip));
+  reg.add(makeRule(
+      "map-fission-zip", Family::Fission,
+      "Split a map whose outer part also uses the element, zipping the element with the inner result.",
+      "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(), mapFissionZip));
   reg.add(makeRule("reduce-map-fission", Family::Fission,
                    "Split the per-element part out of a reduction's operator into a map (inverse of fusion).",
                    "reduce((acc, x) => f(acc, g(x)), z)", "reduce(f, z) o map(g)",
-                   {PatternKind::Reduce, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, reduceMapFission));
+                   {PatternKind::Reduce, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll},
+                   reduceMapFission));
 }
 
 }  // namespace lift::rewrite

@@ -20,8 +20,8 @@ Outcome mapFusion(const Site& s, const ParamValues&) {
   auto inner = m::mapCall(outer->input);
   if (!inner) return fail("the input of the {} is not computed by a map", patName(outer->kind()));
   if (inner->kind() != outer->kind() || inner->dim() != outer->dim())
-    return fail("the maps are of different kinds ({} of {}); only maps of the same kind fuse", patName(outer->kind()),
-                patName(inner->kind()));
+    return fail("the maps are of different kinds ({} of {}); only maps of the same kind fuse",
+                patName(outer->kind()), patName(inner->kind()));
   return Outcome::ok(m::callMap(outer->kind(), m::compose(outer->f, inner->f), inner->input, outer->dim()));
 }
 
@@ -64,31 +64,36 @@ Outcome reduceMapFusion(const Site& s, PatternKind reduceKind, std::initializer_
     for (auto k : mapKinds) kinds += (kinds.empty() ? "" : " or ") + patName(k);
     return fail("the input of the {} is not computed by {}", patName(reduceKind), kinds);
   }
-  Fun f = m::lambda2("acc", "x", [&](Expr acc, Expr x) { return m::apply(r->f, {acc, m::apply(mc->f, {x})}); });
+  Fun f = m::lambda2("acc", "x", [&](Expr acc, Expr x) {
+    return m::apply(r->f, {acc, m::apply(mc->f, {x})});
+  });
   return Outcome::ok(m::callReduce(reduceKind, f, r->init, mc->input));
 }
 
 }  // namespace
 
 void registerFusionRules(RuleRegistry& reg) {
-  reg.add(makeRule("map-fusion", Family::Fusion, "Fuse two maps of the same kind into one map of the composition.",
-                   "map(f) o map(g)", "map(f o g)", mapKinds(), mapFusion));
+  reg.add(makeRule("map-fusion", Family::Fusion,
+                   "Fuse two maps of the same kind into one map of the composition.", "map(f) o map(g)",
+                   "map(f o g)", mapKinds(), mapFusion));
   reg.add(makeRule("map-fusion-zip", Family::Fusion,
                    "Fuse maps computing zipped arrays into the map over the zip (fusion through zip).",
                    "map(f) $ zip(map(g) $ a, b)", "map(p => f(g(p._0), p._1)) $ zip(a, b)", mapKinds(),
                    mapFusionZip));
-  reg.add(makeRule("reduce-map-fusion", Family::Fusion,
-                   "Fuse a map into the reduction that consumes it (the reduction becomes sequential in meaning).",
-                   "reduce(f, z) o map(g)", "reduce((acc, x) => f(acc, g(x)), z)", {PatternKind::Reduce},
-                   [](const Site& s, const ParamValues&) {
-                     return reduceMapFusion(s, PatternKind::Reduce, {PatternKind::Map});
-                   }));
-  reg.add(makeRule("reduce-seq-map-fusion", Family::Fusion,
-                   "Fuse a sequential map into the sequential reduction that consumes it (no intermediate array).",
-                   "reduceSeq(f, z) o mapSeq(g)", "reduceSeq((acc, x) => f(acc, g(x)), z)", {PatternKind::ReduceSeq},
-                   [](const Site& s, const ParamValues&) {
-                     return reduceMapFusion(s, PatternKind::ReduceSeq, {PatternKind::MapSeq, PatternKind::Map});
-                   }));
+  reg.add(makeRule(
+      "reduce-map-fusion", Family::Fusion,
+      "Fuse a map into the reduction that consumes it (the reduction becomes sequential in meaning).",
+      "reduce(f, z) o map(g)", "reduce((acc, x) => f(acc, g(x)), z)", {PatternKind::Reduce},
+      [](const Site& s, const ParamValues&) {
+        return reduceMapFusion(s, PatternKind::Reduce, {PatternKind::Map});
+      }));
+  reg.add(makeRule(
+      "reduce-seq-map-fusion", Family::Fusion,
+      "Fuse a sequential map into the sequential reduction that consumes it (no intermediate array).",
+      "reduceSeq(f, z) o mapSeq(g)", "reduceSeq((acc, x) => f(acc, g(x)), z)", {PatternKind::ReduceSeq},
+      [](const Site& s, const ParamValues&) {
+        return reduceMapFusion(s, PatternKind::ReduceSeq, {PatternKind::MapSeq, PatternKind::Map});
+      }));
 }
 
 }  // namespace lift::rewrite

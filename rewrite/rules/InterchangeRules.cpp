@@ -19,7 +19,9 @@ Outcome mapMapInterchange(const Site& s, const ParamValues&) {
   auto inner = m::mapCall(l->body(), PatternKind::Map);
   if (!inner) return fail("the body of the outer map is not a map");
   if (m::mentions(inner->input, a.get()))
-    return fail("the inner map's input depends on the outer map's element (transpose-both-sides handles map(map(f)))");
+    return fail(
+        "the inner map's input depends on the outer map's element (transpose-both-sides handles "
+        "map(map(f)))");
   m::Unary b = m::unary(inner->f, "b");
   Fun newInner = ir::LambdaNode::make({a}, b.body);
   Fun newOuter = ir::LambdaNode::make({b.param}, m::callMap(PatternKind::Map, newInner, outer->input));
@@ -36,8 +38,10 @@ Outcome mapMapTranspose(const Site& s, const ParamValues&) {
     auto* l = ir::asLambda(outer->f);
     if (!l || l->params().size() != 1) return fail("the function of the map is not a map");
     auto inner = m::mapCall(l->body(), PatternKind::Map);
-    if (!inner || inner->input != l->params()[0]) return fail("the body of the outer map is not a map over its element");
-    if (m::mentions(inner->f, l->params()[0].get())) return fail("the inner map's function uses the outer element");
+    if (!inner || inner->input != l->params()[0])
+      return fail("the body of the outer map is not a map over its element");
+    if (m::mentions(inner->f, l->params()[0].get()))
+      return fail("the inner map's function uses the outer element");
   }
   Type t = typeAt(s, outer->input);
   if (!t) return unknownType(s);
@@ -78,7 +82,8 @@ Outcome mapMapTransposeZip(const Site& s, const ParamValues&) {
   Fun f = m::lambda1("q", [&](Expr q) {
     Fun g = m::lambda1("x", [&](Expr x) {
       std::vector<Expr> comps;
-      for (size_t j = 0; j < n; ++j) comps.push_back(static_cast<int>(j) == ia ? x : m::callGet(static_cast<int>(j), q));
+      for (size_t j = 0; j < n; ++j)
+        comps.push_back(static_cast<int>(j) == ia ? x : m::callGet(static_cast<int>(j), q));
       return applyToTuple(inner->f, std::move(comps));
     });
     return m::callMap(PatternKind::Map, g, m::callGet(ia, q));
@@ -90,16 +95,21 @@ Outcome mapMapTransposeZip(const Site& s, const ParamValues&) {
 Fun elementWise(const Fun& f) {
   Fun g = f;
   auto* u = ir::asUserFun(f);
-  if (!u || u->def().params.size() != 2) g = m::lambda1("p", [&](Expr p) { return applyToTuple(f, {m::callGet(0, p), m::callGet(1, p)}); });
-  return m::lambda2("acc", "x", [&](Expr acc, Expr x) { return m::callMap(PatternKind::Map, g, m::callZip({acc, x})); });
+  if (!u || u->def().params.size() != 2)
+    g = m::lambda1("p", [&](Expr p) { return applyToTuple(f, {m::callGet(0, p), m::callGet(1, p)}); });
+  return m::lambda2("acc", "x", [&](Expr acc, Expr x) {
+    return m::callMap(PatternKind::Map, g, m::callZip({acc, x}));
+  });
 }
 
-// map(reduce(f, z)) $ A  =>  transpose $ reduce(fun((acc, x) => map(f) $ zip(acc, x)), [z, ..., z]) $ transpose(A)
+// map(reduce(f, z)) $ A  =>  transpose $ reduce(fun((acc, x) => map(f) $ zip(acc, x)), [z, ..., z]) $
+// transpose(A)
 Outcome mapReduceInterchange(const Site& s, const ParamValues&) {
   auto outer = m::mapCall(s.expr(), PatternKind::Map);
   if (!outer) return fail("not a call of map");
   auto rf = m::reduceFun(outer->f);
-  if (!rf || !m::isReduction(rf->kind())) return fail("the function of the map is not a reduction reduce(f, z)");
+  if (!rf || !m::isReduction(rf->kind()))
+    return fail("the function of the map is not a reduction reduce(f, z)");
   auto* lit = ir::asLiteral(rf->init);
   if (!lit) return fail("the initial value of the reduction is not a constant (it is repeated for each row)");
   Type t = typeAt(s, outer->input);
@@ -110,7 +120,8 @@ Outcome mapReduceInterchange(const Site& s, const ParamValues&) {
       m::callTranspose(m::callReduce(rf->kind(), elementWise(rf->f), inits, m::callTranspose(outer->input))));
 }
 
-// map(fun(p => reduce(f, p._i) $ p._j)) $ zip(X0, X1)  =>  transpose $ reduce(map(f) o zip, Xi) $ transpose(Xj)
+// map(fun(p => reduce(f, p._i) $ p._j)) $ zip(X0, X1)  =>  transpose $ reduce(map(f) o zip, Xi) $
+// transpose(Xj)
 Outcome mapReduceInterchangeZip(const Site& s, const ParamValues&) {
   auto outer = m::mapCall(s.expr(), PatternKind::Map);
   if (!outer) return fail("not a call of map");
@@ -121,7 +132,8 @@ Outcome mapReduceInterchangeZip(const Site& s, const ParamValues&) {
   if (!r || !m::isReduction(r->kind())) return fail("the body of the map is not a reduction");
   auto* gi = m::callOf(r->init, PatternKind::Get);
   auto* gj = m::callOf(r->input, PatternKind::Get);
-  if (!gi || !gj || m::arg(r->init, 0).get() != p || m::arg(r->input, 0).get() != p || gi->index() == gj->index())
+  if (!gi || !gj || m::arg(r->init, 0).get() != p || m::arg(r->input, 0).get() != p ||
+      gi->index() == gj->index())
     return fail("the reduction does not start from one component of the element and reduce the other");
   if (m::mentions(r->f, p)) return fail("the reduction's operator uses the element");
   if (!m::callOf(outer->input, PatternKind::Zip) || m::argCount(outer->input) != 2)
@@ -130,8 +142,10 @@ Outcome mapReduceInterchangeZip(const Site& s, const ParamValues&) {
   Expr rows = m::arg(outer->input, static_cast<size_t>(gj->index()));
   Type t = typeAt(s, rows);
   if (!t) return unknownType(s);
-  if (!t.isArray() || !t.elem().isArray()) return fail("the reduced component is not a two-dimensional array");
-  return Outcome::ok(m::callTranspose(m::callReduce(r->kind(), elementWise(r->f), inits, m::callTranspose(rows))));
+  if (!t.isArray() || !t.elem().isArray())
+    return fail("the reduced component is not a two-dimensional array");
+  return Outcome::ok(
+      m::callTranspose(m::callReduce(r->kind(), elementWise(r->f), inits, m::callTranspose(rows))));
 }
 
 }  // namespace
@@ -142,21 +156,25 @@ void registerInterchangeRules(RuleRegistry& reg) {
                    "map(a => map(b => f(a, b)) $ B) $ A", "transpose o map(b => map(a => f(a, b)) $ A) $ B",
                    {PatternKind::Map}, mapMapInterchange));
   reg.add(makeRule("map-map-transpose", Family::Interchange,
-                   "Map over the columns instead of the rows: transpose both sides (003 step 5).", "map(map(f))",
-                   "transpose o map(map(f)) o transpose", {PatternKind::Map}, mapMapTranspose));
-  reg.add(makeRule("map-map-transpose-zip", Family::Interchange,
-                   "Transpose both sides when the inner map zips the row with arrays independent of it (003 step 5).",
-                   "map(a => map(f) $ zip(a, b)) $ A", "transpose o map(q => map(x => f(x, q._1)) $ q._0) $ zip(transpose(A), b)",
-                   {PatternKind::Map}, mapMapTransposeZip));
+                   "Map over the columns instead of the rows: transpose both sides (003 step 5).",
+                   "map(map(f))", "transpose o map(map(f)) o transpose", {PatternKind::Map},
+                   mapMapTranspose));
+  reg.add(makeRule(
+      "map-map-transpose-zip", Family::Interchange,
+      "Transpose both sides when the inner map zips the row with arrays independent of it (003 step 5).",
+      "map(a => map(f) $ zip(a, b)) $ A",
+      "transpose o map(q => map(x => f(x, q._1)) $ q._0) $ zip(transpose(A), b)", {PatternKind::Map},
+      mapMapTransposeZip));
   reg.add(makeRule("map-reduce-interchange", Family::Interchange,
                    "Reduce all rows at once: a map of reductions becomes a reduction of rows (003 step 4).",
-                   "map(reduce(f, z))", "transpose o reduce((acc, x) => map(f) $ zip(acc, x), [z]) o transpose",
+                   "map(reduce(f, z))",
+                   "transpose o reduce((acc, x) => map(f) $ zip(acc, x), [z]) o transpose",
                    {PatternKind::Map}, mapReduceInterchange));
   reg.add(makeRule("map-reduce-interchange-zip", Family::Interchange,
                    "Interchange a map of reductions whose initial values come from a zipped array.",
                    "map(p => reduce(f, p._0) $ p._1) $ zip(a, b)",
-                   "transpose o reduce((acc, x) => map(f) $ zip(acc, x), a) o transpose $ b", {PatternKind::Map},
-                   mapReduceInterchangeZip));
+                   "transpose o reduce((acc, x) => map(f) $ zip(acc, x), a) o transpose $ b",
+                   {PatternKind::Map}, mapReduceInterchangeZip));
 }
 
 }  // namespace lift::rewrite

@@ -32,7 +32,8 @@ Outcome iterateSplit(const Site& s, const ParamValues& pv) {
   arith::Expr n = it->size();
   int64_t k = pv.integer("m");
   if (!n.isCst()) return fail("the iteration count {} is not a constant", str(n));
-  if (n.value() < 2) return fail("an iteration of {} round{} cannot be split", n.value(), n.value() == 1 ? "" : "s");
+  if (n.value() < 2)
+    return fail("an iteration of {} round{} cannot be split", n.value(), n.value() == 1 ? "" : "s");
   if (k < 1 || k >= n.value()) return fail("m = {} must be between 1 and {}", k, n.value() - 1);
   Expr first = iterateCall(arith::cst(k), m::freshCopy(it->f()), m::arg(s.expr(), 0));
   return Outcome::ok(iterateCall(arith::cst(n.value() - k), it->f(), first));
@@ -67,13 +68,15 @@ Outcome iterateUnroll(const Site& s, const ParamValues&) {
 
 void registerIterateRules(RuleRegistry& reg) {
   reg.add(makeRule("iterate-merge", Family::Iterate, "Merge two iterations of the same function.",
-                   "iterate(n, f) o iterate(m, f)", "iterate(n + m, f)", {PatternKind::Iterate}, iterateMerge));
-  Rule split = makeRule("iterate-split", Family::Iterate, "Split an iteration into two consecutive ones.",
-                        "iterate(n, f)", "iterate(n - m, f) o iterate(m, f)", {PatternKind::Iterate}, iterateSplit);
+                   "iterate(n, f) o iterate(m, f)", "iterate(n + m, f)", {PatternKind::Iterate},
+                   iterateMerge));
+  Rule split =
+      makeRule("iterate-split", Family::Iterate, "Split an iteration into two consecutive ones.",
+               "iterate(n, f)", "iterate(n - m, f) o iterate(m, f)", {PatternKind::Iterate}, iterateSplit);
   split.params = {{"m", ParamKind::Count, "iterations of the first part", "1", {}}};
   reg.add(std::move(split));
-  reg.add(makeRule("iterate-one", Family::Iterate, "One iteration is one application.", "iterate(1, f) $ x", "f(x)",
-                   {PatternKind::Iterate}, iterateOne));
+  reg.add(makeRule("iterate-one", Family::Iterate, "One iteration is one application.", "iterate(1, f) $ x",
+                   "f(x)", {PatternKind::Iterate}, iterateOne));
   reg.add(makeRule("iterate-zero", Family::Iterate, "No iteration is the identity.", "iterate(0, f) $ x", "x",
                    {PatternKind::Iterate}, iterateZero));
   reg.add(makeRule("iterate-unroll", Family::Iterate, "Unroll a short constant iteration completely.",

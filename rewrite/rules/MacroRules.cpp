@@ -21,11 +21,12 @@ using ir::PatternKind;
 
 struct MacroStep {
   const char* rule;
-  const char* at;  // relative location ("" = the site)
+  const char* at;                                           // relative location ("" = the site)
   std::vector<std::pair<std::string, std::string>> params;  // values or "$name" of a macro parameter
 };
 
-Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg, const std::vector<MacroStep>& steps) {
+Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
+                 const std::vector<MacroStep>& steps) {
   if (!s.typed) return fail("macro rules need the whole program");
   StrategyState st(*s.typed);
   for (size_t i = 0; i < steps.size(); ++i) {
@@ -45,8 +46,9 @@ Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg, 
 Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::string lhs, std::string rhs,
            std::vector<PatternKind> roots, std::vector<ParamSpec> params, std::vector<MacroStep> steps) {
   const RuleRegistry* rp = &reg;
-  Rule r = makeRule(std::move(name), Family::Macro, std::move(desc), std::move(lhs), std::move(rhs), std::move(roots),
-                    [rp, steps](const Site& s, const ParamValues& pv) { return runMacro(s, pv, *rp, steps); });
+  Rule r = makeRule(
+      std::move(name), Family::Macro, std::move(desc), std::move(lhs), std::move(rhs), std::move(roots),
+      [rp, steps](const Site& s, const ParamValues& pv) { return runMacro(s, pv, *rp, steps); });
   r.params = std::move(params);
   r.macro = true;
   return r;
@@ -55,14 +57,14 @@ Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::str
 // The 8 steps of 1D register blocking from the outer map (003 slides), I = the inner map.
 std::vector<MacroStep> blocking1D() {
   return {
-      {"split-join", "", {{"n", "$k"}}},                        // 1. Map(f) => Join o Map(Map(f)) o Split(k)
-      {"map-map-interchange", "1.0.0.0", {}},                   // 2. swap the new map with the inner one
-      {"map-fission", "1.0.0.0.1.0.0.0", {}},                   // 3. Map(f o g) => Map(f) o Map(g)
-      {"map-reduce-interchange", "1.0.0.0.1.0.0.0", {}},        // 4. Map(Reduce(f)) => T o Reduce(Map(f) o Zip) o T
-      {"map-map-transpose-zip", "1.0.0.0.1.0.0.0.1.2.1", {}},   // 5. Map(Map(f)) => T o Map(Map(f)) o T
-      {"transpose-transpose-id", "1.0.0.0.1.0.0.0.1.2", {}},    // 6. T o T => id
-      {"reduce-map-fusion", "1.0.0.0.1.0.0.0.1", {}},           // 7. Reduce(f) o Map(g) => Reduce(f o g)
-      {"map-fusion-zip", "1.0.0.0.1.0.0.0.1.0.0.0", {}},        // 8. Map(f) o Map(g) => Map(f o g)
+      {"split-join", "", {{"n", "$k"}}},                  // 1. Map(f) => Join o Map(Map(f)) o Split(k)
+      {"map-map-interchange", "1.0.0.0", {}},             // 2. swap the new map with the inner one
+      {"map-fission", "1.0.0.0.1.0.0.0", {}},             // 3. Map(f o g) => Map(f) o Map(g)
+      {"map-reduce-interchange", "1.0.0.0.1.0.0.0", {}},  // 4. Map(Reduce(f)) => T o Reduce(Map(f) o Zip) o T
+      {"map-map-transpose-zip", "1.0.0.0.1.0.0.0.1.2.1", {}},  // 5. Map(Map(f)) => T o Map(Map(f)) o T
+      {"transpose-transpose-id", "1.0.0.0.1.0.0.0.1.2", {}},   // 6. T o T => id
+      {"reduce-map-fusion", "1.0.0.0.1.0.0.0.1", {}},          // 7. Reduce(f) o Map(g) => Reduce(f o g)
+      {"map-fusion-zip", "1.0.0.0.1.0.0.0.1.0.0.0", {}},       // 8. Map(f) o Map(g) => Map(f o g)
   };
 }
 
@@ -72,17 +74,19 @@ void registerMacroRules(RuleRegistry& reg) {
   using K = PatternKind;
   ParamSpec k{"k", ParamKind::Factor, "rows of A per thread (block factor)", "4", {}};
   reg.add(macro(reg, "register-blocking-1d",
-                "Register blocking: each thread computes k rows, reusing each element of the other operand (003 slides).",
+                "Register blocking: each thread computes k rows, reusing each element of the other operand "
+                "(003 slides).",
                 "map(a => map(b => reduce(+) o map(*) $ zip(a, b)) $ B) $ A",
-                "join o map(as => transpose o map(b => transpose o reduce(acc, p => ...) $ zip(transpose(as), b)) $ B) o split(k) $ A",
+                "join o map(as => transpose o map(b => transpose o reduce(acc, p => ...) $ "
+                "zip(transpose(as), b)) $ B) o split(k) $ A",
                 {K::Map}, {k}, blocking1D()));
 
   std::vector<MacroStep> twoD = blocking1D();
   std::vector<MacroStep> more = {
-      {"split-join", "1.0.0.0.1", {{"n", "$l"}}},              // block the columns by l
-      {"map-fission", "1.0.0.0.1.1.0.0.0", {}},                 // map(transpose o reduce) => map(transpose) o map(reduce)
-      {"map-fission", "1.0.0.0.1.1.0.0.0.1", {}},               // map(reduce o zip) => map(reduce) o map(zip)
-      {"map-reduce-interchange", "1.0.0.0.1.1.0.0.0.1", {}},    // reduce all l columns at once
+      {"split-join", "1.0.0.0.1", {{"n", "$l"}}},  // block the columns by l
+      {"map-fission", "1.0.0.0.1.1.0.0.0", {}},    // map(transpose o reduce) => map(transpose) o map(reduce)
+      {"map-fission", "1.0.0.0.1.1.0.0.0.1", {}},  // map(reduce o zip) => map(reduce) o map(zip)
+      {"map-reduce-interchange", "1.0.0.0.1.1.0.0.0.1", {}},  // reduce all l columns at once
   };
   twoD.insert(twoD.end(), more.begin(), more.end());
   reg.add(macro(reg, "register-blocking-2d",
@@ -91,18 +95,19 @@ void registerMacroRules(RuleRegistry& reg) {
                 "... reduce over k x l accumulators (1D blocking of the rows, then of the columns)", {K::Map},
                 {k, {"l", ParamKind::Factor, "columns of B per thread", "4", {}}}, twoD));
 
-  reg.add(macro(reg, "tiling", "Tile a map of maps into x-by-y tiles (Lift tileMapMap).",
-                "map(a => map(b => f(a, b)) $ B) $ A",
-                "join o map(as => transpose o join o map(bs => transpose o map(a => map(b => f(a, b)) $ bs) $ as) o "
-                "split(y) $ B) o split(x) $ A",
-                {K::Map},
-                {{"x", ParamKind::Factor, "tile rows", "4", {}}, {"y", ParamKind::Factor, "tile columns", "4", {}}},
-                {
-                    {"split-join", "", {{"n", "$x"}}},
-                    {"map-map-interchange", "1.0.0.0", {}},
-                    {"split-join", "1.0.0.0.1", {{"n", "$y"}}},
-                    {"map-map-interchange", "1.0.0.0.1.1.0.0.0", {}},
-                }));
+  reg.add(macro(
+      reg, "tiling", "Tile a map of maps into x-by-y tiles (Lift tileMapMap).",
+      "map(a => map(b => f(a, b)) $ B) $ A",
+      "join o map(as => transpose o join o map(bs => transpose o map(a => map(b => f(a, b)) $ bs) $ as) o "
+      "split(y) $ B) o split(x) $ A",
+      {K::Map},
+      {{"x", ParamKind::Factor, "tile rows", "4", {}}, {"y", ParamKind::Factor, "tile columns", "4", {}}},
+      {
+          {"split-join", "", {{"n", "$x"}}},
+          {"map-map-interchange", "1.0.0.0", {}},
+          {"split-join", "1.0.0.0.1", {{"n", "$y"}}},
+          {"map-map-interchange", "1.0.0.0.1.1.0.0.0", {}},
+      }));
 
   reg.add(macro(reg, "finish-tiling",
                 "Tile the innermost loop: a reduction becomes a reduction of the reductions of chunks of k.",
@@ -114,18 +119,20 @@ void registerMacroRules(RuleRegistry& reg) {
                     {"partred-to-reduce", "2.1.0.0.0", {}},
                 }));
 
-  reg.add(macro(reg, "move-transpose-inside-tiling",
-                "Tile the transposed matrix by transposing the tiles of the matrix (Lift moveTransposeInsideTiling).",
-                "map(split(n) o transpose) o split(m) o transpose",
-                "transpose o map(transpose) o split(n) o map(split(m))", {K::Map}, {},
-                {
-                    {"split-transpose", "1", {}},
-                    {"map-fusion", "", {}},
-                    {"transpose-transpose-id", "0.0.0.1", {}},
-                    {"map-split-transpose", "", {}},
-                }));
+  reg.add(macro(
+      reg, "move-transpose-inside-tiling",
+      "Tile the transposed matrix by transposing the tiles of the matrix (Lift moveTransposeInsideTiling).",
+      "map(split(n) o transpose) o split(m) o transpose",
+      "transpose o map(transpose) o split(n) o map(split(m))", {K::Map}, {},
+      {
+          {"split-transpose", "1", {}},
+          {"map-fusion", "", {}},
+          {"transpose-transpose-id", "0.0.0.1", {}},
+          {"map-split-transpose", "", {}},
+      }));
 
-  reg.add(macro(reg, "dot-vectorisation", "Vectorise a dot product and compute it with the dot built-in (004 section 5.3).",
+  reg.add(macro(reg, "dot-vectorisation",
+                "Vectorise a dot product and compute it with the dot built-in (004 section 5.3).",
                 "reduce(add, z) o map(mult) $ zip(a, b)",
                 "reduce(add, z) o map(p => dot(p._0, p._1)) $ zip(asVector(n, a), asVector(n, b))",
                 {K::Reduce, K::ReduceSeq}, {{"n", ParamKind::Width, "vector width", "4", {"2", "3", "4"}}},

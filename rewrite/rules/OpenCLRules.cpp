@@ -15,9 +15,11 @@ using ir::PatternKind;
 
 // Why a parallel map of kind k in dimension d may not be placed at the site; "" if it may.
 std::string sequentialContext(const Site& s) {
-  for (PatternKind k : {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq,
-                        PatternKind::ReduceSeqUnroll, PatternKind::Reduce, PatternKind::PartRed, PatternKind::MapVec})
-    if (s.insidePattern(k)) return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
+  for (PatternKind k :
+       {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll,
+        PatternKind::Reduce, PatternKind::PartRed, PatternKind::MapVec})
+    if (s.insidePattern(k))
+      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
   return "";
 }
 
@@ -35,24 +37,33 @@ Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
     case PatternKind::MapGlb:
       if (s.insidePattern(PatternKind::MapWrg) || s.insidePattern(PatternKind::MapLcl))
         return fail("global maps cannot be nested in work-group or local maps");
-      if (s.insidePattern(PatternKind::MapGlb, d)) return fail("dimension {} is already mapped by an outer mapGlb", d);
+      if (s.insidePattern(PatternKind::MapGlb, d))
+        return fail("dimension {} is already mapped by an outer mapGlb", d);
       if (containsPattern(mc->f, {PatternKind::MapWrg, PatternKind::MapLcl}))
         return fail("the function contains work-group or local maps");
-      if (containsPattern(mc->f, {PatternKind::MapGlb}, d)) return fail("the function already maps dimension {} globally", d);
+      if (containsPattern(mc->f, {PatternKind::MapGlb}, d))
+        return fail("the function already maps dimension {} globally", d);
       break;
     case PatternKind::MapWrg:
-      if (s.insidePattern(PatternKind::MapGlb)) return fail("work-group maps cannot be nested in global maps");
-      if (s.insidePattern(PatternKind::MapLcl)) return fail("work-group maps must enclose local maps, not the reverse");
-      if (s.insidePattern(PatternKind::MapWrg, d)) return fail("dimension {} is already mapped by an outer mapWrg", d);
+      if (s.insidePattern(PatternKind::MapGlb))
+        return fail("work-group maps cannot be nested in global maps");
+      if (s.insidePattern(PatternKind::MapLcl))
+        return fail("work-group maps must enclose local maps, not the reverse");
+      if (s.insidePattern(PatternKind::MapWrg, d))
+        return fail("dimension {} is already mapped by an outer mapWrg", d);
       if (containsPattern(mc->f, {PatternKind::MapGlb})) return fail("the function contains global maps");
-      if (containsPattern(mc->f, {PatternKind::MapWrg}, d)) return fail("the function already maps dimension {} to work-groups", d);
+      if (containsPattern(mc->f, {PatternKind::MapWrg}, d))
+        return fail("the function already maps dimension {} to work-groups", d);
       break;
     case PatternKind::MapLcl:
-      if (!s.insidePattern(PatternKind::MapWrg, d)) return fail("a mapLcl{} must be nested inside a mapWrg{}", d, d);
-      if (s.insidePattern(PatternKind::MapLcl, d)) return fail("dimension {} is already mapped by an outer mapLcl", d);
+      if (!s.insidePattern(PatternKind::MapWrg, d))
+        return fail("a mapLcl{} must be nested inside a mapWrg{}", d, d);
+      if (s.insidePattern(PatternKind::MapLcl, d))
+        return fail("dimension {} is already mapped by an outer mapLcl", d);
       if (containsPattern(mc->f, {PatternKind::MapGlb, PatternKind::MapWrg}))
         return fail("the function contains global or work-group maps");
-      if (containsPattern(mc->f, {PatternKind::MapLcl}, d)) return fail("the function already maps dimension {} locally", d);
+      if (containsPattern(mc->f, {PatternKind::MapLcl}, d))
+        return fail("the function already maps dimension {} locally", d);
       break;
     default:
       break;
@@ -77,7 +88,8 @@ Outcome unroll(const Site& s, PatternKind from, PatternKind to) {
   const Expr& in = c->args().back();
   arith::Expr len = lengthAt(s, in);
   if (!len || !len.isCst()) return fail("the loop length {} is not a constant", len ? str(len) : "?");
-  if (len.value() > 64) return fail("the loop is too long to unroll ({} iterations, at most 64)", len.value());
+  if (len.value() > 64)
+    return fail("the loop is too long to unroll ({} iterations, at most 64)", len.value());
   return Outcome::ok(m::call(m::withKind(*p, to), c->args()));
 }
 
@@ -118,28 +130,33 @@ void registerOpenCLRules(RuleRegistry& reg) {
     r.candidates = [](const Site&) { return dims(); };
     reg.add(std::move(r));
   };
-  dimRule("map-to-glb", "Run the map's iterations in parallel on global threads of a dimension.", "mapGlb<dim>(f)",
-          K::MapGlb);
-  dimRule("map-to-wrg", "Give the map's iterations to work-groups of a dimension.", "mapWrg<dim>(f)", K::MapWrg);
-  dimRule("map-to-lcl", "Give the map's iterations to the local threads of the enclosing work-group.", "mapLcl<dim>(f)",
-          K::MapLcl);
-  reg.add(makeRule("map-to-seq", Family::OpenCL, "Run the map as a sequential loop.", "map(f)", "mapSeq(f)", {K::Map},
+  dimRule("map-to-glb", "Run the map's iterations in parallel on global threads of a dimension.",
+          "mapGlb<dim>(f)", K::MapGlb);
+  dimRule("map-to-wrg", "Give the map's iterations to work-groups of a dimension.", "mapWrg<dim>(f)",
+          K::MapWrg);
+  dimRule("map-to-lcl", "Give the map's iterations to the local threads of the enclosing work-group.",
+          "mapLcl<dim>(f)", K::MapLcl);
+  reg.add(makeRule("map-to-seq", Family::OpenCL, "Run the map as a sequential loop.", "map(f)", "mapSeq(f)",
+                   {K::Map},
                    [](const Site& s, const ParamValues& pv) { return lowerMap(s, pv, K::MapSeq); }));
   reg.add(makeRule("reduce-to-seq", Family::OpenCL, "Run the reduction as a sequential loop.", "reduce(f, z)",
                    "reduceSeq(f, z)", {K::Reduce}, reduceToSeq));
-  reg.add(makeRule("map-seq-unroll", Family::OpenCL, "Unroll a sequential map of constant length.", "mapSeq(f)",
-                   "mapSeqUnroll(f)", {K::MapSeq},
+  reg.add(makeRule("map-seq-unroll", Family::OpenCL, "Unroll a sequential map of constant length.",
+                   "mapSeq(f)", "mapSeqUnroll(f)", {K::MapSeq},
                    [](const Site& s, const ParamValues&) { return unroll(s, K::MapSeq, K::MapSeqUnroll); }));
-  reg.add(makeRule("reduce-seq-unroll", Family::OpenCL, "Unroll a sequential reduction of constant length.",
-                   "reduceSeq(f, z)", "reduceSeqUnroll(f, z)", {K::ReduceSeq},
-                   [](const Site& s, const ParamValues&) { return unroll(s, K::ReduceSeq, K::ReduceSeqUnroll); }));
-  reg.add(makeRule("to-global", Family::OpenCL, "Write the result of an OpenCL map or a user function to global memory.",
-                   "mapX(f)", "toGlobal(mapX(f))", {},
+  reg.add(makeRule(
+      "reduce-seq-unroll", Family::OpenCL, "Unroll a sequential reduction of constant length.",
+      "reduceSeq(f, z)", "reduceSeqUnroll(f, z)", {K::ReduceSeq},
+      [](const Site& s, const ParamValues&) { return unroll(s, K::ReduceSeq, K::ReduceSeqUnroll); }));
+  reg.add(makeRule("to-global", Family::OpenCL,
+                   "Write the result of an OpenCL map or a user function to global memory.", "mapX(f)",
+                   "toGlobal(mapX(f))", {},
                    [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToGlobal); }));
-  reg.add(makeRule("to-local", Family::OpenCL, "Write the result to the work-group's local memory.", "mapX(f)",
-                   "toLocal(mapX(f))", {}, [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToLocal); }));
-  reg.add(makeRule("to-private", Family::OpenCL, "Keep the result in the thread's private memory.", "mapSeq(f)",
-                   "toPrivate(mapSeq(f))", {},
+  reg.add(makeRule("to-local", Family::OpenCL, "Write the result to the work-group's local memory.",
+                   "mapX(f)", "toLocal(mapX(f))", {},
+                   [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToLocal); }));
+  reg.add(makeRule("to-private", Family::OpenCL, "Keep the result in the thread's private memory.",
+                   "mapSeq(f)", "toPrivate(mapSeq(f))", {},
                    [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToPrivate); }));
 }
 

@@ -62,7 +62,8 @@ Outcome partRedSplitJoin(const Site& s, const ParamValues& pv) {
   if (!len) return unknownType(s);
   arith::Expr mm = r->pattern->size(0);
   arith::Expr k = pv.factor("k", *s.program);
-  if (!arith::provablyDivisible(k, mm)) return fail("the chunk length {} is not a multiple of the part size {}", str(k), str(mm));
+  if (!arith::provablyDivisible(k, mm))
+    return fail("the chunk length {} is not a multiple of the part size {}", str(k), str(mm));
   if (!arith::provablyDivisible(len, k))
     return fail("the chunk length {} does not provably divide the length {} of the input", str(k), str(len));
   Fun f = m::reduceAsFun(PatternKind::PartRed, r->f, r->init, {mm});
@@ -99,19 +100,24 @@ Outcome partRedIterate(const Site& s, const ParamValues& pv) {
   return Outcome::ok(m::call(ir::PatternNode::make(PatternKind::Iterate, std::move(ps)), {r->input}));
 }
 
-Expr reorderStride(arith::Expr stride, Expr input) { return m::call(ir::gather(ir::strideIndex(stride)), {std::move(input)}); }
+Expr reorderStride(arith::Expr stride, Expr input) {
+  return m::call(ir::gather(ir::strideIndex(stride)), {std::move(input)});
+}
 
 Outcome reduceReorder(const Site& s, const ParamValues& pv) {
   auto r = m::reduceCall(s.expr());
   if (!r || !m::isReduction(r->kind())) return fail("not a call of a reduction");
   OperatorInfo op = analyseOperator(r->f);
   if (!op.associative || !op.commutative)
-    return fail("reordering needs an associative and commutative operator{}", op.why.empty() ? "" : ": " + op.why);
+    return fail("reordering needs an associative and commutative operator{}",
+                op.why.empty() ? "" : ": " + op.why);
   arith::Expr len = lengthAt(s, r->input);
   arith::Expr st = pv.factor("s", *s.program);
   if (!len || !arith::provablyDivisible(len, st))
-    return fail("the stride {} does not provably divide the length {} of the input", str(st), len ? str(len) : "?");
-  return Outcome::ok(m::callReduce(r->kind(), r->f, r->init, reorderStride(st, r->input), r->pattern->params().sizes));
+    return fail("the stride {} does not provably divide the length {} of the input", str(st),
+                len ? str(len) : "?");
+  return Outcome::ok(
+      m::callReduce(r->kind(), r->f, r->init, reorderStride(st, r->input), r->pattern->params().sizes));
 }
 
 Outcome partRedReorder(const Site& s, const ParamValues& pv) {
@@ -130,7 +136,8 @@ Outcome partRedReorder(const Site& s, const ParamValues& pv) {
   arith::Expr len = lengthAt(s, r->input);
   arith::Expr st = pv.factor("s", *s.program);
   if (!len || !arith::provablyDivisible(len, st))
-    return fail("the stride {} does not provably divide the length {} of the input", str(st), len ? str(len) : "?");
+    return fail("the stride {} does not provably divide the length {} of the input", str(st),
+                len ? str(len) : "?");
   return Outcome::ok(m::callReduce(PatternKind::PartRed, r->f, r->init, reorderStride(st, r->input),
                                    r->pattern->params().sizes));
 }
@@ -144,9 +151,10 @@ std::vector<ParamValues> strideCandidates(const Site& s) {
 }  // namespace
 
 void registerReduceRules(RuleRegistry& reg) {
-  Rule partial = makeRule("reduce-partial", Family::Reduce,
-                          "Reduce partial results: a partial reduction of parts of m elements first (000 rules).",
-                          "reduce(f, z)", "reduce(f, z) o partRed(f, z, m)", {PatternKind::Reduce}, reducePartial);
+  Rule partial =
+      makeRule("reduce-partial", Family::Reduce,
+               "Reduce partial results: a partial reduction of parts of m elements first (000 rules).",
+               "reduce(f, z)", "reduce(f, z) o partRed(f, z, m)", {PatternKind::Reduce}, reducePartial);
   partial.params = {{"m", ParamKind::Factor, "part size (elements per partial result)", "4", {}}};
   partial.candidates = [](const Site& s) {
     auto r = m::reduceCall(s.expr(), PatternKind::Reduce);
@@ -155,15 +163,16 @@ void registerReduceRules(RuleRegistry& reg) {
   reg.add(std::move(partial));
 
   reg.add(makeRule("partred-to-reduce", Family::Reduce,
-                   "A partial reduction whose part is the whole array is a reduction.", "partRed(f, z, len(x)) $ x",
-                   "reduce(f, z) $ x", {PatternKind::PartRed}, partRedToReduce));
+                   "A partial reduction whose part is the whole array is a reduction.",
+                   "partRed(f, z, len(x)) $ x", "reduce(f, z) $ x", {PatternKind::PartRed}, partRedToReduce));
 
   reg.add(makeRule("partred-map-reduce", Family::Reduce,
-                   "A partial reduction is a map of reductions over its parts (its definition).", "partRed(f, z, m)",
-                   "join o map(reduce(f, z)) o split(m)", {PatternKind::PartRed}, partRedMapReduce));
-  reg.add(makeRule("reduce-single", Family::Reduce,
-                   "Reducing one element from the identity gives that element.", "reduce(f, z) $ x (one element)", "x",
-                   {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSingle));
+                   "A partial reduction is a map of reductions over its parts (its definition).",
+                   "partRed(f, z, m)", "join o map(reduce(f, z)) o split(m)", {PatternKind::PartRed},
+                   partRedMapReduce));
+  reg.add(makeRule(
+      "reduce-single", Family::Reduce, "Reducing one element from the identity gives that element.",
+      "reduce(f, z) $ x (one element)", "x", {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSingle));
 
   Rule sj = makeRule("partred-split-join", Family::Reduce,
                      "Compute a partial reduction chunk by chunk (chunks of k, a multiple of the part size).",
@@ -173,23 +182,26 @@ void registerReduceRules(RuleRegistry& reg) {
   sj.candidates = partRedSplitCandidates;
   reg.add(std::move(sj));
 
-  Rule it = makeRule("partred-iterate", Family::Reduce,
-                     "Compute a partial reduction of parts of r^k elements as k rounds of parts of r.",
-                     "partRed(f, z, r^k)", "iterate(k, partRed(f, z, r))", {PatternKind::PartRed}, partRedIterate);
+  Rule it =
+      makeRule("partred-iterate", Family::Reduce,
+               "Compute a partial reduction of parts of r^k elements as k rounds of parts of r.",
+               "partRed(f, z, r^k)", "iterate(k, partRed(f, z, r))", {PatternKind::PartRed}, partRedIterate);
   it.params = {{"r", ParamKind::Factor, "part size of one round", "2", {}}};
   reg.add(std::move(it));
 
-  Rule pr = makeRule("partred-reorder", Family::Reduce,
-                     "Let a partial reduction read its input in strided order (its results feed a reduction).",
-                     "reduce(f, z) o partRed(f, z, m)", "reduce(f, z) o partRed(f, z, m) o reorderStride(s)",
-                     {PatternKind::PartRed}, partRedReorder);
+  Rule pr =
+      makeRule("partred-reorder", Family::Reduce,
+               "Let a partial reduction read its input in strided order (its results feed a reduction).",
+               "reduce(f, z) o partRed(f, z, m)", "reduce(f, z) o partRed(f, z, m) o reorderStride(s)",
+               {PatternKind::PartRed}, partRedReorder);
   pr.params = {{"s", ParamKind::Factor, "stride", "2", {}}};
   pr.candidates = strideCandidates;
   reg.add(std::move(pr));
 
   Rule rr = makeRule("reduce-reorder", Family::Reduce,
                      "Reduce the input in strided order (needs a commutative operator).", "reduce(f, z)",
-                     "reduce(f, z) o reorderStride(s)", {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceReorder);
+                     "reduce(f, z) o reorderStride(s)", {PatternKind::Reduce, PatternKind::ReduceSeq},
+                     reduceReorder);
   rr.params = {{"s", ParamKind::Factor, "stride", "2", {}}};
   rr.candidates = strideCandidates;
   reg.add(std::move(rr));

@@ -82,14 +82,22 @@ const cfun::Expr* returnedExpr(const cfun::Body& b) {
 
 BinOp binaryOf(cfun::BinaryOp op) {
   switch (op) {
-    case cfun::BinaryOp::Add: return BinOp::Add;
-    case cfun::BinaryOp::Mul: return BinOp::Mul;
-    case cfun::BinaryOp::BitAnd: return BinOp::And;
-    case cfun::BinaryOp::BitOr: return BinOp::Or;
-    case cfun::BinaryOp::BitXor: return BinOp::Xor;
-    case cfun::BinaryOp::LogAnd: return BinOp::LogAnd;
-    case cfun::BinaryOp::LogOr: return BinOp::LogOr;
-    default: return BinOp::None;
+    case cfun::BinaryOp::Add:
+      return BinOp::Add;
+    case cfun::BinaryOp::Mul:
+      return BinOp::Mul;
+    case cfun::BinaryOp::BitAnd:
+      return BinOp::And;
+    case cfun::BinaryOp::BitOr:
+      return BinOp::Or;
+    case cfun::BinaryOp::BitXor:
+      return BinOp::Xor;
+    case cfun::BinaryOp::LogAnd:
+      return BinOp::LogAnd;
+    case cfun::BinaryOp::LogOr:
+      return BinOp::LogOr;
+    default:
+      return BinOp::None;
   }
 }
 
@@ -144,8 +152,9 @@ OperatorInfo analyseOperator(const Fun& f) {
     info.op = userFunOperator(u->def());
     fillAlgebra(info);
     if (!info.associative)
-      info.why = fmt::format("user function '{}' is not a known associative operator (x + y, x * y, max, min, ...)",
-                             u->def().name);
+      info.why =
+          fmt::format("user function '{}' is not a known associative operator (x + y, x * y, max, min, ...)",
+                      u->def().name);
     return info;
   }
   if (auto* p = ir::asPattern(f); p && p->pattern() == PatternKind::Vectorize) {
@@ -162,7 +171,8 @@ OperatorInfo analyseOperator(const Fun& f) {
   const ir::ParamNode* b = l->params()[1].get();
   const Expr& body = l->body();
   // fun((a, b) => g(a, b)) or g(b, a)
-  if (auto* c = ir::asCall(body); c && c->args().size() == 2 && !m::mentions(c->fun(), a) && !m::mentions(c->fun(), b)) {
+  if (auto* c = ir::asCall(body);
+      c && c->args().size() == 2 && !m::mentions(c->fun(), a) && !m::mentions(c->fun(), b)) {
     bool ab = c->args()[0].get() == a && c->args()[1].get() == b;
     bool ba = c->args()[0].get() == b && c->args()[1].get() == a;
     if (ab || ba) {
@@ -184,7 +194,8 @@ OperatorInfo analyseOperator(const Fun& f) {
           // g may take the pair as one tuple: fun(p => h(get 0 p, get 1 p)).
           if (auto* gl = ir::asLambda(mc->f); gl && gl->params().size() == 1) {
             const ir::ParamNode* p = gl->params()[0].get();
-            if (auto* hc = ir::asCall(gl->body()); hc && hc->args().size() == 2 && !m::mentions(hc->fun(), p)) {
+            if (auto* hc = ir::asCall(gl->body());
+                hc && hc->args().size() == 2 && !m::mentions(hc->fun(), p)) {
               auto g0 = m::callOf(hc->args()[0], PatternKind::Get);
               auto g1 = m::callOf(hc->args()[1], PatternKind::Get);
               if (g0 && g1 && m::arg(hc->args()[0], 0).get() == p && m::arg(hc->args()[1], 0).get() == p &&
@@ -251,13 +262,15 @@ bool isIdentityOf(BinOp op, const Expr& init) {
 std::string partialReductionProblem(const Fun& f, const Expr& init, bool needCommutative) {
   OperatorInfo info = analyseOperator(f);
   if (!info.associative)
-    return "the reduction operator must be associative: " + (info.why.empty() ? std::string("unknown operator") : info.why);
+    return "the reduction operator must be associative: " +
+           (info.why.empty() ? std::string("unknown operator") : info.why);
   if (needCommutative && !info.commutative) return "the reduction operator must be commutative";
   if (!info.idempotent && !isIdentityOf(info.op, init)) {
     auto* l = ir::asLiteral(init);
-    return fmt::format("the initial value {} must be the identity of the operator (every partial reduction starts "
-                       "from it)",
-                       l ? l->text() : std::string("(not a literal)"));
+    return fmt::format(
+        "the initial value {} must be the identity of the operator (every partial reduction starts "
+        "from it)",
+        l ? l->text() : std::string("(not a literal)"));
   }
   return "";
 }
@@ -274,7 +287,8 @@ class GetTupleSimplifier : public ir::Mutator {
       const Expr& t = m::arg(r, 0);
       if (m::callOf(t, PatternKind::Tuple)) {
         auto* tc = ir::asCall(t);
-        if (g->index() >= 0 && g->index() < static_cast<int>(tc->args().size())) return tc->args()[static_cast<size_t>(g->index())];
+        if (g->index() >= 0 && g->index() < static_cast<int>(tc->args().size()))
+          return tc->args()[static_cast<size_t>(g->index())];
       }
     }
     return r;
@@ -322,8 +336,12 @@ bool containsIn(const Expr& e, std::initializer_list<PatternKind> kinds, int dim
 }
 }  // namespace
 
-bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim) { return containsIn(f, kinds, dim); }
-bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim) { return containsIn(e, kinds, dim); }
+bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim) {
+  return containsIn(f, kinds, dim);
+}
+bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim) {
+  return containsIn(e, kinds, dim);
+}
 
 namespace {
 bool computesFun(const Fun& f);
@@ -384,7 +402,8 @@ std::optional<m::MapCall> functionAsMap(const Fun& f) {
   auto* l = ir::asLambda(f);
   if (!l || l->params().size() != 1) return std::nullopt;
   auto inner = m::mapCall(l->body());
-  if (!inner || inner->input != l->params()[0] || m::mentions(inner->f, l->params()[0].get())) return std::nullopt;
+  if (!inner || inner->input != l->params()[0] || m::mentions(inner->f, l->params()[0].get()))
+    return std::nullopt;
   inner->input = nullptr;
   return inner;
 }

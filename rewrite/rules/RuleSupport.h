@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
-#include <string>
 #include <vector>
 
 #include "rewrite/Match.h"
@@ -41,8 +41,8 @@ Outcome unknownType(const Site& s, const std::string& what = "the input");
 
 // Split-factor candidates for an array of length `len`: the default first (if it divides),
 // then other constants that provably divide it, smallest first (at most `max`).
-std::vector<ParamValues> factorCandidates(const std::string& name, arith::Expr len, int64_t def, size_t max = 6,
-                                          bool allowWhole = false);
+std::vector<ParamValues> factorCandidates(const std::string& name, arith::Expr len, int64_t def,
+                                          size_t max = 6, bool allowWhole = false);
 // The constant divisors (> 1) of `len`, as far as the arithmetic can prove them.
 std::vector<int64_t> provenDivisors(arith::Expr len, size_t max = 12, bool allowWhole = false);
 

@@ -66,7 +66,8 @@ Outcome reverseReverseId(const Site& s, const ParamValues&) {
   for (PatternKind k : {PatternKind::Gather, PatternKind::Scatter}) {
     auto* o = m::callOf(s.expr(), k);
     if (!o) continue;
-    if (o->params().indexFun.kind != ir::IndexFun::Kind::Reverse) return fail("the index function is not reverse");
+    if (o->params().indexFun.kind != ir::IndexFun::Kind::Reverse)
+      return fail("the index function is not reverse");
     const Expr& in = m::arg(s.expr(), 0);
     auto* i = m::callOf(in, k);
     if (!i || i->params().indexFun.kind != ir::IndexFun::Kind::Reverse)
@@ -91,7 +92,8 @@ bool isIdentityFunction(const Fun& f) {
 Outcome mapIdRemoval(const Site& s, const ParamValues&) {
   auto mc = m::mapCall(s.expr());
   if (!mc) return fail("not a call of a map");
-  if (!isIdentityFunction(mc->f)) return fail("the function of the {} is not the identity", patName(mc->kind()));
+  if (!isIdentityFunction(mc->f))
+    return fail("the function of the {} is not the identity", patName(mc->kind()));
   return Outcome::ok(mc->input);
 }
 
@@ -108,8 +110,9 @@ Outcome inlineLambda(const Site& s, const ParamValues&) {
     const Expr& a = c->args()[i];
     int n = m::uses(l->body(), p);
     if (n > 1 && computes(a))
-      return fail("parameter {} is used {} times and its argument computes something (it would be computed {} times)",
-                  p->name(), n, n);
+      return fail(
+          "parameter {} is used {} times and its argument computes something (it would be computed {} times)",
+          p->name(), n, n);
     repl[p] = a;
   }
   // Arguments used several times are shared by the uses; give each use its own copy.
@@ -144,9 +147,11 @@ Outcome etaReduction(const Site& s, const ParamValues&) {
   for (auto& p : l->params())
     if (m::mentions(c->fun(), p.get())) return fail("the called function uses the parameters");
   if (l->params().size() > 1 && ir::asPattern(c->fun()))
-    return fail("a pattern does not take a tuple apart as a lambda of {} parameters does", l->params().size());
+    return fail("a pattern does not take a tuple apart as a lambda of {} parameters does",
+                l->params().size());
   for (auto& p : l->params())
-    if (p->declaredType()) return fail("parameter {} has a declared type, which the rewrite would drop", p->name());
+    if (p->declaredType())
+      return fail("parameter {} has a declared type, which the rewrite would drop", p->name());
   return Outcome::ok(c->fun());
 }
 
@@ -182,37 +187,42 @@ Outcome mapGetZip(const Site& s, const ParamValues&) {
 
 void registerSimplificationRules(RuleRegistry& reg) {
   using K = PatternKind;
-  reg.add(makeRule("join-split-id", Family::Simplification, "Joining what was split gives the original array.",
-                   "join o split(n)", "id", {K::Join}, joinSplitId));
-  reg.add(makeRule("split-join-id", Family::Simplification, "Splitting what was joined, by the row length, cancels.",
+  reg.add(makeRule("join-split-id", Family::Simplification,
+                   "Joining what was split gives the original array.", "join o split(n)", "id", {K::Join},
+                   joinSplitId));
+  reg.add(makeRule("split-join-id", Family::Simplification,
+                   "Splitting what was joined, by the row length, cancels.",
                    "split(n) o join $ x (rows of n)", "x", {K::Split}, splitJoinId));
   reg.add(makeRule("asscalar-asvector-id", Family::Simplification, "Vectorising and scalarising cancel.",
                    "asScalar o asVector(n)", "id", {K::AsScalar}, asScalarAsVectorId));
   reg.add(makeRule("asvector-asscalar-id", Family::Simplification,
-                   "Scalarising and vectorising with the same width cancel.", "asVector(n) o asScalar $ x (width n)",
-                   "x", {K::AsVector}, asVectorAsScalarId));
-  reg.add(makeRule("gather-scatter-id", Family::Simplification, "A gather undoes a scatter with the same function.",
-                   "gather(f) o scatter(f)", "id", {K::Gather},
-                   [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Gather, K::Scatter); }));
-  reg.add(makeRule("scatter-gather-id", Family::Simplification, "A scatter undoes a gather with the same function.",
-                   "scatter(f) o gather(f)", "id", {K::Scatter},
-                   [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Scatter, K::Gather); }));
+                   "Scalarising and vectorising with the same width cancel.",
+                   "asVector(n) o asScalar $ x (width n)", "x", {K::AsVector}, asVectorAsScalarId));
+  reg.add(makeRule(
+      "gather-scatter-id", Family::Simplification, "A gather undoes a scatter with the same function.",
+      "gather(f) o scatter(f)", "id", {K::Gather},
+      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Gather, K::Scatter); }));
+  reg.add(makeRule(
+      "scatter-gather-id", Family::Simplification, "A scatter undoes a gather with the same function.",
+      "scatter(f) o gather(f)", "id", {K::Scatter},
+      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Scatter, K::Gather); }));
   reg.add(makeRule("reverse-reverse-id", Family::Simplification, "Reversing twice is the identity.",
                    "gather(reverse) o gather(reverse)", "id", {K::Gather, K::Scatter}, reverseReverseId));
-  reg.add(makeRule("id-removal", Family::Simplification, "Drop an id (a copy that is not needed).", "id $ x", "x",
-                   {K::Id}, idRemoval));
-  reg.add(makeRule("map-id-removal", Family::Simplification, "Drop a map of the identity.", "map(id) $ x", "x",
-                   {K::Map, K::MapSeq, K::MapSeqUnroll, K::MapGlb, K::MapWrg, K::MapLcl}, mapIdRemoval));
+  reg.add(makeRule("id-removal", Family::Simplification, "Drop an id (a copy that is not needed).", "id $ x",
+                   "x", {K::Id}, idRemoval));
+  reg.add(makeRule("map-id-removal", Family::Simplification, "Drop a map of the identity.", "map(id) $ x",
+                   "x", {K::Map, K::MapSeq, K::MapSeqUnroll, K::MapGlb, K::MapWrg, K::MapLcl}, mapIdRemoval));
   reg.add(makeRule("inline-lambda", Family::Simplification,
-                   "Inline a lambda applied to arguments (beta reduction).", "(fun(x => b)) $ a", "b[x := a]", {},
-                   inlineLambda));
-  Rule eta = makeRule("eta-reduction", Family::Simplification, "A lambda that only calls a function is that function.",
-                      "fun(x => f(x))", "f", {}, etaReduction);
+                   "Inline a lambda applied to arguments (beta reduction).", "(fun(x => b)) $ a", "b[x := a]",
+                   {}, inlineLambda));
+  Rule eta = makeRule("eta-reduction", Family::Simplification,
+                      "A lambda that only calls a function is that function.", "fun(x => f(x))", "f", {},
+                      etaReduction);
   eta.target = Target::Fun;
   reg.add(std::move(eta));
   Rule etaEx = makeRule("eta-expansion", Family::Simplification,
-                        "Write a pattern used as a function as a lambda (gives rules a body to work in).", "f",
-                        "fun(x => f(x))", {}, etaExpansion);
+                        "Write a pattern used as a function as a lambda (gives rules a body to work in).",
+                        "f", "fun(x => f(x))", {}, etaExpansion);
   etaEx.target = Target::Fun;
   reg.add(std::move(etaEx));
   reg.add(makeRule("get-tuple", Family::Simplification, "Take a component of a tuple built on the spot.",

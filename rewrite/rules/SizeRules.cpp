@@ -122,7 +122,8 @@ bool mentionsSize(Type t, arith::Expr v) {
 }
 
 Outcome sizeMultiple(const Site& s, const ParamValues& pv) {
-  if (s.loc != Location::body()) return fail("size-multiple changes the whole program: apply it at location 0");
+  if (s.loc != Location::body())
+    return fail("size-multiple changes the whole program: apply it at location 0");
   const ir::Program& prog = *s.program;
   const std::string& name = pv.text("var");
   const ir::SizeDecl* decl = prog.findSize(name);
@@ -163,9 +164,10 @@ std::vector<ParamValues> sizeCandidates(const Site& s) {
 }  // namespace
 
 void registerSizeRules(RuleRegistry& reg) {
-  Rule r = makeRule("size-multiple", Family::Sizes,
-                    "Restrict the program to lengths that are multiples of k: size var becomes var*k (var counts blocks).",
-                    "[T]N", "[T]N*k", {}, sizeMultiple);
+  Rule r = makeRule(
+      "size-multiple", Family::Sizes,
+      "Restrict the program to lengths that are multiples of k: size var becomes var*k (var counts blocks).",
+      "[T]N", "[T]N*k", {}, sizeMultiple);
   r.params = {{"var", ParamKind::Name, "the size variable", "N", {}},
               {"k", ParamKind::Factor, "the factor its values are multiples of", "4", {}}};
   r.candidates = sizeCandidates;

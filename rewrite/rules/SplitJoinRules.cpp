@@ -56,11 +56,13 @@ Outcome joinSplit(const Site& s, const ParamValues&) {
   if (!inner) return Outcome::fail(why);
   if (inner->kind() != mc->kind())
     return fail("the maps are of different kinds ({} of {})", patName(mc->kind()), patName(inner->kind()));
-  if (m::isParallelMap(mc->kind())) return fail("join-split applies to map and mapSeq, not to {}", patName(mc->kind()));
+  if (m::isParallelMap(mc->kind()))
+    return fail("join-split applies to map and mapSeq, not to {}", patName(mc->kind()));
   Type t = typeAt(s, mc->input);
   if (!t) return unknownType(s);
   if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
-  return Outcome::ok(m::callSplit(t.elem().length(), m::callMap(mc->kind(), inner->f, m::callJoin(mc->input))));
+  return Outcome::ok(
+      m::callSplit(t.elem().length(), m::callMap(mc->kind(), inner->f, m::callJoin(mc->input))));
 }
 
 Outcome reduceSplitJoin(const Site& s, const ParamValues&) {
@@ -153,31 +155,33 @@ Rule withSplitParam(Rule r, PatternKind kind) {
 }  // namespace
 
 void registerSplitJoinRules(RuleRegistry& reg) {
-  reg.add(withSplitParam(makeRule("split-join", Family::SplitJoin,
-                                  "Nest a map: split the input into chunks of n, map over the chunks, join (003 step 1).",
-                                  "map(f)", "join o map(map(f)) o split(n)", {PatternKind::Map},
-                                  [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::Map); }),
-                         PatternKind::Map));
+  reg.add(withSplitParam(
+      makeRule("split-join", Family::SplitJoin,
+               "Nest a map: split the input into chunks of n, map over the chunks, join (003 step 1).",
+               "map(f)", "join o map(map(f)) o split(n)", {PatternKind::Map},
+               [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::Map); }),
+      PatternKind::Map));
   reg.add(withSplitParam(
       makeRule("split-join-seq", Family::SplitJoin, "Nest a sequential map into chunks of n.", "mapSeq(f)",
                "join o mapSeq(mapSeq(f)) o split(n)", {PatternKind::MapSeq},
                [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::MapSeq); }),
       PatternKind::MapSeq));
-  reg.add(makeRule("join-split", Family::SplitJoin, "Flatten a nest of two maps into one map over the joined array.",
-                   "map(map(f)) $ x", "split(m) o map(f) o join $ x", {PatternKind::Map, PatternKind::MapSeq},
-                   joinSplit));
+  reg.add(makeRule("join-split", Family::SplitJoin,
+                   "Flatten a nest of two maps into one map over the joined array.", "map(map(f)) $ x",
+                   "split(m) o map(f) o join $ x", {PatternKind::Map, PatternKind::MapSeq}, joinSplit));
   reg.add(makeRule("reduce-split-join", Family::SplitJoin,
                    "Run a whole reduction as the only chunk of a map (so it can be given to one work-group).",
                    "reduce(f, z) $ x", "join o map(reduce(f, z)) o split(len(x)) $ x",
                    {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSplitJoin));
-  reg.add(makeRule("split-zip", Family::SplitJoin, "Split the zipped arrays instead of the zip.", "split(n) $ zip(a, b)",
-                   "map(q => zip(q._0, q._1)) $ zip(split(n) $ a, split(n) $ b)", {PatternKind::Split}, splitZip));
+  reg.add(makeRule("split-zip", Family::SplitJoin, "Split the zipped arrays instead of the zip.",
+                   "split(n) $ zip(a, b)", "map(q => zip(q._0, q._1)) $ zip(split(n) $ a, split(n) $ b)",
+                   {PatternKind::Split}, splitZip));
   reg.add(makeRule("zip-split", Family::SplitJoin, "Zip before splitting (inverse of split-zip).",
                    "map(q => zip(q._0, q._1)) $ zip(split(n) $ a, split(n) $ b)", "split(n) $ zip(a, b)",
                    {PatternKind::Map}, zipSplit));
   reg.add(makeRule("zip-join", Family::SplitJoin, "Zip the nested arrays before joining them.",
-                   "zip(join $ a, join $ b)", "join o map(q => zip(q._0, q._1)) $ zip(a, b)", {PatternKind::Zip},
-                   zipJoin));
+                   "zip(join $ a, join $ b)", "join o map(q => zip(q._0, q._1)) $ zip(a, b)",
+                   {PatternKind::Zip}, zipJoin));
 }
 
 }  // namespace lift::rewrite

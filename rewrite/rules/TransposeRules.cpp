@@ -84,7 +84,8 @@ Outcome mapTransposeTransposeMapTranspose(const Site& s, const ParamValues&) {
 Outcome transposeMapJoin(const Site& s, const ParamValues&) {
   if (!m::callOf(s.expr(), PatternKind::Transpose)) return fail("not a call of transpose");
   auto mc = m::mapCall(m::arg(s.expr(), 0), PatternKind::Map);
-  if (!mc || !functionAsPattern(mc->f, PatternKind::Join)) return fail("the input of the transpose is not a map of join");
+  if (!mc || !functionAsPattern(mc->f, PatternKind::Join))
+    return fail("the input of the transpose is not a map of join");
   return Outcome::ok(m::callJoin(mapOf(m::transposeFun(), m::callTranspose(mc->input))));
 }
 
@@ -170,22 +171,27 @@ void registerTransposeRules(RuleRegistry& reg) {
                    "Replace an id of a matrix by two transpositions (enables moving them apart).", "id",
                    "transpose o transpose", {K::Id}, idTransposeTranspose));
   reg.add(makeRule("map-split-transpose", Family::Transpose, "Move a transpose below a map of split.",
-                   "map(split(n)) o transpose", "transpose o map(transpose) o split(n)", {K::Map}, mapSplitTranspose));
+                   "map(split(n)) o transpose", "transpose o map(transpose) o split(n)", {K::Map},
+                   mapSplitTranspose));
   reg.add(makeRule("map-transpose-split", Family::Transpose, "Move a split below a map of transpose.",
-                   "map(transpose) o split(n)", "transpose o map(split(n)) o transpose", {K::Map}, mapTransposeSplit));
+                   "map(transpose) o split(n)", "transpose o map(split(n)) o transpose", {K::Map},
+                   mapTransposeSplit));
   reg.add(makeRule("transpose-map-split", Family::Transpose, "Move a transpose above a map of split.",
                    "transpose o map(split(n))", "map(transpose) o split(n) o transpose", {K::Transpose},
                    transposeMapSplit));
   reg.add(makeRule("split-transpose", Family::Transpose, "Split the rows of a matrix before transposing it.",
-                   "split(n) o transpose", "map(transpose) o transpose o map(split(n))", {K::Split}, splitTranspose));
+                   "split(n) o transpose", "map(transpose) o transpose o map(split(n))", {K::Split},
+                   splitTranspose));
   reg.add(makeRule("map-transpose-transpose-map-transpose", Family::Transpose,
                    "Exchange the roles of transposes in a three-dimensional reordering.",
-                   "map(transpose) o transpose o map(transpose)", "transpose o map(transpose) o transpose", {K::Map},
-                   mapTransposeTransposeMapTranspose));
+                   "map(transpose) o transpose o map(transpose)", "transpose o map(transpose) o transpose",
+                   {K::Map}, mapTransposeTransposeMapTranspose));
   reg.add(makeRule("transpose-map-join", Family::Transpose, "Move a transpose below a map of join.",
-                   "transpose o map(join)", "join o map(transpose) o transpose", {K::Transpose}, transposeMapJoin));
-  reg.add(makeRule("transpose-map-map", Family::Transpose, "An element-wise map of maps commutes with transposition.",
-                   "transpose o map(map(f))", "map(map(f)) o transpose", {K::Transpose}, transposeMapMap));
+                   "transpose o map(join)", "join o map(transpose) o transpose", {K::Transpose},
+                   transposeMapJoin));
+  reg.add(makeRule("transpose-map-map", Family::Transpose,
+                   "An element-wise map of maps commutes with transposition.", "transpose o map(map(f))",
+                   "map(map(f)) o transpose", {K::Transpose}, transposeMapMap));
   reg.add(makeRule("map-map-transpose-commute", Family::Transpose,
                    "An element-wise map of maps commutes with transposition.", "map(map(f)) o transpose",
                    "transpose o map(map(f))", {K::Map}, mapMapTransposeCommute));
@@ -193,8 +199,8 @@ void registerTransposeRules(RuleRegistry& reg) {
                    "join o map(map(f))", "map(f) o join", {K::Join}, joinMapMap));
   reg.add(makeRule("map-join", Family::Transpose, "Map over each row before joining.", "map(f) o join",
                    "join o map(map(f))", {K::Map}, mapJoin));
-  reg.add(makeRule("split-map", Family::Transpose, "Split before mapping, mapping over each chunk.", "split(n) o map(f)",
-                   "map(map(f)) o split(n)", {K::Split}, splitMap));
+  reg.add(makeRule("split-map", Family::Transpose, "Split before mapping, mapping over each chunk.",
+                   "split(n) o map(f)", "map(map(f)) o split(n)", {K::Split}, splitMap));
   reg.add(makeRule("map-map-split", Family::Transpose, "Map before splitting.", "map(map(f)) o split(n)",
                    "split(n) o map(f)", {K::Map}, mapMapSplit));
   reg.add(makeRule("map-gather-commute", Family::Transpose, "An element-wise map commutes with a gather.",

@@ -45,8 +45,10 @@ const ir::UserFunNode* scalarUserFun(const Fun& f, size_t arity) {
 
 std::string scalarSignatureProblem(const ir::UserFunDef& d) {
   for (auto& [name, t] : d.params)
-    if (!t.isScalar()) return fmt::format("user function '{}' takes a {} ({}), not a scalar", d.name, typeStr(t), name);
-  if (!d.returnType.isScalar()) return fmt::format("user function '{}' returns {}, not a scalar", d.name, typeStr(d.returnType));
+    if (!t.isScalar())
+      return fmt::format("user function '{}' takes a {} ({}), not a scalar", d.name, typeStr(t), name);
+  if (!d.returnType.isScalar())
+    return fmt::format("user function '{}' returns {}, not a scalar", d.name, typeStr(d.returnType));
   return "";
 }
 
@@ -63,7 +65,8 @@ Outcome vectorizeMap(const Site& s, const ParamValues& pv) {
   if (!arith::provablyDivisible(t.length(), arith::cst(n)))
     return fail("the vector width {} does not provably divide the length {}", n, str(t.length()));
   Fun uf = ir::UserFunNode::make(u->defPtr());
-  return Outcome::ok(asScalar(m::callMap(mc->kind(), vectorizeFun(n, uf), asVector(n, mc->input), mc->dim())));
+  return Outcome::ok(
+      asScalar(m::callMap(mc->kind(), vectorizeFun(n, uf), asVector(n, mc->input), mc->dim())));
 }
 
 Outcome vectorizeMapZip(const Site& s, const ParamValues& pv) {
@@ -72,7 +75,9 @@ Outcome vectorizeMapZip(const Site& s, const ParamValues& pv) {
   if (!m::callOf(mc->input, PatternKind::Zip)) return fail("the input of the map is not a zip");
   auto* zip = ir::asCall(mc->input);
   const ir::UserFunNode* u = scalarUserFun(mc->f, zip->args().size());
-  if (!u) return fail("the function of the map is not a user function of the {} zipped elements", zip->args().size());
+  if (!u)
+    return fail("the function of the map is not a user function of the {} zipped elements",
+                zip->args().size());
   if (std::string p = scalarSignatureProblem(u->def()); !p.empty()) return Outcome::fail(p);
   int64_t n = pv.integer("n");
   std::vector<Expr> vecs;
@@ -85,7 +90,8 @@ Outcome vectorizeMapZip(const Site& s, const ParamValues& pv) {
     vecs.push_back(asVector(n, a));
   }
   Fun uf = ir::UserFunNode::make(u->defPtr());
-  return Outcome::ok(asScalar(m::callMap(mc->kind(), vectorizeFun(n, uf), m::callZip(std::move(vecs)), mc->dim())));
+  return Outcome::ok(
+      asScalar(m::callMap(mc->kind(), vectorizeFun(n, uf), m::callZip(std::move(vecs)), mc->dim())));
 }
 
 Outcome vectorizeReduce(const Site& s, const ParamValues& pv) {
@@ -125,14 +131,15 @@ void registerVectorisationRules(RuleRegistry& reg) {
   reg.add(withWidth(makeRule("vectorize-map", Family::Vectorisation,
                              "Apply a scalar user function to vectors of n elements at a time.", "map(f)",
                              "asScalar o map(vectorize(n, f)) o asVector(n)", maps, vectorizeMap)));
-  reg.add(withWidth(makeRule("vectorize-map-zip", Family::Vectorisation,
-                             "Vectorise a map over zipped scalar arrays (004 section 5.3).", "zip(a, b) >> map(f)",
-                             "zip(asVector(n, a), asVector(n, b)) >> map(vectorize(n, f)) >> asScalar", maps,
-                             vectorizeMapZip)));
-  reg.add(withWidth(makeRule("vectorize-reduce", Family::Vectorisation,
-                             "Reduce vectors lane-wise, then the lanes (needs a commutative operator; 004 section 5.3).",
-                             "reduce(f, z)", "reduce(f, z) o asScalar o reduce(vectorize(n, f), (floatn)z) o asVector(n)",
-                             {K::Reduce, K::ReduceSeq}, vectorizeReduce)));
+  reg.add(withWidth(makeRule(
+      "vectorize-map-zip", Family::Vectorisation,
+      "Vectorise a map over zipped scalar arrays (004 section 5.3).", "zip(a, b) >> map(f)",
+      "zip(asVector(n, a), asVector(n, b)) >> map(vectorize(n, f)) >> asScalar", maps, vectorizeMapZip)));
+  reg.add(withWidth(
+      makeRule("vectorize-reduce", Family::Vectorisation,
+               "Reduce vectors lane-wise, then the lanes (needs a commutative operator; 004 section 5.3).",
+               "reduce(f, z)", "reduce(f, z) o asScalar o reduce(vectorize(n, f), (floatn)z) o asVector(n)",
+               {K::Reduce, K::ReduceSeq}, vectorizeReduce)));
 }
 
 }  // namespace lift::rewrite
