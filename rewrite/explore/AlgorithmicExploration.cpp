@@ -8,6 +8,8 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "rewrite/explore/ResultStore.h"
+
 namespace lift::explore {
 
 namespace {
@@ -87,7 +89,7 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem,
     ++stats.kept;
   };
 
-  Node root{problem.start, {}, problem.startHash};
+  Node root{problem.start, {}, hex64(ir::structuralHash(problem.start->program))};
   seen.insert(root.hash);
   emit(root, 0);
   std::vector<Node> level = {root};
@@ -136,7 +138,7 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem,
         ++stats.tried;
         if (!r) continue;
         Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, ""};
-        child.hash = programHash(child.program->program);
+        child.hash = hex64(ir::structuralHash(child.program->program));
         if (!seen.insert(child.hash).second) {
           ++stats.duplicates;
           continue;

@@ -41,7 +41,7 @@ struct AlgorithmicOptions {
 struct AlgorithmicVariant {
   std::shared_ptr<const DerivationTemplate> tmpl;  // the phase-1 steps, with their tunables
   std::shared_ptr<const rewrite::TypedProgram> program;  // with the default values
-  std::string hash;
+  std::string hash;  // ir::structuralHash (programs are deduplicated up to renaming), hex
   int depth = 0;
 };
 

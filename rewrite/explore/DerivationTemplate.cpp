@@ -73,6 +73,12 @@ std::string Candidate::key() const {
   return programHash + "|" + l;
 }
 
+std::string Candidate::structuralKey() const {
+  std::string l;
+  for (int64_t v : local) l += "x" + std::to_string(v);
+  return std::to_string(structuralHash) + "|" + l;
+}
+
 std::vector<rewrite::RewriteStep> substitute(const DerivationTemplate& t, const Assignment& a) {
   std::vector<rewrite::RewriteStep> out;
   out.reserve(t.steps.size());
@@ -130,6 +136,7 @@ std::optional<Candidate> instantiate(const SearchProblem& problem, std::shared_p
   if (!p) return std::nullopt;
   c.program = std::make_shared<const rewrite::TypedProgram>(std::move(*p));
   c.programHash = programHash(c.program->program);
+  c.structuralHash = ir::structuralHash(c.program->program);
   if (!t->launchDims.empty()) {
     int dims = 0;
     for (int d : t->launchDims) dims = std::max(dims, d + 1);

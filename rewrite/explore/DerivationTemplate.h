@@ -54,14 +54,18 @@ struct Candidate {
   std::shared_ptr<const rewrite::TypedProgram> program;  // the derived program
   std::vector<int64_t> local;               // work-group size to launch with (empty: the program's)
   std::string phase;                        // what proposed it ("parameters", "mutation", ...)
-  std::string programHash;                  // structural hash of `program`, hex
+  std::string programHash;                  // programHash(program): stable across processes
+  size_t structuralHash = 0;                // ir::structuralHash(program): equal up to renaming
 
   // One step a line, as `liftc rewrite --apply` and derivation files take them.
   std::string derivationText() const;
   // The tunable values and the work-group size: "k=8,w=16" + ",local=4x1".
   std::string parametersText() const;
-  // What identifies the candidate before compilation: program hash and launch parameters.
+  // What identifies the candidate before compilation: program hash and launch parameters
+  // (stable across processes: shards use it).
   std::string key() const;
+  // The same with the structural hash (alpha-equivalent programs have the same one).
+  std::string structuralKey() const;
 };
 
 // The steps of `t` with the values of `a` (missing values: the tunable's first value).

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/interp/Sizes.h"
+#include "core/lang/Printer.h"
 #include "rewrite/explore/ResultStore.h"
 
 namespace lift::explore {
@@ -32,7 +33,10 @@ void parseSizes(const std::string& text, arith::Env& into) {
   }
 }
 
-std::string programHash(const ir::Program& p) { return hex64(ir::structuralHash(p)); }
+// ir::structuralHash identifies programs up to renaming within a process, but it hashes uniqued
+// nodes (lengths, types) by address, so it differs between runs: the store needs a hash that
+// another process and another machine compute alike, that of the printed program.
+std::string programHash(const ir::Program& p) { return hashText(lang::printProgram(p)); }
 
 SearchProblem SearchProblem::make(const ir::Program& program, const arith::Env& sizes) {
   SearchProblem s;

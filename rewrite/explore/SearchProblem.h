@@ -31,7 +31,9 @@ std::string formatSizes(const arith::Env& sizes);
 // Parses "M=256,N=128" (as --size takes it), adding to `into`. Throws LiftError.
 void parseSizes(const std::string& text, arith::Env& into);
 
-// The structural hash of a program as the store writes it (hex).
+// The hash of a program as the store writes it (hex): of its printed text, so that it is the same
+// in every process (ir::structuralHash, which the search uses to recognise programs within a
+// process, is not).
 std::string programHash(const ir::Program& p);
 
 }  // namespace lift::explore

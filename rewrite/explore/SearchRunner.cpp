@@ -143,7 +143,7 @@ struct SearchRunner::Impl {
       newBest = true;
     }
     Measurement m{k.status, k.medianMs, k.gflops};
-    measuredByProgram[c.key()] = m;
+    measuredByProgram[c.structuralKey()] = m;
     strategy->observe(c, m);
     SearchEvent e;
     e.kind = SearchEvent::Kind::Kernel;
@@ -227,9 +227,9 @@ struct SearchRunner::Impl {
         ++counts.otherShard;
         continue;
       }
-      if (!seenPrograms.insert(key).second) {
+      if (!seenPrograms.insert(c->structuralKey()).second) {
         ++counts.duplicates;
-        auto m = measuredByProgram.find(key);
+        auto m = measuredByProgram.find(c->structuralKey());
         if (m != measuredByProgram.end()) strategy->observe(*c, m->second);
         continue;
       }

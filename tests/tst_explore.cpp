@@ -1,0 +1,316 @@
+// The explorer: the seeds' heuristics (nesting depth, distance between multiplication and
+// addition, rule repetition), resource constraints (what they reject and why), the OpenCL
+// mapping phase, derivation templates and their instantiation, sharding, and searches on the
+// CPU device (PoCL) at small sizes with fixed seeds: every strategy reaches valid kernels,
+// events arrive in order, the three phases are deterministic, a search stops at its limits and
+// when cancelled, and a second search over the same store measures nothing again.
+#include <QtTest/QtTest>
+
+#include <QTemporaryDir>
+#include <atomic>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "codegen/Compiler.h"
+#include "codegen/Launch.h"
+#include "core/lang/Parser.h"
+#include "rewrite/explore/AlgorithmicExploration.h"
+#include "rewrite/explore/Constraints.h"
+#include "rewrite/explore/Heuristics.h"
+#include "rewrite/explore/OpenCLMapping.h"
+#include "rewrite/explore/SearchRunner.h"
+
+using namespace lift;
+using namespace lift::explore;
+
+namespace {
+
+const char* kMatmul = LIFT_SOURCE_DIR "/resources/examples/matmul.lift";
+
+ir::Program parse(const std::string& text) { return lang::parseProgram(text, "<test>"); }
+
+SearchProblem matmulProblem(int64_t n) {
+  return SearchProblem::make(lang::parseFile(kMatmul), {{"M", n}, {"N", n}, {"K", n}});
+}
+
+}  // namespace
+
+class TestExplore : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+
+  SearchOptions options(const std::string& strategy, int64_t kernels) {
+    SearchOptions o;
+    o.strategy = strategy;
+    o.seed = 5;
+    o.limits.maxKernels = kernels;
+    o.limits.seconds = 240;
+    o.liftcPath = LIFT_LIFTC;
+    o.cacheDir = dir_.filePath("cache").toStdString();
+    o.run.repetitions = 2;
+    return o;
+  }
+
+ private slots:
+  // ----- heuristics ------------------------------------------------------------------------
+  void nestingDepthOfMatmul() {
+    ir::Program p = lang::parseFile(kMatmul);
+    // map(map(reduce o map)): three levels of loops.
+    QCOMPARE(nestingDepth(p), 3);
+  }
+
+  void distanceBetweenMultiplicationAndAddition() {
+    QCOMPARE(mulAddDistance(lang::parseFile(kMatmul)), 0);
+    // A copy between the products and their sum: one pattern away.
+    ir::Program far = parse(R"(size N = 8;
+userfun mult(float x, float y) -> float { return x * y; }
+userfun add(float a, float b) -> float { return a + b; }
+userfun neg(float x) -> float { return -x; }
+fun f(x: [float]N, y: [float]N) = reduce(add, 0.0f) o map(neg) o map(mult) $ zip(x, y))");
+    QCOMPARE(mulAddDistance(far), 1);
+    HeuristicLimits strict;
+    strict.maxDistance = 0;
+    std::string why = heuristicRejection(far, {}, strict);
+    QVERIFY2(why.find("patterns away") != std::string::npos, why.c_str());
+    QVERIFY(heuristicRejection(far, {}, HeuristicLimits{}).empty());
+    // No multiplication feeding an addition: nothing to measure.
+    QCOMPARE(mulAddDistance(parse("size N = 8;\nuserfun neg(float x) -> float { return -x; }\nfun f(x: [float]N) = map(neg) $ x")), -1);
+  }
+
+  void ruleRepetition() {
+    const auto& reg = rewrite::RuleRegistry::instance();
+    rewrite::RewriteStep s{&reg.get("map-fission"), rewrite::Location::body(), {}};
+    std::vector<rewrite::RewriteStep> steps = {s, s, s};
+    QCOMPARE(maxRuleUses(steps), 3);
+    std::string why = heuristicRejection(lang::parseFile(kMatmul), steps, HeuristicLimits{});
+    QVERIFY2(why.find("more than 2 times") != std::string::npos, why.c_str());
+    steps.pop_back();
+    QVERIFY(heuristicRejection(lang::parseFile(kMatmul), steps, HeuristicLimits{}).empty());
+  }
+
+  // ----- constraints -----------------------------------------------------------------------
+  void workGroupConstraints() {
+    DeviceLimits gpu;
+    gpu.gpu = true;
+    gpu.maxWorkGroupSize = 1024;
+    gpu.maxWorkItemSizes = {1024, 1024, 64};
+    gpu.minWorkGroupSize = 32;
+    gpu.minWorkGroups = 4;
+    QVERIFY(workGroupViolation({1024, 1024}, {32, 8}, gpu).empty());
+    QVERIFY(workGroupViolation({1024, 1024}, {48, 1}, gpu).find("does not divide") != std::string::npos);
+    QVERIFY(workGroupViolation({4096, 1024}, {64, 32}, gpu).find("the device allows 1024") != std::string::npos);
+    QVERIFY(workGroupViolation({1024, 1024}, {1, 128}, gpu).find("(the device allows 64)") == std::string::npos);
+    QVERIFY(workGroupViolation({64, 64}, {4, 4}, gpu).find("at least 32") != std::string::npos);
+    QVERIFY(workGroupViolation({64, 1}, {64, 1}, gpu).find("compute units") != std::string::npos);
+    QVERIFY(workGroupViolation({4}, {}, gpu).find("at least 8") != std::string::npos);
+    QVERIFY(workGroupViolation({64, 64, 128}, {1, 1, 128}, gpu).find("allows 64") != std::string::npos);
+  }
+
+  void privateAndLocalMemory() {
+    std::string src = R"(float f(float x) { return x; }
+
+kernel void k(
+    const global float* restrict A,
+    global float* restrict out) {
+  local float16 tmp[64];
+  float16 acc1_0, acc1_1;
+  float prv[32][4];
+  int i;
+  // mapGlb0
+  {
+  }
+})";
+    // 2 float16 (128 bytes) + 128 floats (512 bytes) + an int; the local array is not private.
+    QCOMPARE(privateMemoryBytes(src), uint64_t(128 + 512 + 4));
+
+    ir::Program p = parse(R"(size N = 64;
+fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal(mapLcl0(id)) $ c)) o split(256) $ x)");
+    codegen::CompiledKernel k = codegen::compileKernel(p);
+    runtime::KernelLaunch launch = codegen::instantiate(k, {{"N", 64}});
+    DeviceLimits small = DeviceLimits::cpu();
+    QVERIFY2(resourceViolation(k, launch, small).empty(), resourceViolation(k, launch, small).c_str());
+    small.localMemBytes = 512;  // the kernel holds 256 floats in local memory
+    QVERIFY(resourceViolation(k, launch, small).find("bytes of local memory") != std::string::npos);
+    DeviceLimits tiny = DeviceLimits::cpu();
+    tiny.maxAllocBytes = 1024;
+    QVERIFY(resourceViolation(k, launch, tiny).find("a buffer of") != std::string::npos);
+  }
+
+  // ----- phases 1 and 2 ----------------------------------------------------------------------
+  void mappingsOfMatmul() {
+    SearchProblem problem = matmulProblem(16);
+    QCOMPARE(computingMapLevels(*problem.start), (std::vector<int>{0, 1, 2}));
+    std::vector<OpenCLMapping> maps = openclMappings(*problem.start);
+    QVERIFY(maps.size() >= 3);
+    QCOMPARE(QString::fromStdString(maps[0].name), QString("glb-1-0"));
+    QCOMPARE(maps[0].globalDims, (std::vector<int>{0, 1}));
+    bool workGroups = false;
+    for (const OpenCLMapping& m : maps) {
+      auto lowered = replaySteps(*problem.start, m.steps);
+      QVERIFY2(lowered, m.name.c_str());
+      try {
+        codegen::compileKernel(lowered->program);
+      } catch (const LiftError& e) {
+        QFAIL(qPrintable(QString::fromStdString(m.name + ": " + e.what())));
+      }
+      workGroups = workGroups || m.workGroups;
+    }
+    QVERIFY(workGroups);
+  }
+
+  void algorithmicPhaseFindsRegisterBlocking() {
+    SearchProblem problem = matmulProblem(16);
+    AlgorithmicOptions o;
+    o.maxDepth = 3;
+    AlgorithmicStats stats;
+    auto variants = exploreAlgorithmic(problem, o, nullptr, &stats);
+    QVERIFY(variants.size() > 10);
+    QCOMPARE(variants[0].depth, 0);
+    QVERIFY(variants[0].tmpl->steps.empty());
+    std::set<std::string> hashes;
+    bool blocked = false, lanes = false;
+    for (auto& v : variants) {
+      QVERIFY(hashes.insert(v.hash).second);  // deduplicated
+      std::string text = v.tmpl->text();
+      blocked = blocked || text.find("register-blocking") != std::string::npos;
+      lanes = lanes || text.find("vectorize-lanes") != std::string::npos;
+      QVERIFY(maxRuleUses(v.tmpl->steps) <= 2);
+    }
+    QVERIFY(blocked);
+    QVERIFY(lanes);
+    QVERIFY(stats.duplicates > 0);
+  }
+
+  void templatesInstantiateOrSayWhy() {
+    SearchProblem problem = matmulProblem(16);
+    auto t = std::make_shared<DerivationTemplate>();
+    t->steps = {rewrite::RewriteStep::parse("register-blocking-1d@0:k=4")};
+    makeTunable(t->steps[0], t->tunables);
+    t->algorithmicSteps = 1;
+    QCOMPARE(QString::fromStdString(t->text()), QString("register-blocking-1d@0:k=$k\n"));
+    QVERIFY(t->tunable("k"));
+    auto ok = instantiate(problem, t, {{"k", 8}});
+    QVERIFY(ok);
+    QCOMPARE(QString::fromStdString(ok->derivationText()), QString("register-blocking-1d@0:k=8"));
+    QCOMPARE(QString::fromStdString(ok->parametersText()), QString("k=8"));
+    std::string why;
+    QVERIFY(!instantiate(problem, t, {{"k", 3}}, &why));  // 3 does not divide 16
+    QVERIFY2(why.find("step 1") != std::string::npos, why.c_str());
+  }
+
+  void shardsPartitionTheSpace() {
+    for (int i = 0; i < 200; ++i) {
+      std::string key = "key" + std::to_string(i);
+      int owners = 0;
+      for (int s = 0; s < 3; ++s) owners += inShard(key, s, 3);
+      QCOMPARE(owners, 1);
+      QVERIFY(inShard(key, 0, 1));
+    }
+    QCOMPARE(parseShard("2/4"), (std::pair<int, int>{2, 4}));
+    QVERIFY_THROWS_EXCEPTION(LiftError, parseShard("4/4"));
+    QVERIFY_THROWS_EXCEPTION(LiftError, parseShard("x"));
+  }
+
+  // ----- searches on the CPU device --------------------------------------------------------
+  void strategiesReachValidKernels_data() {
+    QTest::addColumn<QString>("strategy");
+    QTest::newRow("three-phase") << "three-phase";
+    QTest::newRow("random") << "random";
+    QTest::newRow("evolution") << "evolution";
+  }
+
+  void strategiesReachValidKernels() {
+    QFETCH(QString, strategy);
+    ResultStore store(dir_.filePath(strategy + ".sqlite").toStdString());
+    SearchRunner runner(matmulProblem(32), options(strategy.toStdString(), 5), &store);
+    std::vector<SearchEvent> events;
+    SearchSummary s = runner.run([&](const SearchEvent& e) { events.push_back(e); });
+    QVERIFY2(s.stopReason == StopReason::KernelLimit || s.stopReason == StopReason::Exhausted,
+             qPrintable(QString::fromStdString(std::string(toString(s.stopReason)) + " " + s.error)));
+    QVERIFY2(s.counts.valid >= 1, toString(s.stopReason));
+    QVERIFY(!s.best.empty());
+    QVERIFY(s.best[0].ok() && s.best[0].medianMs > 0 && s.best[0].gflops > 0);
+    QCOMPARE(events.back().kind, SearchEvent::Kind::Finished);
+    int64_t kernels = 0, last = 0;
+    for (const SearchEvent& e : events) {
+      if (e.kind != SearchEvent::Kind::Kernel) continue;
+      ++kernels;
+      QCOMPARE(e.kernel.index, last + 1);
+      last = e.kernel.index;
+      QVERIFY(!e.kernel.status.empty());
+      QVERIFY(e.kernel.storeId > 0 || e.kernel.status == "compile-failed" || e.kernel.cached);
+    }
+    QVERIFY(kernels >= 5);
+    QCOMPARE(store.searches().size(), size_t(1));
+    QCOMPARE(QString::fromStdString(store.searches()[0].stopReason), QString(toString(s.stopReason)));
+    // Each valid kernel's derivation replays from the specialised program.
+    SearchProblem problem = matmulProblem(32);
+    std::vector<rewrite::RewriteStep> steps;
+    std::istringstream in(s.best[0].derivation);
+    for (std::string line; std::getline(in, line);) steps.push_back(rewrite::RewriteStep::parse(line));
+    auto replayed = replaySteps(*problem.start, steps);
+    QVERIFY(replayed);
+    QCOMPARE(QString::fromStdString(programHash(replayed->program)), QString::fromStdString(s.best[0].programHash));
+  }
+
+  void threePhaseIsDeterministicAndResumes() {
+    std::string db = dir_.filePath("resume.sqlite").toStdString();
+    std::vector<std::string> first, second;
+    {
+      ResultStore store(db);
+      SearchRunner runner(matmulProblem(32), options("three-phase", 3), &store);
+      runner.run([&](const SearchEvent& e) {
+        if (e.kind == SearchEvent::Kind::Kernel) first.push_back(e.kernel.derivation + e.kernel.parameters);
+      });
+    }
+    ResultStore store(db);
+    int64_t before = store.count();
+    SearchRunner runner(matmulProblem(32), options("three-phase", 1), &store);
+    SearchSummary s = runner.run([&](const SearchEvent& e) {
+      if (e.kind == SearchEvent::Kind::Kernel) second.push_back(e.kernel.derivation + e.kernel.parameters);
+    });
+    // The same candidates in the same order: the stored ones come back without a measurement.
+    QVERIFY(second.size() >= first.size());
+    for (size_t i = 0; i < first.size(); ++i) QCOMPARE(second[i], first[i]);
+    QCOMPARE(s.counts.cached, int64_t(first.size()));
+    QVERIFY(store.count() > before);
+  }
+
+  void cancellationStopsTheSearch() {
+    SearchRunner runner(matmulProblem(32), options("random", 1000), nullptr);
+    std::atomic<int> kernels{0};
+    std::thread stopper;
+    SearchSummary s = runner.run([&](const SearchEvent& e) {
+      if (e.kind == SearchEvent::Kind::Kernel && ++kernels == 1)
+        stopper = std::thread([&runner] { runner.cancel(); });
+    });
+    if (stopper.joinable()) stopper.join();
+    QCOMPARE(s.stopReason, StopReason::Cancelled);
+    QVERIFY(s.counts.evaluated < 10);
+  }
+
+  void timeLimitStopsTheSearch() {
+    SearchOptions o = options("evolution", 0);
+    o.limits.seconds = 3;
+    QElapsedTimer t;
+    t.start();
+    SearchSummary s = SearchRunner(matmulProblem(32), o, nullptr).run();
+    QCOMPARE(s.stopReason, StopReason::TimeLimit);
+    QVERIFY2(t.elapsed() < 30000, qPrintable(QString::number(t.elapsed())));
+  }
+
+  void badSetUpIsAnError() {
+    SearchOptions o = options("three-phase", 1);
+    o.devices = {"no-such-device"};
+    SearchSummary s = SearchRunner(matmulProblem(32), o, nullptr).run();
+    QCOMPARE(s.stopReason, StopReason::Error);
+    QVERIFY(!s.error.empty());
+    QVERIFY_THROWS_EXCEPTION(LiftError, makeStrategy("simulated-annealing", {}));
+    QVERIFY_THROWS_EXCEPTION(LiftError, SearchProblem::make(lang::parseFile(kMatmul), {{"M", 32}}));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestExplore)
+#include "tst_explore.moc"

@@ -1,0 +1,224 @@
+// The SQLite result store of the explorer: kernels and searches round-trip, one row per kernel
+// (the same kernel stored twice is one row), best-first queries, CSV export, merging stores,
+// bad files; and through `liftc explore` in a child process: a search killed with SIGKILL loses
+// nothing it stored, the store stays intact, and the resumed search measures nothing again.
+#include <QtTest/QtTest>
+
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "core/support/Diagnostic.h"
+#include "rewrite/explore/ResultStore.h"
+
+using namespace lift;
+using namespace lift::explore;
+
+namespace {
+
+KernelRecord kernel(const std::string& source, double ms, const std::string& status = "ok") {
+  KernelRecord k;
+  k.programHash = hashText("program " + source);
+  k.startHash = "0123456789abcdef";
+  k.program = "matmul";
+  k.derivation = "register-blocking-1d@0:k=4\nmap-to-glb@0.1:dim=1";
+  k.parameters = "k=4,local=1x1";
+  k.strategy = "three-phase";
+  k.phase = "parameters";
+  k.device = "cpu (PoCL)";
+  k.sizes = "K=32,M=32,N=32";
+  k.sourceHash = hashText(source);
+  k.launch = "global=8,8 local=1,1";
+  k.status = status;
+  k.medianMs = ms;
+  k.minMs = ms * 0.9;
+  k.maxMs = ms * 1.2;
+  k.gflops = 65536 / (ms * 1e6);
+  return k;
+}
+
+}  // namespace
+
+class TestResultStore : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString path(const char* name) { return dir_.filePath(name); }
+
+ private slots:
+  void kernelsRoundTrip() {
+    ResultStore s(path("a.sqlite").toStdString());
+    SearchRecord sr;
+    sr.program = "matmul.lift";
+    sr.startHash = "0123456789abcdef";
+    sr.strategy = "three-phase";
+    sr.seed = 7;
+    sr.device = "cpu (PoCL)";
+    sr.sizes = "K=32,M=32,N=32";
+    int64_t search = s.beginSearch(sr);
+    QVERIFY(search > 0);
+    KernelRecord k = kernel("kernel void a() {}", 1.5);
+    k.searchId = search;
+    int64_t id = s.addKernel(k, "kernel void a() {}");
+    QVERIFY(id > 0);
+    auto back = s.kernel(id);
+    QVERIFY(back);
+    QCOMPARE(QString::fromStdString(back->derivation), QString::fromStdString(k.derivation));
+    QCOMPARE(back->medianMs, 1.5);
+    QCOMPARE(back->searchId, search);
+    QVERIFY(!back->createdAt.empty());
+    QCOMPARE(QString::fromStdString(*s.source(k.sourceHash)), QString("kernel void a() {}"));
+    // The same kernel again (same source, launch, device, sizes): no second row.
+    QCOMPARE(s.addKernel(k, "kernel void a() {}"), id);
+    QCOMPARE(s.count(), int64_t(1));
+    s.finishSearch(search, "time-limit", 1, 1, 1.5);
+    auto searches = s.searches();
+    QCOMPARE(searches.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(searches[0].stopReason), QString("time-limit"));
+    QCOMPARE(searches[0].seed, uint64_t(7));
+  }
+
+  void bestFirstAndFilters() {
+    ResultStore s(path("b.sqlite").toStdString());
+    s.addKernel(kernel("k1", 3.0));
+    s.addKernel(kernel("k2", 1.0));
+    s.addKernel(kernel("k3", 0.5, "wrong-result"));
+    KernelRecord other = kernel("k4", 0.7);
+    other.sizes = "K=64,M=64,N=64";
+    s.addKernel(other);
+    KernelQuery q;
+    q.validOnly = true;
+    q.bestFirst = true;
+    q.sizes = "K=32,M=32,N=32";
+    auto ks = s.kernels(q);
+    QCOMPARE(ks.size(), size_t(2));
+    QCOMPARE(ks[0].medianMs, 1.0);
+    QCOMPARE(s.count(true), int64_t(3));
+    QCOMPARE(s.count(), int64_t(4));
+  }
+
+  void csvExport() {
+    ResultStore s(path("c.sqlite").toStdString());
+    KernelRecord k = kernel("k1", 2.0);
+    k.message = "a, \"quoted\" message";
+    s.addKernel(k);
+    std::ostringstream out;
+    s.exportCsv(out);
+    std::string csv = out.str();
+    QVERIFY(csv.rfind("id,search_id,program,program_hash", 0) == 0);
+    QVERIFY(csv.find("\"a, \"\"quoted\"\" message\"") != std::string::npos);
+    QVERIFY(csv.find("register-blocking-1d@0:k=4;map-to-glb@0.1:dim=1") != std::string::npos);
+    int lines = 0;
+    for (char c : csv) lines += c == '\n';
+    QCOMPARE(lines, 2);
+  }
+
+  void mergeStores() {
+    ResultStore a(path("m1.sqlite").toStdString());
+    ResultStore b(path("m2.sqlite").toStdString());
+    SearchRecord sr;
+    sr.strategy = "random";
+    sr.program = "matmul";
+    sr.device = "cpu (PoCL)";
+    sr.shard = "1/2";
+    int64_t sb = b.beginSearch(sr);
+    a.addKernel(kernel("k1", 1.0));
+    KernelRecord k2 = kernel("k2", 2.0);
+    k2.searchId = sb;
+    b.addKernel(k2, "source of k2");
+    b.addKernel(kernel("k1", 1.1));  // the same kernel as a's: kept once
+    ResultStore c(path("m3.sqlite").toStdString());
+    QCOMPARE(c.merge(path("m1.sqlite").toStdString()), int64_t(1));
+    QCOMPARE(c.merge(path("m2.sqlite").toStdString()), int64_t(1));
+    QCOMPARE(c.merge(path("m2.sqlite").toStdString()), int64_t(0));  // merging again adds nothing
+    QCOMPARE(c.count(), int64_t(2));
+    QCOMPARE(c.searches().size(), size_t(1));
+    QCOMPARE(QString::fromStdString(*c.source(k2.sourceHash)), QString("source of k2"));
+    auto ks = c.kernels();
+    QCOMPARE(ks[1].searchId, c.searches()[0].id);
+    QVERIFY_THROWS_EXCEPTION(LiftError, c.merge(path("m3.sqlite").toStdString()));
+  }
+
+  void notAStore() {
+    std::ofstream(path("junk.sqlite").toStdString()) << "this is not a database, just some text padding it out";
+    try {
+      ResultStore s(path("junk.sqlite").toStdString());
+      QFAIL("expected an error");
+    } catch (const LiftError& e) {
+      QVERIFY2(std::string(e.what()).find("not a result store") != std::string::npos, e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(LiftError, ResultStore("/nonexistent/dir/x.sqlite"));
+  }
+
+  // A search killed mid-run keeps every kernel it stored; resuming measures nothing again.
+  void survivesKilledSearchAndResumes() {
+    QString db = path("killed.sqlite");
+    QStringList args = {"explore", QString(LIFT_SOURCE_DIR) + "/resources/examples/matmul.lift", "--size",
+                        "M=32,N=32,K=32", "--max-kernels", "60", "--db", db, "--strategy", "three-phase", "--seed", "3"};
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CACHE_HOME", dir_.filePath("cache"));
+    p.setProcessEnvironment(env);
+    p.start(LIFT_LIFTC, args);
+    QVERIFY(p.waitForStarted());
+    // Wait until it has stored a few kernels, then kill it.
+    int64_t stored = 0;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 120000 && p.state() == QProcess::Running) {
+      QThread::msleep(200);
+      try {
+        ResultStore peek(db.toStdString());
+        stored = peek.count();
+      } catch (const LiftError&) {
+      }
+      if (stored >= 3) break;
+    }
+    QVERIFY2(p.state() == QProcess::Running, qPrintable(QString(p.readAllStandardError())));
+    p.kill();  // SIGKILL: no chance to clean up
+    p.waitForFinished();
+    ResultStore after(db.toStdString());
+    int64_t kept = after.count();
+    QVERIFY2(kept >= stored, qPrintable(QString("%1 stored, %2 kept").arg(stored).arg(kept)));
+    auto searches = after.searches();
+    QCOMPARE(searches.size(), size_t(1));
+    QVERIFY(searches[0].stopReason.empty());  // killed: never finished
+    for (const KernelRecord& k : after.kernels()) QVERIFY(!k.status.empty());
+
+    // Resume: the same deterministic search finds the stored kernels and measures two new ones.
+    QProcess r;
+    r.setProcessEnvironment(env);
+    QStringList resume = args;
+    resume[resume.indexOf("60")] = "2";
+    r.start(LIFT_LIFTC, resume);
+    QVERIFY(r.waitForFinished(300000));
+    QString out = r.readAllStandardOutput();
+    QVERIFY2(r.exitCode() == 0, qPrintable(out + r.readAllStandardError()));
+    ResultStore resumed(db.toStdString());
+    QVERIFY(resumed.count() >= kept + 2);
+    auto all = resumed.searches();
+    QCOMPARE(all.size(), size_t(2));
+    std::set<std::string> first;
+    KernelQuery q1;
+    q1.searchId = all[0].id;
+    for (const KernelRecord& k : resumed.kernels(q1)) first.insert(k.programHash + "|" + k.parameters);
+    KernelQuery q2;
+    q2.searchId = all[1].id;
+    int64_t measuredNow = 0;
+    for (const KernelRecord& k : resumed.kernels(q2)) {
+      QVERIFY2(!first.count(k.programHash + "|" + k.parameters), "a stored kernel was measured again");
+      measuredNow += k.status != "compile-failed";
+    }
+    QCOMPARE(measuredNow, int64_t(2));
+    QRegularExpression before("stored before (\\d+)");
+    auto m = before.match(out);
+    QVERIFY2(m.hasMatch(), qPrintable(out));
+    QVERIFY2(m.captured(1).toLongLong() >= kept, qPrintable(out));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestResultStore)
+#include "tst_result_store.moc"
