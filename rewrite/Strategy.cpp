@@ -79,7 +79,7 @@ Strategy seq(std::vector<Strategy> steps) {
       StrategyResult r = steps[i](*cur, focus);
       if (!r)
         return StrategyResult::failure(
-            fmt::format("step {} ({}) failed: {}", i + 1, steps[i].text(), r.reason));
+            fmt::format("step {} of {} ({}) failed: {}", i + 1, steps.size(), steps[i].text(), r.reason));
       cur = std::move(r.state);
     }
     return StrategyResult::success(std::move(*cur));

@@ -25,22 +25,27 @@ struct MacroStep {
   std::vector<std::pair<std::string, std::string>> params;  // values or "$name" of a macro parameter
 };
 
+// The macro as a strategy: seq(at(LOC1, RULE1(params)), at(LOC2, RULE2(params)), ...) with the
+// macro's parameters substituted.
+Strategy macroStrategy(const ParamValues& pv, const RuleRegistry& reg, const std::vector<MacroStep>& steps) {
+  std::vector<Strategy> parts;
+  for (const MacroStep& m : steps) {
+    ParamValues values;
+    for (auto& [k, v] : m.params) values.set(k, v.size() > 1 && v[0] == '$' ? pv.text(v.substr(1)) : v);
+    Strategy r = strategies::rule(reg.get(m.rule), values);
+    parts.push_back(*m.at ? strategies::at(*Location::parse(m.at), r) : r);
+  }
+  return strategies::seq(std::move(parts));
+}
+
 Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
                  const std::vector<MacroStep>& steps) {
   if (!s.typed) return fail("macro rules need the whole program");
-  StrategyState st(*s.typed);
-  for (size_t i = 0; i < steps.size(); ++i) {
-    const MacroStep& m = steps[i];
-    ParamValues values;
-    for (auto& [k, v] : m.params) values.set(k, v.size() > 1 && v[0] == '$' ? pv.text(v.substr(1)) : v);
-    Location rel = *m.at ? *Location::parse(m.at) : Location();
-    RewriteStep step{&reg.get(m.rule), s.loc + rel, values};
-    if (std::string err = st.apply(step); !err.empty())
-      return fail("step {} of {} ({}) failed: {}", i + 1, steps.size(), step.spec(), err);
-  }
-  Resolved r = resolve(st.program().main, s.loc);
-  LIFT_ASSERT(r, "macro rule lost its location");
-  return r.node.isExpr() ? Outcome::ok(r.node.expr) : Outcome::ok(r.node.fun);
+  StrategyResult r = runStrategy(macroStrategy(pv, reg, steps), *s.typed, s.loc);
+  if (!r) return Outcome::fail(r.reason);
+  Resolved at = resolve(r.state->program().main, s.loc);
+  LIFT_ASSERT(at, "macro rule lost its location");
+  return at.node.isExpr() ? Outcome::ok(at.node.expr) : Outcome::ok(at.node.fun);
 }
 
 Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::string lhs, std::string rhs,
