@@ -5,8 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cerrno>
-#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <optional>
@@ -69,7 +68,6 @@ std::optional<Scalar> parseScalar(std::string text, ScalarKind k) {
   if (!digits.empty() && (digits.back() == 'f' || digits.back() == 'F')) digits.pop_back();
   if (digits.empty()) return std::nullopt;
   char* end = nullptr;
-  errno = 0;
   switch (k) {
     case ScalarKind::Float:
       s.f = std::strtof(digits.c_str(), &end);
@@ -160,7 +158,6 @@ class Interpreter {
 
   // ----- expressions -----
 
- public:
   Value eval(const ir::Expr& e) {
     switch (e->kind()) {
       case ir::ExprNode::Kind::Literal:
@@ -183,7 +180,6 @@ class Interpreter {
     fail(InterpError::Kind::Shape, e.get(), "unknown expression kind");
   }
 
- private:
   Value literal(const ir::LiteralNode& l, const ir::ExprNode* site) {
     if (auto it = literals_.find(&l); it != literals_.end()) return it->second;
     Type t = l.type();
