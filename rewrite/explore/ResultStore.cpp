@@ -220,6 +220,16 @@ std::string hashText(const std::string& text) {
   return hex64(h);
 }
 
+std::string kernelSourceHash(const std::string& source) {
+  size_t pos = 0;
+  while (source.compare(pos, 2, "//") == 0) {
+    size_t nl = source.find('\n', pos);
+    if (nl == std::string::npos) return hashText("");
+    pos = nl + 1;
+  }
+  return hashText(source.substr(pos));
+}
+
 std::string KernelRecord::kernelKey() const {
   return sourceHash.empty() ? "p:" + programHash + "|" + parameters : "s:" + sourceHash + "|" + launch;
 }

@@ -115,8 +115,11 @@ class ResultStore {
   std::recursive_mutex mutex_;
 };
 
-// Hex of a 64-bit FNV-1a hash of the text (the source hash of the store).
+// Hex of a 64-bit FNV-1a hash of the text.
 std::string hashText(const std::string& text);
+// The store's source hash of an OpenCL kernel: of its text without the leading comment lines
+// (they name the file the program came from, which does not change the kernel).
+std::string kernelSourceHash(const std::string& source);
 std::string hex64(uint64_t v);
 
 }  // namespace lift::explore

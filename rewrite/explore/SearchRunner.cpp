@@ -276,7 +276,7 @@ struct SearchRunner::Impl {
       strategy->observe(c, Measurement{"invalid-launch"});
       return;
     }
-    k.sourceHash = hashText(kernel->source);
+    k.sourceHash = kernelSourceHash(kernel->source);
     k.launch = launchText(launch.global, launch.local);
     std::string why = resourceViolation(*kernel, launch, limits);
     if (!why.empty()) {

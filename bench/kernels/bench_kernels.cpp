@@ -1,0 +1,356 @@
+// Kernels found by the explorer vs the libraries, measured in the same run on the same inputs:
+// the fastest valid kernel a search stored for a high-level program (its derivation replayed
+// from the program, compiled, run in-process and validated against OpenBLAS) vs CLBlast on the
+// same OpenCL device and OpenBLAS on the CPU, plus the device's copy bandwidth. Prints a
+// Markdown table (docs/PERFORMANCE.md, "Kernels vs libraries").
+//
+//   bench_kernels --db results.sqlite --device 0 [--repeat 20]
+//                 --case NAME:FILE:SIZES:ROUTINE ...
+//
+// ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal); for sdot
+// and sasum the program may compute the first pass of a two-pass reduction (the partial sums of
+// equal chunks, bench/kernels/programs/*_partial.lift): the second pass over the few partial
+// sums is then timed on the host and added. Times are medians; CLBlast is timed with a host
+// clock around the call and clFinish (it may launch several kernels), ours and the copy kernel
+// with profiling events, OpenBLAS with a host clock.
+#include <cblas.h>
+#include <clblast.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <sstream>
+
+#include "codegen/Compiler.h"
+#include "codegen/Evaluation.h"
+#include "codegen/Launch.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
+#include "core/lang/Parser.h"
+#include "rewrite/explore/DerivationTemplate.h"
+#include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/SearchRunner.h"
+
+using namespace lift;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+// Median milliseconds of `f` (after warm-ups), timed with a host clock.
+double timeHost(int warmups, int reps, const std::function<void()>& f) {
+  for (int i = 0; i < warmups; ++i) f();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto s = Clock::now();
+    f();
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - s).count());
+  }
+  return median(t);
+}
+
+struct Case {
+  std::string name, file, sizesText, routine;
+  arith::Env sizes;
+};
+
+struct Row {
+  std::string name, sizes;
+  std::string metric;  // "GFLOP/s" or "GB/s"
+  double oursMs = 0, clblastMs = 0, openblasMs = 0;
+  double work = 0;     // flops or bytes
+  std::string ours;    // parameters of our kernel, or why there is none
+  std::string note;
+};
+
+std::vector<float> randomFloats(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (auto& x : v) x = d(rng);
+  return v;
+}
+
+class Peers {
+ public:
+  explicit Peers(runtime::Device device) : ctx_(device) {}
+  cl::Context& context() { return const_cast<cl::Context&>(ctx_.context()); }
+  cl::CommandQueue& queue() { return ctx_.queue(); }
+
+  cl::Buffer buffer(const std::vector<float>& host) {
+    return cl::Buffer(context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, host.size() * sizeof(float),
+                      const_cast<float*>(host.data()));
+  }
+  cl::Buffer buffer(size_t n) { return cl::Buffer(context(), CL_MEM_READ_WRITE, n * sizeof(float)); }
+
+  // Milliseconds of one CLBlast call (host clock around the call and clFinish).
+  double clblast(int warmups, int reps, const std::function<clblast::StatusCode(cl_command_queue*)>& call,
+                 std::string& error) {
+    cl_command_queue q = queue()();
+    clblast::StatusCode status = clblast::StatusCode::kSuccess;
+    double ms = timeHost(warmups, reps, [&] {
+      status = call(&q);
+      clFinish(q);
+    });
+    if (status != clblast::StatusCode::kSuccess) {
+      error = fmt::format("CLBlast status {}", static_cast<int>(status));
+      return 0;
+    }
+    return ms;
+  }
+
+  // The device's copy bandwidth in GB/s (read + write) for `bytes`: the better of a float4 copy
+  // with one element a work-item (what GPUs want) and one with a contiguous block of 1024
+  // float4 a work-item (what CPU devices want).
+  double copyBandwidth(size_t bytes, int reps) {
+    const char* src =
+        "kernel void copy1(const global float4* restrict a, global float4* restrict b) {"
+        "  size_t i = get_global_id(0); b[i] = a[i]; }\n"
+        "kernel void copyBlock(const global float4* restrict a, global float4* restrict b) {"
+        "  size_t i = get_global_id(0) * 1024; for (int j = 0; j < 1024; ++j) b[i + j] = a[i + j]; }\n";
+    cl::Program p(context(), src);
+    p.build();
+    size_t n = bytes / 16 / 1024 * 1024;
+    cl::Buffer a(context(), CL_MEM_READ_WRITE, n * 16), b(context(), CL_MEM_READ_WRITE, n * 16);
+    queue().enqueueFillBuffer(a, 1.0f, 0, n * 16);
+    double best = 0;
+    for (const char* name : {"copy1", "copyBlock"}) {
+      cl::Kernel k(p, name);
+      k.setArg(0, a);
+      k.setArg(1, b);
+      size_t global = std::string(name) == "copy1" ? n : n / 1024;
+      std::vector<double> t;
+      for (int i = 0; i < reps + 2; ++i) {
+        cl::Event e;
+        queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr, &e);
+        e.wait();
+        double ms =
+            (e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
+        if (i >= 2) t.push_back(ms);
+      }
+      best = std::max(best, 2.0 * static_cast<double>(n * 16) / (median(t) * 1e6));
+    }
+    return best;
+  }
+
+ private:
+  runtime::DeviceContext ctx_;
+};
+
+Case parseCase(const std::string& spec) {
+  Case c;
+  std::vector<std::string> parts;
+  std::stringstream ss(spec);
+  for (std::string p; std::getline(ss, p, ':');) parts.push_back(p);
+  if (parts.size() != 4) throw LiftError(fmt::format("--case {}: expected NAME:FILE:SIZES:ROUTINE", spec));
+  c.name = parts[0];
+  c.file = parts[1];
+  c.sizesText = parts[2];
+  c.routine = parts[3];
+  explore::parseSizes(parts[2], c.sizes);
+  return c;
+}
+
+// Our best kernel of the case: replayed, compiled and timed in-process, validated.
+void measureOurs(const Case& c, explore::ResultStore& store, const std::string& deviceName, runtime::KernelRunner& runner,
+                 int reps, Row& row, std::vector<interp::Value>& inputs, codegen::PreparedReference& ref) {
+  ir::Program program = lang::parseFile(c.file);
+  explore::SearchProblem problem = explore::SearchProblem::make(program, c.sizes);
+  explore::KernelQuery q;
+  q.device = deviceName;
+  q.sizes = problem.sizesText;
+  q.startHash = problem.startHash;
+  q.validOnly = true;
+  q.bestFirst = true;
+  q.limit = 1;
+  auto best = store.kernels(q);
+  codegen::EvaluationRequest req;
+  req.sizes = problem.sizes;
+  req.reference = codegen::ReferenceChoice::parse(c.routine);
+  ref = codegen::prepareReference(program, req);
+  inputs = ref.inputs;
+  if (best.empty()) {
+    row.ours = "no valid kernel in the store";
+    return;
+  }
+  const explore::KernelRecord& k = best[0];
+  std::vector<rewrite::RewriteStep> steps;
+  std::istringstream in(k.derivation);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) steps.push_back(rewrite::RewriteStep::parse(line));
+  std::string why;
+  auto derived = explore::replaySteps(*problem.start, steps, &why);
+  if (!derived) {
+    row.ours = "the stored derivation no longer replays: " + why;
+    return;
+  }
+  // The work-group size of the search, from its parameters ("...,local=4x1").
+  codegen::CompileOptions options;
+  std::vector<int64_t> local;
+  if (auto pos = k.parameters.find("local="); pos != std::string::npos) {
+    std::stringstream ls(k.parameters.substr(pos + 6));
+    for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
+  }
+  for (int64_t l : local) options.localSize.push_back(arith::cst(l));
+  auto kernel = std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(derived->program, options));
+  if (explore::kernelSourceHash(kernel->source) != k.sourceHash) row.note = "source differs from the stored one";
+  req.run.warmups = 2;
+  req.run.repetitions = reps;
+  req.run.returnOutputs = false;
+  req.local = local;
+  codegen::Evaluation e = codegen::evaluate(derived->program, kernel, req, runner, &ref);
+  if (!e.ok()) {
+    row.ours = e.summary();
+    return;
+  }
+  row.oursMs = e.run.medianMs;
+  row.ours = fmt::format("{} (store id {}, {})", k.parameters, k.id, e.validated() ? "valid" : "not validated");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string db, device = "0";
+  int reps = 20;
+  std::vector<Case> cases;
+  size_t copyBytes = 256u << 20;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw LiftError(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--db") db = value();
+    else if (a == "--device") device = value();
+    else if (a == "--repeat") reps = std::stoi(value());
+    else if (a == "--case") cases.push_back(parseCase(value()));
+    else if (a == "--copy-mb") copyBytes = std::stoull(value()) << 20;
+    else {
+      std::fprintf(stderr, "usage: bench_kernels --db FILE --device D [--repeat R] --case NAME:FILE:SIZES:ROUTINE...\n");
+      return 2;
+    }
+  }
+  try {
+    runtime::Device dev = runtime::Device::find(device);
+    std::string deviceName = explore::deviceName(dev.info());
+    explore::ResultStore store(db);
+    runtime::KernelRunner runner(dev);
+    Peers peers(dev);
+    double copy = peers.copyBandwidth(copyBytes, reps);
+    std::printf("device: %s\ncopy bandwidth (float4 copy of %zu MiB, read + write): %.1f GB/s\n\n", deviceName.c_str(),
+                copyBytes >> 20, copy);
+    std::printf("| case | sizes | ours ms | ours | CLBlast ms | CLBlast | OpenBLAS ms | OpenBLAS | ours / CLBlast | "
+                "ours / OpenBLAS | of copy bw | our kernel |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const Case& c : cases) {
+      Row row;
+      row.name = c.name;
+      row.sizes = c.sizesText;
+      std::vector<interp::Value> inputs;
+      codegen::PreparedReference ref;
+      try {
+        measureOurs(c, store, deviceName, runner, reps, row, inputs, ref);
+      } catch (const LiftError& e) {
+        row.ours = e.what();
+      }
+      std::string err;
+      auto scalars = [](const interp::Value& v) {
+        return codegen::hostArrayOf(v, runtime::ScalarType::Float).floats();
+      };
+      int64_t M = c.sizes.count("M") ? c.sizes.at("M") : 0, N = c.sizes.count("N") ? c.sizes.at("N") : 0,
+              K = c.sizes.count("K") ? c.sizes.at("K") : 0;
+      if (c.routine == "sgemm") {
+        std::vector<float> A = scalars(inputs.at(0)), B = scalars(inputs.at(1)), C(static_cast<size_t>(M * N));
+        row.metric = "GFLOP/s";
+        row.work = 2.0 * M * N * K;
+        cl::Buffer a = peers.buffer(A), b = peers.buffer(B), cb = peers.buffer(C.size());
+        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
+          return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, M, N, K,
+                                      1.0f, a(), 0, K, b(), 0, N, 0.0f, cb(), 0, N, q);
+        }, err);
+        row.openblasMs = timeHost(2, reps, [&] {
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, C.data(), N);
+        });
+      } else if (c.routine == "sgemv") {
+        std::vector<float> A = scalars(inputs.at(0)), x = scalars(inputs.at(1)), y = scalars(inputs.at(2)), y2 = y;
+        float alpha = 1.5f, beta = 0.5f;
+        row.metric = "GB/s";
+        row.work = 4.0 * (M * N + N + 2.0 * M);
+        cl::Buffer a = peers.buffer(A), xb = peers.buffer(x), yb = peers.buffer(y);
+        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
+          return clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, M, N, alpha, a(), 0, N, xb(), 0, 1,
+                                      beta, yb(), 0, 1, q);
+        }, err);
+        row.openblasMs = timeHost(2, reps, [&] {
+          y2 = y;
+          cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, alpha, A.data(), N, x.data(), 1, beta, y2.data(), 1);
+        });
+      } else if (c.routine == "sdot" || c.routine == "sasum" || c.routine == "sscal") {
+        bool dot = c.routine == "sdot", scal = c.routine == "sscal";
+        std::vector<float> x = scalars(inputs.at(scal ? 1 : 0)), y = dot ? scalars(inputs.at(1)) : std::vector<float>();
+        size_t n = x.size();
+        row.metric = "GB/s";
+        row.work = dot ? 8.0 * n : scal ? 8.0 * n : 4.0 * n;
+        cl::Buffer xb = peers.buffer(x), yb = dot ? peers.buffer(y) : peers.buffer(1), rb = peers.buffer(1);
+        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
+          if (dot) return clblast::Dot<float>(n, rb(), 0, xb(), 0, 1, yb(), 0, 1, q);
+          if (scal) return clblast::Scal<float>(n, 1.0001f, xb(), 0, 1, q);
+          return clblast::Asum<float>(n, rb(), 0, xb(), 0, 1, q);
+        }, err);
+        float sink = 0;
+        row.openblasMs = timeHost(2, reps, [&] {
+          if (dot) sink += cblas_sdot(static_cast<int>(n), x.data(), 1, y.data(), 1);
+          else if (scal) cblas_sscal(static_cast<int>(n), 1.0001f, x.data(), 1);
+          else sink += cblas_sasum(static_cast<int>(n), x.data(), 1);
+        });
+        // Our kernel computes partial sums when the program is a first pass: add the host's
+        // second pass over them.
+        if (!scal && row.oursMs > 0 && ref.expected) {
+          std::vector<float> partial = scalars(*ref.expected);
+          if (partial.size() > 1) {
+            row.oursMs += timeHost(2, reps, [&] {
+              float s = 0;
+              for (float v : partial) s += v;
+              sink += s;
+            });
+            row.note += fmt::format("{} partial sums added on the host", partial.size());
+          }
+        }
+        if (sink == 12345.678f) std::printf(" ");
+      } else {
+        row.note = "unknown routine " + c.routine;
+      }
+      if (!err.empty()) row.note += (row.note.empty() ? "" : "; ") + err;
+      auto rate = [&](double ms) {
+        return ms > 0 ? fmt::format("{:.1f} {}", row.work / (ms * 1e6), row.metric) : std::string("-");
+      };
+      auto ratio = [](double a, double b) { return a > 0 && b > 0 ? fmt::format("{:.2f}x", b / a) : std::string("-"); };
+      std::string ofCopy = row.metric == "GB/s" && row.oursMs > 0
+                               ? fmt::format("{:.0f} %", 100.0 * row.work / (row.oursMs * 1e6) / copy)
+                               : "";
+      std::printf("| %s | %s | %.4f | %s | %.4f | %s | %.4f | %s | %s | %s | %s | %s%s |\n", row.name.c_str(),
+                  row.sizes.c_str(), row.oursMs, rate(row.oursMs).c_str(), row.clblastMs, rate(row.clblastMs).c_str(),
+                  row.openblasMs, rate(row.openblasMs).c_str(), ratio(row.oursMs, row.clblastMs).c_str(),
+                  ratio(row.oursMs, row.openblasMs).c_str(), ofCopy.c_str(), row.ours.c_str(),
+                  row.note.empty() ? "" : (" — " + row.note).c_str());
+      std::fflush(stdout);
+    }
+  } catch (const LiftError& e) {
+    std::fprintf(stderr, "bench_kernels: %s\n", e.what());
+    return 2;
+  } catch (const cl::Error& e) {
+    std::fprintf(stderr, "bench_kernels: OpenCL error %s (%d)\n", e.what(), e.err());
+    return 2;
+  }
+  return 0;
+}
