@@ -234,8 +234,8 @@ Type Site::typeOf(const ir::Expr& e) const {
     if (ts.size() >= 2 && ts[0].isArray()) {
       int64_t g = 0;
       for (size_t k = 0; k + 1 < ts.size(); ++k) g = std::gcd(g, arith::constantDivisor(ts[k].length()));
-      arith::Expr len = arith::sizeVar(fmt::format("L{}", call->id()));
-      if (g > 1) len = arith::cst(g) * len;
+      iterateLength = arith::sizeVar(fmt::format("L{}", call->id()));
+      arith::Expr len = g > 1 ? arith::cst(g) * iterateLength : iterateLength;
       ir::TypeCheckOptions opts;
       opts.checkParallelNesting = false;
       try {
@@ -247,6 +247,13 @@ Type Site::typeOf(const ir::Expr& e) const {
     }
   }
   return iterateTypes ? iterateTypes->typeOf(e) : Type();
+}
+
+bool Site::variesPerIteration(arith::Expr e) const {
+  if (!e || !iterateLength) return false;
+  for (arith::Expr v : arith::variables(e))
+    if (v == iterateLength) return true;
+  return false;
 }
 
 bool Site::insidePattern(ir::PatternKind k, int dim) const {

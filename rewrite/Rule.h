@@ -116,6 +116,10 @@ struct Site {
   // Symbolic types of the innermost enclosing iterate's function (computed on first use).
   mutable const ir::ExprNode* iterateCall = nullptr;
   mutable std::shared_ptr<const ir::TypeInfo> iterateTypes;
+  mutable arith::Expr iterateLength;  // the fresh length variable L of those types
+  // Whether e depends on the length that changes between the iterations of the enclosing
+  // iterate (a rule must not build a type or a split factor from it).
+  bool variesPerIteration(arith::Expr e) const;
 
   // Whether the site is inside the nested function of a pattern of kind k (e.g. in a mapWrg).
   // With dim >= 0, only patterns of that dimension count.

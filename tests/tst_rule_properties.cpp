@@ -41,6 +41,7 @@ const char* kSeeds[] = {
     "fun f(A: [[float]8]4*N, v: [float]4*N) = map(fun(p => reduce(add, get(0, p)) $ get(1, p))) $ zip(v, A)",
     "fun f(A: [[float]8]4*N) = map(split(2)) o transpose o transpose o map(split(2)) $ A",
     "fun f(A: [[float]8]4*N) = map(transpose) o split(2) o split(8) o join $ A",
+    "fun f(A: [[float]8]4*N) = transpose o map(map(neg)) o map(map(sq)) o transpose $ A",
     "fun f(T: [[[float]2]4]4*N) = transpose o map(join) o map(transpose) o transpose o map(transpose) $ T",
     "fun f(x: [float]8*N, v: [float4]2*N) = zip(asScalar o asVector(4) $ x, asScalar o asVector(2) o "
     "asScalar $ v)",
@@ -53,6 +54,7 @@ const char* kSeeds[] = {
     "fun f(x: [float]8*N) = map(neg) o scatter(reverse) o gather(reverse) o scatter(reverse) o "
     "scatter(reorderStride(2)) o gather(reorderStride(2)) $ x",
     "fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y)",
+    "fun f(x: [float]8*N) = map(fun(v => add(v, sq(v)))) $ x",
 };
 
 std::vector<std::pair<std::string, TypedProgram>> programs() {

@@ -115,6 +115,8 @@ Outcome mapReduceInterchange(const Site& s, const ParamValues&) {
   Type t = typeAt(s, outer->input);
   if (!t) return unknownType(s);
   if (!t.isArray() || !t.elem().isArray()) return fail("the input is not a two-dimensional array");
+  if (s.variesPerIteration(t.length()))
+    return fail("the number of rows changes from one iteration of the enclosing iterate to the next");
   Expr inits = ir::LiteralNode::make(lit->text(), Type::array(lit->type(), t.length()));
   return Outcome::ok(
       m::callTranspose(m::callReduce(rf->kind(), elementWise(rf->f), inits, m::callTranspose(outer->input))));

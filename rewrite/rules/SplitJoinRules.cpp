@@ -72,6 +72,8 @@ Outcome reduceSplitJoin(const Site& s, const ParamValues&) {
   arith::Expr len = lengthAt(s, r->input);
   if (!len) return unknownType(s);
   if (m::callOf(r->input, PatternKind::Split)) return fail("the input is already split");
+  if (s.variesPerIteration(len))
+    return fail("the length changes from one iteration of the enclosing iterate to the next");
   Fun f = m::reduceAsFun(r->kind(), r->f, r->init);
   return Outcome::ok(m::callJoin(m::callMap(PatternKind::Map, f, m::callSplit(len, r->input))));
 }
