@@ -1241,6 +1241,19 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
       endIterationBarrier(inner, site, &dest);
   });
   (void)form;
+  if (kind == K::MapWrg && level() == Level::Kernel) {
+    // A result kept in a temporary is consumed element-wise by the next mapWrg (LoweringCheck):
+    // the work-items of a work-group wait for each other's parts of it.
+    std::vector<const Memory*> ms;
+    view::memoriesOf(dest, ms);
+    bool temporary = false;
+    for (auto* m : ms) temporary = temporary || m->role == Memory::Role::Temporary;
+    Written w = written(before);
+    const c::Stmt* last = out_->empty() ? nullptr : out_->back().get();
+    while (last && last->kind == c::Stmt::Kind::Scope && !last->body.empty()) last = last->body.back().get();
+    bool fenced = last && last->kind == c::Stmt::Kind::Barrier;  // the work-group's last mapLcl did it
+    if (temporary && (w.local || w.global) && !fenced) barrier(w.local, w.global, site);
+  }
   if (kind == K::MapLcl) {
     const BarrierPlan::Facts* facts = barriers_.facts(&p);
     if (level() == Level::WorkGroup && allPrivate(dest) &&
@@ -1476,8 +1489,9 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
     }
     std::optional<AddressSpace> s = spaces_.explicitSpaceOf(f);
     Type t = typeOfApplication(f, a);
-    View tmp = allocTemp(t, s ? *s : AddressSpaceInference::defaultSpace(level(), substituteLengths(t, bounds_)),
-                         site, s.has_value());
+    View tmp =
+        allocTemp(t, s ? *s : AddressSpaceInference::defaultSpace(level(), substituteLengths(t, bounds_)),
+                  site, s.has_value());
     produceApply(f, a, tmp, site);
     return tmp;
   };

@@ -129,7 +129,8 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
           continue;
         }
         // The result of an enclosing parallel map's function: written to that map's result.
-        if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb)) return;
+        if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
+          return;
         fail(idx, siteOf(idx, par),
              fmt::format(
                  "{}: its result feeds the next iteration of a {} in the same kernel, which would need "
@@ -145,14 +146,15 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
           p = idx.parentOf(cur);
           continue;
         }
-        if (consumer && consumer->pattern() == ir::PatternKind::MapGlb &&
-            par->pattern() == ir::PatternKind::MapGlb && consumer->index() == par->index() && zipOnly &&
-            p.index == 0)
-          return;  // element-wise: the same work-item computes and consumes element i
+        // Element-wise: the same work-item (mapGlb) or work-group (mapWrg, which then waits at a
+        // barrier) computes and consumes element i.
+        if (consumer && consumer->pattern() == par->pattern() && consumer->index() == par->index() &&
+            zipOnly && p.index == 0)
+          return;
         fail(idx, siteOf(idx, par),
              fmt::format("{}: its result is consumed inside the same kernel by {}, which would need "
                          "synchronisation across work-groups; only the kernel's output (or an element-wise "
-                         "mapGlb of the same dimension) may consume it",
+                         "map of the same kind and dimension) may consume it",
                          label(*par), consumer ? label(*consumer) : std::string("a function")));
       }
       default:

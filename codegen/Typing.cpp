@@ -188,7 +188,8 @@ Type typeOf(const ir::Expr& e, const ParamTypes& params) { return Typer(params).
 
 Type substituteLengths(Type t, const std::map<arith::Expr, arith::Expr, std::less<>>& replacement) {
   if (replacement.empty()) return t;
-  if (t.isArray()) return Type::array(substituteLengths(t.elem(), replacement), arith::substitute(t.length(), replacement));
+  if (t.isArray())
+    return Type::array(substituteLengths(t.elem(), replacement), arith::substitute(t.length(), replacement));
   if (t.isTuple()) {
     std::vector<Type> elems;
     for (Type e : t.tupleElems()) elems.push_back(substituteLengths(e, replacement));
