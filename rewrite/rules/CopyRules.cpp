@@ -18,6 +18,17 @@ Outcome addId(const Site& s, const ParamValues&) {
     if (auto* p = ir::asPattern(pc.call->fun()); p && p->pattern() == PatternKind::Id)
       return fail("the array is already copied");
   }
+  // Copies move data between memories: a computed array, or the input that a map, reduction or
+  // iteration reads.
+  auto computesArray = [](const ir::PatternNode* p) {
+    return p && (ir::isMapLike(p->pattern()) || ir::isReduceLike(p->pattern()) ||
+                 p->pattern() == PatternKind::Iterate || ir::isAddressSpace(p->pattern()));
+  };
+  bool result = computes(s.expr());
+  bool input = pc.call && pc.argIndex + 1 == static_cast<int>(pc.call->args().size()) &&
+               computesArray(ir::asPattern(pc.call->fun()));
+  if (!result && !input)
+    return fail("copies are made of computed arrays and of the inputs of maps, reductions and iterations");
   Type t = typeAt(s, s.expr());
   if (!t) return unknownType(s);
   if (!t.isArray()) return fail("only arrays are copied, not {}", typeStr(t));
