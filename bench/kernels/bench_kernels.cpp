@@ -247,7 +247,7 @@ int main(int argc, char** argv) {
     runtime::KernelRunner runner(dev);
     Peers peers(dev);
     double copy = peers.copyBandwidth(copyBytes, reps);
-    std::printf("device: %s\ncopy bandwidth (float4 copy of %zu MiB, read + write): %.1f GB/s\n\n", deviceName.c_str(),
+    std::printf("device: %s\ncopy bandwidth (best float4 copy of %zu MiB, read + write): %.1f GB/s\n\n", deviceName.c_str(),
                 copyBytes >> 20, copy);
     std::printf("| case | sizes | ours ms | ours | CLBlast ms | CLBlast | OpenBLAS ms | OpenBLAS | ours / CLBlast | "
                 "ours / OpenBLAS | of copy bw | our kernel |\n");

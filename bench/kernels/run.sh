@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The explorer vs the libraries (docs/PERFORMANCE.md, "Kernels vs libraries"): for every case a
+# search from the high-level program (`liftc explore`, one store for all), then bench_kernels
+# measures the best kernel of each case next to CLBlast on the same OpenCL device and OpenBLAS
+# on the CPU, in one run, and prints a Markdown table.
+#
+# Usage: bench/kernels/run.sh [cpu|gpu] [CASE...]
+#   cpu (default): the 2-core development machine's PoCL device
+#   gpu:           the NVIDIA GPU machine (carry .gpu/ from bench/kernels/pack-gpu.sh)
+#   CASE:          names of cases to run (default: all of the profile)
+# Environment: BUDGET (per search, default 90s cpu / 40s gpu), STRATEGY (default evolution),
+# DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
+# default 20), LIFTC, BENCH (the executables), DEVICE.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+profile=${1:-cpu}
+shift || true
+case $profile in
+  cpu) device=${DEVICE:-cpu}; budget=${BUDGET:-90s} ;;
+  gpu) device=${DEVICE:-nvidia}; budget=${BUDGET:-40s} ;;
+  *) echo "usage: $0 [cpu|gpu] [CASE...]" >&2; exit 2 ;;
+esac
+strategy=${STRATEGY:-evolution}
+db=${DB:-$root/bench-kernels-$profile.sqlite}
+repeat=${REPEAT:-20}
+ex=$root/resources/examples
+pr=$root/bench/kernels/programs
+
+if [[ -d $root/.gpu/lib ]]; then export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
+if [[ $profile == gpu && -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
+  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/icd
+fi
+pick() {
+  for c in "$@"; do [[ -x $c ]] && { echo "$c"; return; }; done
+}
+if [[ $profile == gpu ]]; then
+  liftc=${LIFTC:-$(pick "$root/.gpu/liftc" "$root/build-ex/app/liftc")}
+  bench=${BENCH:-$(pick "$root/.gpu/bench_kernels" "$root/build-ex/bench/kernels/bench_kernels")}
+else
+  liftc=${LIFTC:-$(pick "$root/build-ex/app/liftc" "$root/build/app/liftc")}
+  bench=${BENCH:-$(pick "$root/build-ex/bench/kernels/bench_kernels" "$root/build/bench/kernels/bench_kernels")}
+fi
+[[ -x $liftc && -x $bench ]] || { echo "no liftc or bench_kernels (build them, or set LIFTC and BENCH)" >&2; exit 2; }
+export LIFT_LIFTC=$liftc
+
+# NAME FILE SIZES ROUTINE
+if [[ $profile == cpu ]]; then
+  cases=(
+    "matmul-256 $ex/matmul.lift M=256,N=256,K=256 sgemm"
+    "matmul-512 $ex/matmul.lift M=512,N=512,K=512 sgemm"
+    "matmul-1024 $ex/matmul.lift M=1024,N=1024,K=1024 sgemm"
+    "matmul-2048x512x2048 $ex/matmul.lift M=2048,N=2048,K=512 sgemm"
+    "matmul-512x2048x512 $ex/matmul.lift M=512,N=512,K=2048 sgemm"
+    "gemv-square $ex/gemv.lift M=4096,N=4096 sgemv"
+    "gemv-wide $ex/gemv.lift M=1024,N=16384 sgemv"
+    "gemv-tall $ex/gemv.lift M=16384,N=1024 sgemv"
+    "dot $pr/partialDot.lift N=4096,C=4096 sdot"
+    "asum $pr/partialAsum.lift N=4096,C=4096 sasum"
+    "scal $ex/scal.lift N=16777216 sscal"
+  )
+else
+  cases=(
+    "matmul-1024 $ex/matmul.lift M=1024,N=1024,K=1024 sgemm"
+    "matmul-4096 $ex/matmul.lift M=4096,N=4096,K=4096 sgemm"
+    "matmul-8192 $ex/matmul.lift M=8192,N=8192,K=8192 sgemm"
+    "gemv-square $ex/gemv.lift M=16384,N=16384 sgemv"
+    "dot $pr/partialDot.lift N=16384,C=4096 sdot"
+    "asum $pr/partialAsum.lift N=16384,C=4096 sasum"
+    "scal $ex/scal.lift N=67108864 sscal"
+  )
+fi
+
+selected=("$@")
+args=()
+for c in "${cases[@]}"; do
+  read -r name file sizes routine <<<"$c"
+  if ((${#selected[@]})) && [[ ! " ${selected[*]} " == *" $name "* ]]; then continue; fi
+  echo "== $name: liftc explore $(basename "$file") --size $sizes --budget $budget --strategy $strategy" >&2
+  "$liftc" explore "$file" --size "$sizes" --budget "$budget" --strategy "$strategy" --device "$device" \
+    --db "$db" --quiet --top 1 | sed -n '1,2p;/^1 /p' >&2
+  args+=(--case "$name:$file:$sizes:$routine")
+done
+echo "== bench_kernels ($repeat timed runs each)" >&2
+"$bench" --db "$db" --device "$device" --repeat "$repeat" "${args[@]}"
