@@ -41,6 +41,10 @@ std::vector<Arg> exprArgs(const std::vector<ir::Expr>& es) {
   return out;
 }
 
+// A pattern node as a function value, for the functions that take one. The node is owned by
+// the program, which outlives code generation, so the handle does not own it.
+ir::Fun asFun(const ir::PatternNode& p) { return ir::Fun(std::shared_ptr<const ir::FunNode>(), &p); }
+
 int countUses(const ir::Expr& e, const ir::ParamNode* p);
 int countUses(const ir::Fun& f, const ir::ParamNode* p) {
   switch (f->kind()) {
@@ -89,271 +93,7 @@ bool mentionsVar(arith::Expr e, const std::string& name) {
   return false;
 }
 
-const char* kReservedList[] = {
-    // C and OpenCL C keywords and types
-    "auto",
-    "break",
-    "case",
-    "char",
-    "const",
-    "continue",
-    "default",
-    "do",
-    "double",
-    "else",
-    "enum",
-    "extern",
-    "float",
-    "for",
-    "goto",
-    "if",
-    "inline",
-    "int",
-    "long",
-    "register",
-    "restrict",
-    "return",
-    "short",
-    "signed",
-    "sizeof",
-    "static",
-    "struct",
-    "switch",
-    "typedef",
-    "union",
-    "unsigned",
-    "void",
-    "volatile",
-    "while",
-    "bool",
-    "true",
-    "false",
-    "half",
-    "uchar",
-    "ushort",
-    "uint",
-    "ulong",
-    "size_t",
-    "ptrdiff_t",
-    "intptr_t",
-    "uintptr_t",
-    "kernel",
-    "__kernel",
-    "global",
-    "__global",
-    "local",
-    "__local",
-    "private",
-    "__private",
-    "constant",
-    "__constant",
-    "read_only",
-    "write_only",
-    "read_write",
-    "image2d_t",
-    "image3d_t",
-    "sampler_t",
-    "event_t",
-    "complex",
-    "imaginary",
-    "attribute",
-    "__attribute__",
-    // work-item and synchronisation functions
-    "get_work_dim",
-    "get_global_size",
-    "get_global_id",
-    "get_local_size",
-    "get_local_id",
-    "get_num_groups",
-    "get_group_id",
-    "get_global_offset",
-    "barrier",
-    "mem_fence",
-    "read_mem_fence",
-    "write_mem_fence",
-    "CLK_LOCAL_MEM_FENCE",
-    "CLK_GLOBAL_MEM_FENCE",
-    // math and common functions
-    "acos",
-    "acosh",
-    "acospi",
-    "asin",
-    "asinh",
-    "asinpi",
-    "atan",
-    "atan2",
-    "atanh",
-    "atanpi",
-    "atan2pi",
-    "cbrt",
-    "ceil",
-    "copysign",
-    "cos",
-    "cosh",
-    "cospi",
-    "erfc",
-    "erf",
-    "exp",
-    "exp2",
-    "exp10",
-    "expm1",
-    "fabs",
-    "fdim",
-    "floor",
-    "fma",
-    "fmax",
-    "fmin",
-    "fmod",
-    "fract",
-    "frexp",
-    "hypot",
-    "ilogb",
-    "ldexp",
-    "lgamma",
-    "log",
-    "log2",
-    "log10",
-    "log1p",
-    "logb",
-    "mad",
-    "maxmag",
-    "minmag",
-    "modf",
-    "nan",
-    "nextafter",
-    "pow",
-    "pown",
-    "powr",
-    "remainder",
-    "remquo",
-    "rint",
-    "rootn",
-    "round",
-    "rsqrt",
-    "sin",
-    "sincos",
-    "sinh",
-    "sinpi",
-    "sqrt",
-    "tan",
-    "tanh",
-    "tanpi",
-    "tgamma",
-    "trunc",
-    "abs",
-    "abs_diff",
-    "add_sat",
-    "hadd",
-    "rhadd",
-    "clamp",
-    "clz",
-    "mad_hi",
-    "mad_sat",
-    "max",
-    "min",
-    "mul_hi",
-    "rotate",
-    "sub_sat",
-    "upsample",
-    "popcount",
-    "mad24",
-    "mul24",
-    "degrees",
-    "radians",
-    "mix",
-    "step",
-    "smoothstep",
-    "sign",
-    "cross",
-    "dot",
-    "distance",
-    "length",
-    "normalize",
-    "fast_distance",
-    "fast_length",
-    "fast_normalize",
-    "isequal",
-    "isnotequal",
-    "isgreater",
-    "isgreaterequal",
-    "isless",
-    "islessequal",
-    "islessgreater",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "isnormal",
-    "isordered",
-    "isunordered",
-    "signbit",
-    "any",
-    "all",
-    "bitselect",
-    "select",
-    "shuffle",
-    "shuffle2",
-    "printf",
-    "vec_step",
-    "native_sin",
-    "native_cos",
-    "native_exp",
-    "native_log",
-    "native_sqrt",
-    "native_rsqrt",
-    "native_divide",
-    "native_recip",
-    "native_powr",
-    "native_tan",
-    "half_sin",
-    "half_cos",
-    "half_exp",
-    "half_log",
-    "half_sqrt",
-    "vload2",
-    "vload3",
-    "vload4",
-    "vload8",
-    "vload16",
-    "vstore2",
-    "vstore3",
-    "vstore4",
-    "vstore8",
-    "vstore16",
-    "async_work_group_copy",
-    "wait_group_events",
-    "prefetch",
-    "atomic_add",
-    "atomic_sub",
-    "atomic_xchg",
-    "atomic_inc",
-    "atomic_dec",
-    "atomic_cmpxchg",
-    "atomic_min",
-    "atomic_max",
-    "atomic_and",
-    "atomic_or",
-    "atomic_xor",
-    "convert_int",
-    "convert_float",
-    "as_int",
-    "as_float",
-    "main",
-};
-
 }  // namespace
-
-bool isReservedOpenCLName(const std::string& name) {
-  static const std::unordered_set<std::string> names = [] {
-    std::unordered_set<std::string> s(std::begin(kReservedList), std::end(kReservedList));
-    for (const char* t : {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float",
-                          "double", "half", "bool"})
-      for (int w : {2, 3, 4, 8, 16}) s.insert(fmt::format("{}{}", t, w));
-    return s;
-  }();
-  if (names.count(name)) return true;
-  // Names the generator uses for its own variables and struct types.
-  return name.rfind("Tuple", 0) == 0 || name.rfind("convert_", 0) == 0 || name.rfind("as_", 0) == 0;
-}
 
 namespace {
 
@@ -919,7 +659,7 @@ View Builder::readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::
     case K::Get:
       return view::get(arg(0), ps.index);
     case K::Unzip:
-      return view::retype(arg(0), typeOfApplication(ir::Fun(std::shared_ptr<const ir::FunNode>(), &p), args));
+      return view::retype(arg(0), typeOfApplication(asFun(p), args));
     case K::Map:
     case K::MapSeq:
     case K::MapSeqUnroll:
@@ -940,7 +680,7 @@ View Builder::readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::
     default:
       break;
   }
-  ir::Fun self(std::shared_ptr<const ir::FunNode>(), &p);
+  ir::Fun self = asFun(p);
   return readProducer(self, args, site, call);
 }
 
@@ -996,7 +736,7 @@ void Builder::produceApply(const ir::Fun& f, std::vector<Arg>& args, const View&
 
 void Builder::producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest,
                              ir::NodeId site) {
-  ir::Fun self(std::shared_ptr<const ir::FunNode>(), &p);
+  ir::Fun self = asFun(p);
   switch (p.pattern()) {
     case K::Map:
     case K::MapSeq:
@@ -1231,7 +971,7 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
   }
   comment(fmt::format("{}{}", ir::patternName(kind), p.index()), site);
   size_t before = writeLog_.size();
-  LoopForm form = parallelLoop(kind, p.index(), n, site, [&](arith::Expr i) {
+  parallelLoop(kind, p.index(), n, site, [&](arith::Expr i) {
     if (kind == K::MapWrg) singleWorkGroupLoop_[&p] = parallel_.back().form == LoopForm::Single;
     size_t inner = writeLog_.size();
     body(i);
@@ -1240,7 +980,6 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
     if (kind == K::MapWrg && parallel_.back().form != LoopForm::Single)
       endIterationBarrier(inner, site, &dest);
   });
-  (void)form;
   if (kind == K::MapWrg && level() == Level::Kernel) {
     // A result kept in a temporary is consumed element-wise by the next mapWrg (LoweringCheck):
     // the work-items of a work-group wait for each other's parts of it.
@@ -1516,7 +1255,7 @@ View Builder::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::No
   } else {
     ts.push_back(typeAfter(ts.back()));
     std::vector<Arg> whole{viewArg(xv)};
-    ts.push_back(typeOfApplication(ir::Fun(std::shared_ptr<const ir::FunNode>(), &p), whole));
+    ts.push_back(typeOfApplication(asFun(p), whole));
   }
   if (!loopable) {
     // Iterations of different shapes: one after the other, each into its own temporary.

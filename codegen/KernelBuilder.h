@@ -16,6 +16,7 @@
 #include "codegen/CompileOptions.h"
 #include "codegen/MemoryAllocator.h"
 #include "codegen/NDRange.h"
+#include "codegen/OpenCLNames.h"
 #include "core/ir/IR.h"
 
 namespace lift::codegen {
@@ -58,9 +59,5 @@ constexpr int64_t kMaxLocalBytes = 64 * 1024;
 // offending node) for programs that cannot be compiled.
 KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, const NDRange& ndrange,
                         const BarrierPlan& barriers);
-
-// Names OpenCL C reserves (keywords, types, built-in functions) that the kernel must not use
-// for its own variables and functions.
-bool isReservedOpenCLName(const std::string& name);
 
 }  // namespace lift::codegen

@@ -313,22 +313,18 @@ PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelPara
     if (decls.empty()) p.line(") {", 0);
   }
   ++p.indent_;
-  bool anyDecl = false;
   for (auto& m : model.memories.memories()) {
     if (m->role != Memory::Role::Temporary || m->isParameter()) continue;
     if (m->space == AddressSpace::Local) {
       p.line(declaration(*m), m->node);
-      anyDecl = true;
     }
   }
   for (auto& m : model.memories.memories()) {
     if (m->role != Memory::Role::Temporary || m->isParameter()) continue;
     if (m->space == AddressSpace::Private) {
       p.line(declaration(*m), m->node);
-      anyDecl = true;
     }
   }
-  (void)anyDecl;
   for (auto& s : model.body) p.stmt(*s);
   --p.indent_;
   p.line("}", 0);
