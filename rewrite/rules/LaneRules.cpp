@@ -369,6 +369,19 @@ Outcome vectorizeLanes(const Site& s, const ParamValues& pv) {
     lane = lb;
   }
   if (!lane.all()) return fail("part of the map's result does not depend on the element (it would not be a vector)");
+  // The vectorised function must accept the vectors it will be given (a scalar captured from
+  // outside the map, passed where the vectorised user function wants a vector, does not).
+  {
+    Type velem = elem.isScalar() ? Type::vector(elem.scalarKind(), static_cast<int>(n))
+                                 : Type::array(Type::vector(elem.elem().scalarKind(), static_cast<int>(n)), elem.length());
+    ir::TypeCheckOptions opts;
+    opts.checkParallelNesting = false;
+    try {
+      ir::typeCheck(fv, {velem}, opts);
+    } catch (const LiftError& e) {
+      return fail("the vectorised function does not type-check: {}", e.diagnostic().message);
+    }
+  }
 
   // The input read as vectors.
   Expr vin;
