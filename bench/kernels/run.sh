@@ -6,19 +6,20 @@
 #
 # Usage: bench/kernels/run.sh [cpu|gpu] [CASE...]
 #   cpu (default): the 2-core development machine's PoCL device
-#   gpu:           the NVIDIA GPU machine (carry .gpu/ from bench/kernels/pack-gpu.sh)
+#   gpu:           the NVIDIA GPU machine (carry .gpu-ex/ from bench/kernels/pack-gpu.sh)
 #   CASE:          names of cases to run (default: all of the profile)
-# Environment: BUDGET (per search, default 90s cpu / 40s gpu), STRATEGY (default evolution),
+# Environment: BUDGET (per search; default 90s, on the GPU per case: 330 s of searches in all), STRATEGY (default evolution),
 # DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
-# default 20), LIFTC, BENCH (the executables), DEVICE.
+# default 20), LIFTC, BENCH (the executables), PACK (gpu: the packed folder, default .gpu-ex),
+# DEVICE.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 profile=${1:-cpu}
 shift || true
 case $profile in
-  cpu) device=${DEVICE:-cpu}; budget=${BUDGET:-90s} ;;
-  gpu) device=${DEVICE:-nvidia}; budget=${BUDGET:-40s} ;;
+  cpu) device=${DEVICE:-cpu} ;;
+  gpu) device=${DEVICE:-nvidia} ;;
   *) echo "usage: $0 [cpu|gpu] [CASE...]" >&2; exit 2 ;;
 esac
 strategy=${STRATEGY:-evolution}
@@ -27,7 +28,9 @@ repeat=${REPEAT:-20}
 ex=$root/resources/examples
 pr=$root/bench/kernels/programs
 
-if [[ -d $root/.gpu/lib ]]; then export LD_LIBRARY_PATH=$root/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
+pack=${PACK:-$root/.gpu-ex}
+[[ $pack == /* ]] || pack=$root/$pack
+if [[ $profile == gpu && -d $pack/lib ]]; then export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
 if [[ $profile == gpu && -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
   mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/icd
@@ -36,8 +39,8 @@ pick() {
   for c in "$@"; do [[ -x $c ]] && { echo "$c"; return; }; done
 }
 if [[ $profile == gpu ]]; then
-  liftc=${LIFTC:-$(pick "$root/.gpu/liftc" "$root/build-ex/app/liftc")}
-  bench=${BENCH:-$(pick "$root/.gpu/bench_kernels" "$root/build-ex/bench/kernels/bench_kernels")}
+  liftc=${LIFTC:-$(pick "$pack/liftc" "$root/build-ex/app/liftc")}
+  bench=${BENCH:-$(pick "$pack/bench_kernels" "$root/build-ex/bench/kernels/bench_kernels")}
 else
   liftc=${LIFTC:-$(pick "$root/build-ex/app/liftc" "$root/build/app/liftc")}
   bench=${BENCH:-$(pick "$root/build-ex/bench/kernels/bench_kernels" "$root/build/bench/kernels/bench_kernels")}
@@ -45,7 +48,7 @@ fi
 [[ -x $liftc && -x $bench ]] || { echo "no liftc or bench_kernels (build them, or set LIFTC and BENCH)" >&2; exit 2; }
 export LIFT_LIFTC=$liftc
 
-# NAME FILE SIZES ROUTINE
+# NAME FILE SIZES ROUTINE [BUDGET] (the search's budget; BUDGET in the environment overrides it)
 if [[ $profile == cpu ]]; then
   cases=(
     "matmul-256 $ex/matmul.lift M=256,N=256,K=256 sgemm"
@@ -62,20 +65,21 @@ if [[ $profile == cpu ]]; then
   )
 else
   cases=(
-    "matmul-1024 $ex/matmul.lift M=1024,N=1024,K=1024 sgemm"
-    "matmul-4096 $ex/matmul.lift M=4096,N=4096,K=4096 sgemm"
-    "matmul-8192 $ex/matmul.lift M=8192,N=8192,K=8192 sgemm"
-    "gemv-square $ex/gemv.lift M=16384,N=16384 sgemv"
-    "dot $pr/partialDot.lift N=16384,C=4096 sdot"
-    "asum $pr/partialAsum.lift N=16384,C=4096 sasum"
-    "scal $ex/scal.lift N=67108864 sscal"
+    "matmul-1024 $ex/matmul.lift M=1024,N=1024,K=1024 sgemm 30s"
+    "matmul-4096 $ex/matmul.lift M=4096,N=4096,K=4096 sgemm 80s"
+    "matmul-8192 $ex/matmul.lift M=8192,N=8192,K=8192 sgemm 80s"
+    "gemv-square $ex/gemv.lift M=16384,N=16384 sgemv 40s"
+    "dot $pr/partialDot.lift N=16384,C=4096 sdot 35s"
+    "asum $pr/partialAsum.lift N=16384,C=4096 sasum 35s"
+    "scal $ex/scal.lift N=67108864 sscal 25s"
   )
 fi
 
 selected=("$@")
 args=()
 for c in "${cases[@]}"; do
-  read -r name file sizes routine <<<"$c"
+  read -r name file sizes routine caseBudget <<<"$c"
+  budget=${BUDGET:-${caseBudget:-90s}}
   if ((${#selected[@]})) && [[ ! " ${selected[*]} " == *" $name "* ]]; then continue; fi
   echo "== $name: liftc explore $(basename "$file") --size $sizes --budget $budget --strategy $strategy" >&2
   "$liftc" explore "$file" --size "$sizes" --budget "$budget" --strategy "$strategy" --device "$device" \

@@ -135,9 +135,9 @@ int derivationPromise(const std::vector<rewrite::RewriteStep>& steps) {
     const std::string& name = s.rule->name;
     if (name.rfind("register-blocking", 0) == 0) score += 5;
     else if (name == "vectorize-lanes") score += 4;
-    else if (name == "userfun-fusion") score += 3;
-    else if (name == "tiling") score += 2;
-    else if (name == "dot-vectorisation" || name == "reduce-map-fusion" || name == "reduce-seq-map-fusion") score += 1;
+    else if (name == "userfun-fusion" || s.rule->family == rewrite::Family::Vectorisation) score += 3;
+    else if (name == "tiling" || name == "dot-vectorisation") score += 2;
+    else if (name == "reduce-map-fusion" || name == "reduce-seq-map-fusion" || name == "asvector-asscalar-id") score += 1;
   }
   return score;
 }

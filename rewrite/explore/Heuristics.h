@@ -31,8 +31,9 @@ int maxRuleUses(const std::vector<rewrite::RewriteStep>& steps);
 
 // How promising a derivation looks, for the order in which the exploration visits programs:
 // distinct rewrites that restructure for performance count — register blocking (reuse of loaded
-// data) most, then vectorisation across iterations, user-function fusion (fused multiply-add),
-// tiling, the dot built-in and reduce fusion — and applying one rule again costs.
+// data) most, then vectorisation across iterations, vectorisation within them and user-function
+// fusion (fused multiply-add), tiling and the dot built-in, reduce fusion — and applying one
+// rule again costs.
 int derivationPromise(const std::vector<rewrite::RewriteStep>& steps);
 
 // Why the heuristics drop a program or a derivation; "" when they keep it.

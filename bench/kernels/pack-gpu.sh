@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Packs liftc and bench_kernels for the NVIDIA GPU machine into .gpu-ex/ (git-ignored; carry it
+# with the `run` tool), with the shared libraries the machine lacks (see the shared
+# device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
+# the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
+# statically (LIFT_STATIC_LIFTC).
+#
+# Usage: bench/kernels/pack-gpu.sh [BUILD_DIR]      (default build-ex-gpu)
+# Then on the device:  PACK=.gpu-ex bench/kernels/run.sh gpu
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${1:-$root/build-ex-gpu}
+pack=$root/.gpu-ex
+libdir=/usr/lib/x86_64-linux-gnu
+mkdir -p "$root/.git/info"
+grep -qxF '/.gpu-ex/' "$root/.git/info/exclude" 2>/dev/null || echo /.gpu-ex/ >>"$root/.git/info/exclude"
+
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIFT_BUILD_GUI=OFF -DLIFT_BUILD_TESTS=OFF \
+  -DLIFT_BUILD_BENCH=ON -DLIFT_STATIC_LIFTC=ON >/dev/null
+ninja -C "$build" liftc bench_kernels
+
+rm -rf "$pack" && mkdir -p "$pack/lib"
+cp "$build/app/liftc" "$build/bench/kernels/bench_kernels" "$pack/"
+strip "$pack/liftc" "$pack/bench_kernels"
+system='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libstdc\+\+|libgcc_s)'
+copy_deps() {
+  ldd "$1" | awk '/=>/ && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
+    [[ $name =~ $system ]] && continue
+    [[ -e $pack/lib/$name ]] || cp -L "$path" "$pack/lib/$name"
+  done
+}
+copy_deps "$pack/liftc"
+copy_deps "$pack/bench_kernels"
+[[ -e $pack/lib/libopenblas.so.0 ]] || cp -L "$libdir/libopenblas.so.0" "$pack/lib/"
+copy_deps "$libdir/libopenblas.so.0"
+echo "== $pack ($(du -sh "$pack" | cut -f1))"
+ls -l "$pack" "$pack/lib"
