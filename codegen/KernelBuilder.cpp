@@ -467,7 +467,9 @@ class Builder {
         s->text = name;
         s->init = id;
         s->cond = fmt::format("{} < {}", name, str(n));
-        s->step = fmt::format("{} += {}({})", name, sizeFn, dim);
+        // The stride in int: with `+= get_num_groups(0)` (size_t) PoCL 3.1 miscompiles some loops
+        // that contain barriers (the induction variable goes through 64 bits and back).
+        s->step = fmt::format("{} += (int){}({})", name, sizeFn, dim);
         break;
     }
     if (form != LoopForm::Loop && !var.isCst()) {
