@@ -273,7 +273,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     });
     // The same candidates in the same order: the stored ones come back without a measurement.
     QVERIFY(second.size() >= first.size());
-    for (size_t i = 0; i < first.size(); ++i) QCOMPARE(second[i], first[i]);
+    for (size_t i = 0; i < first.size(); ++i) QCOMPARE(QString::fromStdString(second[i]), QString::fromStdString(first[i]));
     QCOMPARE(s.counts.cached, int64_t(first.size()));
     QVERIFY(store.count() > before);
   }

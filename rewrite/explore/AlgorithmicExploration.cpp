@@ -62,7 +62,7 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
           pool.push_back(w);
       if (preferredWidth > 1 && std::find(pool.begin(), pool.end(), preferredWidth) != pool.end()) used = preferredWidth;
     } else {
-      for (int64_t f = 2; f <= 128; f *= 2) pool.push_back(f);
+      for (int64_t f = 2; f <= 4096; f *= 2) pool.push_back(f);
     }
     t.values = valuesAround(used, pool);
     tunables.push_back(t);

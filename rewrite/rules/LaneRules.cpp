@@ -376,8 +376,17 @@ Outcome vectorizeLanes(const Site& s, const ParamValues& pv) {
                                  : Type::array(Type::vector(elem.elem().scalarKind(), static_cast<int>(n)), elem.length());
     ir::TypeCheckOptions opts;
     opts.checkParallelNesting = false;
+    // Parameters captured from outside the map become extra arguments, typed where they are bound.
+    std::vector<ir::Param> params = ir::asLambda(fv)->params();
+    std::vector<Type> argTypes{velem};
+    for (const ir::Param& free : ir::freeParams(fv)) {
+      Type t = typeAt(s, free);
+      if (!t) return unknownType(s);
+      params.push_back(free);
+      argTypes.push_back(t);
+    }
     try {
-      ir::typeCheck(fv, {velem}, opts);
+      ir::typeCheck(ir::LambdaNode::make(params, ir::asLambda(fv)->body()), argTypes, opts);
     } catch (const LiftError& e) {
       return fail("the vectorised function does not type-check: {}", e.diagnostic().message);
     }
