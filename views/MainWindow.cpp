@@ -3,11 +3,13 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
@@ -19,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QSvgGenerator>
@@ -29,6 +32,7 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/ir/ProgramGraph.h"
 #include "core/ir/TypeCheck.h"
@@ -36,9 +40,12 @@
 #include "views/GraphView.h"
 #include "views/ProgramEditor.h"
 #include "views/DerivationHistory.h"
+#include "views/DeviceChoice.h"
 #include "views/KernelView.h"
 #include "views/RulePalette.h"
+#include "views/PerformancePlot.h"
 #include "views/RunPanel.h"
+#include "views/SearchPanel.h"
 #include "core/lang/Printer.h"
 #include "rewrite/DerivationReport.h"
 
@@ -132,6 +139,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
   connect(graph_, &GraphView::nodeSelected, this, &MainWindow::onNodeSelected);
 
+  defaultState_ = saveState();
   QSettings settings;
   restoreGeometry(settings.value("window/geometry").toByteArray());
   restoreState(settings.value("window/state").toByteArray());
@@ -167,7 +175,7 @@ void MainWindow::buildDocks() {
   kernelDock->setObjectName("kernelDock");
   kernelDock->setWidget(kernel_);
   addDockWidget(Qt::BottomDockWidgetArea, kernelDock);
-  resizeDocks({kernelDock}, {330}, Qt::Vertical);
+  resizeDocks({kernelDock}, {360}, Qt::Vertical);
   history_ = new DerivationHistory(this);
   auto* historyDock = new QDockWidget("Derivation", this);
   historyDock->setObjectName("historyDock");
@@ -187,6 +195,36 @@ void MainWindow::buildDocks() {
         history_->setPerformance(i, e.ok() ? QString::fromStdString(e.throughputText()) : QString::fromStdString(codegen::toString(e.status)));
     statusBar()->showMessage(QString::fromStdString(e.summary()), 8000);
   });
+
+  plot_ = new PerformancePlot(this);
+  auto* plotDock = new QDockWidget("Search performance", this);
+  plotDock->setObjectName("plotDock");
+  plotDock->setWidget(plot_);
+  addDockWidget(Qt::BottomDockWidgetArea, plotDock);
+  splitDockWidget(kernelDock, plotDock, Qt::Horizontal);
+  resizeDocks({kernelDock, plotDock}, {800, 600}, Qt::Horizontal);
+  searchPanel_ = new SearchPanel(plot_, this);
+  auto* searchDock = new QDockWidget("Search", this);
+  searchDock->setObjectName("searchDock");
+  auto* searchScroll = new QScrollArea(searchDock);  // the pane is tall: never let it grow the window
+  searchScroll->setWidget(searchPanel_);
+  searchScroll->setWidgetResizable(true);
+  searchScroll->setFrameShape(QFrame::NoFrame);
+  searchDock->setWidget(searchScroll);
+  addDockWidget(Qt::RightDockWidgetArea, searchDock);
+  tabifyDockWidget(runDock, searchDock);
+  runDock->raise();
+  // The search pane follows the run pane's device (and back), so both talk about one device.
+  connect(run_->deviceChoice(), &QComboBox::currentIndexChanged, searchPanel_->deviceChoice(), &QComboBox::setCurrentIndex);
+  connect(searchPanel_->deviceChoice(), &QComboBox::currentIndexChanged, run_->deviceChoice(), &QComboBox::setCurrentIndex);
+  connect(searchPanel_, &SearchPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  connect(searchPanel_, &SearchPanel::searchStarted, this, [plotDock, searchDock] {
+    plotDock->show();
+    searchDock->show();
+    plotDock->raise();
+    searchDock->raise();
+  });
+  connect(searchPanel_, &SearchPanel::loadRequested, this, &MainWindow::showDerivation);
 
   connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
     graph_->selectNode(id);
@@ -226,6 +264,7 @@ void MainWindow::buildMenus() {
     QString path = QFileDialog::getSaveFileName(this, "Save session", "session.liftsession", "Lift Studio sessions (*.liftsession)");
     if (!path.isEmpty()) saveSession(path);
   });
+  file->addAction("Open stored searc&h…", this, [this] { searchPanel_->openStoreDialog(); });
   file->addSeparator();
   QMenu* exportMenu = file->addMenu("&Export");
   exportMenu->addAction("Graph as &DOT…", this, &MainWindow::exportGraphDot);
@@ -237,6 +276,10 @@ void MainWindow::buildMenus() {
     }
     QString path = QFileDialog::getSaveFileName(this, "Export kernel", "kernel.cl", "OpenCL C (*.cl)");
     if (!path.isEmpty()) writeText(this, path, kernel_->source().toUtf8());
+  });
+  exportMenu->addAction("P&lot as PNG or PDF…", this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, "Export plot", "search.png", "PNG image (*.png);;PDF (*.pdf)");
+    if (!path.isEmpty()) exportPlot(path);
   });
   exportMenu->addAction("Derivation &report…", this, [this] {
     QString path = QFileDialog::getSaveFileName(this, "Export derivation report", "derivation.html",
@@ -255,6 +298,16 @@ void MainWindow::buildMenus() {
   edit->addAction(redo);
   edit->addAction("&Apply selected rule", QKeySequence("Ctrl+Return"), rules_, &RulePalette::applySelected);
 
+  QMenu* runMenu = menuBar()->addMenu("&Run");
+  runMenu->addAction("&Run kernel", QKeySequence("Ctrl+R"), run_, &RunPanel::run)
+      ->setToolTip("Compile the current kernel, run it on the selected device, time and validate it");
+  runMenu->addAction("S&top run", QKeySequence("Ctrl+."), run_, &RunPanel::stop);
+  runMenu->addSeparator();
+  QAction* searchAction = runMenu->addAction("Start/stop &search", searchPanel_, &SearchPanel::toggle);
+  searchAction->setShortcuts({QKeySequence("F6"), QKeySequence("Ctrl+Shift+F")});
+  searchAction->setToolTip("Start a search with the Search pane's settings, or stop the running one (F6)");
+  runMenu->addAction("&Open stored search…", searchPanel_, &SearchPanel::openStoreDialog);
+
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graph_, &GraphView::fit);
   view->addAction("&Find node", QKeySequence::Find, this, [this] {
@@ -271,6 +324,7 @@ void MainWindow::buildMenus() {
   });
   applyTheme(dark->isChecked());
   view->addSeparator();
+  view->addAction("&Reset layout", this, &MainWindow::resetLayout);
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 }
 
@@ -454,6 +508,12 @@ bool MainWindow::openSession(const QString& path) {
   return target >= 0;
 }
 
+void MainWindow::resetLayout() {
+  restoreState(defaultState_);
+  for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
+  if (auto* run = findChild<QDockWidget*>("runDock")) run->raise();
+}
+
 void MainWindow::updateTitle() {
   setWindowTitle(path_.isEmpty() ? "Lift Studio" : QFileInfo(path_).fileName() + " — Lift Studio");
 }
@@ -509,6 +569,14 @@ void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, boo
   QString previousKernel = kernel_->source();
   kernel_->setProgram(program_);
   run_->setProgram(program_);
+  // A search starts from the start of the current derivation (the program as opened or edited).
+  int cur = history_->current();
+  if (cur >= 0) {
+    const auto& root = history_->state(history_->rootOf(cur));
+    searchPanel_->setProgram(root.program, root.origin);
+  } else {
+    searchPanel_->setProgram(program_, path_);
+  }
   kernel_->setBaseline(highlight ? previousKernel : QString(), "previous step");
   status_->setText(QString("%1 nodes — %2").arg(graph_->nodeItemCount()).arg(QString::fromStdString(program_->types->signature())));
 }
@@ -714,6 +782,56 @@ void MainWindow::exportGraphImage() {
   graph_->scene()->render(&painter, QRectF(), r);
   painter.end();
   if (!img.save(path)) QMessageBox::warning(this, "Export graph", "Cannot write " + path);
+}
+
+void MainWindow::showDerivation(std::shared_ptr<const rewrite::TypedProgram> start, const QString& origin,
+                                const QStringList& steps) {
+  struct Replayed {
+    std::vector<std::shared_ptr<const rewrite::TypedProgram>> programs;  // after each step
+    QString error;
+  };
+  uint64_t generation = ++replayGeneration_;
+  ++replaysPending_;
+  statusBar()->showMessage("Replaying " + origin + "…");
+  auto* watcher = new QFutureWatcher<Replayed>(this);
+  connect(watcher, &QFutureWatcher<Replayed>::finished, this, [=, this] {
+    watcher->deleteLater();
+    --replaysPending_;
+    Replayed r = watcher->result();
+    if (generation != replayGeneration_) return;  // the user clicked another kernel since
+    if (!r.error.isEmpty()) {
+      statusBar()->showMessage("Cannot load " + origin + ": " + r.error, 10000);
+      return;
+    }
+    int state = history_->addRoot(start, origin, QString::fromStdString(lang::printProgram(start->program)));
+    for (int i = 0; i < steps.size(); ++i) state = history_->addStep(state, steps[i], r.programs[static_cast<size_t>(i)]);
+    moveTo(state, "Load " + origin);
+    statusBar()->showMessage(QString("Loaded %1 (%2 steps)").arg(origin).arg(steps.size()), 8000);
+  });
+  watcher->setFuture(QtConcurrent::run([start, steps] {
+    Replayed r;
+    std::shared_ptr<const rewrite::TypedProgram> current = start;
+    try {
+      for (const QString& spec : steps) {
+        rewrite::RewriteResult res = rewrite::applyRewrite(*current, rewrite::RewriteStep::parse(spec.toStdString()));
+        if (!res) {
+          r.error = "step " + spec + " does not replay: " + QString::fromStdString(res.message);
+          return r;
+        }
+        current = std::make_shared<const rewrite::TypedProgram>(std::move(*res.program));
+        r.programs.push_back(current);
+      }
+    } catch (const LiftError& e) {
+      r.error = QString::fromStdString(e.diagnostic().message);
+    }
+    return r;
+  }));
+}
+
+bool MainWindow::exportPlot(const QString& path) {
+  bool ok = path.endsWith(".pdf", Qt::CaseInsensitive) ? plot_->savePdf(path) : plot_->savePng(path);
+  if (!ok) QMessageBox::warning(this, "Export plot", "Cannot write " + path);
+  return ok;
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {

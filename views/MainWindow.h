@@ -24,6 +24,8 @@ class RulePalette;
 class KernelView;
 class DerivationHistory;
 class RunPanel;
+class SearchPanel;
+class PerformancePlot;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -37,6 +39,8 @@ class MainWindow : public QMainWindow {
   bool openExample(const QString& name);
   // Names of the bundled examples ("matmul", "lowlevel/dot", ...), sorted.
   static QStringList bundledExamples();
+  // Puts the panes back where a first start puts them (View > Reset layout; screenshots).
+  void resetLayout();
   // Renders the whole window to a PNG (at least 1400x900).
   bool saveScreenshot(const QString& path);
 
@@ -53,6 +57,17 @@ class MainWindow : public QMainWindow {
   KernelView* kernelView() const { return kernel_; }
   DerivationHistory* history() const { return history_; }
   RunPanel* runPanel() const { return run_; }
+  SearchPanel* searchPanel() const { return searchPanel_; }
+  PerformancePlot* performancePlot() const { return plot_; }
+
+  // Shows a kernel found by a search: `steps` (RULE@LOC[:PARAMS]) are replayed from `start` in
+  // the background, then become a new derivation in the history (undo returns to what was
+  // shown). A step that does not replay is reported, nothing else changes.
+  void showDerivation(std::shared_ptr<const rewrite::TypedProgram> start, const QString& origin,
+                      const QStringList& steps);
+  bool isReplaying() const { return replaysPending_ > 0; }
+  // Writes the performance plot to a PNG or (for *.pdf) a PDF file.
+  bool exportPlot(const QString& path);
   QUndoStack* undoStack() const { return undo_; }
 
   // Shows derivation state `index` (as undo/redo and clicks in the history do).
@@ -106,6 +121,11 @@ class MainWindow : public QMainWindow {
   KernelView* kernel_ = nullptr;
   DerivationHistory* history_ = nullptr;
   RunPanel* run_ = nullptr;
+  SearchPanel* searchPanel_ = nullptr;
+  PerformancePlot* plot_ = nullptr;
+  QByteArray defaultState_;  // the dock layout before the remembered one was restored
+  int replaysPending_ = 0;
+  uint64_t replayGeneration_ = 0;  // a newer click wins over an older replay still running
   QUndoStack* undo_ = nullptr;
   class QTimer* autosave_ = nullptr;
   QLineEdit* search_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -46,6 +47,7 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->graph(2)->setName("best so far");
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont("Helvetica", 8));
+  plot_->legend->setBrush(QColor(255, 255, 255, 200));  // the points behind it stay visible
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
 
@@ -91,6 +93,13 @@ void PerformancePlot::setReference(const QString& name, double value, YAxis axis
       return;
     }
   references_.push_back({name, value, axis});
+  rebuild();
+}
+
+void PerformancePlot::removeReference(const QString& name) {
+  auto it = std::find_if(references_.begin(), references_.end(), [&](const Reference& r) { return r.name == name; });
+  if (it == references_.end()) return;
+  references_.erase(it);
   rebuild();
 }
 
@@ -207,7 +216,8 @@ void PerformancePlot::onMouseMove(QMouseEvent* e) {
   if (p.valid)
     text += QString("<br>%1 ms — %2 GFLOP/s — %3 GB/s").arg(p.ms, 0, 'g', 4).arg(p.gflops, 0, 'g', 4).arg(p.gbs, 0, 'g', 4);
   else
-    text += "<br><span style='color:#cf222e'>failed</span>";
+    text += "<br><span style='color:#cf222e'>" + (p.status.isEmpty() ? QString("failed") : p.status.toHtmlEscaped()) +
+            "</span>";
   if (!p.detail.isEmpty()) text += "<pre>" + p.detail.toHtmlEscaped() + "</pre>";
   QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
 }

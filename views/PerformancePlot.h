@@ -21,6 +21,7 @@ struct PlotPoint {
   double seconds = 0;     // since the search started
   bool valid = false;     // ran and validated
   double gflops = 0, gbs = 0, ms = 0;
+  QString status;         // for failed points: "wrong-result", "timeout", ...
   QString label;          // short: "kernel 17"
   QString detail;         // the configuration (derivation, parameters), for the tooltip
 };
@@ -37,7 +38,9 @@ class PerformancePlot : public QWidget {
   void addPoint(const PlotPoint& p);
   // A horizontal reference line (in the unit of `axis`), e.g. ("CLBlast", 14.2, Gflops).
   void setReference(const QString& name, double value, YAxis axis);
+  void removeReference(const QString& name);
   void clearReferences();
+  int referenceCount() const { return static_cast<int>(references_.size()); }
   void setAxes(XAxis x, YAxis y);
   XAxis xAxis() const { return x_; }
   YAxis yAxis() const { return y_; }

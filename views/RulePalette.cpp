@@ -58,9 +58,8 @@ RulePalette::RulePalette(QWidget* parent) : QWidget(parent), watcher_(new QFutur
   preview_->setObjectName("rulePreview");
   preview_->setReadOnly(true);
   preview_->setLineWrapMode(QTextEdit::NoWrap);
-  apply_ = new QPushButton("Apply (Ctrl+Return)", this);
+  apply_ = new QPushButton("Apply (Ctrl+Return)", this);  // the shortcut is the main window's Edit menu
   apply_->setObjectName("applyRule");
-  apply_->setShortcut(QKeySequence("Ctrl+Return"));
   apply_->setEnabled(false);
 
   auto* split = new QSplitter(Qt::Vertical, this);

@@ -1,19 +1,18 @@
 // See RunPanel.h.
 #include "views/RunPanel.h"
 
-#include <QComboBox>
 #include <QCoreApplication>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "codegen/runtime/Device.h"
 #include "codegen/runtime/Worker.h"
+#include "views/DeviceChoice.h"
+#include "views/SizeFields.h"
 
 namespace lift::views {
 
@@ -22,15 +21,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatch
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   auto* form = new QFormLayout;
-  device_ = new QComboBox(this);
+  device_ = new DeviceChoice(this);
   device_->setObjectName("deviceCombo");
-  try {
-    for (const auto& d : runtime::Device::all())
-      device_->addItem(QString::fromStdString(d.info().label()), QString::number(d.info().index));
-  } catch (const LiftError& e) {
-    device_->addItem("no OpenCL device: " + QString::fromStdString(e.diagnostic().message));
-    device_->setEnabled(false);
-  }
   form->addRow("Device:", device_);
   repeat_ = new QSpinBox(this);
   repeat_->setRange(1, 1000);
@@ -38,14 +30,11 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatch
   repeat_->setToolTip("Timed repetitions (after warm-up runs); the median is reported");
   form->addRow("Repetitions:", repeat_);
   layout->addLayout(form);
-  sizeBox_ = new QWidget(this);
-  sizeForm_ = new QFormLayout(sizeBox_);
-  sizeForm_->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(sizeBox_);
+  sizes_ = new SizeFields(this);
+  layout->addWidget(sizes_);
   auto* buttons = new QHBoxLayout;
-  run_ = new QPushButton("Run (Ctrl+R)", this);
+  run_ = new QPushButton("Run (Ctrl+R)", this);  // the shortcut is the main window's Run menu
   run_->setObjectName("runButton");
-  run_->setShortcut(QKeySequence("Ctrl+R"));
   stop_ = new QPushButton("Stop", this);
   stop_->setEnabled(false);
   buttons->addWidget(run_);
@@ -88,50 +77,15 @@ RunPanel::~RunPanel() {
   watcher_->waitForFinished();
 }
 
-int RunPanel::deviceCount() const { return device_->isEnabled() ? device_->count() : 0; }
-QString RunPanel::deviceSpec() const { return device_->currentData().toString(); }
-
-void RunPanel::setDeviceSpec(const QString& spec) {
-  int i = device_->findData(spec);
-  if (i >= 0) device_->setCurrentIndex(i);
-}
-
-QMap<QString, QString> RunPanel::sizeTexts() const {
-  QMap<QString, QString> m;
-  for (auto it = sizeFields_.begin(); it != sizeFields_.end(); ++it) m[it.key()] = it.value()->text();
-  return m;
-}
-
-void RunPanel::setSizeTexts(const QMap<QString, QString>& sizes) {
-  for (auto it = sizes.begin(); it != sizes.end(); ++it)
-    if (sizeFields_.contains(it.key())) sizeFields_[it.key()]->setText(it.value());
-}
+int RunPanel::deviceCount() const { return device_->deviceCount(); }
+QString RunPanel::deviceSpec() const { return device_->spec(); }
+void RunPanel::setDeviceSpec(const QString& spec) { device_->setSpec(spec); }
+QMap<QString, QString> RunPanel::sizeTexts() const { return sizes_->texts(); }
+void RunPanel::setSizeTexts(const QMap<QString, QString>& sizes) { sizes_->setTexts(sizes); }
 
 void RunPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p) {
   program_ = std::move(p);
-  QStringList names;
-  if (program_)
-    for (auto& s : program_->program.sizes) names << QString::fromStdString(s.name);
-  if (names == QStringList(sizeFields_.keys()) && !names.isEmpty()) return;  // keep what the user typed
-  QMap<QString, QString> old = sizeTexts();
-  while (sizeForm_->rowCount() > 0) sizeForm_->removeRow(0);
-  sizeFields_.clear();
-  if (!program_) return;
-  arith::Env defaults;
-  try {
-    defaults = codegen::runSizes(program_->program);
-  } catch (const LiftError&) {
-  }
-  for (auto& s : program_->program.sizes) {
-    QString name = QString::fromStdString(s.name);
-    auto* field = new QLineEdit(sizeBox_);
-    field->setObjectName("size_" + name);
-    auto it = defaults.find(s.name);
-    field->setText(old.value(name, it != defaults.end() ? QString::number(it->second) : QString()));
-    field->setToolTip("Value of the size variable " + name);
-    sizeForm_->addRow(name + " =", field);
-    sizeFields_[name] = field;
-  }
+  sizes_->setProgram(program_);
 }
 
 bool RunPanel::isRunning() const { return watcher_->isRunning(); }
@@ -151,15 +105,10 @@ void RunPanel::run() {
   }
   // Sizes: what the fields say (checked by runSizes, which explains a bad value).
   arith::Env given;
-  for (auto it = sizeFields_.begin(); it != sizeFields_.end(); ++it) {
-    bool ok = false;
-    qlonglong v = it.value()->text().trimmed().toLongLong(&ok);
-    if (!ok || v < 1) {
-      result_->setText(QString("<b style='color:#cf222e'>Size %1 must be a positive integer, not '%2'.</b>")
-                           .arg(it.key(), it.value()->text().toHtmlEscaped()));
-      return;
-    }
-    given[it.key().toStdString()] = v;
+  QString error;
+  if (!sizes_->values(given, &error)) {
+    result_->setText("<b style='color:#cf222e'>" + error.toHtmlEscaped() + "</b>");
+    return;
   }
   QString spec = deviceSpec();
   if (!worker_ || workerDevice_ != spec) {

@@ -13,10 +13,7 @@
 #include "codegen/Evaluation.h"
 #include "rewrite/Engine.h"
 
-class QComboBox;
-class QFormLayout;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QSpinBox;
 
@@ -25,6 +22,9 @@ class WorkerClient;
 }
 
 namespace lift::views {
+
+class DeviceChoice;
+class SizeFields;
 
 class RunPanel : public QWidget {
   Q_OBJECT
@@ -40,6 +40,7 @@ class RunPanel : public QWidget {
   QMap<QString, QString> sizeTexts() const;
   void setSizeTexts(const QMap<QString, QString>& sizes);
   int deviceCount() const;
+  DeviceChoice* deviceChoice() const { return device_; }
   bool isRunning() const;
   // Blocks until the run in flight has finished (tests, screenshots).
   void waitForRun();
@@ -58,10 +59,8 @@ class RunPanel : public QWidget {
   std::shared_ptr<const rewrite::TypedProgram> running_;
   std::shared_ptr<runtime::WorkerClient> worker_;
   QString workerDevice_;
-  QComboBox* device_;
-  QWidget* sizeBox_;
-  QFormLayout* sizeForm_;
-  QMap<QString, QLineEdit*> sizeFields_;
+  DeviceChoice* device_;
+  SizeFields* sizes_;
   QSpinBox* repeat_;
   QPushButton* run_;
   QPushButton* stop_;

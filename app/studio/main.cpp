@@ -1,14 +1,22 @@
 // lift-studio: the desktop application. `--screenshot FILE [--example NAME]` renders the main
-// window to a PNG and exits (for documentation and tests, under QT_QPA_PLATFORM=offscreen).
+// window to a PNG and exits (for documentation and tests, under QT_QPA_PLATFORM=offscreen);
+// `--search SECONDS` first runs a search of that budget on the shown program and waits for it.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
 #include <QTimer>
 #include <cstdio>
 
+#include "core/support/Diagnostic.h"
+#include "rewrite/explore/SearchProblem.h"
+
 #include "views/GraphView.h"
+#include "views/PerformancePlot.h"
 #include "views/MainWindow.h"
+#include "views/DeviceChoice.h"
 #include "views/RunPanel.h"
+#include "views/SearchPanel.h"
+#include "views/SizeFields.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -30,10 +38,25 @@ int main(int argc, char** argv) {
   cli.addOption(runOpt);
   cli.addOption(apply);
   cli.addOption(select);
+  QCommandLineOption sizeOpt("size", "Sizes for running and searching, e.g. M=64,N=64,K=64; repeatable.", "N=V,...");
+  QCommandLineOption deviceOpt("device", "The device to run and search on: its index, or text in its name.", "DEVICE");
+  QCommandLineOption searchOpt("search", "Search the shown program for SECONDS (after --apply) and wait for it.",
+                               "SECONDS");
+  QCommandLineOption maxKernelsOpt("max-kernels", "With --search: stop after K kernels.", "K");
+  QCommandLineOption strategyOpt("strategy", "With --search: three-phase, random or evolution.", "NAME");
+  QCommandLineOption storeOpt("store", "The result store searches write to (default: searches.sqlite in the "
+                              "application's data folder).", "FILE");
+  QCommandLineOption loadBestOpt("load-best", "After --search: load the best kernel's derivation, as a click on its "
+                                 "point does.");
+  cli.addOptions({sizeOpt, deviceOpt, searchOpt, maxKernelsOpt, strategyOpt, storeOpt, loadBestOpt});
   cli.addPositionalArgument("file", "A .lift program to open.", "[file]");
   cli.process(app);
 
   lift::views::MainWindow window;
+  if (cli.isSet(screenshot)) {  // the same picture whatever size and layout the user left
+    window.resetLayout();
+    window.resize(1400, 900);
+  }
   bool ok = true;
   // A file or example named on the command line wins; otherwise the last session comes back
   // (autosaved after every change), and on the very first start the matmul example opens.
@@ -53,6 +76,59 @@ int main(int argc, char** argv) {
   if (cli.isSet(select) && !window.selectNodeByLabel(cli.value(select))) {
     std::fprintf(stderr, "lift-studio: no node matches '%s'\n", qPrintable(cli.value(select)));
     ok = false;
+  }
+
+  lift::views::SearchPanel* search = window.searchPanel();
+  if (cli.isSet(deviceOpt)) {
+    QString d = cli.value(deviceOpt);
+    auto* choice = window.runPanel()->deviceChoice();
+    int i = choice->findData(d);
+    if (i < 0) i = choice->findDevice(d);
+    if (i >= 0) {
+      choice->setCurrentIndex(i);  // the search pane follows
+    } else {
+      std::fprintf(stderr, "lift-studio: no device matches '%s'\n", qPrintable(d));
+      ok = false;
+    }
+  }
+  if (cli.isSet(sizeOpt)) {
+    lift::arith::Env sizes;
+    try {
+      for (const QString& s : cli.values(sizeOpt)) lift::explore::parseSizes(s.toStdString(), sizes);
+    } catch (const lift::LiftError& e) {
+      std::fprintf(stderr, "lift-studio: --size: %s\n", e.what());
+      ok = false;
+    }
+    QMap<QString, QString> texts;
+    for (auto& [name, value] : sizes) texts[QString::fromStdString(name)] = QString::number(value);
+    window.runPanel()->setSizeTexts(texts);
+    search->sizeFields()->setTexts(texts);
+  }
+  if (cli.isSet(storeOpt)) search->setStorePath(cli.value(storeOpt));
+  if (cli.isSet(strategyOpt)) search->setStrategy(cli.value(strategyOpt));
+  if (cli.isSet(searchOpt)) {
+    search->setLimits(cli.value(searchOpt).toInt(), cli.value(maxKernelsOpt).toInt());
+    search->start();
+    if (!search->isRunning()) {
+      std::fprintf(stderr, "lift-studio: the search did not start: %s\n", qPrintable(search->activityText()));
+      ok = false;
+    }
+    search->waitForSearch();
+    const auto& summary = search->lastSummary();
+    std::fprintf(stderr, "lift-studio: search %s: %lld kernels evaluated, %lld valid, best %.4g ms\n",
+                 lift::explore::toString(summary.stopReason), static_cast<long long>(summary.counts.evaluated),
+                 static_cast<long long>(summary.counts.valid), summary.bestMs);
+    if (summary.stopReason == lift::explore::StopReason::Error) ok = false;
+    if (cli.isSet(loadBestOpt)) {
+      lift::views::PerformancePlot* plot = window.performancePlot();
+      if (plot->bestIndex() < 0) {
+        std::fprintf(stderr, "lift-studio: the search found no valid kernel to load\n");
+        ok = false;
+      } else {
+        plot->clickPoint(plot->bestIndex());
+        while (window.isReplaying()) QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+      }
+    }
   }
 
   if (cli.isSet(runOpt)) {

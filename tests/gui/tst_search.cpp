@@ -1,0 +1,196 @@
+// The search pane driven like a user, on the PoCL CPU device with tiny sizes: Start (the button),
+// the plot fills with streamed kernels and the pane reaches its finished state; clicking the best
+// point loads that kernel's derivation (history, kernel pane); the stored search reopens with the
+// same points and resumes without measuring again; Stop and F6 stop a running search; closing
+// the window while a search runs neither crashes nor hangs.
+#include <QtTest/QtTest>
+
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QPushButton>
+#include <QTemporaryDir>
+
+#include "rewrite/explore/ResultStore.h"
+#include "views/DerivationHistory.h"
+#include "views/DeviceChoice.h"
+#include "views/KernelView.h"
+#include "views/MainWindow.h"
+#include "views/PerformancePlot.h"
+#include "views/SearchPanel.h"
+#include "views/SizeFields.h"
+
+using namespace lift;
+using namespace lift::views;
+
+class TestSearch : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir dir_;
+  QString store_;
+  int firstPoints_ = 0;
+
+  // matmul at 8x8x8 on the PoCL device, the store in the temporary folder.
+  bool setUp(MainWindow& w, int seconds, int maxKernels) {
+    w.resize(1400, 900);
+    w.show();
+    if (!w.openExample("matmul")) return false;
+    SearchPanel* s = w.searchPanel();
+    int pocl = s->deviceChoice()->findDevice("Portable Computing Language");
+    if (pocl < 0) return false;
+    s->deviceChoice()->setCurrentIndex(pocl);
+    s->sizeFields()->setTexts({{"M", "8"}, {"N", "8"}, {"K", "8"}});
+    s->setLimits(seconds, maxKernels);
+    s->setStorePath(store_);
+    return true;
+  }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    qputenv("LIFT_LIFTC", LIFT_LIFTC);
+    QVERIFY(dir_.isValid());
+    store_ = dir_.filePath("searches.sqlite");
+  }
+
+  void searchFillsThePlot() {
+    MainWindow w;
+    QVERIFY(setUp(w, 120, 5));
+    SearchPanel* s = w.searchPanel();
+    PerformancePlot* plot = w.performancePlot();
+    QCOMPARE(plot->pointCount(), 0);
+    auto* start = s->findChild<QPushButton*>("startSearch");
+    QVERIFY(start->isEnabled());
+    QTest::mouseClick(start, Qt::LeftButton);
+    QVERIFY(s->isRunning());
+    QVERIFY(s->findChild<QPushButton*>("stopSearch")->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 180'000);
+    QCOMPARE(s->lastSummary().stopReason, explore::StopReason::KernelLimit);
+    QCOMPARE(plot->pointCount(), 5);
+    QVERIFY(plot->bestIndex() >= 0);
+    QVERIFY(start->isEnabled());
+    QVERIFY2(s->activityText().contains("kernel-limit"), qPrintable(s->activityText()));
+    QVERIFY2(s->countsText().contains("evaluated <b>5</b>"), qPrintable(s->countsText()));
+    // Every kernel is in the store.
+    explore::ResultStore store(store_.toStdString());
+    QCOMPARE(store.count(), 5);
+    firstPoints_ = plot->pointCount();
+
+    // Clicking the best point loads its derivation: a new root (the program at the searched
+    // sizes) with the steps, and the kernel pane shows the kernel.
+    QVERIFY(w.kernelView()->kernel() == nullptr);  // the high-level matmul has none
+    int states = w.history()->stateCount();
+    plot->clickPoint(plot->bestIndex());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
+    QVERIFY(w.history()->stateCount() > states + 1);
+    QVERIFY(w.kernelView()->kernel() != nullptr);
+    QVERIFY2(w.kernelView()->source().contains("void matmul("), qPrintable(w.kernelView()->source().left(400)));
+    QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
+    w.history()->waitForChecks();
+  }
+
+  void reopenAndResume() {
+    QVERIFY(firstPoints_ > 0);
+    MainWindow w;
+    QVERIFY(setUp(w, 120, 3));
+    SearchPanel* s = w.searchPanel();
+    PerformancePlot* plot = w.performancePlot();
+    s->setStorePath(dir_.filePath("elsewhere.sqlite"));
+    QString error;
+    QVERIFY2(s->openStore(store_, 0, &error), qPrintable(error));
+    QCOMPARE(s->storePath(), store_);
+    QCOMPARE(plot->pointCount(), firstPoints_);
+    QCOMPARE(s->sizeFields()->texts().value("M"), QString("8"));
+    // A stored point loads like a live one.
+    plot->clickPoint(plot->bestIndex());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
+    QVERIFY(w.kernelView()->kernel() != nullptr);
+
+    // Resuming: the stored kernels come back as stored, three new ones are measured.
+    s->start();
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 180'000);
+    QCOMPARE(s->lastSummary().stopReason, explore::StopReason::KernelLimit);
+    QVERIFY(s->lastSummary().counts.cached >= 1);
+    QCOMPARE(s->lastSummary().counts.evaluated, 3);
+    QCOMPARE(plot->pointCount(), firstPoints_ + 3);
+    QCOMPARE(explore::ResultStore(store_.toStdString()).count(), firstPoints_ + 3);
+
+    // A file that is not a store is refused with a reason, and the plot stays.
+    QFile junk(dir_.filePath("junk.sqlite"));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write("not a database at all, just text");
+    junk.close();
+    QVERIFY(!s->openStore(junk.fileName(), 0, &error));
+    QVERIFY(!error.isEmpty());
+    QCOMPARE(plot->pointCount(), firstPoints_ + 3);
+  }
+
+  void stopAndShortcut() {
+    MainWindow w;
+    QVERIFY(setUp(w, 600, 0));
+    SearchPanel* s = w.searchPanel();
+    s->setStorePath(dir_.filePath("stop.sqlite"));
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(&w, Qt::Key_F6);  // Run > Start/stop search
+    QVERIFY(s->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(w.performancePlot()->pointCount() >= 1, 120'000);
+    QElapsedTimer t;
+    t.start();
+    QTest::mouseClick(s->findChild<QPushButton*>("stopSearch"), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 30'000);
+    qInfo("stopped after %lld ms", static_cast<long long>(t.elapsed()));
+    QCOMPARE(s->lastSummary().stopReason, explore::StopReason::Cancelled);
+
+    // F6 again starts, and F6 stops.
+    QTest::keyClick(&w, Qt::Key_F6);
+    QVERIFY(s->isRunning());
+    QTest::keyClick(&w, Qt::Key_F6);
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 30'000);
+    QCOMPARE(s->lastSummary().stopReason, explore::StopReason::Cancelled);
+  }
+
+  void closingWhileSearching() {
+    auto* w = new MainWindow;
+    QVERIFY(setUp(*w, 600, 0));
+    w->searchPanel()->setStorePath(dir_.filePath("close.sqlite"));
+    w->searchPanel()->start();
+    QVERIFY(w->searchPanel()->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(w->performancePlot()->pointCount() >= 1, 120'000);
+    QElapsedTimer t;
+    t.start();
+    w->close();
+    delete w;  // cancels the search and joins its thread
+    qInfo("closed in %lld ms", static_cast<long long>(t.elapsed()));
+    QVERIFY(t.elapsed() < 10'000);
+    QCoreApplication::processEvents();  // events the search queued for the closed window are dropped
+  }
+
+  void badSettingsAreExplained() {
+    MainWindow w;
+    QVERIFY(setUp(w, 0, 0));
+    SearchPanel* s = w.searchPanel();
+    s->start();
+    QVERIFY(!s->isRunning());
+    QVERIFY(s->activityText().contains("budget"));
+    s->setLimits(10, 0);
+    s->sizeFields()->setTexts({{"M", "zero"}});
+    s->start();
+    QVERIFY(!s->isRunning());
+    QVERIFY(s->activityText().contains("positive integer"));
+  }
+
+  void referenceLines() {
+    MainWindow w;
+    QVERIFY(setUp(w, 10, 0));
+    auto* peer = w.searchPanel()->findChild<QDoubleSpinBox*>("referencePeer");
+    int before = w.performancePlot()->referenceCount();
+    peer->setValue(42.5);
+    QCOMPARE(w.performancePlot()->referenceCount(), before + 1);
+    peer->setValue(0);
+    QCOMPARE(w.performancePlot()->referenceCount(), before);
+  }
+};
+
+QTEST_MAIN(TestSearch)
+#include "tst_search.moc"

@@ -1,0 +1,55 @@
+// A search running in the background: a std::thread owns an explore::SearchRunner (and the
+// result store it writes), and every event it reports is copied, as a value, to the GUI thread
+// (a queued call), where it is emitted as a signal. cancel() stops it (the kernel in flight is
+// killed); the destructor cancels and joins, so closing the window while a search runs neither
+// crashes nor hangs. Nothing here blocks the GUI thread except wait() and the destructor.
+#pragma once
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "rewrite/explore/SearchRunner.h"
+
+namespace lift::views {
+
+class SearchJob : public QObject {
+  Q_OBJECT
+ public:
+  // `storePath`: the result store every kernel is written to (and resumed from). Throws
+  // LiftError when it cannot be opened.
+  SearchJob(explore::SearchProblem problem, explore::SearchOptions options, QString storePath,
+            QObject* parent = nullptr);
+  ~SearchJob() override;
+
+  void start();
+  // From the GUI thread: asks the search to stop; `finished` follows soon.
+  void cancel();
+  bool isRunning() const { return running_.load(); }
+  bool cancelRequested() const { return runner_->cancelRequested(); }
+  // Blocks until the search's thread has ended and delivers what it reported (tests, --search).
+  void wait();
+  const explore::SearchProblem& problem() const { return runner_->problem(); }
+  const explore::SearchOptions& options() const { return runner_->options(); }
+  const QString& storePath() const { return storePath_; }
+
+ signals:
+  // On the GUI thread, in the order the search reported them.
+  void event(const lift::explore::SearchEvent& e);
+  // After the last event; `summary.stopReason` says why it ended.
+  void finished(const lift::explore::SearchSummary& summary);
+
+ private:
+  void end(const explore::SearchSummary& s);
+
+  std::shared_ptr<explore::ResultStore> store_;    // shared with the thread: alive until run() returns
+  std::shared_ptr<explore::SearchRunner> runner_;
+  QString storePath_;
+  std::thread thread_;
+  std::atomic<bool> running_{false};
+  bool started_ = false;
+  bool ended_ = false;  // `finished` was emitted
+};
+
+}  // namespace lift::views

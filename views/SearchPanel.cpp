@@ -1,0 +1,519 @@
+// See SearchPanel.h.
+#include "views/SearchPanel.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "core/lang/Parser.h"
+#include "views/DeviceChoice.h"
+#include "views/PerformancePlot.h"
+#include "views/SearchJob.h"
+#include "views/SizeFields.h"
+
+namespace lift::views {
+
+namespace {
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+QString oneLine(QString derivation) { return derivation.trimmed().replace('\n', "; "); }
+}  // namespace
+
+SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(parent), plot_(plot) {
+  setObjectName("searchPanel");
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  // What the search is doing first (it stays in view when the pane is short), then its settings.
+  auto* buttons = new QHBoxLayout;
+  start_ = new QPushButton("Start search (F6)", this);
+  start_->setObjectName("startSearch");
+  stop_ = new QPushButton("Stop", this);
+  stop_->setObjectName("stopSearch");
+  buttons->addWidget(start_);
+  buttons->addWidget(stop_);
+  layout->addLayout(buttons);
+  progress_ = new QProgressBar(this);
+  progress_->setObjectName("searchProgress");
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  progress_->setTextVisible(false);
+  layout->addWidget(progress_);
+  activity_ = new QLabel("Set a budget and the sizes, then start a search.", this);
+  activity_->setObjectName("searchActivity");
+  activity_->setWordWrap(true);
+  counts_ = new QLabel(this);
+  counts_->setObjectName("searchCounts");
+  counts_->setWordWrap(true);
+  counts_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_ = new QLabel(this);
+  detail_->setObjectName("searchDetail");
+  detail_->setWordWrap(true);
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(activity_);
+  layout->addWidget(counts_);
+  layout->addWidget(detail_);
+  auto* form = new QFormLayout;
+  strategy_ = new QComboBox(this);
+  strategy_->setObjectName("searchStrategy");
+  for (const std::string& s : explore::strategyNames()) strategy_->addItem(qs(s));
+  strategy_->setToolTip("three-phase: algorithmic rewrites, then OpenCL mappings, then parameters (the Lift "
+                        "papers' exploration); random: random derivations and parameters; evolution: an "
+                        "evolutionary search over derivations and their parameters");
+  form->addRow("Strategy:", strategy_);
+  auto* budget = new QHBoxLayout;
+  seconds_ = new QSpinBox(this);
+  seconds_->setObjectName("searchSeconds");
+  seconds_->setRange(0, 7 * 24 * 3600);
+  seconds_->setSuffix(" s");
+  seconds_->setSpecialValueText("no time limit");
+  seconds_->setValue(60);
+  seconds_->setToolTip("Wall-clock budget of the search (0: none)");
+  maxKernels_ = new QSpinBox(this);
+  maxKernels_->setObjectName("searchMaxKernels");
+  maxKernels_->setRange(0, 10'000'000);
+  maxKernels_->setSuffix(" kernels");
+  maxKernels_->setSpecialValueText("no kernel limit");
+  maxKernels_->setToolTip("Stop after this many kernels were run on the device (0: no limit)");
+  budget->addWidget(seconds_);
+  budget->addWidget(maxKernels_);
+  form->addRow("Budget:", budget);
+  device_ = new DeviceChoice(this);
+  device_->setObjectName("searchDevice");
+  form->addRow("Device:", device_);
+  layout->addLayout(form);
+  sizes_ = new SizeFields(this);
+  sizes_->setToolTip("The sizes the kernels are generated for and measured at");
+  layout->addWidget(sizes_);
+
+  auto* storeRow = new QHBoxLayout;
+  store_ = new QLabel(this);
+  store_->setObjectName("searchStore");
+  store_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  store_->setWordWrap(true);
+  auto* open = new QPushButton("Open stored…", this);
+  open->setObjectName("openStoredSearch");
+  open->setToolTip("Open a result store: plot its kernels; Start then resumes the search without measuring "
+                   "them again");
+  storeRow->addWidget(store_, 1);
+  storeRow->addWidget(open);
+  layout->addLayout(storeRow);
+
+
+  // Reference lines: values the user enters (the app cannot measure a peer library itself), kept
+  // per device.
+  auto* refs = new QGroupBox("Reference lines (GFLOP/s, 0: none)", this);
+  auto* refForm = new QFormLayout(refs);
+  peer_ = new QDoubleSpinBox(refs);
+  peer_->setObjectName("referencePeer");
+  peer_->setRange(0, 1e7);
+  peer_->setDecimals(1);
+  peer_->setToolTip("CLBlast's GFLOP/s for this program on this device, as you measured it (e.g. with "
+                    "bench/kernels); shown as \"CLBlast (entered)\"");
+  peak_ = new QDoubleSpinBox(refs);
+  peak_->setObjectName("referencePeak");
+  peak_->setRange(0, 1e7);
+  peak_->setDecimals(1);
+  peak_->setToolTip("The device's peak GFLOP/s (from its data sheet); shown as \"device peak (entered)\"");
+  refForm->addRow("CLBlast (entered):", peer_);
+  refForm->addRow("Device peak (entered):", peak_);
+  layout->addWidget(refs);
+  layout->addStretch();
+
+  tick_ = new QTimer(this);
+  tick_->setInterval(250);
+  connect(tick_, &QTimer::timeout, this, &SearchPanel::updateProgress);
+  connect(start_, &QPushButton::clicked, this, &SearchPanel::start);
+  connect(stop_, &QPushButton::clicked, this, &SearchPanel::stop);
+  connect(open, &QPushButton::clicked, this, &SearchPanel::openStoreDialog);
+  connect(plot_, &PerformancePlot::pointClicked, this, [this](qint64 id) { loadKernel(id); });
+  auto loadReferences = [this] {
+    QSettings settings;
+    const QSignalBlocker b1(peer_), b2(peak_);
+    peer_->setValue(settings.value(referenceKey("clblast"), 0.0).toDouble());
+    peak_->setValue(settings.value(referenceKey("peak"), 0.0).toDouble());
+    updateReferences();
+  };
+  connect(device_, &QComboBox::currentIndexChanged, this, loadReferences);
+  connect(peer_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    QSettings().setValue(referenceKey("clblast"), v);
+    updateReferences();
+  });
+  connect(peak_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+    QSettings().setValue(referenceKey("peak"), v);
+    updateReferences();
+  });
+  loadReferences();
+  setStorePath(defaultStorePath());
+  updateButtons();
+}
+
+SearchPanel::~SearchPanel() {
+  delete job_;  // cancels and joins a running search
+}
+
+QString SearchPanel::defaultStorePath() {
+  return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/searches.sqlite";
+}
+
+void SearchPanel::setStorePath(const QString& path) {
+  storePath_ = path;
+  store_->setText("Store: " + QDir::toNativeSeparators(path));
+  store_->setToolTip("Every kernel of a search is written to this SQLite file (docs/RESULTS.md); a search of "
+                     "the same program, sizes and device resumes from it");
+}
+
+void SearchPanel::setStrategy(const QString& name) {
+  int i = strategy_->findText(name);
+  if (i >= 0) strategy_->setCurrentIndex(i);
+}
+
+void SearchPanel::setLimits(int seconds, int maxKernels) {
+  seconds_->setValue(seconds);
+  maxKernels_->setValue(maxKernels);
+}
+
+void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, const QString& label) {
+  program_ = std::move(p);
+  label_ = label;
+  sizes_->setProgram(program_);
+  updateButtons();
+}
+
+QString SearchPanel::referenceKey(const QString& what) const {
+  QString device = device_->currentText();
+  device = device.mid(device.indexOf(':') + 1).trimmed();  // without the index: "NAME (PLATFORM)"
+  for (QChar& c : device)
+    if (!c.isLetterOrNumber()) c = '_';
+  return "search/reference/" + device + "/" + what;
+}
+
+void SearchPanel::updateReferences() {
+  plot_->removeReference("CLBlast (entered)");
+  plot_->removeReference("device peak (entered)");
+  if (peer_->value() > 0) plot_->setReference("CLBlast (entered)", peer_->value(), PerformancePlot::YAxis::Gflops);
+  if (peak_->value() > 0) plot_->setReference("device peak (entered)", peak_->value(), PerformancePlot::YAxis::Gflops);
+}
+
+bool SearchPanel::isRunning() const { return job_ != nullptr; }
+
+void SearchPanel::waitForSearch() {
+  if (job_) job_->wait();
+}
+
+QString SearchPanel::activityText() const { return activity_->text(); }
+QString SearchPanel::countsText() const { return counts_->text(); }
+QString SearchPanel::detailText() const { return detail_->text(); }
+
+void SearchPanel::updateButtons() {
+  bool running = job_ != nullptr;  // from start() until `finished` arrived
+  start_->setEnabled(!running && program_ && device_->deviceCount() > 0);
+  stop_->setEnabled(running);
+  strategy_->setEnabled(!running);
+  seconds_->setEnabled(!running);
+  maxKernels_->setEnabled(!running);
+  device_->setEnabled(!running && device_->deviceCount() > 0);
+  sizes_->setEnabled(!running);
+}
+
+void SearchPanel::toggle() {
+  if (job_) stop();
+  else start();
+}
+
+void SearchPanel::start() {
+  if (job_) return;
+  auto fail = [this](const QString& why) {
+    activity_->setText("<b style='color:#cf222e'>" + why.toHtmlEscaped() + "</b>");
+    emit message(why);
+  };
+  if (!program_) return fail("There is no valid program to search.");
+  if (device_->deviceCount() == 0) return fail("There is no OpenCL device.");
+  if (seconds_->value() == 0 && maxKernels_->value() == 0)
+    return fail("Give the search a budget: seconds, kernels or both.");
+  arith::Env sizes;
+  QString error;
+  if (!sizes_->values(sizes, &error)) return fail(error);
+  explore::SearchOptions o;
+  o.strategy = strategy_->currentText().toStdString();
+  o.limits.seconds = seconds_->value();
+  o.limits.maxKernels = maxKernels_->value();
+  o.devices = {device_->spec().toStdString()};
+  o.programLabel = label_.toStdString();
+  try {
+    explore::SearchProblem problem = explore::SearchProblem::make(program_->program, sizes);
+    QDir().mkpath(QFileInfo(storePath_).path());
+    problem_ = std::make_shared<const explore::SearchProblem>(problem);
+    job_ = new SearchJob(std::move(problem), std::move(o), storePath_, this);
+  } catch (const LiftError& e) {
+    return fail(qs(e.diagnostic().message));
+  }
+  problemWhy_.clear();
+  kernels_.clear();
+  tally_ = {};
+  plot_->clear();
+  summary_ = {};
+  evaluated_ = 0;
+  limitSeconds_ = seconds_->value();
+  limitKernels_ = maxKernels_->value();
+  progress_->setValue(0);
+  detail_->clear();
+  counts_->clear();
+  activity_->setText("Starting the search…");
+  connect(job_, &SearchJob::event, this, &SearchPanel::onEvent);
+  connect(job_, &SearchJob::finished, this, &SearchPanel::onFinished);
+  clock_.start();
+  tick_->start();
+  job_->start();
+  updateButtons();
+  emit searchStarted();
+}
+
+void SearchPanel::stop() {
+  if (!job_) return;
+  job_->cancel();
+  activity_->setText("Stopping…");
+}
+
+void SearchPanel::showCounts(const explore::SearchCounts& c, double bestMs, double bestGflops) {
+  evaluated_ = c.evaluated;
+  QString text = QString("evaluated <b>%1</b> · valid <b>%2</b>").arg(tally_.measured).arg(tally_.measuredValid);
+  if (tally_.stored) text += QString(" · stored before %1 (valid %2)").arg(tally_.stored).arg(tally_.storedValid);
+  if (c.generated) text += QString(" · rejected %1 · duplicates %2").arg(c.rejected).arg(c.duplicates);
+  if (bestMs > 0) text += QString("<br>best so far: <b>%1 ms</b> (%2 GFLOP/s)").arg(bestMs, 0, 'g', 4).arg(bestGflops, 0, 'f', 2);
+  counts_->setText(text);
+}
+
+void SearchPanel::updateProgress() {
+  double f = 0;
+  if (limitSeconds_ > 0 && clock_.isValid()) f = std::max(f, clock_.elapsed() / 1000.0 / limitSeconds_);
+  if (limitKernels_ > 0) f = std::max(f, static_cast<double>(evaluated_) / static_cast<double>(limitKernels_));
+  progress_->setValue(static_cast<int>(std::min(1.0, f) * 1000));
+}
+
+void SearchPanel::onEvent(const explore::SearchEvent& e) {
+  showCounts(e.counts, e.bestMs, e.bestGflops);
+  if (e.kind == explore::SearchEvent::Kind::Kernel) {
+    const explore::KernelEvent& k = e.kernel;
+    // A stored kernel is reported again each time another candidate turns out to be it: once is enough.
+    if (k.cached && k.storeId && kernels_.contains(k.storeId)) return updateProgress();
+    KernelInfo info{k.index, qs(k.derivation), qs(k.parameters), qs(k.status), qs(k.message)};
+    addKernel(k.storeId ? k.storeId : -k.index, info, k.elapsedS, k.medianMs, k.gflops, k.gbs, k.cached, qs(k.phase));
+  } else if (!e.activity.empty()) {
+    activity_->setText(QString("[%1 s] %2").arg(e.elapsedS, 0, 'f', 1).arg(qs(e.activity).toHtmlEscaped()));
+  }
+  updateProgress();
+}
+
+void SearchPanel::addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops, double gbs,
+                            bool cached, const QString& phase) {
+  kernels_[id] = info;
+  bool ok = info.status == "ok";
+  (cached ? tally_.stored : tally_.measured) += 1;
+  if (ok) (cached ? tally_.storedValid : tally_.measuredValid) += 1;
+  PlotPoint p;
+  p.id = id;
+  p.seconds = seconds;
+  p.valid = info.status == "ok";
+  p.ms = ms;
+  p.gflops = gflops;
+  p.gbs = gbs;
+  p.status = info.status;
+  p.label = QString("kernel %1%2%3").arg(info.index).arg(phase.isEmpty() ? QString() : " (" + phase + ")",
+                                                         cached ? QString(", stored before") : QString());
+  p.detail = info.parameters;
+  if (!info.derivation.isEmpty()) p.detail += "\n" + info.derivation.trimmed();
+  if (!p.valid && !info.message.isEmpty()) p.detail += "\n" + info.status + ": " + info.message;
+  plot_->addPoint(p);
+}
+
+void SearchPanel::onFinished(const explore::SearchSummary& s) {
+  summary_ = s;
+  tick_->stop();
+  job_->deleteLater();  // we are inside its signal
+  job_ = nullptr;
+  updateButtons();
+  showCounts(s.counts, s.bestMs, s.bestGflops);
+  QString text;
+  if (s.stopReason == explore::StopReason::Error) {
+    text = "<b style='color:#cf222e'>The search failed: " + qs(s.error).toHtmlEscaped() + "</b>";
+  } else {
+    if (s.stopReason != explore::StopReason::Cancelled) progress_->setValue(1000);
+    text = QString("Finished (%1) after %2 s on %3.").arg(qs(explore::toString(s.stopReason))).arg(s.seconds, 0, 'f', 1)
+               .arg(qs(s.device).toHtmlEscaped());
+    if (!s.best.empty()) text += " Click a point to load its kernel.";
+  }
+  activity_->setText(text);
+  emit message(QString("Search finished: %1, %2 kernels evaluated, %3 valid")
+                   .arg(qs(explore::toString(s.stopReason))).arg(tally_.measured).arg(tally_.measuredValid));
+  emit searchFinished();
+}
+
+bool SearchPanel::loadKernel(qint64 id) {
+  auto it = kernels_.find(id);
+  if (it == kernels_.end()) return false;
+  const KernelInfo& k = *it;
+  QString head = QString("<b>kernel %1</b> %2").arg(k.index).arg(k.parameters.toHtmlEscaped());
+  if (k.status != "ok") {
+    QString why = k.status + (k.message.isEmpty() ? QString() : ": " + k.message);
+    detail_->setText(head + "<br><b style='color:#cf222e'>" + why.toHtmlEscaped() + "</b>");
+    emit message(QString("Kernel %1 failed: %2").arg(k.index).arg(why));
+    return false;
+  }
+  if (!problem_) {
+    detail_->setText(head + "<br>" + problemWhy_.toHtmlEscaped());
+    emit message(problemWhy_);
+    return false;
+  }
+  QStringList steps;
+  for (const QString& line : k.derivation.split('\n', Qt::SkipEmptyParts))
+    if (!line.trimmed().isEmpty()) steps << line.trimmed();
+  detail_->setText(head + QString("<br>%1 rewrite steps, loaded into the derivation pane").arg(steps.size()));
+  detail_->setToolTip(oneLine(k.derivation));
+  QString origin = QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
+  emit loadRequested(problem_->start, origin, steps);
+  return true;
+}
+
+std::shared_ptr<const explore::SearchProblem> SearchPanel::problemFor(const explore::SearchRecord& s, QString* why) {
+  arith::Env sizes;
+  try {
+    explore::parseSizes(s.sizes, sizes);
+  } catch (const LiftError& e) {
+    *why = qs(e.diagnostic().message);
+    return nullptr;
+  }
+  auto tryProgram = [&](const ir::Program& p) -> std::shared_ptr<const explore::SearchProblem> {
+    try {
+      auto problem = std::make_shared<const explore::SearchProblem>(explore::SearchProblem::make(p, sizes));
+      if (problem->startHash == s.startHash) return problem;
+    } catch (const LiftError&) {
+    }
+    return nullptr;
+  };
+  if (program_)
+    if (auto p = tryProgram(program_->program)) return p;
+  // The program the search was started from, by its label: a file, or a bundled example.
+  QString label = qs(s.program);
+  for (const QString& path : {label, ":/examples/" + label, ":/examples/" + label + ".lift"}) {
+    QFile f(path);
+    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly)) continue;
+    try {
+      if (auto p = tryProgram(lang::parseProgram(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString())))
+        return p;
+    } catch (const LiftError&) {
+    }
+  }
+  *why = QString("The search started from %1, which is not the program shown: open it to load its kernels.").arg(label);
+  return nullptr;
+}
+
+bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* error) {
+  auto fail = [&](const QString& why) {
+    if (error) *error = why;
+    activity_->setText("<b style='color:#cf222e'>" + why.toHtmlEscaped() + "</b>");
+    emit message(why);
+    return false;
+  };
+  if (job_) return fail("Stop the running search first.");
+  if (!QFileInfo::exists(path)) return fail("There is no file " + path + ".");
+  try {
+    explore::ResultStore store(path.toStdString());
+    std::vector<explore::SearchRecord> searches = store.searches();
+    if (searches.empty()) return fail(path + " holds no search.");
+    const explore::SearchRecord* s = &searches.back();
+    for (const auto& r : searches)
+      if (r.id == searchId) s = &r;
+    // The search and every search it resumed or that resumed it: the same program, sizes and device.
+    explore::KernelQuery q;
+    q.startHash = s->startHash;
+    q.sizes = s->sizes;
+    q.device = s->device;
+    std::vector<explore::KernelRecord> records = store.kernels(q);
+
+    setStorePath(path);
+    problemWhy_.clear();
+    problem_ = problemFor(*s, &problemWhy_);
+    kernels_.clear();
+    tally_ = {};
+    plot_->clear();
+    summary_ = {};
+    double bestMs = 0, bestGflops = 0;
+    explore::SearchCounts counts;
+    int64_t index = 0;
+    for (const auto& k : records) {
+      KernelInfo info{++index, qs(k.derivation), qs(k.parameters), qs(k.status), qs(k.message)};
+      addKernel(k.id, info, k.elapsedS, k.medianMs, k.gflops, k.gbs, /*cached=*/false, qs(k.phase));
+      ++counts.evaluated;
+      if (k.ok()) {
+        ++counts.valid;
+        if (bestMs == 0 || k.medianMs < bestMs) {
+          bestMs = k.medianMs;
+          bestGflops = k.gflops;
+        }
+      }
+    }
+    showCounts(counts, bestMs, bestGflops);
+    // Resuming needs the same sizes, strategy and device: set them.
+    QMap<QString, QString> sizeTexts;
+    arith::Env sizes;
+    explore::parseSizes(s->sizes, sizes);
+    for (auto& [name, value] : sizes) sizeTexts[qs(name)] = QString::number(value);
+    sizes_->setTexts(sizeTexts);
+    setStrategy(qs(s->strategy));
+    if (int d = device_->findDevice(qs(s->device)); d >= 0) device_->setCurrentIndex(d);
+    activity_->setText(QString("Stored search %1 of %2 at %3 on %4 (%5, %6): %7 kernels. Start resumes it.")
+                           .arg(s->id)
+                           .arg(qs(s->program).toHtmlEscaped(), qs(s->sizes), qs(s->device).toHtmlEscaped(),
+                                qs(s->strategy), s->stopReason.empty() ? "unfinished" : qs(s->stopReason))
+                           .arg(records.size()));
+    detail_->setText(problem_ ? QString() : problemWhy_.toHtmlEscaped());
+    progress_->setValue(0);
+    return true;
+  } catch (const LiftError& e) {
+    return fail(qs(e.diagnostic().message));
+  }
+}
+
+void SearchPanel::openStoreDialog() {
+  QString path = QFileDialog::getOpenFileName(this, "Open stored search", QFileInfo(storePath_).path(),
+                                              "Result stores (*.sqlite *.db);;All files (*)");
+  if (path.isEmpty()) return;
+  int64_t id = 0;
+  try {
+    explore::ResultStore store(path.toStdString());
+    std::vector<explore::SearchRecord> searches = store.searches();
+    if (searches.size() > 1) {
+      QStringList items;
+      for (auto it = searches.rbegin(); it != searches.rend(); ++it)
+        items << QString("%1: %2 at %3 on %4, %5, %6 kernels (%7)")
+                     .arg(it->id)
+                     .arg(qs(it->program), qs(it->sizes), qs(it->device), qs(it->strategy))
+                     .arg(it->evaluated)
+                     .arg(qs(it->startedAt));
+      bool ok = false;
+      QString item = QInputDialog::getItem(this, "Open stored search", "Search:", items, 0, false, &ok);
+      if (!ok) return;
+      id = item.section(':', 0, 0).toLongLong();
+    }
+  } catch (const LiftError&) {
+    // openStore says what is wrong with the file
+  }
+  openStore(path, id);
+}
+
+}  // namespace lift::views

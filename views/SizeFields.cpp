@@ -1,0 +1,66 @@
+// See SizeFields.h.
+#include "views/SizeFields.h"
+
+#include <QFormLayout>
+#include <QLineEdit>
+
+#include "codegen/Evaluation.h"
+
+namespace lift::views {
+
+SizeFields::SizeFields(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
+  form_->setContentsMargins(0, 0, 0, 0);
+}
+
+QMap<QString, QString> SizeFields::texts() const {
+  QMap<QString, QString> m;
+  for (auto it = fields_.begin(); it != fields_.end(); ++it) m[it.key()] = it.value()->text();
+  return m;
+}
+
+void SizeFields::setTexts(const QMap<QString, QString>& sizes) {
+  for (auto it = sizes.begin(); it != sizes.end(); ++it)
+    if (fields_.contains(it.key())) fields_[it.key()]->setText(it.value());
+}
+
+void SizeFields::setProgram(const std::shared_ptr<const rewrite::TypedProgram>& p) {
+  QStringList names;
+  if (p)
+    for (auto& s : p->program.sizes) names << QString::fromStdString(s.name);
+  if (names == QStringList(fields_.keys()) && !names.isEmpty()) return;  // keep what the user typed
+  QMap<QString, QString> old = texts();
+  while (form_->rowCount() > 0) form_->removeRow(0);
+  fields_.clear();
+  if (!p) return;
+  arith::Env defaults;
+  try {
+    defaults = codegen::runSizes(p->program);
+  } catch (const LiftError&) {
+  }
+  for (auto& s : p->program.sizes) {
+    QString name = QString::fromStdString(s.name);
+    auto* field = new QLineEdit(this);
+    field->setObjectName("size_" + name);
+    auto it = defaults.find(s.name);
+    field->setText(old.value(name, it != defaults.end() ? QString::number(it->second) : QString()));
+    field->setToolTip("Value of the size variable " + name);
+    connect(field, &QLineEdit::textEdited, this, &SizeFields::edited);
+    form_->addRow(name + " =", field);
+    fields_[name] = field;
+  }
+}
+
+bool SizeFields::values(arith::Env& out, QString* error) const {
+  for (auto it = fields_.begin(); it != fields_.end(); ++it) {
+    bool ok = false;
+    qlonglong v = it.value()->text().trimmed().toLongLong(&ok);
+    if (!ok || v < 1) {
+      if (error) *error = QString("Size %1 must be a positive integer, not '%2'.").arg(it.key(), it.value()->text());
+      return false;
+    }
+    out[it.key().toStdString()] = v;
+  }
+  return true;
+}
+
+}  // namespace lift::views

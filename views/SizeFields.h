@@ -1,0 +1,38 @@
+// A field per size variable of a program ("M =", "N =", ...), shared by the run and search
+// panes: rebuilt when the program's size variables change, keeping what the user typed, and
+// prefilled with the sizes the program would run at (codegen::runSizes).
+#pragma once
+
+#include <QMap>
+#include <QWidget>
+#include <memory>
+
+#include "core/arith/ArithExpr.h"
+#include "rewrite/Engine.h"
+
+class QFormLayout;
+class QLineEdit;
+
+namespace lift::views {
+
+class SizeFields : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SizeFields(QWidget* parent = nullptr);
+
+  // Rebuilds the fields for the size variables of `p` (kept when the names are the same).
+  void setProgram(const std::shared_ptr<const rewrite::TypedProgram>& p);
+  QMap<QString, QString> texts() const;
+  void setTexts(const QMap<QString, QString>& sizes);
+  // The sizes as typed; false, with a sentence in `error`, unless every one is a positive integer.
+  bool values(arith::Env& out, QString* error) const;
+
+ signals:
+  void edited();
+
+ private:
+  QFormLayout* form_;
+  QMap<QString, QLineEdit*> fields_;
+};
+
+}  // namespace lift::views
