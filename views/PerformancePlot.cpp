@@ -45,6 +45,10 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->graph(2)->setLineStyle(QCPGraph::lsStepLeft);
   plot_->graph(2)->setPen(QPen(QColor(26, 127, 55), 2));
   plot_->graph(2)->setName("best so far");
+  plot_->addGraph();  // 3: the kernel loaded in the window
+  plot_->graph(3)->setLineStyle(QCPGraph::lsNone);
+  plot_->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(191, 87, 0), 2), Qt::NoBrush, 14));
+  plot_->graph(3)->setName("loaded");
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont("Helvetica", 8));
   plot_->legend->setBrush(QColor(255, 255, 255, 200));  // the points behind it stay visible
@@ -60,6 +64,7 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
 
 void PerformancePlot::clear() {
   points_.clear();
+  highlight_ = 0;
   rebuild();
 }
 
@@ -154,7 +159,7 @@ int PerformancePlot::bestIndex() const {
 }
 
 void PerformancePlot::rebuild() {
-  for (int g = 0; g < 3; ++g) plot_->graph(g)->data()->clear();
+  for (int g = 0; g < 4; ++g) plot_->graph(g)->data()->clear();
   plot_->clearItems();
   std::vector<double> best = bestSoFar();
   runningBest_ = best.empty() ? std::numeric_limits<double>::quiet_NaN() : best.back();
@@ -186,7 +191,22 @@ void PerformancePlot::rebuild() {
     top = std::max(top, r.value * 1.1);
   }
   plot_->yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
+  placeHighlight();
   plot_->replot();
+}
+
+void PerformancePlot::setHighlight(qint64 id) {
+  highlight_ = id;
+  placeHighlight();
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PerformancePlot::placeHighlight() {
+  plot_->graph(3)->data()->clear();
+  for (int i = 0; i < pointCount() && highlight_ != 0; ++i) {
+    const PlotPoint& p = points_[static_cast<size_t>(i)];
+    if (p.id == highlight_) plot_->graph(3)->addData(xOf(p, i), p.valid ? yOf(p) : 0);
+  }
 }
 
 int PerformancePlot::nearestPoint(const QPointF& pixel, double maxDistance) const {

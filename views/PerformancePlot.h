@@ -51,6 +51,9 @@ class PerformancePlot : public QWidget {
   int bestIndex() const;
   // The points as drawn (for tests): best-so-far values in order of evaluation.
   std::vector<double> bestSoFar() const;
+  // Rings the point with this id (the kernel loaded in the window); 0: none.
+  void setHighlight(qint64 id);
+  qint64 highlight() const { return highlight_; }
   // Emits pointClicked for point i, as a click on it would.
   void clickPoint(int i);
   bool savePng(const QString& path, int width = 1000, int height = 600);
@@ -64,6 +67,7 @@ class PerformancePlot : public QWidget {
   double yOf(const PlotPoint& p) const;
   double xOf(const PlotPoint& p, int index) const;
   void rebuild();
+  void placeHighlight();
   int nearestPoint(const QPointF& pixel, double maxDistance) const;
   void onMouseMove(QMouseEvent* e);
   void onMousePress(QMouseEvent* e);
@@ -80,6 +84,7 @@ class PerformancePlot : public QWidget {
   std::vector<Reference> references_;
   XAxis x_ = XAxis::Evaluation;
   YAxis y_ = YAxis::Gflops;
+  qint64 highlight_ = 0;
   double runningBest_ = std::numeric_limits<double>::quiet_NaN();  // the best-so-far line's last value
 };
 

@@ -188,6 +188,9 @@ void SearchPanel::setLimits(int seconds, int maxKernels) {
 }
 
 void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, const QString& label) {
+  // A kernel loaded from the plot starts from the searched program specialised to the sizes:
+  // the next search still starts from the searched program itself.
+  if (problem_ && p && p == problem_->start) return;
   program_ = std::move(p);
   label_ = label;
   sizes_->setProgram(program_);
@@ -273,7 +276,7 @@ void SearchPanel::start() {
   progress_->setValue(0);
   detail_->clear();
   counts_->clear();
-  activity_->setText("Starting the search…");
+  activity_->setText(QString("Starting a search of %1 at %2…").arg(label_.toHtmlEscaped(), qs(problem_->sizesText)));
   connect(job_, &SearchJob::event, this, &SearchPanel::onEvent);
   connect(job_, &SearchJob::finished, this, &SearchPanel::onFinished);
   clock_.start();
@@ -385,6 +388,7 @@ bool SearchPanel::loadKernel(qint64 id) {
   detail_->setText(head + QString("<br>%1 rewrite steps, loaded into the derivation pane").arg(steps.size()));
   detail_->setToolTip(oneLine(k.derivation));
   QString origin = QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
+  plot_->setHighlight(id);
   emit loadRequested(problem_->start, origin, steps);
   return true;
 }
@@ -448,6 +452,12 @@ bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* erro
     setStorePath(path);
     problemWhy_.clear();
     problem_ = problemFor(*s, &problemWhy_);
+    if (problem_ && (!program_ || explore::programHash(program_->program) != explore::programHash(problem_->original))) {
+      // Start resumes the stored search, also when the window shows another program.
+      program_ = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(problem_->original));
+      label_ = qs(s->program);
+      sizes_->setProgram(program_);
+    }
     kernels_.clear();
     tally_ = {};
     plot_->clear();

@@ -8,6 +8,7 @@
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QTemporaryDir>
 
@@ -112,7 +113,57 @@ class TestSearch : public QObject {
     QVERIFY(w.kernelView()->kernel() != nullptr);
     QVERIFY2(w.kernelView()->source().contains("void matmul("), qPrintable(w.kernelView()->source().left(400)));
     QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
+    QCOMPARE(plot->highlight(), plot->point(plot->bestIndex()).id);
     w.history()->waitForChecks();
+
+    // The other axes: the fastest kernel is still the best one.
+    int best = plot->bestIndex();
+    plot->setAxes(PerformancePlot::XAxis::Time, PerformancePlot::YAxis::Milliseconds);
+    QCOMPARE(plot->bestIndex(), best);
+    plot->setAxes(PerformancePlot::XAxis::Evaluation, PerformancePlot::YAxis::Gflops);
+
+    // File > Export > Plot.
+    QVERIFY(w.exportPlot(dir_.filePath("plot.png")));
+    QVERIFY(w.exportPlot(dir_.filePath("plot.pdf")));
+    QVERIFY(QFileInfo(dir_.filePath("plot.png")).size() > 1000);
+    QVERIFY(QFileInfo(dir_.filePath("plot.pdf")).size() > 1000);
+  }
+
+  void failedKernelShowsWhy() {
+    // A store with one kernel that computed a wrong result.
+    QString path = dir_.filePath("failed.sqlite");
+    {
+      explore::ResultStore store(path.toStdString());
+      explore::SearchRecord r;
+      r.program = "matmul.lift";
+      r.strategy = "random";
+      r.device = "some device";
+      r.sizes = "K=8,M=8,N=8";
+      int64_t id = store.beginSearch(r);
+      explore::KernelRecord k;
+      k.searchId = id;
+      k.program = "matmul";
+      k.derivation = "map-to-glb@0:dim=0";
+      k.parameters = "local=1";
+      k.device = r.device;
+      k.sizes = r.sizes;
+      k.programHash = "1";
+      k.status = "wrong-result";
+      k.message = "out[3] is 7, expected 8";
+      store.addKernel(k);
+      store.finishSearch(id, "kernel-limit", 1, 0, 0);
+    }
+    MainWindow w;
+    QVERIFY(setUp(w, 10, 0));
+    QVERIFY(w.searchPanel()->openStore(path));
+    QCOMPARE(w.performancePlot()->pointCount(), 1);
+    QCOMPARE(w.performancePlot()->bestIndex(), -1);
+    int states = w.history()->stateCount();
+    w.performancePlot()->clickPoint(0);
+    QVERIFY(!w.isReplaying());
+    QCOMPARE(w.history()->stateCount(), states);
+    QVERIFY2(w.searchPanel()->detailText().contains("wrong-result"), qPrintable(w.searchPanel()->detailText()));
+    QVERIFY(w.searchPanel()->detailText().contains("expected 8"));
   }
 
   void reopenAndResume() {
@@ -132,8 +183,10 @@ class TestSearch : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
     QVERIFY(w.kernelView()->kernel() != nullptr);
 
-    // Resuming: the stored kernels come back as stored, three new ones are measured.
+    // Resuming: the stored kernels come back as stored, three new ones are measured. The search
+    // starts from the searched program, not from the loaded kernel's (specialised) start.
     s->start();
+    QVERIFY2(s->activityText().contains("matmul.lift at K=8,M=8,N=8"), qPrintable(s->activityText()));
     QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 180'000);
     QCOMPARE(s->lastSummary().stopReason, explore::StopReason::KernelLimit);
     QVERIFY(s->lastSummary().counts.cached >= 1);
