@@ -84,8 +84,7 @@ void PerformancePlot::addPoint(const PlotPoint& p) {
     if (std::isnan(runningBest_) || (lowerIsBetter ? y < runningBest_ : y > runningBest_)) runningBest_ = y;
   }
   if (!std::isnan(runningBest_)) plot_->graph(2)->addData(x, runningBest_);
-  plot_->rescaleAxes();
-  plot_->yAxis->setRangeLower(0);
+  fitRanges();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -172,9 +171,7 @@ void PerformancePlot::rebuild() {
   }
   plot_->xAxis->setLabel(x_ == XAxis::Evaluation ? "kernels evaluated" : "seconds since start");
   plot_->yAxis->setLabel(yChoice_->currentText());
-  plot_->rescaleAxes();
-  if (points_.empty()) plot_->xAxis->setRange(0, 10);
-  double top = plot_->yAxis->range().upper;
+  fitRanges();
   for (auto& r : references_) {
     if (r.axis != y_) continue;
     auto* line = new QCPItemStraightLine(plot_);
@@ -188,11 +185,24 @@ void PerformancePlot::rebuild() {
     text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
     text->setText(QString("%1: %2").arg(r.name).arg(r.value, 0, 'g', 4));
     text->setColor(QColor(130, 80, 223));
-    top = std::max(top, r.value * 1.1);
   }
-  plot_->yAxis->setRange(0, top > 0 ? top * 1.05 : 1);
   placeHighlight();
   plot_->replot();
+}
+
+void PerformancePlot::fitRanges() {
+  plot_->rescaleAxes();
+  if (points_.empty()) {
+    plot_->xAxis->setRange(0, 10);
+  } else {
+    QCPRange x = plot_->xAxis->range();
+    double pad = std::max(0.5, x.size() * 0.02);
+    plot_->xAxis->setRange(std::min(0.0, x.lower - pad), x.upper + pad);
+  }
+  double top = points_.empty() ? 0 : plot_->yAxis->range().upper;
+  for (auto& r : references_)
+    if (r.axis == y_) top = std::max(top, r.value);
+  plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
 }
 
 void PerformancePlot::setHighlight(qint64 id) {

@@ -68,6 +68,8 @@ class PerformancePlot : public QWidget {
   double xOf(const PlotPoint& p, int index) const;
   void rebuild();
   void placeHighlight();
+  // Every point, and the reference lines of the y axis, in view with a margin.
+  void fitRanges();
   int nearestPoint(const QPointF& pixel, double maxDistance) const;
   void onMouseMove(QMouseEvent* e);
   void onMousePress(QMouseEvent* e);

@@ -158,6 +158,10 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
     updateReferences();
   });
   loadReferences();
+  QSettings settings;  // the last search's settings
+  setStrategy(settings.value("search/strategy", strategy_->currentText()).toString());
+  setLimits(settings.value("search/seconds", seconds_->value()).toInt(),
+            settings.value("search/maxKernels", maxKernels_->value()).toInt());
   setStorePath(defaultStorePath());
   updateButtons();
 }
@@ -251,6 +255,10 @@ void SearchPanel::start() {
   arith::Env sizes;
   QString error;
   if (!sizes_->values(sizes, &error)) return fail(error);
+  QSettings settings;
+  settings.setValue("search/strategy", strategy_->currentText());
+  settings.setValue("search/seconds", seconds_->value());
+  settings.setValue("search/maxKernels", maxKernels_->value());
   explore::SearchOptions o;
   o.strategy = strategy_->currentText().toStdString();
   o.limits.seconds = seconds_->value();

@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
   QCommandLineOption searchOpt("search", "Search the shown program for SECONDS (after --apply) and wait for it.",
                                "SECONDS");
   QCommandLineOption maxKernelsOpt("max-kernels", "With --search: stop after K kernels.", "K");
-  QCommandLineOption strategyOpt("strategy", "With --search: three-phase, random or evolution.", "NAME");
+  QCommandLineOption strategyOpt("strategy", "With --search: three-phase (default), random or evolution.", "NAME",
+                                 "three-phase");
   QCommandLineOption storeOpt("store", "The result store searches write to (default: searches.sqlite in the "
                               "application's data folder).", "FILE");
   QCommandLineOption loadBestOpt("load-best", "After --search: load the best kernel's derivation, as a click on its "
@@ -105,7 +106,7 @@ int main(int argc, char** argv) {
     search->sizeFields()->setTexts(texts);
   }
   if (cli.isSet(storeOpt)) search->setStorePath(cli.value(storeOpt));
-  if (cli.isSet(strategyOpt)) search->setStrategy(cli.value(strategyOpt));
+  if (cli.isSet(strategyOpt) || cli.isSet(searchOpt)) search->setStrategy(cli.value(strategyOpt));
   if (cli.isSet(searchOpt)) {
     search->setLimits(cli.value(searchOpt).toInt(), cli.value(maxKernelsOpt).toInt());
     search->start();

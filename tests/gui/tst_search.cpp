@@ -9,6 +9,8 @@
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QToolTip>
+#include <qcustomplot.h>
 #include <QPushButton>
 #include <QTemporaryDir>
 
@@ -72,6 +74,8 @@ class TestSearch : public QObject {
     QStandardPaths::setTestModeEnabled(true);
     qputenv("LIFT_LIFTC", LIFT_LIFTC);
     QVERIFY(dir_.isValid());
+    DeviceChoice devices;
+    if (devices.findDevice("Portable Computing Language") < 0) QSKIP("no PoCL device");
     store_ = dir_.filePath("searches.sqlite");
   }
 
@@ -115,6 +119,15 @@ class TestSearch : public QObject {
     QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
     QCOMPARE(plot->highlight(), plot->point(plot->bestIndex()).id);
     w.history()->waitForChecks();
+
+    // Hovering a point shows its configuration.
+    plot->customPlot()->replot();
+    const PlotPoint& bp = plot->point(plot->bestIndex());
+    QPoint at(int(plot->customPlot()->xAxis->coordToPixel(plot->bestIndex() + 1)),
+              int(plot->customPlot()->yAxis->coordToPixel(bp.gflops)));
+    QTest::mouseMove(plot->customPlot(), at);
+    QTRY_VERIFY(QToolTip::isVisible());
+    QVERIFY2(QToolTip::text().contains(bp.label), qPrintable(QToolTip::text()));
 
     // The other axes: the fastest kernel is still the best one.
     int best = plot->bestIndex();
@@ -243,6 +256,19 @@ class TestSearch : public QObject {
     qInfo("closed in %lld ms", static_cast<long long>(t.elapsed()));
     QVERIFY(t.elapsed() < 10'000);
     QCoreApplication::processEvents();  // events the search queued for the closed window are dropped
+
+    // Also while the search is still setting up (worker start, phase 1).
+    for (int wait : {0, 300, 1500}) {
+      auto* early = new MainWindow;
+      QVERIFY(setUp(*early, 600, 0));
+      early->searchPanel()->setStorePath(dir_.filePath("close-early.sqlite"));
+      early->searchPanel()->start();
+      QTest::qWait(wait);
+      t.restart();
+      delete early;
+      qInfo("closed %d ms after the start in %lld ms", wait, static_cast<long long>(t.elapsed()));
+      QVERIFY(t.elapsed() < 10'000);
+    }
   }
 
   void badSettingsAreExplained() {
