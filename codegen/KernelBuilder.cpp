@@ -1134,6 +1134,18 @@ bool Builder::inPlaceSafe(const c::Block& iteration, int tag) {
   return true;
 }
 
+// Whether a mapLcl occurs in f (the work-items of a work-group share f's work).
+bool containsMapLcl(const ir::Fun& f) {
+  bool found = false;
+  ir::visitPreOrder(f, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (auto* pat = n.fun ? ir::asPattern(n.fun) : nullptr; pat && pat->pattern() == ir::PatternKind::MapLcl)
+      found = true;
+    return !found;
+  });
+  return found;
+}
+
 void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site) {
   View av = readArg(arr);
   arith::Expr n = av->type.length();
@@ -1142,13 +1154,20 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
   View acc = destElem;
   bool copyBack = false;
   arith::Expr scalars = substituteLengths(accT, bounds_).scalarCount();
-  // A small accumulator of one work-item's own reduction lives in registers; at work-group
-  // level the function's mapLcl spreads the accumulator over the work-items, so it stays shared.
-  if (level() == Level::Thread && !allPrivate(destElem) && scalars.isCst() &&
+  // A small accumulator of one work-item's own reduction lives in registers. At work-group
+  // level a function with a mapLcl spreads the accumulator over the work-items, so it stays
+  // shared; a function without one is run by every work-item redundantly, and each must update
+  // its own copy (updating a shared one at once would add each element several times).
+  bool redundant = level() == Level::WorkGroup && !containsMapLcl(p.f());
+  if ((level() == Level::Thread || redundant) && !allPrivate(destElem) && scalars.isCst() &&
       scalars.value() <= kMaxDefaultPrivateScalars) {
     acc = allocTemp(accT, AddressSpace::Private, site, false, "acc");
     copyBack = true;
   }
+  if (redundant && !allPrivate(acc))
+    fail(site,
+         "a reduction at work-group level whose function has no mapLcl is computed by every work-item; its "
+         "accumulator is too large for private memory: spread the function over the work-items (mapLcl)");
   if (level() == Level::Kernel && !allPrivate(acc))
     fail(site,
          "a reduction at kernel level (outside mapGlb/mapWrg) with a large accumulator would be updated by "

@@ -169,6 +169,14 @@ class TestCodegenGolden : public QObject {
     QCOMPARE(count(kernelBody(compile("resources/examples/lowlevel/dot.lift", off)), "barrier("), 3);
   }
 
+  // A work-group-level reduction without a mapLcl in its function runs in every work-item, each
+  // with its own private accumulator (not a shared one that all of them update at once).
+  void redundantWorkGroupReductionIsPrivate() {
+    auto body = kernelBody(compile("tests/data/codegen/wg_redundant_reduce.lift"));
+    QVERIFY2(std::regex_search(body, std::regex("acc[0-9]+ = add\\(acc[0-9]+, gtmp[0-9]+\\[")), body.c_str());
+    QVERIFY2(!std::regex_search(body, std::regex("tmp[0-9]+\\[0\\] = add\\(")), body.c_str());
+  }
+
   void readableOutput() {
     auto k = compile("resources/examples/lowlevel/dot.lift");
     // One comment line per pattern, the seeds' names, indentation by two spaces.
