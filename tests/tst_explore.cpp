@@ -20,6 +20,7 @@
 #include "rewrite/explore/Heuristics.h"
 #include "rewrite/explore/OpenCLMapping.h"
 #include "rewrite/explore/SearchRunner.h"
+#include "rewrite/explore/SearchStrategy.h"
 
 using namespace lift;
 using namespace lift::explore;
@@ -276,6 +277,54 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     for (size_t i = 0; i < first.size(); ++i) QCOMPARE(QString::fromStdString(second[i]), QString::fromStdString(first[i]));
     QCOMPARE(s.counts.cached, int64_t(first.size()));
     QVERIFY(store.count() > before);
+  }
+
+  // The evolution strategy starts a search at new sizes from the fastest kernels the store holds
+  // for the same program at other sizes: they are proposed first, with their parameters.
+  void evolutionWarmStartsFromOtherSizes() {
+    std::string db = dir_.filePath("warm.sqlite").toStdString();
+    ResultStore store(db);
+    SearchRunner small(matmulProblem(16), options("evolution", 6), &store);
+    SearchSummary s16 = small.run();
+    QVERIFY(!s16.best.empty());
+    std::vector<KernelEvent> kernels;
+    SearchRunner larger(matmulProblem(32), options("evolution", 2), &store);
+    larger.run([&](const SearchEvent& e) {
+      if (e.kind == SearchEvent::Kind::Kernel) kernels.push_back(e.kernel);
+    });
+    QVERIFY(!kernels.empty());
+    QCOMPARE(QString::fromStdString(kernels[0].phase), QString("warm-start"));
+    QCOMPARE(QString::fromStdString(kernels[0].derivation), QString::fromStdString(s16.best[0].derivation));
+    QCOMPARE(QString::fromStdString(kernels[0].parameters), QString::fromStdString(s16.best[0].parameters));
+    // Without warm start the first kernel is a random one of the initial population.
+    SearchOptions cold = options("evolution", 1);
+    cold.warmStart = 0;
+    std::vector<KernelEvent> coldKernels;
+    SearchRunner fresh(matmulProblem(32), cold, nullptr);
+    fresh.run([&](const SearchEvent& e) {
+      if (e.kind == SearchEvent::Kind::Kernel) coldKernels.push_back(e.kernel);
+    });
+    QVERIFY(!coldKernels.empty());
+    QCOMPARE(QString::fromStdString(coldKernels[0].phase), QString("initial"));
+  }
+
+  // A hint matches the template with the same steps and fixed parameters; its numbers become
+  // the template's tunables, its work-group size the launch tunables.
+  void hintsMatchTemplates() {
+    auto t = std::make_shared<DerivationTemplate>();
+    t->steps = {rewrite::RewriteStep::parse("split-join@0.1:n=2"), rewrite::RewriteStep::parse("map-to-glb@0.1:dim=0")};
+    t->steps[0].params = rewrite::ParamValues{{"n", "$n"}};
+    t->tunables = {Tunable{"n", "split-join@0.1 n", {2, 4, 8}, false}, Tunable{"local0", "", {1, 2}, true}};
+    t->launchDims = {0};
+    std::vector<std::shared_ptr<const DerivationTemplate>> ts{t};
+    auto m = matchHint(ts, Hint{"split-join@0.1:n=64\nmap-to-glb@0.1:dim=0", "n=64,local=16"});
+    QVERIFY(m);
+    QCOMPARE(m->first, size_t(0));
+    QCOMPARE(m->second.at("n"), int64_t(64));
+    QCOMPARE(m->second.at("local0"), int64_t(16));
+    QVERIFY(!matchHint(ts, Hint{"split-join@0.1:n=64\nmap-to-glb@0.1:dim=1", "n=64"}));
+    QVERIFY(!matchHint(ts, Hint{"split-join@0.1:n=64", "n=64"}));
+    QVERIFY(!matchHint(ts, Hint{"no-such-rule@0", ""}));
   }
 
   void cancellationStopsTheSearch() {

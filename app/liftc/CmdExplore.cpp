@@ -1,6 +1,6 @@
 // liftc explore FILE.lift --device D --size N=... (--budget 10m | --max-kernels K) --db FILE
 //               [--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D]
-//               [--top N] [--repeat R] [--timeout S] [--no-resume] [--quiet]
+//               [--top N] [--repeat R] [--timeout S] [--no-resume] [--no-warm-start] [--quiet]
 // searches derivations and parameters of a high-level program for fast kernels on a device
 // (rewrite/explore/SearchRunner.h), storing every evaluated kernel in an SQLite store that a
 // later search resumes from. A live progress line (kernels evaluated, valid, best so far) goes
@@ -9,7 +9,8 @@
 // --device may be given several times: one worker per device, all feeding the store (for a
 // machine with several identical GPUs). --shard I/N evaluates only the candidates of hash class
 // I of N, so that N machines (Slurm array jobs, MPI ranks) split one search; merge their
-// stores with `liftc results --merge`.
+// stores with `liftc results --merge`. The evolution strategy starts from the fastest kernels the
+// store holds for the same program at other sizes (--no-warm-start: from scratch).
 //
 // Exit status: 0 when the search ended (any stop reason but an error), 2 for bad input or a
 // set-up error (no device, no reference).
@@ -108,6 +109,7 @@ int runExplore(const Args& args) {
   if (args.has("--budget")) o.limits.seconds = parseBudget(args.get("--budget"));
   o.limits.maxKernels = positive(args, "--max-kernels", 0);
   o.limits.maxDepth = static_cast<int>(positive(args, "--depth", 5));
+  if (args.has("--no-warm-start")) o.warmStart = 0;
   if (o.limits.seconds <= 0 && o.limits.maxKernels <= 0)
     throw LiftError("give a limit: --budget DURATION (e.g. 10m) or --max-kernels K");
   if (args.has("--shard")) std::tie(o.shardIndex, o.shardCount) = explore::parseShard(args.get("--shard"));
@@ -188,8 +190,8 @@ int runExplore(const Args& args) {
 
 CommandRegistration reg({"explore",
                          "explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE "
-                         "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] [--top N]",
-                         {"--no-resume", "--quiet"},
+                         "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] [--top N] [--no-resume] [--no-warm-start]",
+                         {"--no-resume", "--no-warm-start", "--quiet"},
                          {"--device", "--size", "--budget", "--max-kernels", "--db", "--strategy", "--seed", "--shard",
                           "--depth", "--top", "--repeat", "--timeout", "--reference"},
                          runExplore});

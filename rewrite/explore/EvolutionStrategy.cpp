@@ -7,7 +7,8 @@
 // parameters moved to a neighbouring value (or a random one), the same algorithm with another
 // mapping, or another algorithm with the same mapping (parameter values carried over by name) —
 // with a few random immigrants to keep exploring. A kernel that fails teaches it to avoid that
-// template: templates whose kernels keep failing are sampled less.
+// template: templates whose kernels keep failing are sampled less. Given hints (the fastest
+// kernels of the same program at other sizes, from the store), it proposes those first.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -79,8 +80,16 @@ class EvolutionStrategy : public SearchStrategy {
       byAlgorithm_[templates_[i]->algorithmText()].push_back(i);
       byMapping_[templates_[i]->mapping].push_back(i);
     }
+    // Warm start: the kernels found before at other sizes are proposed first (those whose
+    // derivation still fits a template), so that a large problem, where every measurement is
+    // expensive, starts from what worked on smaller ones.
+    for (const Hint& h : options_.hints)
+      if (auto m = matchHint(templates_, h)) warm_.push_back(*m);
+    std::reverse(warm_.begin(), warm_.end());  // popped from the back: fastest first
     if (ctx.activity)
-      ctx.activity(fmt::format("evolution over {} templates ({} programs x mappings)", templates_.size(), space.variants));
+      ctx.activity(fmt::format("evolution over {} templates ({} programs x mappings){}", templates_.size(),
+                               space.variants,
+                               warm_.empty() ? "" : fmt::format(", starting from {} kernels found before", warm_.size())));
   }
 
   void penalise(size_t t) { ++failures_[t]; }
@@ -125,6 +134,11 @@ class EvolutionStrategy : public SearchStrategy {
   }
 
   std::tuple<size_t, Assignment, std::string> propose() {
+    if (!warm_.empty()) {
+      auto [t, values] = warm_.back();
+      warm_.pop_back();
+      return {t, values, "warm-start"};
+    }
     if (population_.size() < 4 || uniform() < 0.12) {
       size_t t = randomTemplate();
       return {t, randomValues(t), population_.size() < 4 ? "initial" : "immigrant"};
@@ -172,6 +186,7 @@ class EvolutionStrategy : public SearchStrategy {
   std::unordered_map<const DerivationTemplate*, size_t> byTemplate_;
   std::unordered_map<size_t, int> failures_;
   std::vector<Member> population_;
+  std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
   std::set<std::string> proposed_;
 };
 

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <map>
+#include <set>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -458,6 +460,35 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   // The strategy.
   StrategyOptions so;
   so.seed = options_.seed;
+  if (store_ && options_.warmStart > 0) {
+    // The fastest kernels of the same program on this device at other sizes, one per
+    // derivation (the strategy maps them to its templates, or ignores them).
+    try {
+      KernelQuery q;
+      q.device = impl.device;
+      q.validOnly = true;
+      q.bestFirst = true;
+      std::set<std::string> derivations;
+      std::map<std::string, double> bestOfSizes;  // ratios to the best at their sizes
+      std::vector<KernelRecord> others;
+      for (KernelRecord& k : store_->kernels(q)) {
+        if (k.program != problem_.name || k.sizes == problem_.sizesText) continue;
+        bestOfSizes.emplace(k.sizes, k.medianMs);  // best first: the first one is the best
+        others.push_back(std::move(k));
+      }
+      // Best first across sizes: by the ratio to the best kernel of the same sizes.
+      std::stable_sort(others.begin(), others.end(), [&](const KernelRecord& a, const KernelRecord& b) {
+        return a.medianMs / bestOfSizes[a.sizes] < b.medianMs / bestOfSizes[b.sizes];
+      });
+      for (const KernelRecord& k : others) {
+        if (static_cast<int>(so.hints.size()) >= options_.warmStart) break;
+        if (derivations.insert(k.derivation + "|" + k.parameters).second) so.hints.push_back({k.derivation, k.parameters});
+      }
+    } catch (const LiftError& e) {
+      std::lock_guard lock(impl.mutex);
+      impl.activity(fmt::format("no warm start: {}", e.what()));
+    }
+  }
   so.algorithmic.maxDepth = options_.limits.maxDepth;
   so.algorithmic.heuristics = options_.heuristics;
   if (options_.limits.seconds > 0)

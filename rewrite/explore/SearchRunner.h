@@ -71,6 +71,7 @@ struct SearchOptions {
   HeuristicLimits heuristics;
   std::optional<DeviceLimits> deviceLimits;  // default: from the first device
   bool resume = true;             // skip candidates the store has measured
+  int warmStart = 8;              // hints: the fastest stored kernels of the program at other sizes
   std::string programLabel;       // the program's path or name, for the store
   double phase1Share = 0.25;      // of the time budget, at most, for phases 1 and 2
   uint64_t inputSeed = 1;         // the inputs every kernel is run on

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <sstream>
 
 namespace lift::explore {
 
@@ -20,6 +22,56 @@ std::unique_ptr<SearchStrategy> makeStrategy(const std::string& name, const Stra
   std::string names;
   for (auto& n : strategyNames()) names += (names.empty() ? "" : ", ") + n;
   throw LiftError(fmt::format("unknown strategy '{}' (the strategies are: {})", name, names));
+}
+
+std::optional<std::pair<size_t, Assignment>> matchHint(
+    const std::vector<std::shared_ptr<const DerivationTemplate>>& templates, const Hint& hint) {
+  std::vector<rewrite::RewriteStep> steps;
+  try {
+    std::istringstream in(hint.derivation);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) steps.push_back(rewrite::RewriteStep::parse(line));
+  } catch (const LiftError&) {
+    return std::nullopt;  // a rule that no longer exists
+  }
+  // The work-group size ("local=2x4"): one value per dimension.
+  std::vector<int64_t> local;
+  std::istringstream ps(hint.parameters);
+  for (std::string item; std::getline(ps, item, ',');) {
+    if (item.rfind("local=", 0) != 0) continue;
+    std::istringstream ls(item.substr(6));
+    for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
+  }
+  for (size_t t = 0; t < templates.size(); ++t) {
+    const DerivationTemplate& tm = *templates[t];
+    if (tm.steps.size() != steps.size()) continue;
+    Assignment a;
+    bool same = true;
+    for (size_t i = 0; i < steps.size() && same; ++i) {
+      const rewrite::RewriteStep& ts = tm.steps[i];
+      const rewrite::RewriteStep& hs = steps[i];
+      same = ts.rule == hs.rule && ts.loc == hs.loc && ts.params.values().size() == hs.params.values().size();
+      for (auto& [name, value] : ts.params.values()) {
+        if (!same) break;
+        const std::string* hv = hs.params.find(name);
+        if (!hv) {
+          same = false;
+        } else if (value.size() > 1 && value[0] == '$') {
+          char* end = nullptr;
+          long long v = std::strtoll(hv->c_str(), &end, 10);
+          same = end && *end == 0 && !hv->empty();
+          if (same) a[value.substr(1)] = v;
+        } else {
+          same = value == *hv;
+        }
+      }
+    }
+    if (!same) continue;
+    for (int d : tm.launchDims)
+      if (static_cast<size_t>(d) < local.size()) a[fmt::format("local{}", d)] = local[static_cast<size_t>(d)];
+    return std::make_pair(t, a);
+  }
+  return std::nullopt;
 }
 
 std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& algorithm, const OpenCLMapping& m,

@@ -28,8 +28,16 @@ struct Measurement {
   bool ok() const { return status == "ok"; }
 };
 
+// A kernel found before for the same program at other sizes (or on another device): its
+// derivation and parameters as the store keeps them. Strategies may start from these (warm start).
+struct Hint {
+  std::string derivation;  // one step a line
+  std::string parameters;  // "k=4,n=16,local=2x1"
+};
+
 struct StrategyOptions {
   uint64_t seed = 1;
+  std::vector<Hint> hints;  // fastest first
   AlgorithmicOptions algorithmic;  // phase 1 (its depth is the search's depth limit)
   MappingOptions mapping;
   std::vector<int64_t> localSizes = {1, 2, 4, 8, 16, 32, 64, 128, 256};  // work-group sizes tried per dimension
@@ -43,6 +51,11 @@ struct StrategyContext {
   std::function<void(const std::string&)> activity;
   bool cancelled() const { return cancel && cancel->load(); }
 };
+
+// The template a hint's derivation instantiates and the values it used (nullopt when no template
+// of `templates` has the same steps with the same fixed parameters).
+std::optional<std::pair<size_t, Assignment>> matchHint(
+    const std::vector<std::shared_ptr<const DerivationTemplate>>& templates, const Hint& hint);
 
 class SearchStrategy {
  public:
