@@ -283,6 +283,22 @@ class Builder {
   // A private value of type t made at work-group level, split over the work-items by the mapLcl
   // dimensions lclDims (Memory::lclDims): each selected dimension must be covered by the
   // work-items of its mapLcl one element each. Returns how many slices there are.
+  // Why a value of type t cannot be split by lclDims (empty: it can).
+  std::string unsplittable(Type t, const std::vector<int>& lclDims) const {
+    Type a = t;
+    for (size_t d = 0; d < lclDims.size() && a.isArray(); ++d, a = a.elem()) {
+      if (lclDims[d] < 0) continue;
+      arith::Expr n = a.length(), threads = nd_.threads(K::MapLcl, lclDims[d]);
+      if (!n.isCst() || !threads || !threads.isCst() || n.value() > threads.value())
+        return fmt::format("mapLcl{} would split it over the work-items, but its {} elements in that dimension "
+                           "are more than the {} work-items of the work-group in dimension {}, so a work-item "
+                           "would hold several slices",
+                           lclDims[d], arith::toString(n),
+                           threads ? arith::toString(threads) : std::string("(unknown number of)"), lclDims[d]);
+    }
+    return {};
+  }
+  std::unordered_map<const Memory*, std::string> unsplit_;  // private values left whole, and why
   int64_t checkSplitOverWorkItems(Type t, const std::vector<int>& lclDims, ir::NodeId site) const {
     int64_t slices = 1;
     Type a = t;
@@ -782,8 +798,17 @@ View Builder::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId 
     lclDims = lclDimsOf(f, &args);
     if (std::none_of(lclDims.begin(), lclDims.end(), [](int d) { return d >= 0; })) lclDims.clear();
   }
+  // Not splittable: stored whole, as before (a mapLcl writing it is then rejected unless its
+  // consumer is element-wise, see map()).
+  std::string why = lclDims.empty() ? std::string() : unsplittable(substituteLengths(t, bounds_), lclDims);
+  if (!why.empty()) lclDims.clear();
   View tmp = allocTemp(t, space, site, s.has_value(),
                        reduction && space == AddressSpace::Private ? "acc" : nullptr, lclDims);
+  if (!why.empty()) {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(tmp, ms);
+    for (auto* m : ms) unsplit_[m] = why;
+  }
   produceApply(f, args, tmp, site);
   return tmp;
 }
@@ -1167,7 +1192,14 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
   if (kind == K::MapLcl) {
     const BarrierPlan::Facts* facts = barriers_.facts(&p);
     if (level() == Level::WorkGroup && allPrivate(dest) && !perWorkItem(dest) &&
-        !(facts && (facts->elementwiseConsumer || facts->nestedInLocal)))
+        !(facts && (facts->elementwiseConsumer || facts->nestedInLocal))) {
+      std::vector<const Memory*> ms;
+      view::memoriesOf(dest, ms);
+      for (auto* m : ms)
+        if (auto it = unsplit_.find(m); it != unsplit_.end())
+          fail(site, fmt::format("mapLcl{} stores its result in private memory at work-group level: {}; store "
+                                 "it in local memory (toLocal)",
+                                 p.index(), it->second));
       fail(site,
            fmt::format("mapLcl{} stores its result in private memory at work-group level, where it would be "
                        "split over the work-items, but the value is not made by mapLcl at work-group level "
@@ -1175,6 +1207,7 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
                        "is such a mapLcl), so no work-item knows which slice it holds; store it in local "
                        "memory (toLocal)",
                        p.index()));
+    }
     Written w = written(before);
     bool local = w.local, global = w.global;
     bool needed = barriers_.needed(&p, opts_.barrierElimination, [&](const ir::FunNode* w) {

@@ -174,6 +174,15 @@ class TestCodegenGolden : public QObject {
     QCOMPARE(arith::toString(k.launch.local[0]), std::string("16"));
     QCOMPARE(arith::toString(k.launch.local[1]), std::string("16"));
 
+    // With vectorised copies: one vload4 of A and one of B per work-item and K step, into
+    // local float4 arrays; the rest unchanged.
+    auto v = kernelBody(compile("resources/examples/lowlevel/matmul_tiled_gpu_vec.lift"));
+    QCOMPARE(countRegex(v, "local float4 tmp[0-9]+\\[256\\];"), 2);
+    QCOMPARE(count(v, "= vload4("), 2);
+    QCOMPARE(countRegex(v, "vload4\\([^;]* \\+ l_id, B\\);"), 1);
+    QVERIFY(std::regex_search(v, std::regex(accs + ";")));
+    QCOMPARE(count(v, "barrier("), 2);
+
     // The 4 x 4 tiles of tiled_matmul_private.lift: one private scalar per work-item, initialised
     // from zeros by each work-item for itself.
     auto t = kernelBody(compile("tests/data/codegen/tiled_matmul_private.lift"));
