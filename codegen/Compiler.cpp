@@ -172,7 +172,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
             bytes.value(), kMaxLocalBytes, arith::toString(largest ? largest->count : arith::cst(0)),
             largest ? largest->elemType.toString() : "")));
   }
-  k.launch.fixed = options.cfgSimplification;
+  k.launch.fixed = options.cfgSimplification || model.perWorkItemPrivate;
 
   std::string attributes;
   if (options.cfgSimplification && allLocal && nd.usesWorkGroups) {

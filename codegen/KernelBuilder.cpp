@@ -231,8 +231,12 @@ class Builder {
   }
 
   // ----- memory -------------------------------------------------------------------------
-  View allocTemp(Type t, AddressSpace space, ir::NodeId site, bool isExplicit, const char* prefix = nullptr) {
+  View allocTemp(Type t, AddressSpace space, ir::NodeId site, bool isExplicit, const char* prefix = nullptr,
+                 const std::vector<int>& lclDims = {}) {
     Type largest = substituteLengths(t, bounds_);
+    // Per-work-item private memory: the dimensions l_id selects are not stored.
+    int64_t slices = 1;
+    if (space == AddressSpace::Private && !lclDims.empty()) slices = checkSplitOverWorkItems(largest, lclDims, site);
     if (space == AddressSpace::Private) {
       arith::Expr n = largest.scalarCount();
       if (!n.isCst()) {
@@ -245,7 +249,7 @@ class Builder {
       }
     }
     if (space == AddressSpace::Private) {
-      int64_t bytes = largest.byteSize().isCst() ? largest.byteSize().value() : 0;
+      int64_t bytes = largest.byteSize().isCst() ? largest.byteSize().value() / slices : 0;
       if (bytes > kMaxPrivateBytes)
         fail(site,
              fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
@@ -263,8 +267,104 @@ class Builder {
                        : space == AddressSpace::Private ? "prv"
                        : space == AddressSpace::Local   ? "tmp"
                                                         : "gtmp";
-    return mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps, bounds_);
+    View v = mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps, bounds_);
+    if (slices > 1 || (space == AddressSpace::Private && !lclDims.empty())) {
+      std::vector<const Memory*> ms;
+      view::memoriesOf(v, ms);
+      for (auto& m : mem_.memories()) {
+        if (std::find(ms.begin(), ms.end(), m.get()) == ms.end()) continue;
+        m->lclDims = lclDims;
+        m->count = arith::simplify(m->count / cst(slices));
+      }
+      model_.perWorkItemPrivate = true;
+    }
+    return v;
   }
+  // A private value of type t made at work-group level, split over the work-items by the mapLcl
+  // dimensions lclDims (Memory::lclDims): each selected dimension must be covered by the
+  // work-items of its mapLcl one element each. Returns how many slices there are.
+  // Why a value of type t cannot be split by lclDims (empty: it can).
+  std::string unsplittable(Type t, const std::vector<int>& lclDims) const {
+    Type a = t;
+    for (size_t d = 0; d < lclDims.size() && a.isArray(); ++d, a = a.elem()) {
+      if (lclDims[d] < 0) continue;
+      arith::Expr n = a.length(), threads = nd_.threads(K::MapLcl, lclDims[d]);
+      if (!n.isCst() || !threads || !threads.isCst() || n.value() > threads.value())
+        return fmt::format("mapLcl{} would split it over the work-items, but its {} elements in that dimension "
+                           "are more than the {} work-items of the work-group in dimension {}, so a work-item "
+                           "would hold several slices",
+                           lclDims[d], arith::toString(n),
+                           threads ? arith::toString(threads) : std::string("(unknown number of)"), lclDims[d]);
+    }
+    return {};
+  }
+  std::unordered_map<const Memory*, std::string> unsplit_;  // private values left whole, and why
+  int64_t checkSplitOverWorkItems(Type t, const std::vector<int>& lclDims, ir::NodeId site) const {
+    int64_t slices = 1;
+    Type a = t;
+    for (size_t d = 0; d < lclDims.size() && a.isArray(); ++d, a = a.elem()) {
+      if (lclDims[d] < 0) continue;
+      arith::Expr n = a.length(), threads = nd_.threads(K::MapLcl, lclDims[d]);
+      if (!n.isCst() || !threads || !threads.isCst() || n.value() > threads.value())
+        fail(site, fmt::format("toPrivate at work-group level: mapLcl{} splits this value of type {} over the "
+                               "work-items, but its {} elements in that dimension are more than the {} "
+                               "work-items of the work-group in dimension {}, so a work-item would hold "
+                               "several slices; use at most as many elements as work-items, or local memory",
+                               lclDims[d], t.toString(), arith::toString(n),
+                               threads ? arith::toString(threads) : std::string("(unknown number of)"),
+                               lclDims[d]));
+      slices *= n.value();
+    }
+    return slices;
+  }
+  // Whether every memory of v is per-work-item private (Memory::lclDims).
+  static bool perWorkItem(const View& v) {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(v, ms);
+    for (auto* m : ms)
+      if (m->lclDims.empty()) return false;
+    return !ms.empty();
+  }
+  std::vector<int> lclDimsOf(const ir::Fun& f, const std::vector<Arg>* args);
+  // The lclDims of a per-work-item view's memory for the dimensions of v's type (its innermost
+  // ones; v indexes the memory's outer dimensions).
+  static std::vector<int> lclDimsOfView(const View& v) {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(v, ms);
+    if (ms.empty()) return {};
+    size_t depth = 0;
+    for (Type a = v->type; a.isArray(); a = a.elem()) ++depth;
+    std::vector<int> full = ms.front()->lclDims;  // may omit trailing -1s
+    full.resize(std::max(memDepth(v), full.size()), -1);
+    if (full.size() < depth) return {};
+    return std::vector<int>(full.end() - static_cast<std::ptrdiff_t>(depth), full.end());
+  }
+  static size_t memDepth(const View& v) {
+    const ViewNode* n = v.get();
+    while (n->kind != ViewNode::Kind::Mem && n->parent()) n = n->parent().get();
+    size_t depth = 0;
+    for (Type a = n->type; a.isArray(); a = a.elem()) ++depth;
+    return depth;
+  }
+  // Copies src into a per-work-item private dest: the dimensions l_id selects are not looped
+  // over, each work-item copies its own slice (as mapLcl would).
+  void copySplit(const View& src, const View& dest, const std::vector<int>& dims, size_t d, ir::NodeId node) {
+    bool more = false;
+    for (size_t k = d; k < dims.size(); ++k) more = more || dims[k] >= 0;
+    if (!more || !dest->type.isArray()) {
+      copyValue(src, dest, node);
+      return;
+    }
+    arith::Expr n = dest->type.length();
+    auto body = [&](arith::Expr i) {
+      copySplit(view::access(src, i), view::access(dest, i), dims, d + 1, node);
+    };
+    if (dims[d] >= 0)
+      parallelLoop(K::MapLcl, dims[d], n, node, body);
+    else
+      seqLoop(n, sequentialLoopForm(n, opts_.cfgSimplification, false), node, body);
+  }
+  std::vector<int> lclDimsOfAcc(const ir::Expr& body, const ir::ParamNode* acc);
   // Loop variables in lengths (iterate's size) and their largest values.
   MemoryAllocator::Bounds bounds_;
 
@@ -558,6 +658,73 @@ class Builder {
   std::unordered_set<std::string> usedNames_;
 };
 
+// ===== per-work-item private values =============================================================
+
+// The mapLcl dimensions selecting the outer dimensions of the value of f applied at work-group
+// level: mapLcl1(mapLcl0(...)) gives {1, 0}; a reduction's result has its length-1 dimension
+// first, then those of its initial value or, failing that, of its function's mapLcl over the
+// accumulator. -1 where no mapLcl selects a dimension.
+std::vector<int> Builder::lclDimsOf(const ir::Fun& fun, const std::vector<Arg>* args) {
+  ir::Fun f = fun;
+  while (auto* w = ir::asPattern(f)) {
+    if (!ir::isAddressSpace(w->pattern())) break;
+    f = w->f();
+  }
+  if (auto* l = ir::asLambda(f)) {
+    // fun(x => g $ x) (also a partially applied reduceSeq(f, init)): the dimensions of g.
+    auto* c = ir::asCall(l->body());
+    if (!c || c->args().empty() || c->args().back().get() != l->params().back().get()) return {};
+    std::vector<Arg> inner = exprArgs(c->args());
+    return lclDimsOf(c->fun(), &inner);
+  }
+  const ir::PatternNode* p = ir::asPattern(f);
+  if (!p) return {};
+  if (p->pattern() == K::MapLcl) {
+    std::vector<int> d = lclDimsOf(p->f(), nullptr);
+    d.insert(d.begin(), p->index());
+    return d;
+  }
+  if (ir::isReduceLike(p->pattern())) {
+    std::vector<int> d;
+    if (args && !args->empty() && (*args)[0].expr)
+      if (auto* c = ir::asCall((*args)[0].expr)) {
+        std::vector<Arg> inner = exprArgs(c->args());
+        d = lclDimsOf(c->fun(), &inner);
+      }
+    if (std::none_of(d.begin(), d.end(), [](int x) { return x >= 0; })) {
+      d.clear();
+      if (auto* l = ir::asLambda(p->f()); l && !l->params().empty()) d = lclDimsOfAcc(l->body(), l->params()[0].get());
+    }
+    d.insert(d.begin(), -1);
+    return d;
+  }
+  return {};
+}
+
+// The mapLcl dimensions of a reduction's function body over its accumulator `acc`: a mapLcl
+// applied to acc (or to a zip with acc first), through lambdas applied to other values and
+// data-layout patterns applied to the result (a guess: every access is checked).
+std::vector<int> Builder::lclDimsOfAcc(const ir::Expr& body, const ir::ParamNode* acc) {
+  auto* c = ir::asCall(body);
+  if (!c) return {};
+  if (auto* l = ir::asLambda(c->fun())) return lclDimsOfAcc(l->body(), acc);
+  const ir::PatternNode* p = unwrapAddressSpace(c->fun());
+  // join o mapLcl0(...) $ ...: the accesses say whether the layout keeps the slices (ViewConsumer).
+  if (p && ir::isDataLayout(p->pattern()) && c->args().size() == 1) return lclDimsOfAcc(c->args()[0], acc);
+  if (!p || p->pattern() != K::MapLcl || c->args().size() != 1) return {};
+  const ir::Expr& a = c->args()[0];
+  bool direct = a.get() == acc;
+  if (!direct) {
+    auto* z = ir::asCall(a);
+    const ir::PatternNode* zp = z ? unwrapAddressSpace(z->fun()) : nullptr;
+    if (!zp || zp->pattern() != K::Zip || z->args().empty() || z->args()[0].get() != acc) return {};
+  }
+  std::vector<int> d;
+  if (auto* l = ir::asLambda(p->f()); l && !l->params().empty()) d = lclDimsOfAcc(l->body(), l->params()[0].get());
+  d.insert(d.begin(), p->index());
+  return d;
+}
+
 // ===== reading =================================================================================
 
 View Builder::read(const ir::Expr& e) {
@@ -613,8 +780,35 @@ View Builder::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId 
   if (!s && level() == Level::Kernel && !sequentialKernel_) space = AddressSpace::Global;
   const ir::PatternNode* pat = unwrapAddressSpace(f);
   bool reduction = pat && ir::isReduceLike(pat->pattern());
-  View tmp =
-      allocTemp(t, space, site, s.has_value(), reduction && space == AddressSpace::Private ? "acc" : nullptr);
+  if (!pat) {
+    // toPrivate(reduceSeq(f, z)): a lambda applying the partially applied reduction.
+    ir::Fun g = f;
+    while (auto* w = ir::asPattern(g)) {
+      if (!ir::isAddressSpace(w->pattern())) break;
+      g = w->f();
+    }
+    auto* l = ir::asLambda(g);
+    auto* c = l ? ir::asCall(l->body()) : nullptr;
+    const ir::PatternNode* inner = c ? unwrapAddressSpace(c->fun()) : nullptr;
+    reduction = inner && ir::isReduceLike(inner->pattern());
+  }
+  // A private value a work-group's mapLcl makes: each work-item holds its own slice.
+  std::vector<int> lclDims;
+  if (space == AddressSpace::Private && level() == Level::WorkGroup) {
+    lclDims = lclDimsOf(f, &args);
+    if (std::none_of(lclDims.begin(), lclDims.end(), [](int d) { return d >= 0; })) lclDims.clear();
+  }
+  // Not splittable: stored whole, as before (a mapLcl writing it is then rejected unless its
+  // consumer is element-wise, see map()).
+  std::string why = lclDims.empty() ? std::string() : unsplittable(substituteLengths(t, bounds_), lclDims);
+  if (!why.empty()) lclDims.clear();
+  View tmp = allocTemp(t, space, site, s.has_value(),
+                       reduction && space == AddressSpace::Private ? "acc" : nullptr, lclDims);
+  if (!why.empty()) {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(tmp, ms);
+    for (auto* m : ms) unsplit_[m] = why;
+  }
   produceApply(f, args, tmp, site);
   return tmp;
 }
@@ -997,12 +1191,23 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
   }
   if (kind == K::MapLcl) {
     const BarrierPlan::Facts* facts = barriers_.facts(&p);
-    if (level() == Level::WorkGroup && allPrivate(dest) &&
-        !(facts && (facts->elementwiseConsumer || facts->nestedInLocal)))
+    if (level() == Level::WorkGroup && allPrivate(dest) && !perWorkItem(dest) &&
+        !(facts && (facts->elementwiseConsumer || facts->nestedInLocal))) {
+      std::vector<const Memory*> ms;
+      view::memoriesOf(dest, ms);
+      for (auto* m : ms)
+        if (auto it = unsplit_.find(m); it != unsplit_.end())
+          fail(site, fmt::format("mapLcl{} stores its result in private memory at work-group level: {}; store "
+                                 "it in local memory (toLocal)",
+                                 p.index(), it->second));
       fail(site,
-           fmt::format("mapLcl{} stores its result in private memory at work-group level: each work-item "
-                       "would hold only its own elements; store it in local memory (toLocal)",
+           fmt::format("mapLcl{} stores its result in private memory at work-group level, where it would be "
+                       "split over the work-items, but the value is not made by mapLcl at work-group level "
+                       "(toPrivate(mapLcl1(mapLcl0(...))), or a reduceSeq whose initial value or function "
+                       "is such a mapLcl), so no work-item knows which slice it holds; store it in local "
+                       "memory (toLocal)",
                        p.index()));
+    }
     Written w = written(before);
     bool local = w.local, global = w.global;
     bool needed = barriers_.needed(&p, opts_.barrierElimination, [&](const ir::FunNode* w) {
@@ -1174,7 +1379,22 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
          "every work-item at once; move it inside a parallel map");
   comment(std::string(ir::patternName(p.pattern())), site);
   size_t beforeInit = writeLog_.size();
-  produceArg(init, acc, site);
+  bool initSplit = false;
+  if (level() == Level::WorkGroup && perWorkItem(acc)) {
+    // An accumulator split over the work-items whose initial value is not made by mapLcl
+    // (zeros): each work-item initialises its own slice.
+    std::vector<int> initDims;
+    if (init.expr)
+      if (auto* c = ir::asCall(init.expr)) {
+        std::vector<Arg> inner = exprArgs(c->args());
+        initDims = lclDimsOf(c->fun(), &inner);
+      }
+    if (std::none_of(initDims.begin(), initDims.end(), [](int d) { return d >= 0; })) {
+      copySplit(readArg(init), acc, lclDimsOfView(acc), 0, site);
+      initSplit = true;
+    }
+  }
+  if (!initSplit) produceArg(init, acc, site);
   // Every work-item of a work-group initialises a shared accumulator; all must be done before
   // any updates its elements.
   endIterationBarrier(beforeInit, site);
@@ -1211,7 +1431,9 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
     std::vector<const Memory*> ms;
     view::memoriesOf(acc, ms);
     AddressSpace space = allPrivate(acc) ? AddressSpace::Private : ms.front()->space;
-    View next = allocTemp(accT, space, site, false, "acc");
+    std::vector<int> lclDims;
+    if (perWorkItem(acc)) lclDims = lclDimsOfView(acc);  // split over the work-items like the first
+    View next = allocTemp(accT, space, site, false, "acc", lclDims);
     code = generate(&next, safe);
   }
   splice(code);
@@ -1489,7 +1711,15 @@ KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, con
   KernelModel m;
   m.ndrange = ndrange;
   Builder b(p, options, ndrange, barriers, m);
-  b.run();
+  try {
+    b.run();
+  } catch (const SliceError& e) {
+    // At the access, naming where the value is made.
+    ir::NodeId made = e.mem ? e.mem->node : p.main->id();
+    Diagnostic at = p.diagnosticAt(made, "");
+    std::string where = at.loc.line > 0 ? fmt::format(" (the value made at line {}:{})", at.loc.line, at.loc.col) : "";
+    throw LiftError(p.diagnosticAt(e.node ? e.node : made, e.message + where));
+  }
   return m;
 }
 

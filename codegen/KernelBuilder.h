@@ -48,6 +48,9 @@ struct KernelModel {
   NDRange ndrange;
   bool usesDouble = false;
   bool usesIntPow = false;
+  // Some private value is split over the work-items (Memory::lclDims): the kernel relies on
+  // the local size of its NDRange.
+  bool perWorkItemPrivate = false;
 };
 
 // Limits of what a kernel may allocate: private memory per work-item, local memory per

@@ -40,6 +40,13 @@ struct Memory {
   bool scalarized = false;
   // A pointer to it exists (iterate's buffers): it must stay an array.
   bool addressTaken = false;
+  // Per-work-item private memory: a value a work-group's mapLcl spread over its work-items,
+  // stored in private memory. For each array dimension of the value (outermost first), the
+  // dimension of the mapLcl whose l_id selects it, or -1. Those dimensions are not stored: each
+  // work-item holds only its own slice (`count` counts the slice), and every access must index
+  // them with the accessing work-item's own l_id (ViewConsumer checks it). Empty: an ordinary
+  // memory.
+  std::vector<int> lclDims;
 
   bool isParameter() const {
     return role == Role::Input || role == Role::Output ||

@@ -35,12 +35,24 @@ bool isZero(arith::Expr e) { return !e || (e.isCst() && e.value() == 0); }
 
 }  // namespace
 
+std::string localIdName(int d) { return d == 0 ? std::string("l_id") : fmt::format("l_id_{}", d); }
+
 std::string laneName(int k) {
   static const char* digits = "0123456789abcdef";
   return std::string(".s") + digits[k & 15];
 }
 
 arith::Expr laneVar(int width) { return arith::var("lane", cst(0), cst(width)); }
+
+namespace {
+// The node of the access being resolved (for SliceError).
+thread_local ir::NodeId currentNode = 0;
+struct AtNode {
+  ir::NodeId saved;
+  explicit AtNode(ir::NodeId n) : saved(currentNode) { currentNode = n; }
+  ~AtNode() { currentNode = saved; }
+};
+}  // namespace
 
 ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
   ResolvedAccess r;
@@ -65,12 +77,31 @@ ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
                                 stack.size(), lengths.size(), view::describe(start)));
         arith::Expr flat;
         arith::Expr stride = cst(1);
+        const std::vector<int>& lcl = v->mem->lclDims;
+        std::optional<SliceError> violation;
         for (size_t d = lengths.size(); d-- > 0;) {
           arith::Expr idx = stack[stack.size() - 1 - d];
+          if (d < lcl.size() && lcl[d] >= 0) {
+            // A work-item holds only the slice its own l_id selects: the index must be that l_id.
+            arith::Expr s = arith::simplify(idx);
+            std::string want = localIdName(lcl[d]);
+            bool own = (s.kind() == arith::Kind::Var && arith::varName(s) == want) ||
+                       (lengths[d].isCst() && lengths[d].value() == 1 && s.isCst() && s.value() == 0);
+            if (!own)
+              violation = SliceError{
+                  v->mem, currentNode, fmt::format("{} is private to each work-item, split over the work-items by mapLcl{} "
+                                      "(dimension {} of its type {}), but it is accessed here at index {} of "
+                                      "that dimension instead of {}: a work-item would read or write an element "
+                                      "another work-item holds; access it through the same mapLcl dimensions "
+                                      "everywhere, or store it in local memory (toLocal)",
+                                      v->mem->name, lcl[d], d, v->type.toString(), arith::toString(s), want)};
+            continue;
+          }
           arith::Expr term = stride == cst(1) ? idx : rawMul(idx, stride);
           flat = flat ? rawAdd(term, flat) : term;
           stride = stride * lengths[d];
         }
+        if (violation) throw *violation;  // the outermost dimension accessed at another slice
         r.kind = ResolvedAccess::Kind::Memory;
         r.mem = v->mem;
         r.elemIndex = flat ? flat : cst(0);
@@ -353,6 +384,7 @@ LeafAccess leaf(const View& v, Type t, ir::NodeId node, bool write, std::vector<
 }  // namespace
 
 c::ExprP readValue(const View& v, Type t, ir::NodeId node, std::vector<int>* tags) {
+  AtNode at(node);
   if (t.isTuple()) {
     ResolvedAccess res = consume(v, 1, arith::Expr());
     if (res.kind == ResolvedAccess::Kind::Value) {
@@ -371,6 +403,7 @@ c::ExprP readValue(const View& v, Type t, ir::NodeId node, std::vector<int>* tag
 }
 
 WriteTarget writeTarget(const View& dest, Type t, ir::NodeId node) {
+  AtNode at(node);
   LIFT_ASSERT(!t.isTuple() && !t.isArray(), "writeTarget of a tuple or array");
   LeafAccess a = leaf(dest, t, node, true, nullptr);
   WriteTarget w;

@@ -1,7 +1,8 @@
 // View consumption (CGO 2017, Figure 5 right): a view chain is walked from the value being
 // accessed down to its memory with an array stack (indices, the outermost on top) and a tuple
 // stack (components); each view rewrites the stacks, and the memory turns the indices into one
-// flat index. Vector accesses through asVector/asScalar become vload/vstore where the lanes are
+// flat index (leaving out the dimensions of a per-work-item private memory that l_id selects).
+// Vector accesses through asVector/asScalar become vload/vstore where the lanes are
 // provably contiguous, lane-wise accesses otherwise.
 #pragma once
 
@@ -35,6 +36,17 @@ struct ResolvedAccess {
   std::vector<int> tags;
   int arity = 0;
 };
+
+// A per-work-item private memory (Memory::lclDims) accessed at an index that is not the
+// accessing work-item's own l_id: the element lives in another work-item's registers.
+struct SliceError {
+  const Memory* mem = nullptr;
+  ir::NodeId node = 0;  // the access (0: unknown)
+  std::string message;
+};
+
+// The name of the local id of dimension d: l_id, l_id_1, l_id_2.
+std::string localIdName(int d);
 
 // Consumes `v` for an access of `width` lanes (1 for scalars); `lane` is added to the index
 // where asVector folds the lanes of the access into scalar positions (null: none).

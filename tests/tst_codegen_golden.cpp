@@ -141,6 +141,62 @@ class TestCodegenGolden : public QObject {
     QVERIFY(k.launch.local.empty());
   }
 
+  // The GPU matmul (GPGPU 2016): the accumulator of the work-group-level reduction over the K
+  // tiles is split over the work-items by mapLcl1/mapLcl0 and kept in private memory, each
+  // work-item's 4 x 4 register block in 16 scalars for the whole K loop; only the tiles of A
+  // and B are in local memory; two barriers per K step (after the copies, before the next).
+  void tiledMatmulPrivateAccumulator() {
+    auto k = compile("resources/examples/lowlevel/matmul_tiled_gpu.lift");
+    std::string body = kernelBody(k);
+    std::string accs = "float acc[0-9]+_0";
+    for (int i = 1; i < 16; ++i) accs += ", acc[0-9]+_" + std::to_string(i);
+    QVERIFY(std::regex_search(body, std::regex(accs + ";")));
+    QVERIFY(!std::regex_search(body, std::regex("\\n  float [a-z]+[0-9_]*\\[")));  // no private array
+    QCOMPARE(countRegex(body, "local float tmp[0-9]+\\[1024\\];"), 2);
+    QCOMPARE(count(body, "local float"), 2);  // no local accumulator
+    QCOMPARE(countRegex(body, "acc[0-9]+_[0-9]+ = 0.0f;"), 16);
+    QCOMPARE(countRegex(body, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, tmp"), 16 * 16);
+    QCOMPARE(countRegex(body, "out\\[[^\\]]*\\] = acc[0-9]+_[0-9]+;"), 16);
+    QCOMPARE(count(body, "barrier("), 2);
+    size_t loop = body.find("for (int i = 0; i < K; i += 1)");
+    QVERIFY(loop != std::string::npos);
+    size_t b1 = body.find("barrier("), b2 = body.find("barrier(", b1 + 1);
+    QVERIFY(b1 > loop);
+    QVERIFY(body.find("multAndSumUp(", loop) > b1);  // the tiles are complete before they are read
+    QVERIFY(body.find("multAndSumUp(", b2) == std::string::npos);  // the last one ends the step
+    QVERIFY(body.find("out[") > b2);
+    // Coalesced: neighbouring work-items (l_id) read neighbouring elements of A and B and write
+    // neighbouring elements of C.
+    QCOMPARE(countRegex(body, "= A\\[[^\\]]* \\+ l_id\\];"), 1);
+    QCOMPARE(countRegex(body, "= B\\[[^\\]]* \\+ l_id\\];"), 1);
+    QCOMPARE(countRegex(body, "out\\[[^\\]]* \\+ l_id( \\+ [0-9]+)?\\] = "), 16);
+    QCOMPARE(k.launch.local.size(), size_t(2));
+    QCOMPARE(arith::toString(k.launch.local[0]), std::string("16"));
+    QCOMPARE(arith::toString(k.launch.local[1]), std::string("16"));
+
+    // With vectorised copies: one vload4 of A and one of B per work-item and K step, into
+    // local float4 arrays; the rest unchanged.
+    auto v = kernelBody(compile("resources/examples/lowlevel/matmul_tiled_gpu_vec.lift"));
+    QCOMPARE(countRegex(v, "local float4 tmp[0-9]+\\[256\\];"), 2);
+    QCOMPARE(count(v, "= vload4("), 2);
+    QCOMPARE(countRegex(v, "vload4\\([^;]* \\+ l_id, B\\);"), 1);
+    QVERIFY(std::regex_search(v, std::regex(accs + ";")));
+    QCOMPARE(count(v, "barrier("), 2);
+
+    // The 4 x 4 tiles of tiled_matmul_private.lift: one private scalar per work-item, initialised
+    // from zeros by each work-item for itself.
+    auto t = kernelBody(compile("tests/data/codegen/tiled_matmul_private.lift"));
+    QCOMPARE(countRegex(t, "\\n  float acc[0-9]+;"), 1);
+    QCOMPARE(count(t, "local float"), 2);
+    QCOMPARE(countRegex(t, "acc[0-9]+ = 0.0f;"), 1);
+    QCOMPARE(count(t, "barrier("), 2);
+    // The same program with the accumulator in local memory (tiled_matmul.lift) keeps it there,
+    // zeroed by every work-item and fenced: three local arrays, three barriers.
+    auto l = kernelBody(compile("tests/data/codegen/tiled_matmul.lift"));
+    QCOMPARE(count(l, "local float"), 3);
+    QCOMPARE(count(l, "barrier("), 3);
+  }
+
   // A barrier is kept where other work-items read the results (dot product, first mapLcl) and
   // dropped: between element-wise mapLcl (R1), between independent zip branches (R2), at the
   // end of the work-group (R3).
