@@ -11,7 +11,7 @@
 # Environment: BUDGET (per search; default 90s, on the GPU per case: 330 s of searches in all), STRATEGY (default evolution),
 # DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
 # default 20), LIFTC, BENCH (the executables), PACK (gpu: the packed folder, default .gpu-ex),
-# DEVICE.
+# DEVICE, TABLE_ONLY=1 (no searches: the table of what the store holds).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -81,9 +81,11 @@ for c in "${cases[@]}"; do
   read -r name file sizes routine caseBudget <<<"$c"
   budget=${BUDGET:-${caseBudget:-90s}}
   if ((${#selected[@]})) && [[ ! " ${selected[*]} " == *" $name "* ]]; then continue; fi
+  if [[ -z ${TABLE_ONLY:-} ]]; then
   echo "== $name: liftc explore $(basename "$file") --size $sizes --budget $budget --strategy $strategy" >&2
   "$liftc" explore "$file" --size "$sizes" --budget "$budget" --strategy "$strategy" --device "$device" \
     --db "$db" --quiet --top 1 | sed -n '1,2p;/^1 /p' >&2
+  fi
   args+=(--case "$name:$file:$sizes:$routine")
 done
 echo "== bench_kernels ($repeat timed runs each)" >&2
