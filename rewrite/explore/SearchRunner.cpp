@@ -95,6 +95,7 @@ struct SearchRunner::Impl {
   codegen::EvaluationRequest request;
   codegen::PreparedReference reference;
   std::unordered_map<std::string, KernelRecord> storedByProgram, storedByKernel;
+  std::unordered_set<int64_t> reportedStored;  // ids of stored kernels reported in this search
   std::unordered_set<std::string> seenPrograms, seenKernels;
   std::unordered_map<std::string, Measurement> measuredByProgram;
   double bestMs = 0, bestGflops = 0;
@@ -171,6 +172,20 @@ struct SearchRunner::Impl {
     emit(std::move(e));
   }
 
+  // Under the mutex: a candidate the store has measured. Each stored kernel counts once (another
+  // derivation giving the same kernel is a duplicate), so that the counts of a resumed search
+  // are those of distinct kernels.
+  void reportStored(const Candidate& c, const KernelRecord& k) {
+    if (!reportedStored.insert(k.id).second) {
+      ++counts.duplicates;
+      strategy->observe(c, Measurement{k.status, k.medianMs, k.gflops});
+      return;
+    }
+    ++counts.cached;
+    measuredByProgram[k.kernelKey()] = Measurement{k.status, k.medianMs, k.gflops};
+    report(c, k, true);
+  }
+
   KernelRecord recordFor(const Candidate& c) {
     KernelRecord k;
     k.searchId = searchId;
@@ -237,8 +252,7 @@ struct SearchRunner::Impl {
       }
       std::string programKey = c->programHash + "|" + c->parametersText();
       if (auto it = storedByProgram.find(programKey); it != storedByProgram.end()) {
-        ++counts.cached;
-        report(*c, it->second, true);
+        reportStored(*c, it->second);
         continue;
       }
       ++active;
@@ -292,9 +306,8 @@ struct SearchRunner::Impl {
       std::string kernelKey = k.kernelKey();
       bool duplicate = !seenKernels.insert(kernelKey).second;
       auto stored = storedByKernel.find(kernelKey);
-      if (stored != storedByKernel.end()) {
-        ++counts.cached;
-        report(c, stored->second, true);
+      if (stored != storedByKernel.end() && !duplicate) {
+        reportStored(c, stored->second);
         return;
       }
       if (duplicate) {
