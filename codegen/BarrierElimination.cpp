@@ -119,6 +119,14 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
         facts.nestedInLocal = true;
         return;
       }
+      if ((pat->pattern() == ir::PatternKind::MapSeq || pat->pattern() == ir::PatternKind::MapSeqUnroll) &&
+          cur == outer) {
+        // R4 through a sequential map whose whole function is this mapLcl: its iterations write
+        // disjoint elements of the map's result and read nothing another iteration wrote, so
+        // the value is the map's result; see where that goes.
+        p = applicationOf(idx, pat, &cur);
+        continue;
+      }
       if (pat->pattern() == ir::PatternKind::MapWrg) {
         facts.workGroups.push_back(pat);
         p = applicationOf(idx, pat, &cur);

@@ -13,6 +13,8 @@
 //  R4  Nested in another mapLcl: the result is the result of an enclosing mapLcl's function;
 //      the enclosing mapLcl's barrier orders it (and a barrier inside a loop that not every
 //      work-item enters would be invalid OpenCL, so this rule holds with elimination off).
+//      Also through a mapSeq whose whole function is the mapLcl (mapLcl1(mapSeq(mapLcl0(f)))):
+//      its iterations write disjoint parts of its result, so no barrier inside its loop.
 //
 // A mapLcl that writes only private memory needs no barrier. The fence is local, global or
 // both after what the mapLcl wrote. Elimination off keeps every barrier but R4's.

@@ -183,6 +183,35 @@ class TestCodegenGolden : public QObject {
     QVERIFY(std::regex_search(v, std::regex(accs + ";")));
     QCOMPARE(count(v, "barrier("), 2);
 
+    // 8 x 8 register blocks (128 x 128 tiles of C, K tiles of 16): 64 scalar accumulators, the
+    // 8 values of A and the 8 of B for each k loaded into private scalars once (16 local loads
+    // per 64 multiply-adds), two vload4 copies per work-item and tile with no barrier between
+    // them, two barriers per K step, no division or modulo in the compute phase.
+    auto e = kernelBody(compile("resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift"));
+    std::string accs64 = "float acc[0-9]+_0";
+    for (int i = 1; i < 64; ++i) accs64 += ", acc[0-9]+_" + std::to_string(i);
+    QVERIFY(std::regex_search(e, std::regex(accs64 + ";")));
+    QVERIFY(!std::regex_search(e, std::regex("\\n  float [a-z]+[0-9_]*\\[")));  // no private array
+    QCOMPARE(countRegex(e, "local float4 tmp[0-9]+\\[512\\];"), 2);
+    QCOMPARE(count(e, "= vload4("), 2);
+    QCOMPARE(countRegex(e, "vload4\\([^;]* \\+ l_id, B\\);"), 1);
+    QCOMPARE(countRegex(e, "acc[0-9]+_[0-9]+ = 0.0f;"), 64);
+    QCOMPARE(countRegex(e, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, prv[0-9]+_[0-7], prv[0-9]+_[0-7]\\);"),
+             64 * 16);
+    QCOMPARE(countRegex(e, "prv[0-9]+_[0-7] = [^;]*tmp[0-9]+"), 16 * 16);  // 16 local loads per k
+    QCOMPARE(countRegex(e, "out\\[[^\\]]* \\+ l_id( \\+ [0-9]+)?\\] = acc[0-9]+_[0-9]+;"), 64);
+    QCOMPARE(count(e, "barrier("), 2);
+    size_t eLoop = e.find("for (int i = 0; i < K; i += 1)");
+    QVERIFY(eLoop != std::string::npos);
+    size_t e1 = e.find("barrier("), e2 = e.find("barrier(", e1 + 1);
+    QVERIFY(e1 > eLoop && e.find("= vload4(", eLoop) < e1);
+    QVERIFY(e.find("prv", e1) < e2 && e.find("multAndSumUp(", e2) == std::string::npos);
+    std::string compute = std::regex_replace(e.substr(e1, e2 - e1), std::regex("//[^\\n]*"), "");
+    QVERIFY2(compute.find('/') == std::string::npos && compute.find('%') == std::string::npos,
+             compute.c_str());
+    QCOMPARE(arith::toString(compile("resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift").launch.local[0]),
+             std::string("16"));
+
     // The 4 x 4 tiles of tiled_matmul_private.lift: one private scalar per work-item, initialised
     // from zeros by each work-item for itself.
     auto t = kernelBody(compile("tests/data/codegen/tiled_matmul_private.lift"));

@@ -357,6 +357,22 @@ std::map<std::string, Example> references() {
           }
         return floatArray({m, n}, c);
       }};
+  r["lowlevel/matmul_tiled_gpu_8x8.lift"] = {
+      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
+      [](const Inputs& in, const arith::Env& s) {
+        // A is M x K, B is K x N (not transposed); each entry sums along K in order.
+        int64_t m = 128 * dim(s, "M"), n = 128 * dim(s, "N"), k = 16 * dim(s, "K");
+        auto a = floatsOf(in[0]), b = floatsOf(in[1]);
+        std::vector<float> c(static_cast<size_t>(m * n));
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j) {
+            float acc = 0.0f;
+            for (int64_t q = 0; q < k; ++q)
+              acc = acc + a[static_cast<size_t>(i * k + q)] * b[static_cast<size_t>(q * n + j)];
+            c[static_cast<size_t>(i * n + j)] = acc;
+          }
+        return floatArray({m, n}, c);
+      }};
   r["lowlevel/gemv.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 3}, {"N", 12}}}, gemvRef};
   r["lowlevel/asum.lift"] = {{{{"N", 1}}, {{"N", 4}}}, [](const Inputs& in, const arith::Env& s) {
                                auto x = floatsOf(in[0]);
