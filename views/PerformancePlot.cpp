@@ -54,6 +54,7 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->legend->setBrush(QColor(255, 255, 255, 200));  // the points behind it stay visible
   plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+  applyPalette();
 
   connect(xChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(static_cast<XAxis>(i), y_); });
   connect(yChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(x_, static_cast<YAxis>(i)); });
@@ -261,5 +262,34 @@ void PerformancePlot::clickPoint(int i) { emit pointClicked(points_.at(static_ca
 
 bool PerformancePlot::savePng(const QString& path, int width, int height) { return plot_->savePng(path, width, height); }
 bool PerformancePlot::savePdf(const QString& path) { return plot_->savePdf(path); }
+
+void PerformancePlot::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  if (e->type() == QEvent::PaletteChange) {
+    applyPalette();
+    plot_->replot();
+  }
+}
+
+void PerformancePlot::applyPalette() {
+  const QPalette& pal = palette();
+  QColor base = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+  QColor grid = text;
+  grid.setAlpha(60);
+  plot_->setBackground(base);
+  for (QCPAxis* a : {plot_->xAxis, plot_->yAxis, plot_->xAxis2, plot_->yAxis2}) {
+    a->setBasePen(QPen(text));
+    a->setTickPen(QPen(text));
+    a->setSubTickPen(QPen(text));
+    a->setTickLabelColor(text);
+    a->setLabelColor(text);
+    a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
+  }
+  QColor legend = base;
+  legend.setAlpha(200);  // the points behind it stay visible
+  plot_->legend->setBrush(legend);
+  plot_->legend->setTextColor(text);
+  plot_->legend->setBorderPen(QPen(text));
+}
 
 }  // namespace lift::views

@@ -12,6 +12,7 @@
 
 class QCustomPlot;
 class QComboBox;
+class QEvent;
 class QMouseEvent;
 
 namespace lift::views {
@@ -63,7 +64,12 @@ class PerformancePlot : public QWidget {
  signals:
   void pointClicked(qint64 id);
 
+ protected:
+  void changeEvent(QEvent* e) override;
+
  private:
+  // Background, axes, grid and legend in the colours of the widget's palette (light or dark).
+  void applyPalette();
   double yOf(const PlotPoint& p) const;
   double xOf(const PlotPoint& p, int index) const;
   void rebuild();

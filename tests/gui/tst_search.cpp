@@ -285,6 +285,22 @@ class TestSearch : public QObject {
     QVERIFY(s->activityText().contains("positive integer"));
   }
 
+  // The plot follows the palette: dark background and light labels under a dark palette.
+  void plotFollowsThePalette() {
+    views::PerformancePlot plot;
+    QPalette dark;
+    dark.setColor(QPalette::Base, QColor(30, 30, 30));
+    dark.setColor(QPalette::Text, QColor(220, 220, 220));
+    plot.setPalette(dark);
+    QCOMPARE(plot.customPlot()->xAxis->tickLabelColor(), QColor(220, 220, 220));
+    QCOMPARE(plot.customPlot()->legend->textColor(), QColor(220, 220, 220));
+    QPalette light;
+    light.setColor(QPalette::Base, Qt::white);
+    light.setColor(QPalette::Text, Qt::black);
+    plot.setPalette(light);
+    QCOMPARE(plot.customPlot()->yAxis->tickLabelColor(), QColor(Qt::black));
+  }
+
   void referenceLines() {
     MainWindow w;
     QVERIFY(setUp(w, 10, 0));
