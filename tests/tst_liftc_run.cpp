@@ -94,9 +94,12 @@ class TestLiftcRun : public QObject {
     if (inProcess) args << "--in-process";
     Run r = liftc(args);
     QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
-    QVERIFY2(
-        line(r.out, "validation:").startsWith("validation: ok against the interpreter (max relative error"),
-        qPrintable(describe(r)));
+    // Against the interpreter, or against OpenBLAS where the smallest valid sizes are beyond the
+    // interpreter's budget (the 64x64 and 128x128 tiles of the matmul_tiled_gpu examples).
+    QString validation = line(r.out, "validation:");
+    QVERIFY2(validation.startsWith("validation: ok against the interpreter (max relative error") ||
+                 validation.startsWith("validation: ok against OpenBLAS"),
+             qPrintable(describe(r)));
     QCOMPARE(line(r.out, "result:"), QString("result:     ok"));
     QVERIFY2(line(r.out, "device:").contains(inProcess ? "" : "(in a worker process)"), qPrintable(r.out));
     QVERIFY2(line(r.out, "sizes:").contains("(chosen)"), qPrintable(r.out));

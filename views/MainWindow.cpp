@@ -224,7 +224,16 @@ void MainWindow::buildDocks() {
     plotDock->raise();
     searchDock->raise();
   });
-  connect(searchPanel_, &SearchPanel::loadRequested, this, &MainWindow::showDerivation);
+  connect(searchPanel_, &SearchPanel::loadRequested, this,
+          [this](std::shared_ptr<const rewrite::TypedProgram> start, const QString& origin, const QStringList& steps) {
+            // A search's kernel runs at the sizes it was searched at.
+            if (auto problem = searchPanel_->problem()) {
+              QMap<QString, QString> sizes;
+              for (auto& [name, value] : problem->sizes) sizes[QString::fromStdString(name)] = QString::number(value);
+              run_->setSizeTexts(sizes);
+            }
+            showDerivation(std::move(start), origin, steps);
+          });
 
   connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
     graph_->selectNode(id);

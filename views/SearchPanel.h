@@ -67,6 +67,8 @@ class SearchPanel : public QWidget {
   // the file is not a result store or holds no search.
   bool openStore(const QString& path, int64_t searchId = 0, QString* error = nullptr);
 
+  // The problem of the search shown (its program specialised to the searched sizes), or null.
+  std::shared_ptr<const explore::SearchProblem> problem() const { return problem_; }
   // What a click on the point `id` does: a valid kernel with a derivation that the starting
   // program replays -> loadRequested; otherwise the reason is shown. False in that case.
   bool loadKernel(qint64 id);

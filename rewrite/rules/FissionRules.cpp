@@ -113,7 +113,8 @@ Outcome reduceMapFission(const Site& s, const ParamValues&) {
     std::unordered_map<const ir::ParamNode*, Expr> repl{{acc, a}};
     std::vector<Expr> args = c->args();
     for (size_t i = 0; i < args.size(); ++i) args[i] = i == *split ? y : ir::substitute(args[i], repl);
-    return m::call(c->fun(), std::move(args));
+    // The called function may use the accumulator too (a lambda applied to the element's part).
+    return m::call(ir::substitute(c->fun(), repl), std::move(args));
   });
   Fun g = ir::LambdaNode::make({l->params()[1]}, c->args()[*split]);
   return Outcome::ok(m::callReduce(r->kind(), newF, r->init, m::callMap(mapKind, g, r->input)));

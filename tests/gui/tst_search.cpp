@@ -20,6 +20,7 @@
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/PerformancePlot.h"
+#include "views/RunPanel.h"
 #include "views/SearchPanel.h"
 #include "views/SizeFields.h"
 
@@ -111,9 +112,13 @@ class TestSearch : public QObject {
     // sizes) with the steps, and the kernel pane shows the kernel.
     QVERIFY(w.kernelView()->kernel() == nullptr);  // the high-level matmul has none
     int states = w.history()->stateCount();
+    w.runPanel()->setSizeTexts({{"M", "1024"}, {"N", "1024"}, {"K", "1024"}});
     plot->clickPoint(plot->bestIndex());
     QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
     QVERIFY(w.history()->stateCount() > states + 1);
+    // The loaded kernel runs at the sizes it was searched at.
+    QCOMPARE(w.runPanel()->sizeTexts().value("M"), QString("8"));
+    QCOMPARE(w.runPanel()->sizeTexts().value("K"), QString("8"));
     QVERIFY(w.kernelView()->kernel() != nullptr);
     QVERIFY2(w.kernelView()->source().contains("void matmul("), qPrintable(w.kernelView()->source().left(400)));
     QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
