@@ -258,6 +258,14 @@ class TestCFun : public QObject {
     QVERIFY(d1.message.find("expected an expression") != std::string::npos);
   }
 
+  // A tuple type name with an absurd component count is an unknown type, not a crash.
+  void hugeTupleNamesAreErrors() {
+    auto d = parseError("Tuple99999999999999999999_float_int t; return x;", {{"x", F}}, F);
+    QVERIFY2(d.message != "<no error>", d.message.c_str());
+    auto d2 = parseError("return (Tuple4000_float_int){x, 1}._0;", {{"x", F}}, F);
+    QVERIFY2(d2.message != "<no error>", d2.message.c_str());
+  }
+
   void unknownNamesSuggest() {
     auto d = parseError("return acc + xx;", {{"acc", F}, {"x", F}}, F);
     QCOMPARE(QString::fromStdString(d.message), QString("unknown name 'xx' (did you mean 'x'?)"));

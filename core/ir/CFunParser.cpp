@@ -331,7 +331,7 @@ class Parser {
   static std::optional<Type> tupleFromName(std::string_view& s) {
     size_t digits = 0;
     while (digits < s.size() && isDigit(s[digits])) ++digits;
-    if (digits == 0) return std::nullopt;
+    if (digits == 0 || digits > 3) return std::nullopt;  // no tuple has a thousand components
     int n = std::stoi(std::string(s.substr(0, digits)));
     s.remove_prefix(digits);
     if (n < 2) return std::nullopt;
