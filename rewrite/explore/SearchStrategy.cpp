@@ -1,6 +1,8 @@
 // The strategy factory and the template space shared by the strategies (see SearchStrategy.h).
 #include "rewrite/explore/SearchStrategy.h"
 
+#include "codegen/Compiler.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -92,6 +94,24 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
   return t;
 }
 
+// Whether the code generator may accept some instance of the template: its default instance is
+// compiled, and the template is dropped only for errors that no choice of values changes (a
+// parallel map's result consumed by another one inside the same kernel, a high-level pattern
+// left unlowered). Other errors (a private array too large for these values) keep it, as does a
+// default instance that does not derive.
+static bool structurallyCompilable(const SearchProblem& problem, const std::shared_ptr<const DerivationTemplate>& t) {
+  std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
+  if (!c) return true;
+  try {
+    codegen::compileKernel(c->program->program, codegen::CompileOptions{});
+  } catch (const LiftError& e) {
+    const std::string& why = e.diagnostic().message;
+    return why.find("consumed inside the same kernel") == std::string::npos &&
+           why.find("must be lowered before code generation") == std::string::npos;
+  }
+  return true;
+}
+
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options) {
   TemplateSpace space;
   if (ctx.activity) ctx.activity("phase 1: algorithmic exploration");
@@ -113,12 +133,20 @@ TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& op
     } catch (const LiftError&) {
       continue;
     }
-    for (const OpenCLMapping& m : maps) space.templates.push_back(withMapping(*v.tmpl, m, options));
+    for (const OpenCLMapping& m : maps) {
+      std::shared_ptr<const DerivationTemplate> t = withMapping(*v.tmpl, m, options);
+      if (!structurallyCompilable(*ctx.problem, t)) {
+        ++space.uncompilable;
+        continue;
+      }
+      space.templates.push_back(t);
+    }
   }
   space.mappings = space.templates.size();
   if (ctx.activity)
-    ctx.activity(fmt::format("phase 2: {} templates ({} programs x their mappings)", space.templates.size(),
-                             variants.size()));
+    ctx.activity(fmt::format("phase 2: {} templates ({} programs x their mappings; {} mappings the code generator "
+                             "rejects dropped)",
+                             space.templates.size(), variants.size(), space.uncompilable));
   return space;
 }
 

@@ -89,6 +89,7 @@ struct TemplateSpace {
   AlgorithmicStats algorithmic;
   size_t variants = 0;  // phase-1 programs
   size_t mappings = 0;  // templates that failed no mapping step
+  size_t uncompilable = 0;  // mappings dropped: the code generator rejects them whatever the values
 };
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options);
 
