@@ -411,6 +411,7 @@ arith::Env runSizes(const ir::Program& p, const arith::Env& given, bool small) {
   interp::SizeHint hint;
   hint.fixed = given;
   hint.useDefaults = !small;
+  hint.perInputElement = true;  // `--small`: a size counting blocks of 128 elements may be 1
   size_t free = 0;
   for (auto& s : p.sizes)
     if (!given.count(s.name) && (small || !s.defaultValue)) ++free;

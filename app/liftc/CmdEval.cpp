@@ -153,6 +153,7 @@ int runEval(const Args& args) {
   interp::SizeHint hint;
   hint.fixed = given;
   hint.useDefaults = !args.has("--small");
+  hint.perInputElement = true;
   arith::Env sizes = interp::chooseSizes(p, hint);
   if (notForAllSizes) {
     // Valid at these sizes (chooseSizes checked): say why it is not valid at all of them.

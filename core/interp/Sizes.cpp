@@ -281,6 +281,30 @@ std::vector<int64_t> constantFactors(const ir::Program& p) {
   return out;
 }
 
+// How many elements one unit of size `name` adds to the longest input dimension it appears in
+// (128 for `[float]N*128`, 1 for `[float]N`; 1 when it appears in no input's type).
+int64_t inputScale(const ir::Program& p, const std::string& name) {
+  int64_t scale = 1;
+  std::function<void(Type)> visit = [&](Type t) {
+    if (!t) return;
+    if (t.isArray()) {
+      arith::Env one, two;
+      for (const ir::SizeDecl& d : p.sizes) one[d.name] = two[d.name] = 1;
+      two[name] = 2;
+      try {
+        int64_t diff = arith::evaluate(t.length(), two) - arith::evaluate(t.length(), one);
+        if (diff > scale) scale = diff;
+      } catch (const LiftError&) {
+      }
+      visit(t.elem());
+    } else if (t.isTuple()) {
+      for (const Type& e : t.tupleElems()) visit(e);
+    }
+  };
+  for (const ir::Param& q : p.main->params()) visit(q->declaredType());
+  return scale;
+}
+
 std::vector<int64_t> candidates(const std::vector<int64_t>& factors, const SizeHint& hint) {
   int64_t l = 1;
   for (int64_t f : factors) {
@@ -403,15 +427,28 @@ arith::Env chooseSizes(const ir::Program& p, const SizeHint& hint) {
     if (auto problem = sizeProblem(p, env)) throw LiftError(*problem);
     return env;
   }
-  std::vector<int64_t> cands = candidates(constantFactors(p), hint);
+  // Candidates per size (with perInputElement "at least" applies to the lengths of the inputs,
+  // so a size that counts blocks of 128 elements may be 1).
+  std::vector<int64_t> factors = constantFactors(p);
+  std::vector<std::vector<int64_t>> cands;
+  size_t longest = 0;
+  for (const std::string& name : free) {
+    SizeHint h = hint;
+    int64_t scale = hint.perInputElement ? inputScale(p, name) : 1;
+    h.atLeast = std::max<int64_t>(1, (hint.atLeast + scale - 1) / scale);
+    cands.push_back(candidates(factors, h));
+    longest = std::max(longest, cands.back().size());
+  }
   std::optional<Diagnostic> firstProblem;
   arith::Env found;
   size_t budget = 4000, tried = 0;
   std::vector<size_t> cur;
-  for (size_t sum = 0; sum < free.size() * cands.size() && tried < budget; ++sum) {
-    bool done = forEachTuple(free.size(), sum, cands.size(), cur, [&](const std::vector<size_t>& ranks) {
+  for (size_t sum = 0; sum < free.size() * longest && tried < budget; ++sum) {
+    bool done = forEachTuple(free.size(), sum, longest, cur, [&](const std::vector<size_t>& ranks) {
+      for (size_t i = 0; i < free.size(); ++i)
+        if (ranks[i] >= cands[i].size()) return false;
       arith::Env trial = env;
-      for (size_t i = 0; i < free.size(); ++i) trial[free[i]] = cands[ranks[i]];
+      for (size_t i = 0; i < free.size(); ++i) trial[free[i]] = cands[i][ranks[i]];
       auto problem = sizeProblem(p, trial);
       ++tried;
       if (!problem) {

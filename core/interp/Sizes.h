@@ -32,6 +32,9 @@ struct SizeHint {
   arith::Env fixed;          // sizes to keep as they are
   bool useDefaults = false;  // take declared defaults (`size N = 1024;`) for sizes not fixed
   int64_t atLeast = 8;       // prefer each chosen size >= this (smaller only if nothing else fits)
+  // With it, atLeast counts the elements of the input dimensions a size makes instead: a size
+  // counting blocks of 128 (`[float]N*128`) may then be 1 (what `--small` wants).
+  bool perInputElement = false;
   int64_t atMost = 1 << 16;  // never choose a size above this
 };
 
