@@ -1339,18 +1339,6 @@ bool Builder::inPlaceSafe(const c::Block& iteration, int tag) {
   return true;
 }
 
-// Whether a mapLcl occurs in f (the work-items of a work-group share f's work).
-bool containsMapLcl(const ir::Fun& f) {
-  bool found = false;
-  ir::visitPreOrder(f, [&](const ir::NodePath& path) {
-    const ir::NodeRef& n = path.back().node;
-    if (auto* pat = n.fun ? ir::asPattern(n.fun) : nullptr; pat && pat->pattern() == ir::PatternKind::MapLcl)
-      found = true;
-    return !found;
-  });
-  return found;
-}
-
 void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site) {
   View av = readArg(arr);
   arith::Expr n = av->type.length();
@@ -1363,7 +1351,7 @@ void Builder::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& 
   // level a function with a mapLcl spreads the accumulator over the work-items, so it stays
   // shared; a function without one is run by every work-item redundantly, and each must update
   // its own copy (updating a shared one at once would add each element several times).
-  bool redundant = level() == Level::WorkGroup && !containsMapLcl(p.f());
+  bool redundant = level() == Level::WorkGroup && !ir::containsPattern(p.f(), {ir::PatternKind::MapLcl});
   if ((level() == Level::Thread || redundant) && !allPrivate(destElem) && scalars.isCst() &&
       scalars.value() <= kMaxDefaultPrivateScalars) {
     acc = allocTemp(accT, AddressSpace::Private, site, false, "acc");

@@ -383,6 +383,26 @@ bool occursIn(const ParamNode* p, const Fun& f) { return mentionsParam(f, p); }
 std::vector<Param> freeParams(const Fun& f) { return collectFree(f); }
 std::vector<Param> freeParams(const Expr& e) { return collectFree(e); }
 
+bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim) {
+  if (auto* l = asLambda(f)) return containsPattern(l->body(), kinds, dim);
+  if (auto* p = asPattern(f)) {
+    for (auto k : kinds)
+      if (p->pattern() == k && (dim < 0 || p->index() == dim)) return true;
+    for (auto& g : p->params().funs)
+      if (containsPattern(g, kinds, dim)) return true;
+  }
+  return false;
+}
+
+bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim) {
+  auto* c = asCall(e);
+  if (!c) return false;
+  if (containsPattern(c->fun(), kinds, dim)) return true;
+  for (auto& a : c->args())
+    if (containsPattern(a, kinds, dim)) return true;
+  return false;
+}
+
 // ----- rebuilding ------------------------------------------------------------------------
 
 Expr Mutator::mutateChildren(const Expr& e) {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -284,6 +285,10 @@ bool occursIn(const ParamNode* p, const Fun& f);
 // Parameters used but not bound below the root, in order of first use.
 std::vector<Param> freeParams(const Fun& f);
 std::vector<Param> freeParams(const Expr& e);
+// Whether a pattern of one of `kinds` (of dimension `dim`, when dim >= 0) is called in f / e,
+// nested functions included.
+bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim = -1);
+bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim = -1);
 
 // Rebuilds a graph bottom-up, Halide-IRMutator style: a node none of whose children changed is
 // returned as is, so untouched nodes keep their ids. Override `mutate` to replace nodes and call

@@ -16,23 +16,12 @@ using ir::PatternKind;
 
 bool loopLike(PatternKind k) { return ir::isMapLike(k) || ir::isReduceLike(k) || k == PatternKind::Iterate; }
 
-// Whether f calls (at any depth) a user function whose body contains `op`.
-bool callsUserFunWith(const ir::Fun& f, char op) {
+// Whether `root` (a function or an expression) calls, at any depth, a user function whose body
+// contains `op`.
+template <class Root>
+bool callsUserFunWith(const Root& root, char op) {
   bool found = false;
-  ir::visitPreOrder(f, [&](const ir::NodePath& path) {
-    if (found) return false;
-    const ir::NodeRef& n = path.back().node;
-    if (!n.isExpr())
-      if (auto* u = ir::asUserFun(n.fun); u && u->def().bodyText.find(op) != std::string::npos) found = true;
-    return !found;
-  });
-  return found;
-}
-
-bool callsUserFunWith(const ir::Expr& e, char op) {
-  bool found = false;
-  ir::visitPreOrder(e, [&](const ir::NodePath& path) {
-    if (found) return false;
+  ir::visitPreOrder(root, [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (!n.isExpr())
       if (auto* u = ir::asUserFun(n.fun); u && u->def().bodyText.find(op) != std::string::npos) found = true;

@@ -315,35 +315,6 @@ Expr applyToTuple(const Fun& f, std::vector<Expr> components) {
 }
 
 namespace {
-bool containsIn(const Expr& e, std::initializer_list<PatternKind> kinds, int dim);
-bool containsIn(const Fun& f, std::initializer_list<PatternKind> kinds, int dim) {
-  if (auto* l = ir::asLambda(f)) return containsIn(l->body(), kinds, dim);
-  if (auto* p = ir::asPattern(f)) {
-    for (auto k : kinds)
-      if (p->pattern() == k && (dim < 0 || p->index() == dim)) return true;
-    for (auto& g : p->params().funs)
-      if (containsIn(g, kinds, dim)) return true;
-  }
-  return false;
-}
-bool containsIn(const Expr& e, std::initializer_list<PatternKind> kinds, int dim) {
-  auto* c = ir::asCall(e);
-  if (!c) return false;
-  if (containsIn(c->fun(), kinds, dim)) return true;
-  for (auto& a : c->args())
-    if (containsIn(a, kinds, dim)) return true;
-  return false;
-}
-}  // namespace
-
-bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim) {
-  return containsIn(f, kinds, dim);
-}
-bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim) {
-  return containsIn(e, kinds, dim);
-}
-
-namespace {
 bool computesFun(const Fun& f);
 bool computesExpr(const Expr& e) {
   auto* c = ir::asCall(e);

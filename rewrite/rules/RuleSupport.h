@@ -76,10 +76,7 @@ Expr applyToTuple(const Fun& f, std::vector<Expr> components);
 // Rewrites get(i, tuple(a0, ..., an)) to ai everywhere in e.
 Expr simplifyGetOfTuple(const Expr& e);
 
-// Whether the expression contains a call of a parallel map (mapGlb, mapWrg, mapLcl) or of any
-// of the given patterns.
-bool containsPattern(const Fun& f, std::initializer_list<PatternKind> kinds, int dim = -1);
-bool containsPattern(const Expr& e, std::initializer_list<PatternKind> kinds, int dim = -1);
+using ir::containsPattern;
 // Whether the expression calls a user function (computes rather than reorganises data).
 bool computes(const Expr& e);
 
