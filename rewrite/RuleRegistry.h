@@ -55,6 +55,7 @@ void registerOpenCLRules(RuleRegistry& r);
 void registerVectorisationRules(RuleRegistry& r);
 void registerBuiltinRules(RuleRegistry& r);
 void registerCoalescingRules(RuleRegistry& r);
+void registerTreeReductionRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerSizeRules(RuleRegistry& r);
 void registerMacroRules(RuleRegistry& r);

@@ -318,6 +318,15 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N) =
   reduceSeq(add, 0.0f) $ x)",
      R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "", R"(applies to a call of reduce)"},
+    {"reduce-to-tree", R"(fun f(x: [float]8*N, y: [float]8*N) = join o mapWrg0(fun(c => reduce(add, 0.0f) o map(mult) $ c)) o split(8) $ zip(x, y))",
+     "0.1.0.0.0", "threads=4",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  join o mapWrg0(
+    iterate(2, join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(2)) o join o
+    mapLcl0(toLocal(mapSeq(id)) o reduceSeq(fun((acc, x_1) => add(acc, mult(x_1))), 0.0f)) o
+    split(2) o reorderStride(4)
+  ) o split(8) $ zip(x, y))",
+     R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "threads=4", R"(not inside a mapWrg0)"},
     {"map-seq-unroll", R"(fun f(v: [float]4) = mapSeq(neg) $ v)", "0", "",
      R"(fun f(v: [float]4) =
   mapSeqUnroll(neg) $ v)",
