@@ -15,6 +15,7 @@
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
 #include "core/lang/Parser.h"
+#include "rewrite/Equivalence.h"
 #include "rewrite/explore/AlgorithmicExploration.h"
 #include "rewrite/explore/Constraints.h"
 #include "rewrite/explore/Heuristics.h"
@@ -159,6 +160,44 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       workGroups = workGroups || m.workGroups;
     }
     QVERIFY(workGroups);
+  }
+
+  // A reduction directly inside the work-group level gets a second mapping: a tree of
+  // work-items (reduce-to-tree), whose size is a tunable of the template.
+  void mappingsOfAReductionIncludeATree() {
+    SearchProblem problem =
+        SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"),
+                            {{"N", 4}, {"C", 512}});
+    std::vector<OpenCLMapping> maps = openclMappings(*problem.start);
+    const OpenCLMapping* tree = nullptr;
+    for (const OpenCLMapping& m : maps)
+      if (m.name == "wrg-0-lcl-0-tree") tree = &m;
+    QVERIFY(tree);
+    QCOMPARE(tree->tunables.size(), size_t(1));
+    QCOMPARE(tree->tunables[0].name, std::string("threads"));
+    // 512 elements: every power of two from 32 to 512 divides them (1024 does not).
+    QCOMPARE(tree->tunables[0].values, (std::vector<int64_t>{256, 128, 512, 64, 32}));
+    for (int64_t threads : {512, 32}) {
+      DerivationTemplate t;
+      t.steps = tree->steps;
+      t.tunables = tree->tunables;
+      auto lowered = replaySteps(*problem.start, substitute(t, {{"threads", threads}}));
+      QVERIFY(lowered);
+      codegen::CompiledKernel k = codegen::compileKernel(lowered->program);
+      QVERIFY2(k.source.find("iterate") != std::string::npos, k.source.c_str());
+      QCOMPARE(codegen::instantiate(k, {{"N", 4}, {"C", 512}}).local.at(0), uint64_t(threads));
+      QVERIFY(rewrite::checkEquivalence(problem.start->program, lowered->program).equal);
+    }
+    // gemv: the row's reduction, beside the map of scaleAdd that becomes a mapLcl.
+    SearchProblem gemv = SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift"),
+                                             {{"M", 8}, {"N", 1024}});
+    std::string names;
+    for (const OpenCLMapping& m : openclMappings(*gemv.start)) names += m.name + " ";
+    QVERIFY2(names.find("wrg-0-lcl-0-tree") != std::string::npos, names.c_str());
+    // Matmul's reductions sit under two levels of maps: no tree.
+    SearchProblem matmul = matmulProblem(16);
+    for (const OpenCLMapping& m : openclMappings(*matmul.start))
+      QVERIFY2(m.tunables.empty(), m.name.c_str());
   }
 
   void algorithmicPhaseFindsRegisterBlocking() {

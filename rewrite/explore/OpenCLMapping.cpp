@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "rewrite/RuleRegistry.h"
@@ -40,11 +41,37 @@ struct MapSite {
   int level = 0;  // -1: must be sequential
 };
 
+struct ReduceSite {
+  Location loc;
+  int level = 0;            // enclosing computing maps
+  bool sequential = false;  // inside a sequential pattern's function
+  bool treeShaped = false;  // reduce-to-tree can take it: no nested high-level patterns
+};
+
 struct Sites {
   std::vector<MapSite> maps;
-  std::vector<Location> reduces;
+  std::vector<ReduceSite> reduces;
   int maxLevel = -1;
 };
+
+bool nestsHighLevel(const ir::Fun& f) {
+  return ir::containsPattern(f, {PatternKind::Map, PatternKind::Reduce, PatternKind::PartRed, PatternKind::Iterate});
+}
+
+// Whether a reduce call's operator and input suit reduce-to-tree: nothing high-level inside the
+// operator, and an input that is data, or one map (fused into the tree) of data.
+bool treeShaped(const ir::CallNode& call, const ir::PatternNode& reduce) {
+  if (nestsHighLevel(reduce.f())) return false;
+  const ir::Expr& in = call.args().back();
+  if (auto* c = ir::asCall(in)) {
+    auto* p = ir::asPattern(c->fun());
+    if (p && p->pattern() == PatternKind::Map) {
+      if (nestsHighLevel(p->f())) return false;
+      return !computesExpr(c->args().back());
+    }
+  }
+  return !computesExpr(in);
+}
 
 // Walks the occurrences below `n` (at `loc`), numbering computing maps by parallel level.
 void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential, Sites& out) {
@@ -62,7 +89,7 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
       }
       if (p && (p->pattern() == PatternKind::Reduce || p->pattern() == PatternKind::ReduceSeq ||
                 p->pattern() == PatternKind::Iterate || p->pattern() == PatternKind::PartRed)) {
-        if (p->pattern() == PatternKind::Reduce) out.reduces.push_back(loc);
+        if (p->pattern() == PatternKind::Reduce) out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
         for (size_t i = 0; i < kids.size(); ++i)
           walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
         return;
@@ -141,29 +168,39 @@ std::vector<int> computingMapLevels(const rewrite::TypedProgram& p) {
   return out;
 }
 
+namespace {
+
+// The reductions a work-group scheme can give to reduce-to-tree: those directly inside its
+// mapWrg level (beside the maps that become mapLcl), not in sequential code. Only schemes with
+// one mapWrg level: under a 2-D grid of work-groups a reduction is matmul-like (each input row
+// is reduced by many work-groups), where a tree per result wastes the work-group.
+std::vector<const ReduceSite*> treeSites(const Sites& sites, const Scheme& scheme, int* dim) {
+  std::vector<const ReduceSite*> out;
+  if (!scheme.workGroups) return out;
+  int wrg = 0;
+  while (wrg < static_cast<int>(scheme.levels.size()) && scheme.levels[static_cast<size_t>(wrg)].kind == PatternKind::MapWrg)
+    ++wrg;
+  if (wrg != 1) return out;
+  *dim = wrg < static_cast<int>(scheme.levels.size()) ? scheme.levels[static_cast<size_t>(wrg)].dim
+                                                      : scheme.levels[static_cast<size_t>(wrg - 1)].dim;
+  for (const ReduceSite& r : sites.reduces)
+    if (r.level == wrg && !r.sequential && r.treeShaped) out.push_back(&r);
+  return out;
+}
+
+bool under(const Location& loc, const Location& prefix) { return loc != prefix && prefix.isPrefixOf(loc); }
+
+// Work-group sizes of the tree, preferred first; those with which the whole lowering applies.
+const std::vector<int64_t> kTreeThreads = {256, 128, 512, 64, 1024, 32};
+
+}  // namespace
+
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
   const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
   Sites sites = findSites(p);
   std::vector<OpenCLMapping> out;
   if (sites.maps.empty() && sites.reduces.empty()) return out;
   for (const Scheme& scheme : schemes(sites.maxLevel, options)) {
-    OpenCLMapping m;
-    m.name = scheme.name;
-    m.workGroups = scheme.workGroups;
-    // Steps in pre-order of locations: outer maps first (a mapLcl needs its mapWrg).
-    std::vector<std::pair<Location, RewriteStep>> steps;
-    for (const MapSite& s : sites.maps) {
-      Level what;
-      if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
-      RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
-      if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
-      if (what.kind == PatternKind::MapGlb &&
-          std::find(m.globalDims.begin(), m.globalDims.end(), what.dim) == m.globalDims.end())
-        m.globalDims.push_back(what.dim);
-      steps.push_back({s.loc, step});
-    }
-    for (const Location& r : sites.reduces) steps.push_back({r, RewriteStep{&reg.get("reduce-to-seq"), r, {}}});
-    std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
     // Every level the scheme names must be used (else it is the same as a shorter scheme).
     bool usesAll = true;
     for (size_t l = 0; l < scheme.levels.size(); ++l) {
@@ -172,20 +209,67 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
       usesAll = usesAll && used;
     }
     if (!usesAll) continue;
-    // Check that the lowering applies.
-    std::optional<rewrite::TypedProgram> cur = p;
-    bool ok = true;
-    for (auto& [loc, step] : steps) {
-      rewrite::RewriteResult r = rewrite::applyRewrite(*cur, step);
-      if (!r) {
-        ok = false;
-        break;
+    int treeDim = 0;
+    std::vector<const ReduceSite*> trees = treeSites(sites, scheme, &treeDim);
+    for (bool tree : {false, true}) {
+      if (tree && trees.empty()) break;
+      OpenCLMapping m;
+      m.name = tree ? scheme.name + "-tree" : scheme.name;
+      m.workGroups = scheme.workGroups;
+      // Steps in pre-order of locations: outer maps first (a mapLcl needs its mapWrg).
+      std::vector<std::pair<Location, RewriteStep>> steps;
+      auto absorbed = [&](const Location& loc) {
+        if (!tree) return false;
+        for (const ReduceSite* r : trees)
+          if (under(loc, r->loc)) return true;
+        return false;
+      };
+      for (const MapSite& s : sites.maps) {
+        if (absorbed(s.loc)) continue;
+        Level what;
+        if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
+        RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
+        if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
+        if (what.kind == PatternKind::MapGlb &&
+            std::find(m.globalDims.begin(), m.globalDims.end(), what.dim) == m.globalDims.end())
+          m.globalDims.push_back(what.dim);
+        steps.push_back({s.loc, step});
       }
-      cur = std::move(r.program);
-      m.steps.push_back(step);
+      for (const ReduceSite& r : sites.reduces) {
+        if (absorbed(r.loc)) continue;
+        bool toTree = tree && std::find(trees.begin(), trees.end(), &r) != trees.end();
+        RewriteStep step{&reg.get(toTree ? "reduce-to-tree" : "reduce-to-seq"), r.loc, {}};
+        if (toTree) {
+          step.params.set("threads", "$threads");
+          step.params.set("dim", std::to_string(treeDim));
+        }
+        steps.push_back({r.loc, step});
+      }
+      std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
+      for (auto& [loc, step] : steps) m.steps.push_back(step);
+      // Check that the lowering applies (for a tree: with which work-group sizes).
+      std::vector<int64_t> values = tree ? kTreeThreads : std::vector<int64_t>{0};
+      std::vector<int64_t> good;
+      for (int64_t v : values) {
+        std::optional<rewrite::TypedProgram> cur = p;
+        bool ok = true;
+        for (const RewriteStep& step : m.steps) {
+          RewriteStep concrete = step;
+          if (tree && step.params.find("threads")) concrete.params.set("threads", std::to_string(v));
+          rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
+          if (!r) {
+            ok = false;
+            break;
+          }
+          cur = std::move(r.program);
+        }
+        if (ok) good.push_back(v);
+      }
+      if (good.empty()) continue;
+      if (tree) m.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
+      std::sort(m.globalDims.begin(), m.globalDims.end());
+      out.push_back(std::move(m));
     }
-    std::sort(m.globalDims.begin(), m.globalDims.end());
-    if (ok) out.push_back(std::move(m));
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rewrite/Engine.h"
+#include "rewrite/explore/DerivationTemplate.h"
 
 namespace lift::explore {
 
@@ -19,6 +20,7 @@ struct OpenCLMapping {
   std::vector<rewrite::RewriteStep> steps;  // the lowering, in pre-order
   std::vector<int> globalDims;               // dimensions mapped with mapGlb (work-group size tunable)
   bool workGroups = false;                  // uses mapWrg/mapLcl
+  std::vector<Tunable> tunables;            // of the lowering ("threads" of reduce-to-tree; steps say "$threads")
 };
 
 struct MappingOptions {

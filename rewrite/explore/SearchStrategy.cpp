@@ -82,6 +82,7 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
   t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
   t->mapping = m.name;
   t->launchDims = m.globalDims;
+  t->tunables.insert(t->tunables.end(), m.tunables.begin(), m.tunables.end());
   for (int d : m.globalDims) {
     Tunable tu;
     tu.name = fmt::format("local{}", d);
