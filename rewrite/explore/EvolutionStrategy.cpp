@@ -2,8 +2,9 @@
 // strategy, compared with the three phases and random search in docs/PERFORMANCE.md.
 //
 // It uses the same space as the three phases (every algorithmic variant with every OpenCL
-// mapping) but lets the measurements decide where to look: after a random initial population
-// it picks a parent by tournament among the fastest valid kernels and mutates it — one or two
+// mapping) but lets the measurements decide where to look: after an initial population (a
+// random template of every OpenCL mapping, then random ones) it picks a parent by tournament
+// among the fastest valid kernels and mutates it — one or two
 // parameters moved to a neighbouring value (or a random one), the same algorithm with another
 // mapping, or another algorithm with the same mapping (parameter values carried over by name) —
 // with a few random immigrants to keep exploring. A kernel that fails teaches it to avoid that
@@ -86,6 +87,11 @@ class EvolutionStrategy : public SearchStrategy {
     for (const Hint& h : options_.hints)
       if (auto m = matchHint(templates_, h)) warm_.push_back(*m);
     std::reverse(warm_.begin(), warm_.end());  // popped from the back: fastest first
+    // The initial population covers every kind of OpenCL mapping once (a random template of
+    // each, in random order), so that a rare mapping (a work-group tree, a 2-D grid) is
+    // measured before the tournament narrows the search.
+    for (auto& [name, ts] : byMapping_) mappingsToTry_.push_back(name);
+    std::shuffle(mappingsToTry_.begin(), mappingsToTry_.end(), rng_);
     if (ctx.activity)
       ctx.activity(fmt::format("evolution over {} templates ({} programs x mappings){}", templates_.size(),
                                space.variants,
@@ -139,6 +145,11 @@ class EvolutionStrategy : public SearchStrategy {
       warm_.pop_back();
       return {t, values, "warm-start"};
     }
+    if (!mappingsToTry_.empty()) {
+      size_t t = pick(byMapping_[mappingsToTry_.back()]);
+      mappingsToTry_.pop_back();
+      return {t, randomValues(t), "initial"};
+    }
     if (population_.size() < 4 || uniform() < 0.12) {
       size_t t = randomTemplate();
       return {t, randomValues(t), population_.size() < 4 ? "initial" : "immigrant"};
@@ -187,6 +198,7 @@ class EvolutionStrategy : public SearchStrategy {
   std::unordered_map<size_t, int> failures_;
   std::vector<Member> population_;
   std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
+  std::vector<std::string> mappingsToTry_;           // the initial population's mappings (next at the back)
   std::set<std::string> proposed_;
 };
 
