@@ -11,7 +11,7 @@
 # Environment: BUDGET (per search; default 90s, on the GPU per case: 330 s of searches in all), STRATEGY (default evolution),
 # DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
 # default 20), LIFTC, BENCH (the executables), PACK (gpu: the packed folder, default .gpu-ex),
-# DEVICE, TABLE_ONLY=1 (no searches: the table of what the store holds).
+# DEVICE, TABLE_ONLY=1 (no searches: the table of what the store holds), SEARCH_ONLY=1 (no table).
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -88,5 +88,6 @@ for c in "${cases[@]}"; do
   fi
   args+=(--case "$name:$file:$sizes:$routine")
 done
+[[ -n ${SEARCH_ONLY:-} ]] && exit 0
 echo "== bench_kernels ($repeat timed runs each)" >&2
 "$bench" --db "$db" --device "$device" --repeat "$repeat" "${args[@]}"
