@@ -50,7 +50,7 @@ std::string label(const ir::PatternNode& p) {
 }
 
 [[noreturn]] void fail(const ProgramIndex& idx, ir::NodeId at, const std::string& msg) {
-  throw LiftError(idx.program().diagnosticAt(at, msg));
+  throw LoweringError(idx.program().diagnosticAt(at, msg));
 }
 
 // The id of the call applying a function node (through wrappers), for error locations.

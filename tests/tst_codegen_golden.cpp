@@ -9,6 +9,7 @@
 #include <regex>
 
 #include "codegen/Compiler.h"
+#include "codegen/LoweringCheck.h"
 #include "core/lang/Parser.h"
 
 using namespace lift;
@@ -52,6 +53,20 @@ class TestCodegenGolden : public QObject {
   Q_OBJECT
 
  private slots:
+  // What cannot become one kernel whatever the sizes is a LoweringError (the explorer drops such
+  // mappings); a problem of the sizes is a plain LiftError.
+  void structuralErrorsAreLoweringErrors() {
+    QVERIFY_THROWS_EXCEPTION(codegen::LoweringError, compile("resources/examples/dot.lift"));
+    try {
+      compile("tests/data/codegen/bad_private.lift");
+      QFAIL("bad_private.lift compiled without constant sizes");
+    } catch (const codegen::LoweringError& e) {
+      QFAIL(e.what());
+    } catch (const LiftError& e) {
+      QVERIFY2(std::string(e.what()).find("no constant size") != std::string::npos, e.what());
+    }
+  }
+
   void dotProductLikeFigure7() {
     auto k = compile("resources/examples/lowlevel/dot.lift");
     std::string body = kernelBody(k);

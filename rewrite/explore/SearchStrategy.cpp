@@ -2,6 +2,7 @@
 #include "rewrite/explore/SearchStrategy.h"
 
 #include "codegen/Compiler.h"
+#include "codegen/LoweringCheck.h"
 
 #include <fmt/format.h>
 
@@ -96,19 +97,19 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
 }
 
 // Whether the code generator may accept some instance of the template: its default instance is
-// compiled, and the template is dropped only for errors that no choice of values changes (a
-// parallel map's result consumed by another one inside the same kernel, a high-level pattern
-// left unlowered). Other errors (a private array too large for these values) keep it, as does a
-// default instance that does not derive.
+// compiled, and the template is dropped only for errors that no choice of values changes
+// (codegen::LoweringError: a parallel map's result consumed by another one inside the same
+// kernel, a high-level pattern left unlowered, local memory outside a work-group). Other
+// errors (a private array too large for these values) keep it, as does a default instance
+// that does not derive.
 static bool structurallyCompilable(const SearchProblem& problem, const std::shared_ptr<const DerivationTemplate>& t) {
   std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
   if (!c) return true;
   try {
     codegen::compileKernel(c->program->program, codegen::CompileOptions{});
-  } catch (const LiftError& e) {
-    const std::string& why = e.diagnostic().message;
-    return why.find("consumed inside the same kernel") == std::string::npos &&
-           why.find("must be lowered before code generation") == std::string::npos;
+  } catch (const codegen::LoweringError&) {
+    return false;
+  } catch (const LiftError&) {
   }
   return true;
 }
