@@ -3,8 +3,12 @@
 // says what each level becomes — the two outer levels mapGlb, or mapWrg with the next two
 // mapLcl (002: "two outer maps -> mapWrg, next two -> mapLcl, rest sequential") — and every
 // other map becomes mapSeq, every reduction reduceSeq. Maps inside a reduction's operator are
-// always sequential. The result is a list of rewrite steps (map-to-glb@LOC:dim=1, ...) that
-// lowers the program, so the lowering is part of the derivation.
+// always sequential. A work-group scheme with one mapWrg level whose reductions sit directly in
+// the mapWrg (a chunk's sum, a matrix row's dot product) has a second variant, "<scheme>-tree",
+// where such a reduction is given to the work-group's work-items by reduce-to-tree; its number
+// of work-items is the mapping's tunable "threads". The result is a list of rewrite steps
+// (map-to-glb@LOC:dim=1, ...) that lowers the program, so the lowering is part of the
+// derivation.
 #pragma once
 
 #include <string>
