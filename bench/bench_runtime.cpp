@@ -98,6 +98,25 @@ void BM_Worker(benchmark::State& state) {
   measure(state, *worker, vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
 }
 
+// A search's case: the same inputs and expected output in every request, identified by keys
+// (KernelArg::dataKey), so that the worker keeps them and only the first request carries them.
+void BM_WorkerKeyed(benchmark::State& state) {
+  static std::unique_ptr<WorkerClient> worker;
+  if (!worker) {
+    WorkerOptions o;
+    o.liftcPath = WorkerClient::findLiftc();
+    o.device = deviceSpec();
+    o.cacheDir = std::filesystem::path();
+    worker = std::make_unique<WorkerClient>(o);
+  }
+  KernelLaunch l = vectorAdd(static_cast<int>(state.range(0)));
+  l.args[0].dataKey = 1;
+  l.args[1].dataKey = 2;
+  l.args[2].expectedKey = 3;
+  measure(state, *worker, l, options(state.range(1)));
+  state.counters["request_kib"] = static_cast<double>(worker->lastRequestBytes()) / 1024;
+}
+
 // Args: elements, minimal (1) or default (0) options.
 BENCHMARK(BM_InProcess)
     ->ArgNames({"n", "minimal"})
@@ -110,6 +129,12 @@ BENCHMARK(BM_Worker)
     ->Args({1024, 1})
     ->Args({1024, 0})
     ->Args({1 << 20, 1})
+    ->Args({1 << 24, 1})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_WorkerKeyed)
+    ->ArgNames({"n", "minimal"})
+    ->Args({1 << 20, 1})
+    ->Args({1 << 24, 1})
     ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -183,6 +183,47 @@ const char* toString(EvaluationStatus s) {
 
 // ----- the reference ---------------------------------------------------------------------------
 
+const FlatArrays::Entry& FlatArrays::get(const std::string& what, const std::function<runtime::HostArray()>& make) {
+  static std::atomic<uint64_t> nextKey{1};
+  std::lock_guard lock(mutex_);
+  std::unique_ptr<Entry>& e = entries_[what];
+  if (!e) e = std::make_unique<Entry>(Entry{make(), nextKey++});
+  return *e;
+}
+
+namespace {
+
+// setInputs and setExpected through the reference's flattened arrays (made once, then copied).
+void useReference(runtime::KernelLaunch& launch, const CompiledKernel& k, const PreparedReference& ref) {
+  auto what = [](int index, const std::vector<int>& path, runtime::ScalarType t) {
+    std::string s = fmt::format("{}:{}", index, runtime::toString(t));
+    for (int i : path) s += fmt::format(".{}", i);
+    return s;
+  };
+  for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
+    const KernelParam& p = k.params[i];
+    runtime::KernelArg& a = launch.args[i];
+    if (p.kind == KernelParam::Kind::Input && p.input >= 0 && p.input < static_cast<int>(ref.inputs.size())) {
+      const interp::Value& v = ref.inputs[static_cast<size_t>(p.input)];
+      const FlatArrays::Entry& e = ref.flat->get(what(p.input, p.path, a.type.scalar),
+                                                 [&] { return hostArrayOf(v, a.type.scalar, p.path); });
+      a.data = e.array;
+      a.dataKey = e.key;
+    } else if (p.kind == KernelParam::Kind::Scalar && p.input >= 0 && p.input < static_cast<int>(ref.inputs.size())) {
+      const interp::Value& v = ref.inputs[static_cast<size_t>(p.input)];
+      a.intValue = static_cast<int64_t>(v.asDouble());
+      a.floatValue = v.asDouble();
+    } else if (p.kind == KernelParam::Kind::Output && ref.expected) {
+      const FlatArrays::Entry& e = ref.flat->get(what(-1, p.path, a.type.scalar),
+                                                 [&] { return hostArrayOf(*ref.expected, a.type.scalar, p.path); });
+      a.expected = e.array;
+      a.expectedKey = e.key;
+    }
+  }
+}
+
+}  // namespace
+
 PreparedReference prepareReference(const ir::Program& p, const EvaluationRequest& request) {
   auto start = Clock::now();
   if (auto problem = interp::sizeProblem(p, request.sizes)) throw LiftError(*problem);
@@ -333,8 +374,7 @@ Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> 
     reference = &own;
   }
   try {
-    setInputs(launch, *kernel, reference->inputs);
-    if (reference->expected) setExpected(launch, *kernel, *reference->expected);
+    useReference(launch, *kernel, *reference);
   } catch (const LiftError& err) {
     return failed(std::move(e), EvaluationStatus::ReferenceFailed, err);
   }

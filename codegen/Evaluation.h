@@ -40,7 +40,10 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -93,6 +96,22 @@ enum class ValidationSource : uint8_t { Interpreter, Blas, None };
 const char* toString(ValidationSource s);  // "interpreter", "openblas", "none"
 
 // The inputs of one evaluation and the outputs expected from them.
+// Buffers flattened from a reference's values (see PreparedReference::flat).
+class FlatArrays {
+ public:
+  struct Entry {
+    runtime::HostArray array;
+    uint64_t key = 0;  // unique in this process, never 0
+  };
+  // The array for `what` (input index, tuple path and scalar type as text), made by `make` the
+  // first time.
+  const Entry& get(const std::string& what, const std::function<runtime::HostArray()>& make);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Entry>> entries_;
+};
+
 struct PreparedReference {
   arith::Env sizes;
   uint64_t seed = 1;
@@ -106,6 +125,11 @@ struct PreparedReference {
   interp::WorkCount work;   // of the program the reference was prepared from
   double nominalFlops = 0;  // the BLAS routine's, when the reference is one
   double milliseconds = 0;  // host time to generate the inputs and compute the expected outputs
+  // The inputs and expected outputs as kernel buffers, flattened on first use and shared by
+  // every evaluation that uses this reference (a search's thousands of kernels), each with a
+  // key (KernelArg::dataKey) so that the worker keeps it between requests instead of receiving
+  // it again. Thread-safe; copies of the reference share it.
+  std::shared_ptr<FlatArrays> flat = std::make_shared<FlatArrays>();
 };
 
 // Generates the inputs and computes the expected outputs of `p` as `request` says. Throws

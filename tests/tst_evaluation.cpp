@@ -9,6 +9,7 @@
 #include "codegen/Evaluation.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
+#include "codegen/runtime/Worker.h"
 #include "core/lang/Parser.h"
 
 using namespace lift;
@@ -76,6 +77,20 @@ class TestEvaluation : public QObject {
       QCOMPARE(e.flops, 2.0 * 16 * 16 * 8);
       if (!global.empty()) QCOMPARE(e.global, (std::vector<uint64_t>{4, 8}));
     }
+    // Through the worker, the reference's arrays cross the pipe once: the second variant's
+    // request carries their keys only.
+    runtime::WorkerClient worker({.liftcPath = LIFT_LIFTC, .device = "cpu", .cacheDir = std::filesystem::path()});
+    codegen::EvaluationRequest big = req;
+    big.sizes = {{"M", 64}, {"N", 64}, {"K", 64}};
+    codegen::PreparedReference bigRef = codegen::prepareReference(original, big);
+    uint64_t sent[2] = {0, 0};
+    for (int i = 0; i < 2; ++i) {
+      codegen::Evaluation e = codegen::evaluate(lowered, big, worker, &bigRef);
+      QVERIFY2(e.ok() && e.validated(), e.summary().c_str());
+      sent[i] = worker.lastRequestBytes();
+    }
+    QVERIFY2(sent[0] > 3 * 64 * 64 * 4 && sent[1] < 16 * 1024,
+             qPrintable(QString("%1 then %2 bytes").arg(sent[0]).arg(sent[1])));
     // A reference for other sizes is refused, not silently used.
     codegen::EvaluationRequest other = req;
     other.sizes["K"] = 16;

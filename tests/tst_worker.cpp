@@ -163,6 +163,35 @@ class TestWorker : public QObject {
     }
   }
 
+  // Keyed arrays cross the pipe once: the worker keeps those of its last request, and a new
+  // worker (after a crash) gets them again.
+  void keyedArraysAreSentOnce() {
+    KernelLaunch l = vectorAdd(1 << 16);
+    l.args[0].dataKey = 101;
+    l.args[1].dataKey = 102;
+    l.args[2].expectedKey = 103;
+    RunResult first = worker_->run(l);
+    QVERIFY2(first.ok(), first.summary().c_str());
+    uint64_t full = worker_->lastRequestBytes();
+    QVERIFY(full > 3 * (uint64_t(1) << 16) * 4);
+    RunResult second = worker_->run(l);
+    QVERIFY2(second.ok(), second.summary().c_str());
+    QVERIFY2(worker_->lastRequestBytes() < 16 * 1024, std::to_string(worker_->lastRequestBytes()).c_str());
+    QCOMPARE(second.outputs[0].data, *l.args[2].expected);
+    // A wrong result with a kept expected array is still caught.
+    KernelLaunch wrong = l;
+    wrong.source = "__kernel void vector_add(__global const float* a, __global const float* b, "
+                   "__global float* c, int n) { int i = get_global_id(0); if (i < n) c[i] = a[i] - b[i]; }\n";
+    RunResult bad = worker_->run(wrong);
+    QCOMPARE(bad.status, RunStatus::WrongResult);
+    QVERIFY(worker_->lastRequestBytes() < 16 * 1024);
+    // After a crash the new worker holds nothing: the arrays are sent again.
+    QCOMPARE(worker_->crashForTesting(SIGSEGV).status, RunStatus::Crashed);
+    RunResult third = worker_->run(l);
+    QVERIFY2(third.ok(), third.summary().c_str());
+    QCOMPARE(worker_->lastRequestBytes(), full);
+  }
+
   void aWorkerKilledWhileIdleIsReplaced() {
     worker_->start();
     QCOMPARE(::kill(worker_->pid(), SIGKILL), 0);
@@ -265,6 +294,31 @@ class TestWorker : public QObject {
     QCOMPARE(y.diagnostic.format(), x.diagnostic.format());
     QCOMPARE(y.medianMs, 2.0);
     QCOMPARE(y.outputs[0].data, x.outputs[0].data);
+
+    // Keyed arrays: sent whole the first time, as their key when the worker holds them.
+    KernelLaunch k = vectorAdd(64);
+    k.args[0].dataKey = 7;
+    k.args[2].expectedKey = 9;
+    std::unordered_set<uint64_t> held = {7};
+    wire::Writer wk;
+    wire::put(wk, k, &held);
+    std::string keyed = wk.take();
+    wire::Writer wf;
+    wire::put(wf, k);
+    QCOMPARE(wf.take().size() - keyed.size(), size_t(1 + 8 + 64 * 4));  // the array: its type, length and data
+    std::unordered_map<uint64_t, HostArray> kept = {{7, *k.args[0].data}};
+    wire::Reader rk(keyed);
+    KernelLaunch k2 = wire::getKernelLaunch(rk, &kept);
+    QCOMPARE(*k2.args[0].data, *k.args[0].data);
+    QCOMPARE(k2.args[0].dataKey, uint64_t(7));
+    QCOMPARE(k2.args[2].expectedKey, uint64_t(9));
+    QVERIFY(kept.empty());  // moved into the launch
+    std::unordered_map<uint64_t, HostArray> back = wire::takeKeyedArrays(k2);
+    QCOMPARE(back.size(), size_t(2));
+    QCOMPARE(wire::keyedArrays(k), (std::unordered_set<uint64_t>{7, 9}));
+    wire::Reader missing(keyed);
+    std::unordered_map<uint64_t, HostArray> none;
+    QVERIFY_THROWS_EXCEPTION(wire::WireError, wire::getKernelLaunch(missing, &none));
 
     // Truncated payloads are refused, not misread.
     std::string half = bytes.substr(0, bytes.size() / 2);

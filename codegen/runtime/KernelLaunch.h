@@ -31,6 +31,12 @@ struct KernelArg {
   // Output and InOut buffers: the contents expected after the kernel; without it the output is
   // only checked for elements left unwritten.
   std::optional<HostArray> expected;
+  // Identify the contents of `data` and `expected` (0: not identified). Two arrays with the same
+  // non-zero key are equal; whoever shares one array among launches (a search's prepared
+  // reference) sets it, and the worker then keeps the array between requests instead of
+  // receiving it again.
+  uint64_t dataKey = 0;
+  uint64_t expectedKey = 0;
 
   // Scalar: the value (intValue for int, floatValue for float and double).
   int64_t intValue = 0;

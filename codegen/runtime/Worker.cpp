@@ -135,6 +135,7 @@ DeviceInfo WorkerClient::startLocked() {
     closeFd(fromWorker_);
     closeFd(workerErr_);
   }
+  workerHolds_.clear();  // a new worker holds nothing
   for (auto it = unreaped_.begin(); it != unreaped_.end();) {
     int st;
     it = ::waitpid(*it, &st, WNOHANG) == 0 ? it + 1 : unreaped_.erase(it);
@@ -271,6 +272,7 @@ void WorkerClient::killLocked() {
     if (!waitFor(pid, st, 5000)) unreaped_.push_back(pid);
   }
   pid_ = -1;
+  workerHolds_.clear();
   closeFd(toWorker_);
   closeFd(fromWorker_);
   closeFd(workerErr_);
@@ -435,16 +437,28 @@ RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& option
   // The send buffer is kept between requests (up to a limit): big inputs then cost a copy,
   // not a copy plus fresh pages.
   size_t bytes = launch.source.size() + 4096;
-  for (const auto& a : launch.args)
-    bytes +=
-        (a.data ? a.data->byteSize() : 0) + (a.expected ? a.expected->byteSize() : 0) + a.name.size() + 128;
+  for (const auto& a : launch.args) {
+    bool dataHeld = a.dataKey && workerHolds_.count(a.dataKey);
+    bool expectedHeld = a.expectedKey && workerHolds_.count(a.expectedKey);
+    bytes += (a.data && !dataHeld ? a.data->byteSize() : 0) + (a.expected && !expectedHeld ? a.expected->byteSize() : 0) +
+             a.name.size() + 128;
+  }
   wire::Writer w(wire::MessageType::Run, std::move(sendBuffer_));
   w.reserve(bytes);
-  wire::put(w, launch);
+  wire::put(w, launch, &workerHolds_);
   wire::put(w, options);
   std::string frame = w.takeFrame();
+  lastRequestBytes_ = frame.size();
+  int starts = starts_.load();
   RunResult r = request(frame, options, true);
   if (frame.capacity() <= (size_t(256) << 20)) sendBuffer_ = std::move(frame);
+  // The worker keeps the keyed arrays of a request it ran (it drops them when it cannot read
+  // one); claim them only then, so that a doubt costs a resend, never a missing array.
+  bool ran = r.status == RunStatus::Ok || r.status == RunStatus::WrongResult;
+  if (ran && starts_.load() == starts && pid_.load() > 0)
+    workerHolds_ = wire::keyedArrays(launch);
+  else
+    workerHolds_.clear();
   return r;
 }
 
@@ -513,20 +527,28 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
   ::mallopt(M_MMAP_MAX, 0);
   ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::string payload, resultBuffer;
+  std::unordered_map<uint64_t, HostArray> kept;  // the keyed arrays of the last request
   while (auto type = wire::readMessage(inFd, payload)) {
     switch (*type) {
       case wire::MessageType::Run: {
         RunResult result;
         try {
           wire::Reader r(payload);
-          KernelLaunch launch = wire::getKernelLaunch(r);
+          std::unordered_map<uint64_t, HostArray> previous = std::move(kept);
+          kept.clear();
+          KernelLaunch launch = wire::getKernelLaunch(r, &previous);
+          previous.clear();
           RunOptions options = wire::getRunOptions(r);
           result = runner->run(launch, options,
                                [&] { wire::writeMessage(outFd, wire::MessageType::Heartbeat, ""); });
+          if (result.status == RunStatus::Ok || result.status == RunStatus::WrongResult)
+            kept = wire::takeKeyedArrays(launch);
         } catch (const wire::WireError& e) {
+          kept.clear();
           result.status = RunStatus::LaunchFailed;
           result.message = fmt::format("malformed request ({})", e.what());
         } catch (const std::exception& e) {
+          kept.clear();
           result.status = RunStatus::LaunchFailed;
           result.message = e.what();
         }

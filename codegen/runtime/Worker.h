@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "codegen/runtime/DeviceInfo.h"
@@ -57,6 +58,8 @@ class WorkerClient : public Evaluator {
   RunResult crashForTesting(int signal);
 
   pid_t pid() const { return pid_.load(); }
+  // Bytes of the last request sent (tests and benchmarks: arrays the worker kept are not resent).
+  uint64_t lastRequestBytes() const { return lastRequestBytes_.load(); }
   int startCount() const { return starts_.load(); }  // how many worker processes were started
 
   // The liftc next to the running executable or in ../app of it (the build tree layout),
@@ -75,6 +78,7 @@ class WorkerClient : public Evaluator {
   std::mutex mutex_;  // one request at a time
   std::atomic<pid_t> pid_{-1};
   std::atomic<int> starts_{0};
+  std::atomic<uint64_t> lastRequestBytes_{0};
   std::atomic<bool> cancelRequested_{false};
   int toWorker_ = -1;       // the worker's stdin
   int fromWorker_ = -1;     // the worker's protocol output
@@ -85,6 +89,7 @@ class WorkerClient : public Evaluator {
   wire::FrameBuffer frames_;  // likewise
   DeviceInfo device_;
   std::vector<pid_t> unreaped_;  // killed workers still to be waited for
+  std::unordered_set<uint64_t> workerHolds_;  // keyed arrays the running worker keeps
 };
 
 // The worker's loop (what `liftc worker` runs): opens the device, says hello, then serves

@@ -1,6 +1,8 @@
 // Serialisation of the worker protocol's values and framing.
 #include "codegen/runtime/WorkerProtocol.h"
 
+#include <fmt/format.h>
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -42,14 +44,47 @@ HostArray getHostArray(Reader& r) {
   return a;
 }
 
-static void putOptionalArray(Writer& w, const std::optional<HostArray>& a) {
-  w.u8(a.has_value());
-  if (a) put(w, *a);
+// An optional array: 0 none, 1 the array, 2 a key and the array, 3 a key the worker holds.
+static void putOptionalArray(Writer& w, const std::optional<HostArray>& a, uint64_t key,
+                             const std::unordered_set<uint64_t>* held) {
+  if (!a) {
+    w.u8(0);
+  } else if (key == 0) {
+    w.u8(1);
+    put(w, *a);
+  } else if (held && held->count(key)) {
+    w.u8(3);
+    w.u64(key);
+  } else {
+    w.u8(2);
+    w.u64(key);
+    put(w, *a);
+  }
 }
 
-static std::optional<HostArray> getOptionalArray(Reader& r) {
-  if (!r.u8()) return std::nullopt;
-  return getHostArray(r);
+static std::optional<HostArray> getOptionalArray(Reader& r, uint64_t& key,
+                                                 std::unordered_map<uint64_t, HostArray>* kept) {
+  key = 0;
+  switch (r.u8()) {
+    case 0:
+      return std::nullopt;
+    case 1:
+      return getHostArray(r);
+    case 2:
+      key = r.u64();
+      return getHostArray(r);
+    case 3: {
+      key = r.u64();
+      if (!kept) throw WireError("an array sent by key outside a worker");
+      auto it = kept->find(key);
+      if (it == kept->end()) throw WireError(fmt::format("array {} is not kept", key));
+      HostArray a = std::move(it->second);
+      kept->erase(it);
+      return a;
+    }
+    default:
+      throw WireError("bad array tag");
+  }
 }
 
 static void putSizes(Writer& w, const std::vector<uint64_t>& v) {
@@ -65,7 +100,7 @@ static std::vector<uint64_t> getSizes(Reader& r) {
   return v;
 }
 
-void put(Writer& w, const KernelLaunch& l) {
+void put(Writer& w, const KernelLaunch& l, const std::unordered_set<uint64_t>* held) {
   w.str(l.source);
   w.str(l.kernelName);
   w.str(l.buildOptions);
@@ -81,15 +116,15 @@ void put(Writer& w, const KernelLaunch& l) {
     w.u32(static_cast<uint32_t>(a.type.width));
     w.u64(a.count);
     w.u8(static_cast<uint8_t>(a.role));
-    putOptionalArray(w, a.data);
-    putOptionalArray(w, a.expected);
+    putOptionalArray(w, a.data, a.dataKey, held);
+    putOptionalArray(w, a.expected, a.expectedKey, held);
     w.i64(a.intValue);
     w.f64(a.floatValue);
     w.u64(a.localBytes);
   }
 }
 
-KernelLaunch getKernelLaunch(Reader& r) {
+KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>* kept) {
   KernelLaunch l;
   l.source = r.str();
   l.kernelName = r.str();
@@ -108,13 +143,31 @@ KernelLaunch getKernelLaunch(Reader& r) {
     a.type.width = static_cast<int>(r.u32());
     a.count = r.u64();
     a.role = static_cast<ArgRole>(r.u8());
-    a.data = getOptionalArray(r);
-    a.expected = getOptionalArray(r);
+    a.data = getOptionalArray(r, a.dataKey, kept);
+    a.expected = getOptionalArray(r, a.expectedKey, kept);
     a.intValue = r.i64();
     a.floatValue = r.f64();
     a.localBytes = r.u64();
   }
   return l;
+}
+
+std::unordered_map<uint64_t, HostArray> takeKeyedArrays(KernelLaunch& l) {
+  std::unordered_map<uint64_t, HostArray> out;
+  for (auto& a : l.args) {
+    if (a.data && a.dataKey) out[a.dataKey] = std::move(*a.data);
+    if (a.expected && a.expectedKey) out[a.expectedKey] = std::move(*a.expected);
+  }
+  return out;
+}
+
+std::unordered_set<uint64_t> keyedArrays(const KernelLaunch& l) {
+  std::unordered_set<uint64_t> out;
+  for (const auto& a : l.args) {
+    if (a.data && a.dataKey) out.insert(a.dataKey);
+    if (a.expected && a.expectedKey) out.insert(a.expectedKey);
+  }
+  return out;
 }
 
 void put(Writer& w, const RunOptions& o) {

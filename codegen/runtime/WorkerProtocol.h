@@ -7,6 +7,11 @@
 //   worker -> parent: Hello(version, ok, DeviceInfo | Diagnostic) once at start,
 //                     Heartbeat after the build and after every kernel execution,
 //                     Result(RunResult)
+//
+// Big arrays that stay the same from one request to the next (a search's inputs and expected
+// outputs, identified by KernelArg::dataKey / expectedKey) cross the pipe once: the worker keeps
+// the keyed arrays of its last request, and the parent sends an array it knows the worker holds
+// as its key only.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "codegen/runtime/DeviceInfo.h"
 #include "codegen/runtime/KernelLaunch.h"
@@ -90,14 +97,20 @@ class Reader {
 };
 
 void put(Writer& w, const HostArray& a);
-void put(Writer& w, const KernelLaunch& l);
+// Arrays whose key is in `held` are written as their key only.
+void put(Writer& w, const KernelLaunch& l, const std::unordered_set<uint64_t>* held = nullptr);
 void put(Writer& w, const RunOptions& o);
 void put(Writer& w, const RunResult& r);
 void put(Writer& w, const DeviceInfo& d);
 void put(Writer& w, const Diagnostic& d);
 
 HostArray getHostArray(Reader& r);
-KernelLaunch getKernelLaunch(Reader& r);
+// Arrays written as keys are moved out of `kept`; a key it does not hold is a WireError.
+KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>* kept = nullptr);
+// Moves the keyed arrays out of a launch: what the worker keeps after running it.
+std::unordered_map<uint64_t, HostArray> takeKeyedArrays(KernelLaunch& l);
+// The keys of a launch's keyed arrays (what the worker holds after a request with it).
+std::unordered_set<uint64_t> keyedArrays(const KernelLaunch& l);
 RunOptions getRunOptions(Reader& r);
 RunResult getRunResult(Reader& r);
 DeviceInfo getDeviceInfo(Reader& r);
