@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "core/interp/Interpreter.h"
 #include "core/interp/RandomInputs.h"
 #include "core/interp/Sizes.h"
@@ -27,55 +28,6 @@
 
 namespace lift::liftc {
 namespace {
-
-// The largest size eval accepts: lengths are 32-bit in the generated kernels.
-constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
-
-// A bad command-line argument (liftc prints "liftc eval: error: ..." and exits with 2).
-[[noreturn]] void badArgument(const std::string& message) { throw std::invalid_argument(message); }
-
-std::optional<int64_t> parseInteger(const std::string& s) {
-  if (s.empty() || s.size() > 18) return std::nullopt;
-  for (char c : s)
-    if (c < '0' || c > '9') return std::nullopt;
-  return std::stoll(s);
-}
-
-std::string sizeNames(const ir::Program& p) {
-  std::string names;
-  for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
-  return names.empty() ? "none" : names;
-}
-
-// "--size N=16,M=8" (repeatable) -> {N: 16, M: 8}.
-arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p) {
-  arith::Env sizes;
-  for (const std::string& spec : specs) {
-    size_t start = 0;
-    while (true) {
-      size_t end = spec.find(',', start);
-      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        badArgument(fmt::format("--size: expected NAME=VALUE (e.g. --size N=16), got '{}'", item));
-      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-      if (!p.findSize(name))
-        badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name, sizeNames(p)));
-      auto v = parseInteger(value);
-      if (!v)
-        badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
-      if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
-      if (*v > kMaxSize)
-        badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
-      if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
-        badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
-      sizes[name] = *v;
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-  return sizes;
-}
 
 // Count, sum, min and max of the scalars of one kind.
 struct Summary {

@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "codegen/Evaluation.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
@@ -32,56 +33,12 @@
 namespace lift::liftc {
 namespace {
 
-constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
-
-[[noreturn]] void badArgument(const std::string& message) { throw std::invalid_argument(message); }
-
-std::optional<int64_t> parseInteger(const std::string& s) {
-  if (s.empty() || s.size() > 18) return std::nullopt;
-  for (char c : s)
-    if (c < '0' || c > '9') return std::nullopt;
-  return std::stoll(s);
-}
-
 int64_t positiveOption(const Args& args, const std::string& opt, int64_t def, int64_t min = 1) {
   if (!args.has(opt)) return def;
   auto v = parseInteger(args.get(opt));
   if (!v || *v < min)
     badArgument(fmt::format("{}: expected an integer of at least {}, got '{}'", opt, min, args.get(opt)));
   return *v;
-}
-
-// "--size N=16,M=8" (repeatable) -> {N: 16, M: 8}; as `liftc eval` takes them.
-arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p) {
-  std::string names;
-  for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
-  arith::Env sizes;
-  for (const std::string& spec : specs) {
-    size_t start = 0;
-    while (true) {
-      size_t end = spec.find(',', start);
-      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        badArgument(fmt::format("--size: expected NAME=VALUE (e.g. --size N=1024), got '{}'", item));
-      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-      if (!p.findSize(name))
-        badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name,
-                                names.empty() ? "none" : names));
-      auto v = parseInteger(value);
-      if (!v)
-        badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
-      if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
-      if (*v > kMaxSize)
-        badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
-      if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
-        badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
-      sizes[name] = *v;
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-  return sizes;
 }
 
 // "256" or "16,16" -> {16, 16}: one to three positive integers.
@@ -131,7 +88,7 @@ int runRun(const Args& args) {
   ir::Program p = lang::parseFile(file);
 
   codegen::EvaluationRequest req;
-  arith::Env given = parseSizeOptions(args.all("--size"), p);
+  arith::Env given = parseSizeOptions(args.all("--size"), p, "1024");
   req.global = parseNDRange(args, "--global");
   req.local = parseNDRange(args, "--local");
   req.run.repetitions = static_cast<int>(positiveOption(args, "--repeat", 10));
