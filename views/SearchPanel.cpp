@@ -194,7 +194,7 @@ void SearchPanel::setLimits(int seconds, int maxKernels) {
 void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, const QString& label) {
   // A kernel loaded from the plot starts from the searched program specialised to the sizes:
   // the next search still starts from the searched program itself.
-  if (problem_ && p && p == problem_->start) return;
+  if (problem_ && p && (p == problem_->start || p == loadedStart_)) return;
   program_ = std::move(p);
   label_ = label;
   sizes_->setProgram(program_);
@@ -397,7 +397,13 @@ bool SearchPanel::loadKernel(qint64 id) {
   detail_->setToolTip(oneLine(k.derivation));
   QString origin = QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
   plot_->setHighlight(id);
-  emit loadRequested(problem_->start, origin, steps);
+  // The program at the searched sizes, its size declarations saying them (the search's start
+  // program keeps the file's defaults: the store's hashes are those of its text).
+  ir::Program shown = problem_->start->program;
+  for (ir::SizeDecl& d : shown.sizes)
+    if (auto v = problem_->sizes.find(d.name); v != problem_->sizes.end()) d.defaultValue = v->second;
+  loadedStart_ = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(shown));
+  emit loadRequested(loadedStart_, origin, steps);
   return true;
 }
 

@@ -140,6 +140,7 @@ class SearchPanel : public QWidget {
   explore::SearchSummary summary_;
   // The search whose points are plotted: its problem (to replay derivations) and kernels.
   std::shared_ptr<const explore::SearchProblem> problem_;
+  std::shared_ptr<const rewrite::TypedProgram> loadedStart_;  // the start of the last kernel loaded from the plot
   QString problemWhy_;  // why there is no problem_ (a stored search of another program)
   QHash<qint64, KernelInfo> kernels_;
   Tally tally_;

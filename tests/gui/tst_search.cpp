@@ -14,6 +14,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include "core/lang/Printer.h"
 #include "rewrite/explore/ResultStore.h"
 #include "views/DerivationHistory.h"
 #include "views/DeviceChoice.h"
@@ -122,6 +123,9 @@ class TestSearch : public QObject {
     QVERIFY(w.kernelView()->kernel() != nullptr);
     QVERIFY2(w.kernelView()->source().contains("void matmul("), qPrintable(w.kernelView()->source().left(400)));
     QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
+    // The loaded program declares the searched sizes, not the file's defaults.
+    std::string shown = lang::printProgram(w.history()->state(w.history()->current()).program->program);
+    QVERIFY2(shown.find("size M = 8") != std::string::npos, shown.c_str());
     QCOMPARE(plot->highlight(), plot->point(plot->bestIndex()).id);
     w.history()->waitForChecks();
 
