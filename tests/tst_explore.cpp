@@ -395,6 +395,33 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY(compiled > 0);
   }
 
+  // The evolution's first candidates cover every OpenCL mapping of the space once (the tree
+  // mapping of a reduction among them), before the tournament narrows the search.
+  void evolutionStartsWithEveryMapping() {
+    SearchProblem problem = SearchProblem::make(
+        lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"), {{"N", 16}, {"C", 256}});
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so;
+    so.algorithmic.maxSeconds = 30;
+    TemplateSpace space = buildTemplateSpace(ctx, so);
+    std::set<std::string> all;
+    for (auto& t : space.templates) all.insert(t->mapping);
+    QVERIFY(all.count("wrg-0-lcl-0-tree"));
+    for (uint64_t seed : {1, 2, 3}) {
+      so.seed = seed;
+      auto evolution = makeStrategy("evolution", so);
+      std::set<std::string> first;
+      for (size_t i = 0; i < all.size(); ++i) {
+        std::optional<Candidate> c = evolution->next(ctx);
+        QVERIFY(c);
+        QCOMPARE(QString::fromStdString(c->phase), QString("initial"));
+        first.insert(c->tmpl->mapping);
+      }
+      QCOMPARE(first, all);
+    }
+  }
+
   void cancellationStopsTheSearch() {
     SearchRunner runner(matmulProblem(32), options("random", 1000), nullptr);
     std::atomic<int> kernels{0};

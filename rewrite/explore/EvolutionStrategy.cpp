@@ -40,12 +40,16 @@ class EvolutionStrategy : public SearchStrategy {
     for (int attempt = 0; attempt < 500 && !ctx.cancelled(); ++attempt) {
       auto [t, values, phase] = propose();
       std::string key = fmt::format("{}|{}", t, formatAssignment(values));
-      if (!proposed_.insert(key).second) continue;
+      if (!proposed_.insert(key).second) {
+        retryMapping();
+        continue;
+      }
       std::string why;
       std::optional<Candidate> c = instantiate(*ctx.problem, templates_[t], values, &why);
       if (!c) {
         ++rejected_;
         penalise(t);
+        retryMapping();
         continue;
       }
       c->phase = phase;
@@ -100,6 +104,12 @@ class EvolutionStrategy : public SearchStrategy {
 
   void penalise(size_t t) { ++failures_[t]; }
 
+  // The initial proposal of a mapping gave no new candidate (its random values did not
+  // instantiate, or were tried): try that mapping again, a few times.
+  void retryMapping() {
+    if (!lastMapping_.empty() && ++mappingRetries_[lastMapping_] <= 8) mappingsToTry_.push_back(lastMapping_);
+  }
+
   double uniform() { return std::uniform_real_distribution<double>(0, 1)(rng_); }
   template <class T>
   const T& pick(const std::vector<T>& v) {
@@ -145,9 +155,11 @@ class EvolutionStrategy : public SearchStrategy {
       warm_.pop_back();
       return {t, values, "warm-start"};
     }
+    lastMapping_.clear();
     if (!mappingsToTry_.empty()) {
-      size_t t = pick(byMapping_[mappingsToTry_.back()]);
+      lastMapping_ = mappingsToTry_.back();
       mappingsToTry_.pop_back();
+      size_t t = pick(byMapping_[lastMapping_]);
       return {t, randomValues(t), "initial"};
     }
     if (population_.size() < 4 || uniform() < 0.12) {
@@ -199,6 +211,8 @@ class EvolutionStrategy : public SearchStrategy {
   std::vector<Member> population_;
   std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
   std::vector<std::string> mappingsToTry_;           // the initial population's mappings (next at the back)
+  std::string lastMapping_;                          // the mapping the last proposal covered ("": none)
+  std::map<std::string, int> mappingRetries_;
   std::set<std::string> proposed_;
 };
 
