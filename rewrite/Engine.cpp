@@ -158,9 +158,14 @@ Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, Pa
     return Outcome::fail(q);
   }
   Site site = makeSite(p, loc, std::move(r));
-  Outcome o = rule.apply(site, params);
-  setError(o ? RewriteError::None : RewriteError::DoesNotApply);
-  return o;
+  try {
+    Outcome o = rule.apply(site, params);
+    setError(o ? RewriteError::None : RewriteError::DoesNotApply);
+    return o;
+  } catch (const ParamError& e) {
+    setError(RewriteError::BadParameters);
+    return Outcome::fail(fmt::format("{}: {}", rule.name, e.diagnostic().message));
+  }
 }
 
 RewriteResult applyRewrite(const TypedProgram& p, const RewriteStep& step) {

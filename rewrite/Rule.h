@@ -70,6 +70,12 @@ struct ParamSpec {
   std::vector<std::string> allowed;  // empty: any value of the kind
 };
 
+// A parameter value a rule cannot use (a size expression where it needs a constant).
+class ParamError : public LiftError {
+ public:
+  using LiftError::LiftError;
+};
+
 // Parameter values by name, as text ("n=4,m=2"). Rules read them through the typed getters.
 class ParamValues {
  public:
@@ -81,7 +87,8 @@ class ParamValues {
   void set(const std::string& name, std::string value);
   bool has(std::string_view name) const;
   const std::string* find(std::string_view name) const;
-  // Precondition: the value was validated for its kind.
+  // The value as an integer. A factor may be a size expression ("N/4"); where a rule needs a
+  // constant, such a value throws ParamError (the rewrite then fails with BadParameters).
   int64_t integer(std::string_view name) const;
   const std::string& text(std::string_view name) const;
   // A Factor value as an expression over the program's size variables.

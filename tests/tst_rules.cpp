@@ -671,6 +671,13 @@ class TestRules : public QObject {
     QVERIFY2(r, r.message.c_str());
     EquivalenceReport eq = checkEquivalence(p.program, r.program->program);
     QVERIFY2(eq, eq.message.c_str());
+    // A size where a rule needs a constant (rounds of a tree, work-items) is a bad parameter,
+    // not a crash.
+    TypedProgram q = program("fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 4) $ x");
+    RewriteResult bad = applyRewrite(q, RewriteStep::parse("partred-iterate@0.2:r=N"));
+    QVERIFY(!bad);
+    QCOMPARE(bad.error, RewriteError::BadParameters);
+    QVERIFY2(bad.message.find("must be a constant integer here, got 'N'") != std::string::npos, bad.message.c_str());
   }
 
   // ----- strategies --------------------------------------------------------------------------
