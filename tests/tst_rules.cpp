@@ -678,6 +678,9 @@ class TestRules : public QObject {
     QVERIFY(!bad);
     QCOMPARE(bad.error, RewriteError::BadParameters);
     QVERIFY2(bad.message.find("must be a constant integer here, got 'N'") != std::string::npos, bad.message.c_str());
+    RewriteResult one = applyRewrite(q, RewriteStep::parse("partred-iterate@0.2:r=1"));  // looped forever once
+    QVERIFY(!one);
+    QVERIFY2(one.message.find("at least 2 elements") != std::string::npos, one.message.c_str());
   }
 
   // ----- strategies --------------------------------------------------------------------------

@@ -86,6 +86,7 @@ Outcome partRedIterate(const Site& s, const ParamValues& pv) {
   if (std::string p = partialReductionProblem(r->f, r->init, false); !p.empty()) return Outcome::fail(p);
   arith::Expr mm = r->pattern->size(0);
   int64_t step = pv.integer("r");
+  if (step < 2) return fail("a round must reduce parts of at least 2 elements, not {}", step);
   if (!mm.isCst()) return fail("the part size {} is not a constant", str(mm));
   int64_t k = 0, v = mm.value();
   while (v > 1 && v % step == 0) {
