@@ -14,8 +14,12 @@ prev=${PREV_DB:-$root/.gpu-ex/gpu-prev.sqlite}
 [[ -e $prev && ! -e $out/gpu.sqlite ]] && cp "$prev" "$out/gpu.sqlite"
 nvidia-smi -L >"$out/device.txt" 2>&1 || true
 # The searches of the cases named (default: all), then the table of every case the store holds.
-DB=$out/gpu.sqlite SEARCH_ONLY=1 "$root/bench/kernels/run.sh" gpu "$@" 2>"$out/log.txt"
-echo "searches: run.sh exit $?" >>"$out/log.txt"
+# TABLE_ONLY=1: no searches, the table of what the store holds.
+: >"$out/log.txt"
+if [[ -z ${TABLE_ONLY:-} ]]; then
+  DB=$out/gpu.sqlite SEARCH_ONLY=1 "$root/bench/kernels/run.sh" gpu "$@" 2>"$out/log.txt"
+  echo "searches: run.sh exit $?" >>"$out/log.txt"
+fi
 DB=$out/gpu.sqlite TABLE_ONLY=1 REPEAT=${REPEAT:-10} "$root/bench/kernels/run.sh" gpu >"$out/table.md" 2>>"$out/log.txt"
 echo "table: run.sh exit $?" >>"$out/log.txt"
 python3 - >"$out/cublas.txt" 2>&1 <<'PY'
