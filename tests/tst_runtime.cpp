@@ -142,6 +142,19 @@ class TestRuntime : public QObject {
     QCOMPARE(r.outputs[0].data, *l.args[2].expected);
   }
 
+  // Keyed inputs stay on the device between runs; a launch with other keys, or the same key
+  // for a buffer of another size, uploads its own.
+  void keyedInputsAreReused() {
+    for (int n : {256, 256, 512, 512}) {
+      KernelLaunch l = vectorAdd(n, vectorAddSource_);
+      l.args[0].dataKey = 1000 + n;
+      l.args[1].dataKey = 2000;  // same key, other sizes: must not be reused across sizes
+      RunResult r = runner_->run(l);
+      QVERIFY2(r.ok() && r.validation.ok, r.summary().c_str());
+      QCOMPARE(r.outputs[0].data, *l.args[2].expected);
+    }
+  }
+
   void inputsAreSeededAndNeverZero() {
     KernelLaunch a = vectorAdd(64, vectorAddSource_), b = vectorAdd(64, vectorAddSource_);
     QCOMPARE(*a.args[0].data, *b.args[0].data);      // same seed, same inputs

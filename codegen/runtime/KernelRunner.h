@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,6 +43,10 @@ class KernelRunner : public Evaluator {
   std::shared_ptr<BuildCache> cache_;
   // Kernel objects of programs already used; the program is held so its handle stays unique.
   std::map<std::pair<cl_program, std::string>, std::pair<cl::Program, cl::Kernel>> kernels_;
+  // The device buffers of the last run's keyed inputs (KernelArg::dataKey, role Input: the
+  // kernel only reads them), reused when the next launch has the same keys instead of being
+  // uploaded again (a search evaluates many kernels on the same inputs).
+  std::unordered_map<uint64_t, cl::Buffer> keyedInputs_;
 };
 
 }  // namespace lift::runtime
