@@ -193,10 +193,64 @@ bool under(const Location& loc, const Location& prefix) { return loc != prefix &
 // Work-group sizes of the tree, preferred first; those with which the whole lowering applies.
 const std::vector<int64_t> kTreeThreads = {256, 128, 512, 64, 1024, 32};
 
+// The lowering of a scheme, the reductions in `trees` given to reduce-to-tree (its work-item
+// count "$threads"; the maps inside them are the tree's): steps in pre-order of locations,
+// outer maps first (a mapLcl needs its mapWrg).
+OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vector<const ReduceSite*>& trees,
+                       int treeDim) {
+  const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
+  OpenCLMapping m;
+  m.name = trees.empty() ? scheme.name : scheme.name + "-tree";
+  m.workGroups = scheme.workGroups;
+  auto absorbed = [&](const Location& loc) {
+    for (const ReduceSite* r : trees)
+      if (under(loc, r->loc)) return true;
+    return false;
+  };
+  std::vector<std::pair<Location, RewriteStep>> steps;
+  for (const MapSite& s : sites.maps) {
+    if (absorbed(s.loc)) continue;
+    Level what;
+    if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
+    RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
+    if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
+    if (what.kind == PatternKind::MapGlb &&
+        std::find(m.globalDims.begin(), m.globalDims.end(), what.dim) == m.globalDims.end())
+      m.globalDims.push_back(what.dim);
+    steps.push_back({s.loc, step});
+  }
+  for (const ReduceSite& r : sites.reduces) {
+    if (absorbed(r.loc)) continue;
+    bool toTree = std::find(trees.begin(), trees.end(), &r) != trees.end();
+    RewriteStep step{&reg.get(toTree ? "reduce-to-tree" : "reduce-to-seq"), r.loc, {}};
+    if (toTree) {
+      step.params.set("threads", "$threads");
+      step.params.set("dim", std::to_string(treeDim));
+    }
+    steps.push_back({r.loc, step});
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  for (auto& [loc, step] : steps) m.steps.push_back(step);
+  std::sort(m.globalDims.begin(), m.globalDims.end());
+  return m;
+}
+
+// Whether every step applies to p in turn, a tree's "$threads" set to `threads`.
+bool applies(const rewrite::TypedProgram& p, const std::vector<RewriteStep>& steps, int64_t threads) {
+  std::optional<rewrite::TypedProgram> cur = p;
+  for (const RewriteStep& step : steps) {
+    RewriteStep concrete = step;
+    if (step.params.find("threads")) concrete.params.set("threads", std::to_string(threads));
+    rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
+    if (!r) return false;
+    cur = std::move(r.program);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
-  const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
   Sites sites = findSites(p);
   std::vector<OpenCLMapping> out;
   if (sites.maps.empty() && sites.reduces.empty()) return out;
@@ -209,67 +263,18 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
       usesAll = usesAll && used;
     }
     if (!usesAll) continue;
+    OpenCLMapping plain = lowering(sites, scheme, {}, 0);
+    if (applies(p, plain.steps, 0)) out.push_back(std::move(plain));
     int treeDim = 0;
     std::vector<const ReduceSite*> trees = treeSites(sites, scheme, &treeDim);
-    for (bool tree : {false, true}) {
-      if (tree && trees.empty()) break;
-      OpenCLMapping m;
-      m.name = tree ? scheme.name + "-tree" : scheme.name;
-      m.workGroups = scheme.workGroups;
-      // Steps in pre-order of locations: outer maps first (a mapLcl needs its mapWrg).
-      std::vector<std::pair<Location, RewriteStep>> steps;
-      auto absorbed = [&](const Location& loc) {
-        if (!tree) return false;
-        for (const ReduceSite* r : trees)
-          if (under(loc, r->loc)) return true;
-        return false;
-      };
-      for (const MapSite& s : sites.maps) {
-        if (absorbed(s.loc)) continue;
-        Level what;
-        if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
-        RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
-        if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
-        if (what.kind == PatternKind::MapGlb &&
-            std::find(m.globalDims.begin(), m.globalDims.end(), what.dim) == m.globalDims.end())
-          m.globalDims.push_back(what.dim);
-        steps.push_back({s.loc, step});
-      }
-      for (const ReduceSite& r : sites.reduces) {
-        if (absorbed(r.loc)) continue;
-        bool toTree = tree && std::find(trees.begin(), trees.end(), &r) != trees.end();
-        RewriteStep step{&reg.get(toTree ? "reduce-to-tree" : "reduce-to-seq"), r.loc, {}};
-        if (toTree) {
-          step.params.set("threads", "$threads");
-          step.params.set("dim", std::to_string(treeDim));
-        }
-        steps.push_back({r.loc, step});
-      }
-      std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
-      for (auto& [loc, step] : steps) m.steps.push_back(step);
-      // Check that the lowering applies (for a tree: with which work-group sizes).
-      std::vector<int64_t> values = tree ? kTreeThreads : std::vector<int64_t>{0};
-      std::vector<int64_t> good;
-      for (int64_t v : values) {
-        std::optional<rewrite::TypedProgram> cur = p;
-        bool ok = true;
-        for (const RewriteStep& step : m.steps) {
-          RewriteStep concrete = step;
-          if (tree && step.params.find("threads")) concrete.params.set("threads", std::to_string(v));
-          rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
-          if (!r) {
-            ok = false;
-            break;
-          }
-          cur = std::move(r.program);
-        }
-        if (ok) good.push_back(v);
-      }
-      if (good.empty()) continue;
-      if (tree) m.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
-      std::sort(m.globalDims.begin(), m.globalDims.end());
-      out.push_back(std::move(m));
-    }
+    if (trees.empty()) continue;
+    OpenCLMapping tree = lowering(sites, scheme, trees, treeDim);
+    std::vector<int64_t> good;
+    for (int64_t threads : kTreeThreads)
+      if (applies(p, tree.steps, threads)) good.push_back(threads);
+    if (good.empty()) continue;
+    tree.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
+    out.push_back(std::move(tree));
   }
   return out;
 }
