@@ -8,7 +8,7 @@
 #   cpu (default): the 2-core development machine's PoCL device
 #   gpu:           the NVIDIA GPU machine (carry .gpu-ex/ from bench/kernels/pack-gpu.sh)
 #   CASE:          names of cases to run (default: all of the profile)
-# Environment: BUDGET (per search; default 90s, on the GPU per case: 330 s of searches in all), STRATEGY (default evolution),
+# Environment: BUDGET (per search; default 90s, on the GPU per case: 530 s of searches in all), STRATEGY (default evolution),
 # DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
 # default 20), LIFTC, BENCH (the executables), PACK (gpu: the packed folder, default .gpu-ex),
 # DEVICE, TABLE_ONLY=1 (no searches: the table of what the store holds), SEARCH_ONLY=1 (no table).
@@ -68,7 +68,11 @@ else
     "matmul-1024 $ex/matmul.lift M=1024,N=1024,K=1024 sgemm 30s"
     "matmul-4096 $ex/matmul.lift M=4096,N=4096,K=4096 sgemm 80s"
     "matmul-8192 $ex/matmul.lift M=8192,N=8192,K=8192 sgemm 80s"
+    "matmul-8192x8192x2048 $ex/matmul.lift M=8192,N=8192,K=2048 sgemm 60s"
+    "matmul-2048x2048x8192 $ex/matmul.lift M=2048,N=2048,K=8192 sgemm 60s"
     "gemv-square $ex/gemv.lift M=16384,N=16384 sgemv 40s"
+    "gemv-wide $ex/gemv.lift M=4096,N=65536 sgemv 40s"
+    "gemv-tall $ex/gemv.lift M=65536,N=4096 sgemv 40s"
     "dot $pr/partialDot.lift N=16384,C=4096 sdot 35s"
     "asum $pr/partialAsum.lift N=16384,C=4096 sasum 35s"
     "scal $ex/scal.lift N=67108864 sscal 25s"
