@@ -97,6 +97,15 @@ std::vector<float> matmulRef(const std::vector<float>& a, const std::vector<floa
   return c;
 }
 
+// matmul_tiled_gpu*: sizes count tiles (C is M*tm x N*tn, K counts tiles of tk); A is M x K and
+// B is K x N (not transposed); C is 2-D.
+Reference tiledMatmul(int64_t tm, int64_t tn, int64_t tk) {
+  return [=](const Inputs& in, const arith::Env& s) {
+    int64_t m = tm * dim(s, "M"), n = tn * dim(s, "N"), k = tk * dim(s, "K");
+    return floatArray({m, n}, matmulRef(floatsOf(in[0]), floatsOf(in[1]), m, n, k, false));
+  };
+}
+
 Value matmulHigh(const Inputs& in, const arith::Env& s) {
   int64_t m = dim(s, "M"), n = dim(s, "N"), k = dim(s, "K");
   return floatArray({m, n, 1}, matmulRef(floatsOf(in[0]), floatsOf(in[1]), m, n, k, false));
@@ -325,54 +334,12 @@ std::map<std::string, Example> references() {
                                         }
                                       return floatArray({m, n, 1}, c);
                                     }};
-  r["lowlevel/matmul_tiled_gpu.lift"] = {
-      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 2}, {"N", 1}, {"K", 3}}},
-      [](const Inputs& in, const arith::Env& s) {
-        // A is M x K, B is K x N (not transposed); each entry sums along K in order.
-        int64_t m = 64 * dim(s, "M"), n = 64 * dim(s, "N"), k = 16 * dim(s, "K");
-        auto a = floatsOf(in[0]), b = floatsOf(in[1]);
-        std::vector<float> c(static_cast<size_t>(m * n));
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            float acc = 0.0f;
-            for (int64_t q = 0; q < k; ++q)
-              acc = acc + a[static_cast<size_t>(i * k + q)] * b[static_cast<size_t>(q * n + j)];
-            c[static_cast<size_t>(i * n + j)] = acc;
-          }
-        return floatArray({m, n}, c);
-      }};
-  r["lowlevel/matmul_tiled_gpu_vec.lift"] = {
-      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
-      [](const Inputs& in, const arith::Env& s) {
-        // A is M x K, B is K x N (not transposed); each entry sums along K in order.
-        int64_t m = 64 * dim(s, "M"), n = 64 * dim(s, "N"), k = 16 * dim(s, "K");
-        auto a = floatsOf(in[0]), b = floatsOf(in[1]);
-        std::vector<float> c(static_cast<size_t>(m * n));
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            float acc = 0.0f;
-            for (int64_t q = 0; q < k; ++q)
-              acc = acc + a[static_cast<size_t>(i * k + q)] * b[static_cast<size_t>(q * n + j)];
-            c[static_cast<size_t>(i * n + j)] = acc;
-          }
-        return floatArray({m, n}, c);
-      }};
-  r["lowlevel/matmul_tiled_gpu_8x8.lift"] = {
-      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
-      [](const Inputs& in, const arith::Env& s) {
-        // A is M x K, B is K x N (not transposed); each entry sums along K in order.
-        int64_t m = 128 * dim(s, "M"), n = 128 * dim(s, "N"), k = 16 * dim(s, "K");
-        auto a = floatsOf(in[0]), b = floatsOf(in[1]);
-        std::vector<float> c(static_cast<size_t>(m * n));
-        for (int64_t i = 0; i < m; ++i)
-          for (int64_t j = 0; j < n; ++j) {
-            float acc = 0.0f;
-            for (int64_t q = 0; q < k; ++q)
-              acc = acc + a[static_cast<size_t>(i * k + q)] * b[static_cast<size_t>(q * n + j)];
-            c[static_cast<size_t>(i * n + j)] = acc;
-          }
-        return floatArray({m, n}, c);
-      }};
+  r["lowlevel/matmul_tiled_gpu.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 2}, {"N", 1}, {"K", 3}}},
+                                         tiledMatmul(64, 64, 16)};
+  r["lowlevel/matmul_tiled_gpu_vec.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
+                                             tiledMatmul(64, 64, 16)};
+  r["lowlevel/matmul_tiled_gpu_8x8.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
+                                             tiledMatmul(128, 128, 16)};
   r["lowlevel/gemv.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 3}, {"N", 12}}}, gemvRef};
   r["lowlevel/asum.lift"] = {{{{"N", 1}}, {{"N", 4}}}, [](const Inputs& in, const arith::Env& s) {
                                auto x = floatsOf(in[0]);
