@@ -37,6 +37,12 @@ SearchProblem matmulProblem(int64_t n) {
   return SearchProblem::make(lang::parseFile(kMatmul), {{"M", n}, {"N", n}, {"K", n}});
 }
 
+// The first pass of a two-pass dot product: n chunks of c pairs.
+SearchProblem partialDotProblem(int64_t n, int64_t c) {
+  return SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"),
+                             {{"N", n}, {"C", c}});
+}
+
 }  // namespace
 
 class TestExplore : public QObject {
@@ -166,9 +172,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   // A reduction directly inside the work-group level gets a second mapping: a tree of
   // work-items (reduce-to-tree), whose size is a tunable of the template.
   void mappingsOfAReductionIncludeATree() {
-    SearchProblem problem =
-        SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"),
-                            {{"N", 4}, {"C", 512}});
+    SearchProblem problem = partialDotProblem(4, 512);
     std::vector<OpenCLMapping> maps = openclMappings(*problem.start);
     const OpenCLMapping* tree = nullptr;
     for (const OpenCLMapping& m : maps)
@@ -371,8 +375,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   // result another one consumes in the same kernel, an unlowered pattern): none is left, and
   // some were dropped for the partial dot product, whose map fission invites them.
   void mappingsTheCodeGeneratorRejectsAreDropped() {
-    SearchProblem problem = SearchProblem::make(
-        lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"), {{"N", 16}, {"C", 64}});
+    SearchProblem problem = partialDotProblem(16, 64);
     StrategyContext ctx;
     ctx.problem = &problem;
     StrategyOptions so;
@@ -398,8 +401,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   // The evolution's first candidates cover every OpenCL mapping of the space once (the tree
   // mapping of a reduction among them), before the tournament narrows the search.
   void evolutionStartsWithEveryMapping() {
-    SearchProblem problem = SearchProblem::make(
-        lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"), {{"N", 16}, {"C", 256}});
+    SearchProblem problem = partialDotProblem(16, 256);
     StrategyContext ctx;
     ctx.problem = &problem;
     StrategyOptions so;
