@@ -86,35 +86,31 @@ void BM_InProcess(benchmark::State& state) {
   measure(state, runner, vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
 }
 
-void BM_Worker(benchmark::State& state) {
-  static std::unique_ptr<WorkerClient> worker;
-  if (!worker) {
+// One worker for the benchmarks that go through it, started on first use.
+WorkerClient& worker() {
+  static WorkerClient client([] {
     WorkerOptions o;
     o.liftcPath = WorkerClient::findLiftc();
     o.device = deviceSpec();
     o.cacheDir = std::filesystem::path();  // memory only: measure the steady state, not the disk
-    worker = std::make_unique<WorkerClient>(o);
-  }
-  measure(state, *worker, vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
+    return o;
+  }());
+  return client;
+}
+
+void BM_Worker(benchmark::State& state) {
+  measure(state, worker(), vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
 }
 
 // A search's case: the same inputs and expected output in every request, identified by keys
 // (KernelArg::dataKey), so that the worker keeps them and only the first request carries them.
 void BM_WorkerKeyed(benchmark::State& state) {
-  static std::unique_ptr<WorkerClient> worker;
-  if (!worker) {
-    WorkerOptions o;
-    o.liftcPath = WorkerClient::findLiftc();
-    o.device = deviceSpec();
-    o.cacheDir = std::filesystem::path();
-    worker = std::make_unique<WorkerClient>(o);
-  }
   KernelLaunch l = vectorAdd(static_cast<int>(state.range(0)));
   l.args[0].dataKey = 1;
   l.args[1].dataKey = 2;
   l.args[2].expectedKey = 3;
-  measure(state, *worker, l, options(state.range(1)));
-  state.counters["request_kib"] = static_cast<double>(worker->lastRequestBytes()) / 1024;
+  measure(state, worker(), l, options(state.range(1)));
+  state.counters["request_kib"] = static_cast<double>(worker().lastRequestBytes()) / 1024;
 }
 
 // Args: elements, minimal (1) or default (0) options.
