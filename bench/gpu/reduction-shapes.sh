@@ -33,6 +33,12 @@ write() {
   if ((W == 1)); then ty=float; else ty=float$W; fi
   local tree="iterate$it(join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split2)"
   local head="userfun add(float x, float y) -> float { return x + y; }"
+  # The partial sums of chunks of L x R elements (of $vec), each reduced by a work-group with OP.
+  chunks() {
+    printf '  join o mapWrg0(join o toGlobal(mapLcl0(mapSeq(id))) o split1 o %s o\n' "$tree"
+    printf '    join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(%s, 0.0f)) o split%s o reorderStride(%s)\n' "$1" "$R" "$L"
+    printf '  ) o split%s $ %s\n' "$((L * R))" "$vec"
+  }
   case $kind in
     dot)
       if ((W == 1)); then acc="return acc + x * y;"; vec="zip(x, y)"; else acc="return acc + dot(x, y);"; vec="zip(asVector$W(x), asVector$W(y))"; fi
@@ -41,9 +47,7 @@ size N = 64;
 $head
 userfun madd(float acc, $ty x, $ty y) -> float { $acc }
 fun partialDot(x: [float]N*$((L * R * W)), y: [float]N*$((L * R * W))) =
-  join o mapWrg0(join o toGlobal(mapLcl0(mapSeq(id))) o split1 o $tree o
-    join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(madd, 0.0f)) o split$R o reorderStride($L)
-  ) o split$((L * R)) $ $vec
+$(chunks madd)
 EOF
       echo "N=$((elems / (L * R * W)))" ;;
     asum)
@@ -53,9 +57,7 @@ size N = 64;
 $head
 userfun absAdd(float acc, $ty x) -> float { $acc }
 fun partialAsum(x: [float]N*$((L * R * W))) =
-  join o mapWrg0(join o toGlobal(mapLcl0(mapSeq(id))) o split1 o $tree o
-    join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(absAdd, 0.0f)) o split$R o reorderStride($L)
-  ) o split$((L * R)) $ $vec
+$(chunks absAdd)
 EOF
       echo "N=$((elems / (L * R * W)))" ;;
     gemv)
