@@ -13,16 +13,6 @@ namespace {
 using namespace support;
 using ir::PatternKind;
 
-// Why a parallel map of kind k in dimension d may not be placed at the site; "" if it may.
-std::string sequentialContext(const Site& s) {
-  for (PatternKind k :
-       {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll,
-        PatternKind::Reduce, PatternKind::PartRed, PatternKind::MapVec})
-    if (s.insidePattern(k))
-      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
-  return "";
-}
-
 Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
   auto mc = m::mapCall(s.expr(), PatternKind::Map);
   if (!mc) return fail("not a call of map");

@@ -80,6 +80,10 @@ using ir::containsPattern;
 // Whether the expression calls a user function (computes rather than reorganises data).
 bool computes(const Expr& e);
 
+// Why the site may not run parallel maps (mapGlb, mapWrg, mapLcl): "it is inside a mapSeq
+// (...)" when it is inside a sequential pattern's or a reduction's function; "" if it may.
+std::string sequentialContext(const Site& s);
+
 // The replacement of a call that keeps the type: e.g. an address-space wrapper around a map.
 Expr wrapCall(PatternKind wrapper, const ir::CallNode& call);
 

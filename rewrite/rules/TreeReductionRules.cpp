@@ -31,10 +31,9 @@ std::string treeProblem(const Site& s, const m::ReduceCall& r, int dim) {
   if (!s.insidePattern(PatternKind::MapWrg, dim))
     return fmt::format("the reduction is not inside a mapWrg{} (its work-items reduce it)", dim);
   if (s.insidePattern(PatternKind::MapLcl, dim)) return fmt::format("it is already inside a mapLcl{}", dim);
-  for (PatternKind k : {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq,
-                        PatternKind::ReduceSeqUnroll, PatternKind::Reduce, PatternKind::PartRed, PatternKind::MapVec,
-                        PatternKind::Iterate})
-    if (s.insidePattern(k)) return fmt::format("it is inside a {} (the tree needs all work-items)", patName(k));
+  if (std::string why = sequentialContext(s); !why.empty()) return why;
+  // An iterate's rounds are not sequential code, but the lengths change between them.
+  if (s.insidePattern(PatternKind::Iterate)) return "it is inside an iterate (the tree needs a fixed length)";
   if (std::string p = partialReductionProblem(r.f, r.init, true); !p.empty()) return p;
   if (containsPattern(r.f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl}))
     return "the operator contains parallel maps";
