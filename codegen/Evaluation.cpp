@@ -195,31 +195,15 @@ namespace {
 
 // setInputs and setExpected through the reference's flattened arrays (made once, then copied).
 void useReference(runtime::KernelLaunch& launch, const CompiledKernel& k, const PreparedReference& ref) {
-  auto what = [](int index, const std::vector<int>& path, runtime::ScalarType t) {
-    std::string s = fmt::format("{}:{}", index, runtime::toString(t));
-    for (int i : path) s += fmt::format(".{}", i);
-    return s;
+  ArraySource flat = [&](int input, const std::vector<int>& path, runtime::ScalarType t) {
+    std::string what = fmt::format("{}:{}", input, runtime::toString(t));
+    for (int i : path) what += fmt::format(".{}", i);
+    const interp::Value& v = input < 0 ? *ref.expected : ref.inputs[static_cast<size_t>(input)];
+    const FlatArrays::Entry& e = ref.flat->get(what, [&] { return hostArrayOf(v, t, path); });
+    return KeyedArray{e.array, e.key};
   };
-  for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
-    const KernelParam& p = k.params[i];
-    runtime::KernelArg& a = launch.args[i];
-    if (p.kind == KernelParam::Kind::Input && p.input >= 0 && p.input < static_cast<int>(ref.inputs.size())) {
-      const interp::Value& v = ref.inputs[static_cast<size_t>(p.input)];
-      const FlatArrays::Entry& e = ref.flat->get(what(p.input, p.path, a.type.scalar),
-                                                 [&] { return hostArrayOf(v, a.type.scalar, p.path); });
-      a.data = e.array;
-      a.dataKey = e.key;
-    } else if (p.kind == KernelParam::Kind::Scalar && p.input >= 0 && p.input < static_cast<int>(ref.inputs.size())) {
-      const interp::Value& v = ref.inputs[static_cast<size_t>(p.input)];
-      a.intValue = static_cast<int64_t>(v.asDouble());
-      a.floatValue = v.asDouble();
-    } else if (p.kind == KernelParam::Kind::Output && ref.expected) {
-      const FlatArrays::Entry& e = ref.flat->get(what(-1, p.path, a.type.scalar),
-                                                 [&] { return hostArrayOf(*ref.expected, a.type.scalar, p.path); });
-      a.expected = e.array;
-      a.expectedKey = e.key;
-    }
-  }
+  setInputs(launch, k, ref.inputs, flat);
+  if (ref.expected) setExpected(launch, k, *ref.expected, flat);
 }
 
 }  // namespace

@@ -169,14 +169,20 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
 }
 
 void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
-               const std::vector<interp::Value>& inputs) {
+               const std::vector<interp::Value>& inputs, const ArraySource& source) {
   for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
     const KernelParam& p = k.params[i];
     if (p.input < 0 || p.input >= static_cast<int>(inputs.size())) continue;
     const interp::Value& v = inputs[static_cast<size_t>(p.input)];
     runtime::KernelArg& a = launch.args[i];
     if (p.kind == KernelParam::Kind::Input) {
-      a.data = hostArrayOf(v, a.type.scalar, p.path);
+      if (source) {
+        KeyedArray ka = source(p.input, p.path, a.type.scalar);
+        a.data = std::move(ka.array);
+        a.dataKey = ka.key;
+      } else {
+        a.data = hostArrayOf(v, a.type.scalar, p.path);
+      }
     } else if (p.kind == KernelParam::Kind::Scalar) {
       a.intValue = static_cast<int64_t>(v.asDouble());
       a.floatValue = v.asDouble();
@@ -184,11 +190,19 @@ void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
   }
 }
 
-void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result) {
+void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result,
+                 const ArraySource& source) {
   for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
     const KernelParam& p = k.params[i];
     if (p.kind != KernelParam::Kind::Output) continue;
-    launch.args[i].expected = hostArrayOf(result, launch.args[i].type.scalar, p.path);
+    runtime::KernelArg& a = launch.args[i];
+    if (source) {
+      KeyedArray ka = source(-1, p.path, a.type.scalar);
+      a.expected = std::move(ka.array);
+      a.expectedKey = ka.key;
+    } else {
+      a.expected = hostArrayOf(result, a.type.scalar, p.path);
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // can be run and checked against the interpreter.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "codegen/CompiledKernel.h"
@@ -19,11 +20,24 @@ namespace lift::codegen {
 // is missing, or when a buffer, local array or NDRange would be empty or negative.
 runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& sizes);
 
+// A buffer's contents and the key that identifies them (KernelArg::dataKey; 0: none).
+struct KeyedArray {
+  runtime::HostArray array;
+  uint64_t key = 0;
+};
+// Where setInputs and setExpected take a buffer's contents from: the program input's index (-1
+// for the result), the tuple path and scalar type of the buffer. Without one, hostArrayOf of
+// the value, unkeyed; a caller sharing arrays among launches (a search's prepared reference)
+// gives its own.
+using ArraySource =
+    std::function<KeyedArray(int input, const std::vector<int>& path, runtime::ScalarType type)>;
+
 // Sets the data of the input buffers and scalar arguments from the program's input values
 // (as the interpreter takes them), and the expected contents of the outputs from its result.
 void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
-               const std::vector<interp::Value>& inputs);
-void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result);
+               const std::vector<interp::Value>& inputs, const ArraySource& source = {});
+void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result,
+                 const ArraySource& source = {});
 
 // The scalars of a value in the layout of the kernel's buffers (row-major), converted to `type`;
 // `path` selects the part of a tuple-typed value one buffer stores (KernelParam::path).
