@@ -130,7 +130,7 @@ class Typer {
           return cur;
         }
         // A symbolic count: the body keeps, divides or multiplies the length (checked by the
-        // type checker); the result length follows from one application to a placeholder.
+        // type checker); the result length follows from one application to a symbolic length.
         arith::Expr L = arith::sizeVar("iterLen_codegen");
         Type out = apply(p.f(), {Type::array(cur.elem(), L)});
         arith::Expr g = out.length();

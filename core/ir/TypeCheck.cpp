@@ -278,7 +278,7 @@ class TypeChecker {
   }
 
   // Whether a divisibility condition must be proven here: not for lengths that involve the
-  // placeholder length of a symbolic iterate's body, whose values are not known.
+  // symbolic stand-in length of a symbolic iterate's body, whose values are not known.
   bool mustProve(arith::Expr len) const {
     if (iterationVars_.empty()) return true;
     for (arith::Expr v : arith::variables(len))
@@ -555,7 +555,7 @@ class TypeChecker {
   }
 
   // iterate(n, f): f applied n times. With a constant count each iteration is checked with its
-  // own input type; with a symbolic count, f is checked once on a placeholder length L and must
+  // own input type; with a symbolic count, f is checked once on a fresh symbolic length L and must
   // keep the length (L), or divide (L/k) or multiply (L*k) it by a constant.
   Type applyIterate(const PatternNode& p, Type in, const ExprNode* site) {
     arith::Expr n = p.params().sizes.at(0);
