@@ -55,7 +55,9 @@ int main(int argc, char** argv) {
   bool cpu = argc > 2 && std::string(argv[2]) == "cpu";
   runtime::KernelRunner runner(runtime::Device::find(device));
   std::printf("device: %s\n\n", runner.device().info().describe().c_str());
-  std::printf("| kernel | sizes | optimised (ms) | unoptimised (ms) | speed-up | source bytes (on / off) | validated |\n");
+  std::printf(
+      "| kernel | sizes | optimised (ms) | unoptimised (ms) | speed-up | source bytes (on / off) | validated "
+      "|\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   for (const Case& c : kCases) {
     ir::Program p = lang::parseFile(std::string(LIFT_SOURCE_DIR "/resources/examples/lowlevel/") + c.file);
@@ -93,8 +95,9 @@ int main(int argc, char** argv) {
       ms[v] = t.ok() ? t.medianMs : -1;
       if (!t.ok()) valid += fmt::format(" (timed run: {})", t.summary());
     }
-    std::printf("| %s | %s | %.4g | %.4g | %.2fx | %zu / %zu | %s |\n", c.file, sizesText(cpu ? c.cpu : c.gpu).c_str(),
-                ms[0], ms[1], ms[0] > 0 ? ms[1] / ms[0] : 0.0, bytes[0], bytes[1], valid.c_str());
+    std::printf("| %s | %s | %.4g | %.4g | %.2fx | %zu / %zu | %s |\n", c.file,
+                sizesText(cpu ? c.cpu : c.gpu).c_str(), ms[0], ms[1], ms[0] > 0 ? ms[1] / ms[0] : 0.0,
+                bytes[0], bytes[1], valid.c_str());
     std::fflush(stdout);
   }
   return 0;

@@ -82,7 +82,8 @@ std::string deviceSpec() {
 }
 
 void BM_InProcess(benchmark::State& state) {
-  static KernelRunner runner(Device::find(deviceSpec()), std::make_shared<BuildCache>(std::filesystem::path()));
+  static KernelRunner runner(Device::find(deviceSpec()),
+                             std::make_shared<BuildCache>(std::filesystem::path()));
   measure(state, runner, vectorAdd(static_cast<int>(state.range(0))), options(state.range(1)));
 }
 

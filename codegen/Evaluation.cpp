@@ -183,7 +183,8 @@ const char* toString(EvaluationStatus s) {
 
 // ----- the reference ---------------------------------------------------------------------------
 
-const FlatArrays::Entry& FlatArrays::get(const std::string& what, const std::function<runtime::HostArray()>& make) {
+const FlatArrays::Entry& FlatArrays::get(const std::string& what,
+                                         const std::function<runtime::HostArray()>& make) {
   static std::atomic<uint64_t> nextKey{1};
   std::lock_guard lock(mutex_);
   std::unique_ptr<Entry>& e = entries_[what];

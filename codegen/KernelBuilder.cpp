@@ -236,7 +236,8 @@ class Builder {
     Type largest = substituteLengths(t, bounds_);
     // Per-work-item private memory: the dimensions l_id selects are not stored.
     int64_t slices = 1;
-    if (space == AddressSpace::Private && !lclDims.empty()) slices = checkSplitOverWorkItems(largest, lclDims, site);
+    if (space == AddressSpace::Private && !lclDims.empty())
+      slices = checkSplitOverWorkItems(largest, lclDims, site);
     if (space == AddressSpace::Private) {
       arith::Expr n = largest.scalarCount();
       if (!n.isCst()) {
@@ -290,11 +291,12 @@ class Builder {
       if (lclDims[d] < 0) continue;
       arith::Expr n = a.length(), threads = nd_.threads(K::MapLcl, lclDims[d]);
       if (!n.isCst() || !threads || !threads.isCst() || n.value() > threads.value())
-        return fmt::format("mapLcl{} would split it over the work-items, but its {} elements in that dimension "
-                           "are more than the {} work-items of the work-group in dimension {}, so a work-item "
-                           "would hold several slices",
-                           lclDims[d], arith::toString(n),
-                           threads ? arith::toString(threads) : std::string("(unknown number of)"), lclDims[d]);
+        return fmt::format(
+            "mapLcl{} would split it over the work-items, but its {} elements in that dimension "
+            "are more than the {} work-items of the work-group in dimension {}, so a work-item "
+            "would hold several slices",
+            lclDims[d], arith::toString(n),
+            threads ? arith::toString(threads) : std::string("(unknown number of)"), lclDims[d]);
     }
     return {};
   }
@@ -306,13 +308,13 @@ class Builder {
       if (lclDims[d] < 0) continue;
       arith::Expr n = a.length(), threads = nd_.threads(K::MapLcl, lclDims[d]);
       if (!n.isCst() || !threads || !threads.isCst() || n.value() > threads.value())
-        fail(site, fmt::format("toPrivate at work-group level: mapLcl{} splits this value of type {} over the "
-                               "work-items, but its {} elements in that dimension are more than the {} "
-                               "work-items of the work-group in dimension {}, so a work-item would hold "
-                               "several slices; use at most as many elements as work-items, or local memory",
-                               lclDims[d], t.toString(), arith::toString(n),
-                               threads ? arith::toString(threads) : std::string("(unknown number of)"),
-                               lclDims[d]));
+        fail(site, fmt::format(
+                       "toPrivate at work-group level: mapLcl{} splits this value of type {} over the "
+                       "work-items, but its {} elements in that dimension are more than the {} "
+                       "work-items of the work-group in dimension {}, so a work-item would hold "
+                       "several slices; use at most as many elements as work-items, or local memory",
+                       lclDims[d], t.toString(), arith::toString(n),
+                       threads ? arith::toString(threads) : std::string("(unknown number of)"), lclDims[d]));
       slices *= n.value();
     }
     return slices;
@@ -693,7 +695,8 @@ std::vector<int> Builder::lclDimsOf(const ir::Fun& fun, const std::vector<Arg>* 
       }
     if (std::none_of(d.begin(), d.end(), [](int x) { return x >= 0; })) {
       d.clear();
-      if (auto* l = ir::asLambda(p->f()); l && !l->params().empty()) d = lclDimsOfAcc(l->body(), l->params()[0].get());
+      if (auto* l = ir::asLambda(p->f()); l && !l->params().empty())
+        d = lclDimsOfAcc(l->body(), l->params()[0].get());
     }
     d.insert(d.begin(), -1);
     return d;
@@ -720,7 +723,8 @@ std::vector<int> Builder::lclDimsOfAcc(const ir::Expr& body, const ir::ParamNode
     if (!zp || zp->pattern() != K::Zip || z->args().empty() || z->args()[0].get() != acc) return {};
   }
   std::vector<int> d;
-  if (auto* l = ir::asLambda(p->f()); l && !l->params().empty()) d = lclDimsOfAcc(l->body(), l->params()[0].get());
+  if (auto* l = ir::asLambda(p->f()); l && !l->params().empty())
+    d = lclDimsOfAcc(l->body(), l->params()[0].get());
   d.insert(d.begin(), p->index());
   return d;
 }
@@ -1197,9 +1201,10 @@ void Builder::map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::Node
       view::memoriesOf(dest, ms);
       for (auto* m : ms)
         if (auto it = unsplit_.find(m); it != unsplit_.end())
-          fail(site, fmt::format("mapLcl{} stores its result in private memory at work-group level: {}; store "
-                                 "it in local memory (toLocal)",
-                                 p.index(), it->second));
+          fail(site,
+               fmt::format("mapLcl{} stores its result in private memory at work-group level: {}; store "
+                           "it in local memory (toLocal)",
+                           p.index(), it->second));
       fail(site,
            fmt::format("mapLcl{} stores its result in private memory at work-group level, where it would be "
                        "split over the work-items, but the value is not made by mapLcl at work-group level "
@@ -1705,7 +1710,8 @@ KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, con
     // At the access, naming where the value is made.
     ir::NodeId made = e.mem ? e.mem->node : p.main->id();
     Diagnostic at = p.diagnosticAt(made, "");
-    std::string where = at.loc.line > 0 ? fmt::format(" (the value made at line {}:{})", at.loc.line, at.loc.col) : "";
+    std::string where =
+        at.loc.line > 0 ? fmt::format(" (the value made at line {}:{})", at.loc.line, at.loc.col) : "";
     throw LiftError(p.diagnosticAt(e.node ? e.node : made, e.message + where));
   }
   return m;

@@ -89,12 +89,13 @@ ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
                        (lengths[d].isCst() && lengths[d].value() == 1 && s.isCst() && s.value() == 0);
             if (!own)
               violation = SliceError{
-                  v->mem, currentNode, fmt::format("{} is private to each work-item, split over the work-items by mapLcl{} "
-                                      "(dimension {} of its type {}), but it is accessed here at index {} of "
-                                      "that dimension instead of {}: a work-item would read or write an element "
-                                      "another work-item holds; access it through the same mapLcl dimensions "
-                                      "everywhere, or store it in local memory (toLocal)",
-                                      v->mem->name, lcl[d], d, v->type.toString(), arith::toString(s), want)};
+                  v->mem, currentNode,
+                  fmt::format("{} is private to each work-item, split over the work-items by mapLcl{} "
+                              "(dimension {} of its type {}), but it is accessed here at index {} of "
+                              "that dimension instead of {}: a work-item would read or write an element "
+                              "another work-item holds; access it through the same mapLcl dimensions "
+                              "everywhere, or store it in local memory (toLocal)",
+                              v->mem->name, lcl[d], d, v->type.toString(), arith::toString(s), want)};
             continue;
           }
           arith::Expr term = stride == cst(1) ? idx : rawMul(idx, stride);

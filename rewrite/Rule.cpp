@@ -96,7 +96,8 @@ const std::string& ParamValues::text(std::string_view name) const {
 
 int64_t ParamValues::integer(std::string_view name) const {
   auto v = parseInt(text(name));
-  if (!v) throw ParamError(fmt::format("parameter {} must be a constant integer here, got '{}'", name, text(name)));
+  if (!v)
+    throw ParamError(fmt::format("parameter {} must be a constant integer here, got '{}'", name, text(name)));
   return *v;
 }
 

@@ -211,8 +211,10 @@ class TestCodegenGolden : public QObject {
     QCOMPARE(count(e, "= vload4("), 2);
     QCOMPARE(countRegex(e, "vload4\\([^;]* \\+ l_id, B\\);"), 1);
     QCOMPARE(countRegex(e, "acc[0-9]+_[0-9]+ = 0.0f;"), 64);
-    QCOMPARE(countRegex(e, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, prv[0-9]+_[0-7], prv[0-9]+_[0-7]\\);"),
-             64 * 16);
+    QCOMPARE(
+        countRegex(
+            e, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, prv[0-9]+_[0-7], prv[0-9]+_[0-7]\\);"),
+        64 * 16);
     QCOMPARE(countRegex(e, "prv[0-9]+_[0-7] = [^;]*tmp[0-9]+"), 16 * 16);  // 16 local loads per k
     QCOMPARE(countRegex(e, "out\\[[^\\]]* \\+ l_id( \\+ [0-9]+)?\\] = acc[0-9]+_[0-9]+;"), 64);
     QCOMPARE(count(e, "barrier("), 2);
@@ -224,8 +226,9 @@ class TestCodegenGolden : public QObject {
     std::string compute = std::regex_replace(e.substr(e1, e2 - e1), std::regex("//[^\\n]*"), "");
     QVERIFY2(compute.find('/') == std::string::npos && compute.find('%') == std::string::npos,
              compute.c_str());
-    QCOMPARE(arith::toString(compile("resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift").launch.local[0]),
-             std::string("16"));
+    QCOMPARE(
+        arith::toString(compile("resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift").launch.local[0]),
+        std::string("16"));
 
     // The 4 x 4 tiles of tiled_matmul_private.lift: one private scalar per work-item, initialised
     // from zeros by each work-item for itself.

@@ -79,7 +79,8 @@ class TestEvaluation : public QObject {
     }
     // Through the worker, the reference's arrays cross the pipe once: the second variant's
     // request carries their keys only.
-    runtime::WorkerClient worker({.liftcPath = LIFT_LIFTC, .device = "cpu", .cacheDir = std::filesystem::path()});
+    runtime::WorkerClient worker(
+        {.liftcPath = LIFT_LIFTC, .device = "cpu", .cacheDir = std::filesystem::path()});
     codegen::EvaluationRequest big = req;
     big.sizes = {{"M", 64}, {"N", 64}, {"K", 64}};
     codegen::PreparedReference bigRef = codegen::prepareReference(original, big);

@@ -85,7 +85,10 @@ fun f(x: [float]N, y: [float]N) = reduce(add, 0.0f) o map(neg) o map(mult) $ zip
     QVERIFY2(why.find("patterns away") != std::string::npos, why.c_str());
     QVERIFY(heuristicRejection(far, {}, HeuristicLimits{}).empty());
     // No multiplication feeding an addition: nothing to measure.
-    QCOMPARE(mulAddDistance(parse("size N = 8;\nuserfun neg(float x) -> float { return -x; }\nfun f(x: [float]N) = map(neg) $ x")), -1);
+    QCOMPARE(
+        mulAddDistance(parse(
+            "size N = 8;\nuserfun neg(float x) -> float { return -x; }\nfun f(x: [float]N) = map(neg) $ x")),
+        -1);
   }
 
   void ruleRepetition() {
@@ -109,8 +112,10 @@ fun f(x: [float]N, y: [float]N) = reduce(add, 0.0f) o map(neg) o map(mult) $ zip
     gpu.minWorkGroups = 4;
     QVERIFY(workGroupViolation({1024, 1024}, {32, 8}, gpu).empty());
     QVERIFY(workGroupViolation({1024, 1024}, {48, 1}, gpu).find("does not divide") != std::string::npos);
-    QVERIFY(workGroupViolation({4096, 1024}, {64, 32}, gpu).find("the device allows 1024") != std::string::npos);
-    QVERIFY(workGroupViolation({1024, 1024}, {1, 128}, gpu).find("(the device allows 64)") == std::string::npos);
+    QVERIFY(workGroupViolation({4096, 1024}, {64, 32}, gpu).find("the device allows 1024") !=
+            std::string::npos);
+    QVERIFY(workGroupViolation({1024, 1024}, {1, 128}, gpu).find("(the device allows 64)") ==
+            std::string::npos);
     QVERIFY(workGroupViolation({64, 64}, {4, 4}, gpu).find("at least 32") != std::string::npos);
     QVERIFY(workGroupViolation({64, 1}, {64, 1}, gpu).find("compute units") != std::string::npos);
     QVERIFY(workGroupViolation({4}, {}, gpu).find("at least 8") != std::string::npos);
@@ -201,8 +206,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY2(names.find("wrg-0-lcl-0-tree") != std::string::npos, names.c_str());
     // Matmul's reductions sit under two levels of maps: no tree.
     SearchProblem matmul = matmulProblem(16);
-    for (const OpenCLMapping& m : openclMappings(*matmul.start))
-      QVERIFY2(m.tunables.empty(), m.name.c_str());
+    for (const OpenCLMapping& m : openclMappings(*matmul.start)) QVERIFY2(m.tunables.empty(), m.name.c_str());
   }
 
   void algorithmicPhaseFindsRegisterBlocking() {
@@ -297,7 +301,8 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     for (std::string line; std::getline(in, line);) steps.push_back(rewrite::RewriteStep::parse(line));
     auto replayed = replaySteps(*problem.start, steps);
     QVERIFY(replayed);
-    QCOMPARE(QString::fromStdString(programHash(replayed->program)), QString::fromStdString(s.best[0].programHash));
+    QCOMPARE(QString::fromStdString(programHash(replayed->program)),
+             QString::fromStdString(s.best[0].programHash));
   }
 
   void threePhaseIsDeterministicAndResumes() {
@@ -318,7 +323,8 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     });
     // The same candidates in the same order: the stored ones come back without a measurement.
     QVERIFY(second.size() >= first.size());
-    for (size_t i = 0; i < first.size(); ++i) QCOMPARE(QString::fromStdString(second[i]), QString::fromStdString(first[i]));
+    for (size_t i = 0; i < first.size(); ++i)
+      QCOMPARE(QString::fromStdString(second[i]), QString::fromStdString(first[i]));
     QCOMPARE(s.counts.cached, int64_t(first.size()));
     QVERIFY(store.count() > before);
   }
@@ -356,7 +362,8 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   // the template's tunables, its work-group size the launch tunables.
   void hintsMatchTemplates() {
     auto t = std::make_shared<DerivationTemplate>();
-    t->steps = {rewrite::RewriteStep::parse("split-join@0.1:n=2"), rewrite::RewriteStep::parse("map-to-glb@0.1:dim=0")};
+    t->steps = {rewrite::RewriteStep::parse("split-join@0.1:n=2"),
+                rewrite::RewriteStep::parse("map-to-glb@0.1:dim=0")};
     t->steps[0].params = rewrite::ParamValues{{"n", "$n"}};
     t->tunables = {Tunable{"n", "split-join@0.1 n", {2, 4, 8}, false}, Tunable{"local0", "", {1, 2}, true}};
     t->launchDims = {0};

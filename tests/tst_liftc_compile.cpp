@@ -101,7 +101,8 @@ class TestLiftcCompile : public QObject {
         << QStringList{"compile", "tests/data/codegen/bad_sync.lift"} << "bad_sync.lift:7:63: error: mapGlb0";
     QTest::newRow("private value read at another work-item's slice")
         << QStringList{"compile", "tests/data/codegen/bad_private_split.lift"}
-        << "bad_private_split.lift:13:7: error: acc1 is private to each work-item, split over the work-items by "
+        << "bad_private_split.lift:13:7: error: acc1 is private to each work-item, split over the work-items "
+           "by "
            "mapLcl1";
     QTest::newRow("local memory too large")
         << QStringList{"compile", "tests/data/codegen/local_dynamic.lift", "--size", "K=100000"}

@@ -73,7 +73,8 @@ class TestRandomWalks : public QObject {
     o.seed = seed;
     o.maxSeconds = 20;  // any seed: the walk stops (and passes) rather than running long
     if (const char* ex = std::getenv("LIFT_WALK_EXCLUDE"))  // rules to leave out (comma separated)
-      for (const QString& r : QString(ex).split(',', Qt::SkipEmptyParts)) o.exclude.push_back(r.toStdString());
+      for (const QString& r : QString(ex).split(',', Qt::SkipEmptyParts))
+        o.exclude.push_back(r.toStdString());
     o.equivalence.atLeast = {1, 3, 6};
     o.equivalence.maxInputScalars = 1 << 13;
     RandomWalkResult w = randomWalk(start, o);

@@ -143,7 +143,8 @@ class TestResultStore : public QObject {
   }
 
   void notAStore() {
-    std::ofstream(path("junk.sqlite").toStdString()) << "this is not a database, just some text padding it out";
+    std::ofstream(path("junk.sqlite").toStdString())
+        << "this is not a database, just some text padding it out";
     try {
       ResultStore s(path("junk.sqlite").toStdString());
       QFAIL("expected an error");
@@ -156,8 +157,12 @@ class TestResultStore : public QObject {
   // A search killed mid-run keeps every kernel it stored; resuming measures nothing again.
   void survivesKilledSearchAndResumes() {
     QString db = path("killed.sqlite");
-    QStringList args = {"explore", QString(LIFT_SOURCE_DIR) + "/resources/examples/matmul.lift", "--size",
-                        "M=32,N=32,K=32", "--max-kernels", "60", "--db", db, "--strategy", "three-phase", "--seed", "3"};
+    QStringList args = {"explore",       QString(LIFT_SOURCE_DIR) + "/resources/examples/matmul.lift",
+                        "--size",        "M=32,N=32,K=32",
+                        "--max-kernels", "60",
+                        "--db",          db,
+                        "--strategy",    "three-phase",
+                        "--seed",        "3"};
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("XDG_CACHE_HOME", dir_.filePath("cache"));

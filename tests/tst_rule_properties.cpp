@@ -80,7 +80,8 @@ std::vector<std::pair<std::string, TypedProgram>> programs() {
       // 64x64 and 128x128 tiles of matmul_tiled_gpu*) would make every rule's check take seconds;
       // their kernels are checked against the interpreter by tst_codegen_run instead.
       std::vector<arith::Env> smallest = chooseSizeSets(p.program, 1);
-      if (smallest.empty() || interp::countWork(p.program, smallest[0]).applications > kMaxApplications) continue;
+      if (smallest.empty() || interp::countWork(p.program, smallest[0]).applications > kMaxApplications)
+        continue;
       out.emplace_back(f.filename().string(), p);
       // Every size a multiple of 4, so that split, vectorisation and tiling rules apply.
       TypedProgram all = p;

@@ -48,7 +48,8 @@ class TestRuleRobustness : public QObject {
       std::vector<Location> locs;
       locations(ir::NodeRef{nullptr, ir::Fun(p.main())}, Location(), locs);
       for (const Rule* r : RuleRegistry::instance().rules()) {
-        for (const std::string& v : {size, "2*" + size, std::string("1"), std::string("3"), std::string("64")}) {
+        for (const std::string& v :
+             {size, "2*" + size, std::string("1"), std::string("3"), std::string("64")}) {
           ParamValues pv;
           for (const ParamSpec& spec : r->params)
             if (spec.kind == ParamKind::Factor || spec.kind == ParamKind::Count) pv.set(spec.name, v);
@@ -63,20 +64,23 @@ class TestRuleRobustness : public QObject {
             } catch (const std::exception& e) {
               QFAIL(qPrintable(where + ": threw " + e.what()));
             }
-            double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (ms > slowestMs) {
               slowestMs = ms;
               slowest = where.toStdString();
             }
             ++tried;
             if (res) ++applied;
-            QVERIFY2(res || res.error != RewriteError::IllTyped, qPrintable(where + ": " + res.message.c_str()));
+            QVERIFY2(res || res.error != RewriteError::IllTyped,
+                     qPrintable(where + ": " + res.message.c_str()));
             QVERIFY2(res || !res.message.empty(), qPrintable(where + ": no reason given"));
           }
         }
       }
     }
-    qInfo("%zu rewrites tried, %zu applied; slowest %.1f ms (%s)", tried, applied, slowestMs, slowest.c_str());
+    qInfo("%zu rewrites tried, %zu applied; slowest %.1f ms (%s)", tried, applied, slowestMs,
+          slowest.c_str());
     QVERIFY2(slowestMs < 2000, slowest.c_str());
   }
 };

@@ -508,7 +508,8 @@ class TestRules : public QObject {
       QVERIFY2(!r->lhs.empty() && !r->rhs.empty(), r->name.c_str());
       QVERIFY2(r->display().find(" => ") != std::string::npos, r->name.c_str());
       QVERIFY2(r->description.find('\n') == std::string::npos, r->name.c_str());
-      for (char c : r->name) QVERIFY2((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-', r->name.c_str());
+      for (char c : r->name)
+        QVERIFY2((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-', r->name.c_str());
       ParamValues defaults;
       QCOMPARE(QString::fromStdString(r->completeParams(defaults)), QString());
       QCOMPARE(defaults.values().size(), r->params.size());
@@ -520,7 +521,8 @@ class TestRules : public QObject {
     std::set<std::string> covered;
     for (auto& e : kExamples) covered.insert(e.rule);
     for (const Rule* r : RuleRegistry::instance().rules())
-      QVERIFY2(covered.count(r->name), qPrintable(QString("no example test for rule %1").arg(r->name.c_str())));
+      QVERIFY2(covered.count(r->name),
+               qPrintable(QString("no example test for rule %1").arg(r->name.c_str())));
   }
 
   void suggestionsForTypos() {
@@ -665,8 +667,8 @@ class TestRules : public QObject {
   }
 
   void symbolicParameters() {
-    TypedProgram p = TypedProgram::check(lang::parseProgram(
-        std::string(kHeader) + "fun f(x: [float]N*M) = map(neg) $ x\n", "<sym>"));
+    TypedProgram p = TypedProgram::check(
+        lang::parseProgram(std::string(kHeader) + "fun f(x: [float]N*M) = map(neg) $ x\n", "<sym>"));
     RewriteResult r = applyRewrite(p, RewriteStep::parse("split-join@0:n=M"));
     QVERIFY2(r, r.message.c_str());
     EquivalenceReport eq = checkEquivalence(p.program, r.program->program);
@@ -677,8 +679,10 @@ class TestRules : public QObject {
     RewriteResult bad = applyRewrite(q, RewriteStep::parse("partred-iterate@0.2:r=N"));
     QVERIFY(!bad);
     QCOMPARE(bad.error, RewriteError::BadParameters);
-    QVERIFY2(bad.message.find("must be a constant integer here, got 'N'") != std::string::npos, bad.message.c_str());
-    RewriteResult one = applyRewrite(q, RewriteStep::parse("partred-iterate@0.2:r=1"));  // looped forever once
+    QVERIFY2(bad.message.find("must be a constant integer here, got 'N'") != std::string::npos,
+             bad.message.c_str());
+    RewriteResult one =
+        applyRewrite(q, RewriteStep::parse("partred-iterate@0.2:r=1"));  // looped forever once
     QVERIFY(!one);
     QVERIFY2(one.message.find("at least 2 elements") != std::string::npos, one.message.c_str());
   }
@@ -754,7 +758,8 @@ class TestRules : public QObject {
     QVERIFY(applyRewrite(p, RewriteStep::parse("reduce-partial@0:m=2")));
     TypedProgram q = program("fun f(x: [float]8*N) = reduce(fun((a, b) => add(a, sq(b))), 0.0f) $ x");
     QVERIFY(!applyRewrite(q, RewriteStep::parse("reduce-partial@0:m=2")));
-    TypedProgram m = program("fun f(A: [[float]8]4*N) = reduce(fun((a, b) => map(add) $ zip(a, b)), zeros([float]8)) $ A");
+    TypedProgram m =
+        program("fun f(A: [[float]8]4*N) = reduce(fun((a, b) => map(add) $ zip(a, b)), zeros([float]8)) $ A");
     RewriteResult r = applyRewrite(m, RewriteStep::parse("reduce-partial@0:m=2"));
     QVERIFY2(r, r.message.c_str());
     QVERIFY(checkEquivalence(m.program, r.program->program));

@@ -180,8 +180,9 @@ class TestWorker : public QObject {
     QCOMPARE(second.outputs[0].data, *l.args[2].expected);
     // A wrong result with a kept expected array is still caught.
     KernelLaunch wrong = l;
-    wrong.source = "__kernel void vector_add(__global const float* a, __global const float* b, "
-                   "__global float* c, int n) { int i = get_global_id(0); if (i < n) c[i] = a[i] - b[i]; }\n";
+    wrong.source =
+        "__kernel void vector_add(__global const float* a, __global const float* b, "
+        "__global float* c, int n) { int i = get_global_id(0); if (i < n) c[i] = a[i] - b[i]; }\n";
     RunResult bad = worker_->run(wrong);
     QCOMPARE(bad.status, RunStatus::WrongResult);
     QVERIFY(worker_->lastRequestBytes() < 16 * 1024);
@@ -305,7 +306,8 @@ class TestWorker : public QObject {
     std::string keyed = wk.take();
     wire::Writer wf;
     wire::put(wf, k);
-    QCOMPARE(wf.take().size() - keyed.size(), size_t(1 + 8 + 64 * 4));  // the array: its type, length and data
+    QCOMPARE(wf.take().size() - keyed.size(),
+             size_t(1 + 8 + 64 * 4));  // the array: its type, length and data
     std::unordered_map<uint64_t, HostArray> kept = {{7, *k.args[0].data}};
     wire::Reader rk(keyed);
     KernelLaunch k2 = wire::getKernelLaunch(rk, &kept);

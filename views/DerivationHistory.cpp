@@ -40,7 +40,8 @@ void DerivationHistory::clear() {
   current_ = -1;
 }
 
-void DerivationHistory::replaceRoot(int index, std::shared_ptr<const rewrite::TypedProgram> program, const QString& text) {
+void DerivationHistory::replaceRoot(int index, std::shared_ptr<const rewrite::TypedProgram> program,
+                                    const QString& text) {
   State& s = states_.at(static_cast<size_t>(index));
   s.program = std::move(program);
   s.text = text;
@@ -62,7 +63,8 @@ int DerivationHistory::addRoot(std::shared_ptr<const rewrite::TypedProgram> prog
   return idx;
 }
 
-int DerivationHistory::addStep(int parent, const QString& spec, std::shared_ptr<const rewrite::TypedProgram> program) {
+int DerivationHistory::addStep(int parent, const QString& spec,
+                               std::shared_ptr<const rewrite::TypedProgram> program) {
   State s;
   s.parent = parent;
   s.spec = spec;
@@ -122,7 +124,9 @@ void DerivationHistory::startCheck(int index) {
       st.check = Check::Verified;
       QStringList sizes;
       for (auto& env : r.sizes) sizes << QString::fromStdString(rewrite::formatSizes(env));
-      st.checkMessage = QString("Same results as the previous step on random inputs (%1 runs: %2)").arg(r.runs).arg(sizes.join("; "));
+      st.checkMessage = QString("Same results as the previous step on random inputs (%1 runs: %2)")
+                            .arg(r.runs)
+                            .arg(sizes.join("; "));
     } else {
       st.check = r.runs == 0 && r.equal ? Check::NotChecked : Check::Failed;
       st.checkMessage = QString::fromStdString(r.message);
@@ -149,10 +153,22 @@ void DerivationHistory::refreshItem(int index) {
   item->setText(0, label);
   item->setToolTip(0, label);
   switch (s.check) {
-    case Check::NotChecked: item->setText(1, s.parent < 0 ? "" : "not checked"); item->setForeground(1, QColor("#777777")); break;
-    case Check::Pending: item->setText(1, "checking…"); item->setForeground(1, QColor("#9a6700")); break;
-    case Check::Verified: item->setText(1, "✓ verified"); item->setForeground(1, QColor("#1a7f37")); break;
-    case Check::Failed: item->setText(1, "✗ differs"); item->setForeground(1, QColor("#cf222e")); break;
+    case Check::NotChecked:
+      item->setText(1, s.parent < 0 ? "" : "not checked");
+      item->setForeground(1, QColor("#777777"));
+      break;
+    case Check::Pending:
+      item->setText(1, "checking…");
+      item->setForeground(1, QColor("#9a6700"));
+      break;
+    case Check::Verified:
+      item->setText(1, "✓ verified");
+      item->setForeground(1, QColor("#1a7f37"));
+      break;
+    case Check::Failed:
+      item->setText(1, "✗ differs");
+      item->setForeground(1, QColor("#cf222e"));
+      break;
   }
   item->setToolTip(1, s.checkMessage);
   item->setText(2, s.performance);
@@ -178,13 +194,15 @@ void DerivationHistory::setPerformance(int index, const QString& text) {
 }
 
 int DerivationHistory::rootOf(int index) const {
-  while (states_.at(static_cast<size_t>(index)).parent >= 0) index = states_[static_cast<size_t>(index)].parent;
+  while (states_.at(static_cast<size_t>(index)).parent >= 0)
+    index = states_[static_cast<size_t>(index)].parent;
   return index;
 }
 
 QStringList DerivationHistory::specsTo(int index) const {
   QStringList specs;
-  for (int i = index; i >= 0 && states_[static_cast<size_t>(i)].parent >= 0; i = states_[static_cast<size_t>(i)].parent)
+  for (int i = index; i >= 0 && states_[static_cast<size_t>(i)].parent >= 0;
+       i = states_[static_cast<size_t>(i)].parent)
     specs.prepend(states_[static_cast<size_t>(i)].spec);
   return specs;
 }

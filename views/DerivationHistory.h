@@ -37,7 +37,8 @@ class DerivationHistory : public QWidget {
   ~DerivationHistory() override;
 
   // Starts a new derivation tree from `program`; returns the new state's index.
-  int addRoot(std::shared_ptr<const rewrite::TypedProgram> program, const QString& origin, const QString& text);
+  int addRoot(std::shared_ptr<const rewrite::TypedProgram> program, const QString& origin,
+              const QString& text);
   // Replaces the program of a root that has no steps yet (the user is still editing it).
   void replaceRoot(int index, std::shared_ptr<const rewrite::TypedProgram> program, const QString& text);
   // Adds a state reached from `parent` by `spec` and starts its check; returns its index.

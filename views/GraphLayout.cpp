@@ -2,8 +2,8 @@
 // node boxes, edge splines and cluster boxes, and flips y for Qt.
 #include "views/GraphLayout.h"
 
-#include <gvc.h>
 #include <cgraph.h>
+#include <gvc.h>
 
 #include <memory>
 #include <mutex>

@@ -13,11 +13,11 @@
 namespace lift::views {
 
 struct GraphGeometry {
-  std::vector<QRectF> nodes;          // per ProgramGraph node, scene coordinates (y down)
-  std::vector<QPainterPath> edges;    // per ProgramGraph edge, the spline
-  std::vector<QPointF> arrowTips;     // per edge, where its arrow points (end of the spline)
-  std::vector<QPointF> edgeLabels;    // per edge, label position (may be null point)
-  std::vector<QRectF> clusters;       // per cluster
+  std::vector<QRectF> nodes;        // per ProgramGraph node, scene coordinates (y down)
+  std::vector<QPainterPath> edges;  // per ProgramGraph edge, the spline
+  std::vector<QPointF> arrowTips;   // per edge, where its arrow points (end of the spline)
+  std::vector<QPointF> edgeLabels;  // per edge, label position (may be null point)
+  std::vector<QRectF> clusters;     // per cluster
   QRectF bounds;
 };
 

@@ -28,16 +28,26 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
 QColor GraphView::colorFor(ir::ProgramGraph::NodeKind kind, int level) {
   using K = ir::ProgramGraph::NodeKind;
   switch (kind) {
-    case K::Input: return QColor("#9fc5e8");
-    case K::Param: return QColor("#cfe2f3");
-    case K::Literal: return QColor("#eeeeee");
-    case K::Algorithmic: return QColor("#b6d7a8");
-    case K::DataLayout: return QColor("#fff2cc");
-    case K::ParallelMap: return level == 0 ? QColor("#f4cccc") : level == 1 ? QColor("#ea9999") : QColor("#f9cb9c");
-    case K::SequentialOp: return QColor("#d9d2e9");
-    case K::AddressSpace: return level == 0 ? QColor("#a2c4c9") : level == 1 ? QColor("#76a5af") : QColor("#d0e0e3");
-    case K::UserFun: return QColor("#ffe599");
-    case K::LambdaCall: return QColor("#ffffff");
+    case K::Input:
+      return QColor("#9fc5e8");
+    case K::Param:
+      return QColor("#cfe2f3");
+    case K::Literal:
+      return QColor("#eeeeee");
+    case K::Algorithmic:
+      return QColor("#b6d7a8");
+    case K::DataLayout:
+      return QColor("#fff2cc");
+    case K::ParallelMap:
+      return level == 0 ? QColor("#f4cccc") : level == 1 ? QColor("#ea9999") : QColor("#f9cb9c");
+    case K::SequentialOp:
+      return QColor("#d9d2e9");
+    case K::AddressSpace:
+      return level == 0 ? QColor("#a2c4c9") : level == 1 ? QColor("#76a5af") : QColor("#d0e0e3");
+    case K::UserFun:
+      return QColor("#ffe599");
+    case K::LambdaCall:
+      return QColor("#ffffff");
   }
   return Qt::white;
 }
@@ -53,7 +63,8 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   GraphGeometry geo = layoutGraph(g);
 
   for (size_t c = 0; c < geo.clusters.size(); ++c) {
-    auto* r = scene()->addRect(geo.clusters[c], QPen(QColor("#888888"), 1, Qt::DashLine), QBrush(QColor(250, 250, 250, 60)));
+    auto* r = scene()->addRect(geo.clusters[c], QPen(QColor("#888888"), 1, Qt::DashLine),
+                               QBrush(QColor(250, 250, 250, 60)));
     r->setZValue(-10 + static_cast<double>(c) * 0.01);
     r->setToolTip(QString::fromStdString(g.clusters[c].label));
     auto* t = scene()->addSimpleText(QString::fromStdString(g.clusters[c].label), QFont("Helvetica", 8));
@@ -63,7 +74,8 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   }
   for (size_t i = 0; i < geo.edges.size(); ++i) {
     bool nested = g.edges[i].nested;
-    QPen pen(nested ? QColor("#999999") : QColor("#444444"), nested ? 1 : 1.3, nested ? Qt::DotLine : Qt::SolidLine);
+    QPen pen(nested ? QColor("#999999") : QColor("#444444"), nested ? 1 : 1.3,
+             nested ? Qt::DotLine : Qt::SolidLine);
     auto* p = scene()->addPath(geo.edges[i], pen);
     p->setZValue(-1);
     // Arrow head at the tip, pointing along the last segment.

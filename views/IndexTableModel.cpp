@@ -18,7 +18,9 @@ int IndexTableModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(entries_.size());
 }
 
-int IndexTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int IndexTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
 
 static QString reduction(const codegen::IndexEntry& e) {
   if (!e.rawExpr || !e.simplifiedExpr) return {};
@@ -34,12 +36,19 @@ QVariant IndexTableModel::data(const QModelIndex& index, int role) const {
   if (role == LineRole) return e.line;
   if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
     switch (index.column()) {
-      case Line: return e.line;
-      case Access: return QString(e.write ? "write" : "read") + (e.form.empty() || e.form == "element" ? "" : " (" + QString::fromStdString(e.form) + ")");
-      case Buffer: return QString::fromStdString(e.buffer);
-      case Raw: return QString::fromStdString(e.raw);
-      case Simplified: return QString::fromStdString(e.simplified);
-      case Reduction: return reduction(e);
+      case Line:
+        return e.line;
+      case Access:
+        return QString(e.write ? "write" : "read") +
+               (e.form.empty() || e.form == "element" ? "" : " (" + QString::fromStdString(e.form) + ")");
+      case Buffer:
+        return QString::fromStdString(e.buffer);
+      case Raw:
+        return QString::fromStdString(e.raw);
+      case Simplified:
+        return QString::fromStdString(e.simplified);
+      case Reduction:
+        return reduction(e);
     }
   }
   if (role == Qt::ForegroundRole && index.column() == Access) return QColor(e.write ? "#b35900" : "#1f5fa6");
@@ -52,7 +61,8 @@ QVariant IndexTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant IndexTableModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, o, role);
+  if (o != Qt::Horizontal || role != Qt::DisplayRole)
+    return QAbstractTableModel::headerData(section, o, role);
   static const char* names[] = {"Line", "Access", "Buffer", "Raw index", "Simplified index", "Size"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }

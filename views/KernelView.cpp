@@ -36,7 +36,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   unroll_->setObjectName("toggleUnroll");
   simplify_->setToolTip("Range-aware simplification of every array index (CGO 2017, 5.4)");
   barriers_->setToolTip("Remove barriers proven unnecessary (CGO 2017, 5.5)");
-  cfg_->setToolTip("No loop when each thread runs exactly one iteration, an if when at most one (CGO 2017, 5.6)");
+  cfg_->setToolTip(
+      "No loop when each thread runs exactly one iteration, an if when at most one (CGO 2017, 5.6)");
   unroll_->setToolTip("Unroll small loops over private arrays, turning them into scalars");
   diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
   for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_}) {
@@ -136,7 +137,8 @@ void KernelView::recompile() {
     QStringList global, local;
     for (auto& g : k.launch.global) global << QString::fromStdString(arith::toString(g));
     for (auto& l : k.launch.local) local << QString::fromStdString(arith::toString(l));
-    info_->setText(QString("Kernel <b>%1</b>: %2 lines, %3 bytes, %4 memory accesses — global (%5), local (%6) — generated in %7 ms")
+    info_->setText(QString("Kernel <b>%1</b>: %2 lines, %3 bytes, %4 memory accesses — global (%5), local "
+                           "(%6) — generated in %7 ms")
                        .arg(QString::fromStdString(k.kernelName))
                        .arg(k.lineNodes.size())
                        .arg(k.source.size())
@@ -150,7 +152,8 @@ void KernelView::recompile() {
     SourceLoc loc = e.diagnostic().loc;
     info_->setText("<span style='color:#9a6700'>No kernel yet: " + error_.toHtmlEscaped() +
                    (loc.known() ? QString(" (line %1:%2)").arg(loc.line).arg(loc.col) : QString()) +
-                   "</span><br>Lower the program with the OpenCL rules (map-to-glb, map-to-wrg, map-to-seq, …) to generate a kernel.");
+                   "</span><br>Lower the program with the OpenCL rules (map-to-glb, map-to-wrg, map-to-seq, "
+                   "…) to generate a kernel.");
     model_->setEntries({});
   }
   showCode();
@@ -166,9 +169,12 @@ void KernelView::showCode() {
   QString html = "<pre style='margin:0'>";
   for (const DiffLine& l : diffLines(baseline_.toStdString(), kernel_->source)) {
     QString t = QString::fromStdString(l.text).toHtmlEscaped();
-    if (l.kind == DiffLine::Kind::Same) html += "  " + t + "\n";
-    else if (l.kind == DiffLine::Kind::Removed) html += "<span style='background:#ffd7d5'>- " + t + "</span>\n";
-    else html += "<span style='background:#ccffd8'>+ " + t + "</span>\n";
+    if (l.kind == DiffLine::Kind::Same)
+      html += "  " + t + "\n";
+    else if (l.kind == DiffLine::Kind::Removed)
+      html += "<span style='background:#ffd7d5'>- " + t + "</span>\n";
+    else
+      html += "<span style='background:#ccffd8'>+ " + t + "</span>\n";
   }
   code_->clear();
   code_->appendHtml(html + "</pre>");
@@ -195,7 +201,9 @@ void KernelView::highlightNode(ir::NodeId id) {
   code_->setExtraSelections(sels);
   table_->clearSelection();
   for (int r = 0; r < model_->rowCount(); ++r)
-    if (model_->entry(r).node == id) table_->selectionModel()->select(model_->index(r, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    if (model_->entry(r).node == id)
+      table_->selectionModel()->select(model_->index(r, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
 QString KernelView::source() const { return kernel_ ? QString::fromStdString(kernel_->source) : QString(); }

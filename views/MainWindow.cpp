@@ -11,23 +11,23 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSaveFile>
 #include <QScrollArea>
-#include <QStandardPaths>
-#include <QTimer>
-#include <QSvgGenerator>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
+#include <QSvgGenerator>
 #include <QTextStream>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -37,17 +37,17 @@
 #include "core/ir/ProgramGraph.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
-#include "views/GraphView.h"
-#include "views/ProgramEditor.h"
-#include "views/DerivationHistory.h"
-#include "views/DeviceChoice.h"
-#include "views/KernelView.h"
-#include "views/RulePalette.h"
-#include "views/PerformancePlot.h"
-#include "views/RunPanel.h"
-#include "views/SearchPanel.h"
 #include "core/lang/Printer.h"
 #include "rewrite/DerivationReport.h"
+#include "views/DerivationHistory.h"
+#include "views/DeviceChoice.h"
+#include "views/GraphView.h"
+#include "views/KernelView.h"
+#include "views/PerformancePlot.h"
+#include "views/ProgramEditor.h"
+#include "views/RulePalette.h"
+#include "views/RunPanel.h"
+#include "views/SearchPanel.h"
 
 namespace lift::views {
 
@@ -56,7 +56,8 @@ namespace {
 // new state, undo moves back, redo forward again, a click in the history jumps.
 class MoveCommand : public QUndoCommand {
  public:
-  MoveCommand(MainWindow* w, int from, int to, const QString& text) : QUndoCommand(text), w_(w), from_(from), to_(to) {}
+  MoveCommand(MainWindow* w, int from, int to, const QString& text)
+      : QUndoCommand(text), w_(w), from_(from), to_(to) {}
   void redo() override { w_->goToState(to_); }
   void undo() override { w_->goToState(from_); }
 
@@ -66,7 +67,6 @@ class MoveCommand : public QUndoCommand {
 };
 
 bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
-
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
     QMessageBox::warning(parent, "Save", "Cannot write " + path + ": " + f.errorString());
@@ -115,13 +115,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   search_->setPlaceholderText("Find node (Ctrl+F)");
   search_->setObjectName("graphSearch");
   search_->setMaximumWidth(220);
-  bar->addAction("Fit", QKeySequence("Ctrl+0"), graph_, &GraphView::fit)->setToolTip("Fit the graph into the view (Ctrl+0)");
+  bar->addAction("Fit", QKeySequence("Ctrl+0"), graph_, &GraphView::fit)
+      ->setToolTip("Fit the graph into the view (Ctrl+0)");
   bar->addAction("Zoom in", QKeySequence::ZoomIn, graph_, &GraphView::zoomIn);
   bar->addAction("Zoom out", QKeySequence::ZoomOut, graph_, &GraphView::zoomOut);
   bar->addSeparator();
   bar->addWidget(search_);
   connect(search_, &QLineEdit::returnPressed, this, [this] {
-    if (!graph_->findNext(search_->text())) statusBar()->showMessage("No node matches '" + search_->text() + "'", 3000);
+    if (!graph_->findNext(search_->text()))
+      statusBar()->showMessage("No node matches '" + search_->text() + "'", 3000);
   });
   layout->addWidget(bar);
   layout->addWidget(graph_, 1);
@@ -181,20 +183,23 @@ void MainWindow::buildDocks() {
   historyDock->setObjectName("historyDock");
   historyDock->setWidget(history_);
   addDockWidget(Qt::LeftDockWidgetArea, historyDock);
-  connect(history_, &DerivationHistory::stateActivated, this, [this](int idx) { moveTo(idx, "Jump to step"); });
+  connect(history_, &DerivationHistory::stateActivated, this,
+          [this](int idx) { moveTo(idx, "Jump to step"); });
 
   run_ = new RunPanel(this);
   auto* runDock = new QDockWidget("Device and run", this);
   runDock->setObjectName("runDock");
   runDock->setWidget(run_);
   addDockWidget(Qt::RightDockWidgetArea, runDock);
-  connect(run_, &RunPanel::finished, this, [this](std::shared_ptr<const rewrite::TypedProgram> p, const codegen::Evaluation& e) {
-    // Annotate the derivation state that was run (the user may have moved on meanwhile).
-    for (int i = 0; i < history_->stateCount(); ++i)
-      if (history_->state(i).program == p)
-        history_->setPerformance(i, e.ok() ? QString::fromStdString(e.throughputText()) : QString::fromStdString(codegen::toString(e.status)));
-    statusBar()->showMessage(QString::fromStdString(e.summary()), 8000);
-  });
+  connect(run_, &RunPanel::finished, this,
+          [this](std::shared_ptr<const rewrite::TypedProgram> p, const codegen::Evaluation& e) {
+            // Annotate the derivation state that was run (the user may have moved on meanwhile).
+            for (int i = 0; i < history_->stateCount(); ++i)
+              if (history_->state(i).program == p)
+                history_->setPerformance(i, e.ok() ? QString::fromStdString(e.throughputText())
+                                                   : QString::fromStdString(codegen::toString(e.status)));
+            statusBar()->showMessage(QString::fromStdString(e.summary()), 8000);
+          });
 
   plot_ = new PerformancePlot(this);
   auto* plotDock = new QDockWidget("Search performance", this);
@@ -215,9 +220,12 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(runDock, searchDock);
   runDock->raise();
   // The search pane follows the run pane's device (and back), so both talk about one device.
-  connect(run_->deviceChoice(), &QComboBox::currentIndexChanged, searchPanel_->deviceChoice(), &QComboBox::setCurrentIndex);
-  connect(searchPanel_->deviceChoice(), &QComboBox::currentIndexChanged, run_->deviceChoice(), &QComboBox::setCurrentIndex);
-  connect(searchPanel_, &SearchPanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+  connect(run_->deviceChoice(), &QComboBox::currentIndexChanged, searchPanel_->deviceChoice(),
+          &QComboBox::setCurrentIndex);
+  connect(searchPanel_->deviceChoice(), &QComboBox::currentIndexChanged, run_->deviceChoice(),
+          &QComboBox::setCurrentIndex);
+  connect(searchPanel_, &SearchPanel::message, this,
+          [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   connect(searchPanel_, &SearchPanel::searchStarted, this, [plotDock, searchDock] {
     plotDock->show();
     searchDock->show();
@@ -225,11 +233,13 @@ void MainWindow::buildDocks() {
     searchDock->raise();
   });
   connect(searchPanel_, &SearchPanel::loadRequested, this,
-          [this](std::shared_ptr<const rewrite::TypedProgram> start, const QString& origin, const QStringList& steps) {
+          [this](std::shared_ptr<const rewrite::TypedProgram> start, const QString& origin,
+                 const QStringList& steps) {
             // A search's kernel runs at the sizes it was searched at.
             if (auto problem = searchPanel_->problem()) {
               QMap<QString, QString> sizes;
-              for (auto& [name, value] : problem->sizes) sizes[QString::fromStdString(name)] = QString::number(value);
+              for (auto& [name, value] : problem->sizes)
+                sizes[QString::fromStdString(name)] = QString::number(value);
               run_->setSizeTexts(sizes);
             }
             showDerivation(std::move(start), origin, steps);
@@ -247,7 +257,8 @@ void MainWindow::buildDocks() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open…", QKeySequence::Open, this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, "Open program", QString(), "Lift programs (*.lift);;All files (*)");
+    QString path = QFileDialog::getOpenFileName(this, "Open program", QString(),
+                                                "Lift programs (*.lift);;All files (*)");
     if (!path.isEmpty()) openFile(path);
   });
   QMenu* examples = file->addMenu("&Examples");
@@ -258,19 +269,23 @@ void MainWindow::buildMenus() {
   file->addAction("Save program &as…", QKeySequence::SaveAs, this, &MainWindow::saveProgramAs);
   file->addSeparator();
   file->addAction("Open &derivation…", QKeySequence("Ctrl+Shift+O"), this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, "Open derivation", QString(), "Derivations (*.derivation);;All files (*)");
+    QString path = QFileDialog::getOpenFileName(this, "Open derivation", QString(),
+                                                "Derivations (*.derivation);;All files (*)");
     if (!path.isEmpty()) openDerivation(path);
   });
   file->addAction("Save deri&vation…", QKeySequence::Save, this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, "Save derivation", "derivation.derivation", "Derivations (*.derivation)");
+    QString path = QFileDialog::getSaveFileName(this, "Save derivation", "derivation.derivation",
+                                                "Derivations (*.derivation)");
     if (!path.isEmpty()) saveDerivation(path);
   });
   file->addAction("Open s&ession…", this, [this] {
-    QString path = QFileDialog::getOpenFileName(this, "Open session", QString(), "Lift Studio sessions (*.liftsession)");
+    QString path =
+        QFileDialog::getOpenFileName(this, "Open session", QString(), "Lift Studio sessions (*.liftsession)");
     if (!path.isEmpty()) openSession(path);
   });
   file->addAction("Save sessio&n…", this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, "Save session", "session.liftsession", "Lift Studio sessions (*.liftsession)");
+    QString path = QFileDialog::getSaveFileName(this, "Save session", "session.liftsession",
+                                                "Lift Studio sessions (*.liftsession)");
     if (!path.isEmpty()) saveSession(path);
   });
   file->addAction("Open stored searc&h…", this, [this] { searchPanel_->openStoreDialog(); });
@@ -287,7 +302,8 @@ void MainWindow::buildMenus() {
     if (!path.isEmpty()) writeText(this, path, kernel_->source().toUtf8());
   });
   exportMenu->addAction("P&lot as PNG or PDF…", this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, "Export plot", "search.png", "PNG image (*.png);;PDF (*.pdf)");
+    QString path =
+        QFileDialog::getSaveFileName(this, "Export plot", "search.png", "PNG image (*.png);;PDF (*.pdf)");
     if (!path.isEmpty()) exportPlot(path);
   });
   exportMenu->addAction("Derivation &report…", this, [this] {
@@ -463,8 +479,9 @@ bool MainWindow::openSession(const QString& path) {
   QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &perr);
   QJsonObject session = doc.object();
   if (doc.isNull() || session["format"].toString() != "lift-studio-session") {
-    QMessageBox::warning(this, "Open session", path + " is not a Lift Studio session" +
-                                                   (doc.isNull() ? ": " + perr.errorString() : QString()));
+    QMessageBox::warning(
+        this, "Open session",
+        path + " is not a Lift Studio session" + (doc.isNull() ? ": " + perr.errorString() : QString()));
     return false;
   }
   QJsonArray states = session["states"].toArray();
@@ -483,14 +500,16 @@ bool MainWindow::openSession(const QString& path) {
       if (parent < 0) {
         QString text = o["text"].toString();
         std::string file = QFileInfo(o["origin"].toString()).fileName().toStdString();
-        auto p = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(lang::parseProgram(text.toStdString(), file)));
+        auto p = std::make_shared<const rewrite::TypedProgram>(
+            rewrite::TypedProgram::check(lang::parseProgram(text.toStdString(), file)));
         index[static_cast<size_t>(i)] = history_->addRoot(p, o["origin"].toString(), text);
       } else if (parent < i && index[static_cast<size_t>(parent)] >= 0) {
         int from = index[static_cast<size_t>(parent)];
         rewrite::RewriteStep step = rewrite::RewriteStep::parse(o["spec"].toString().toStdString());
         rewrite::RewriteResult r = rewrite::applyRewrite(*history_->state(from).program, step);
         if (!r) throw LiftError(r.message);
-        index[static_cast<size_t>(i)] = history_->addStep(from, o["spec"].toString(), std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)));
+        index[static_cast<size_t>(i)] = history_->addStep(
+            from, o["spec"].toString(), std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)));
       }
     } catch (const LiftError& e) {
       problems << QString("state %1: %2").arg(i).arg(QString::fromStdString(e.diagnostic().message));
@@ -513,7 +532,8 @@ bool MainWindow::openSession(const QString& path) {
     reparse();
   }
   updateTitle();
-  if (!problems.isEmpty()) QMessageBox::warning(this, "Open session", "Some steps no longer replay:\n" + problems.join("\n"));
+  if (!problems.isEmpty())
+    QMessageBox::warning(this, "Open session", "Some steps no longer replay:\n" + problems.join("\n"));
   return target >= 0;
 }
 
@@ -531,7 +551,8 @@ void MainWindow::reparse() {
   std::string text = editor_->text().toStdString();
   std::string file = path_.isEmpty() ? "<program>" : QFileInfo(path_).fileName().toStdString();
   try {
-    auto p = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(lang::parseProgram(text, file)));
+    auto p = std::make_shared<const rewrite::TypedProgram>(
+        rewrite::TypedProgram::check(lang::parseProgram(text, file)));
     diagnostic_ = {};
     editor_->clearDiagnostic();
     int cur = history_->current();
@@ -543,7 +564,8 @@ void MainWindow::reparse() {
       scheduleAutosave();
     } else {
       // The text of a later state was edited: a new derivation starts from it.
-      int root = history_->addRoot(p, cur < 0 ? QString::fromStdString(file) : "edited " + QString::fromStdString(file), qtext);
+      int root = history_->addRoot(
+          p, cur < 0 ? QString::fromStdString(file) : "edited " + QString::fromStdString(file), qtext);
       moveTo(root, "Edit program");
     }
   } catch (const LiftError& e) {
@@ -587,7 +609,9 @@ void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, boo
     searchPanel_->setProgram(program_, path_);
   }
   kernel_->setBaseline(highlight ? previousKernel : QString(), "previous step");
-  status_->setText(QString("%1 nodes — %2").arg(graph_->nodeItemCount()).arg(QString::fromStdString(program_->types->signature())));
+  status_->setText(QString("%1 nodes — %2")
+                       .arg(graph_->nodeItemCount())
+                       .arg(QString::fromStdString(program_->types->signature())));
 }
 
 bool MainWindow::applyRewrite(const QString& spec, QString* error) {
@@ -628,7 +652,8 @@ void MainWindow::onNodeSelected(ir::NodeId id) {
     const ir::NodeRef& n = located.node;
     if (n.expr && n.expr->id() == id) {
       locs.push_back(located.loc);
-      what = QString::fromStdString(rewrite::describeNode(n)) + " at " + QString::fromStdString(located.loc.toString());
+      what = QString::fromStdString(rewrite::describeNode(n)) + " at " +
+             QString::fromStdString(located.loc.toString());
       if (ir::asCall(n.expr)) locs.push_back(located.loc.child(0));
       break;
     }
@@ -661,7 +686,8 @@ bool MainWindow::saveDerivation(const QString& path) {
   const auto& root = history_->state(history_->rootOf(cur));
   // The derivation names its starting program; one that is not a file on disk (an example or
   // edited text) is saved next to the derivation.
-  QString programPath = QFileInfo(path_).isAbsolute() && QFileInfo::exists(path_) && root.origin == path_ ? path_ : QString();
+  QString programPath =
+      QFileInfo(path_).isAbsolute() && QFileInfo::exists(path_) && root.origin == path_ ? path_ : QString();
   if (programPath.isEmpty()) {
     programPath = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".lift";
     if (!writeText(this, programPath, root.text.toUtf8())) return false;
@@ -699,7 +725,8 @@ bool MainWindow::openDerivation(const QString& path) {
       rewrite::RewriteResult res = rewrite::applyRewrite(current, step);
       if (!res) throw LiftError("step " + step.spec() + " does not replay: " + res.message);
       current = *res.program;
-      state = history_->addStep(state, QString::fromStdString(step.spec()), std::make_shared<const rewrite::TypedProgram>(current));
+      state = history_->addStep(state, QString::fromStdString(step.spec()),
+                                std::make_shared<const rewrite::TypedProgram>(current));
     }
     moveTo(state, "Replay " + QFileInfo(path).fileName());
     addRecentFile(programPath);
@@ -735,7 +762,6 @@ void MainWindow::updateRecentMenu() {
   recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-
 void MainWindow::saveProgramAs() {
   QString path = QFileDialog::getSaveFileName(this, "Save program", path_, "Lift programs (*.lift)");
   if (path.isEmpty()) return;
@@ -749,7 +775,9 @@ void MainWindow::saveProgramAs() {
 void MainWindow::exportGraphDot() {
   QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.dot", "Graphviz DOT (*.dot)");
   if (path.isEmpty()) return;
-  writeText(this, path, QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->program.name : "program")));
+  writeText(
+      this, path,
+      QByteArray::fromStdString(ir::toDot(graph_->graph(), program_ ? program_->program.name : "program")));
 }
 
 bool MainWindow::exportReport(const QString& path) {
@@ -760,7 +788,8 @@ bool MainWindow::exportReport(const QString& path) {
     opts.html = !path.endsWith(".md", Qt::CaseInsensitive);
     opts.title = "Derivation of " + (program_ ? program_->program.name : std::string("a program"));
     std::vector<rewrite::RewriteStep> steps;
-    for (const QString& spec : history_->specsTo(cur)) steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
+    for (const QString& spec : history_->specsTo(cur))
+      steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
     const auto& root = history_->state(history_->rootOf(cur));
     std::string report = rewrite::derivationReport(*root.program, steps, opts);
     return writeText(this, path, QByteArray::fromStdString(report));
@@ -771,7 +800,8 @@ bool MainWindow::exportReport(const QString& path) {
 }
 
 void MainWindow::exportGraphImage() {
-  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png", "PNG image (*.png);;SVG image (*.svg)");
+  QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png",
+                                              "PNG image (*.png);;SVG image (*.svg)");
   if (path.isEmpty()) return;
   QRectF r = graph_->scene()->sceneRect();
   if (path.endsWith(".svg", Qt::CaseInsensitive)) {
@@ -813,7 +843,8 @@ void MainWindow::showDerivation(std::shared_ptr<const rewrite::TypedProgram> sta
       return;
     }
     int state = history_->addRoot(start, origin, QString::fromStdString(lang::printProgram(start->program)));
-    for (int i = 0; i < steps.size(); ++i) state = history_->addStep(state, steps[i], r.programs[static_cast<size_t>(i)]);
+    for (int i = 0; i < steps.size(); ++i)
+      state = history_->addStep(state, steps[i], r.programs[static_cast<size_t>(i)]);
     moveTo(state, "Load " + origin);
     statusBar()->showMessage(QString("Loaded %1 (%2 steps)").arg(origin).arg(steps.size()), 8000);
   });
@@ -822,7 +853,8 @@ void MainWindow::showDerivation(std::shared_ptr<const rewrite::TypedProgram> sta
     std::shared_ptr<const rewrite::TypedProgram> current = start;
     try {
       for (const QString& spec : steps) {
-        rewrite::RewriteResult res = rewrite::applyRewrite(*current, rewrite::RewriteStep::parse(spec.toStdString()));
+        rewrite::RewriteResult res =
+            rewrite::applyRewrite(*current, rewrite::RewriteStep::parse(spec.toStdString()));
         if (!res) {
           r.error = "step " + spec + " does not replay: " + QString::fromStdString(res.message);
           return r;

@@ -47,7 +47,8 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->graph(2)->setName("best so far");
   plot_->addGraph();  // 3: the kernel loaded in the window
   plot_->graph(3)->setLineStyle(QCPGraph::lsNone);
-  plot_->graph(3)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(191, 87, 0), 2), Qt::NoBrush, 14));
+  plot_->graph(3)->setScatterStyle(
+      QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(191, 87, 0), 2), Qt::NoBrush, 14));
   plot_->graph(3)->setName("loaded");
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont("Helvetica", 8));
@@ -56,8 +57,10 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   applyPalette();
 
-  connect(xChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(static_cast<XAxis>(i), y_); });
-  connect(yChoice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAxes(x_, static_cast<YAxis>(i)); });
+  connect(xChoice_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setAxes(static_cast<XAxis>(i), y_); });
+  connect(yChoice_, &QComboBox::currentIndexChanged, this,
+          [this](int i) { setAxes(x_, static_cast<YAxis>(i)); });
   connect(plot_, &QCustomPlot::mouseMove, this, &PerformancePlot::onMouseMove);
   connect(plot_, &QCustomPlot::mousePress, this, &PerformancePlot::onMousePress);
   rebuild();
@@ -102,7 +105,8 @@ void PerformancePlot::setReference(const QString& name, double value, YAxis axis
 }
 
 void PerformancePlot::removeReference(const QString& name) {
-  auto it = std::find_if(references_.begin(), references_.end(), [&](const Reference& r) { return r.name == name; });
+  auto it = std::find_if(references_.begin(), references_.end(),
+                         [&](const Reference& r) { return r.name == name; });
   if (it == references_.end()) return;
   references_.erase(it);
   rebuild();
@@ -124,14 +128,19 @@ void PerformancePlot::setAxes(XAxis x, YAxis y) {
 
 double PerformancePlot::yOf(const PlotPoint& p) const {
   switch (y_) {
-    case YAxis::Gflops: return p.gflops;
-    case YAxis::Gbs: return p.gbs;
-    case YAxis::Milliseconds: return p.ms;
+    case YAxis::Gflops:
+      return p.gflops;
+    case YAxis::Gbs:
+      return p.gbs;
+    case YAxis::Milliseconds:
+      return p.ms;
   }
   return 0;
 }
 
-double PerformancePlot::xOf(const PlotPoint& p, int index) const { return x_ == XAxis::Evaluation ? index + 1 : p.seconds; }
+double PerformancePlot::xOf(const PlotPoint& p, int index) const {
+  return x_ == XAxis::Evaluation ? index + 1 : p.seconds;
+}
 
 std::vector<double> PerformancePlot::bestSoFar() const {
   std::vector<double> out;
@@ -153,7 +162,9 @@ int PerformancePlot::bestIndex() const {
   for (int i = 0; i < pointCount(); ++i) {
     if (!points_[static_cast<size_t>(i)].valid) continue;
     double y = yOf(points_[static_cast<size_t>(i)]);
-    if (best < 0 || (lowerIsBetter ? y < yOf(points_[static_cast<size_t>(best)]) : y > yOf(points_[static_cast<size_t>(best)]))) best = i;
+    if (best < 0 || (lowerIsBetter ? y < yOf(points_[static_cast<size_t>(best)])
+                                   : y > yOf(points_[static_cast<size_t>(best)])))
+      best = i;
   }
   return best;
 }
@@ -166,8 +177,10 @@ void PerformancePlot::rebuild() {
   for (int i = 0; i < pointCount(); ++i) {
     const PlotPoint& p = points_[static_cast<size_t>(i)];
     double x = xOf(p, i);
-    if (p.valid) plot_->graph(0)->addData(x, yOf(p));
-    else plot_->graph(1)->addData(x, 0);
+    if (p.valid)
+      plot_->graph(0)->addData(x, yOf(p));
+    else
+      plot_->graph(1)->addData(x, 0);
     if (!std::isnan(best[static_cast<size_t>(i)])) plot_->graph(2)->addData(x, best[static_cast<size_t>(i)]);
   }
   plot_->xAxis->setLabel(x_ == XAxis::Evaluation ? "kernels evaluated" : "seconds since start");
@@ -245,10 +258,13 @@ void PerformancePlot::onMouseMove(QMouseEvent* e) {
   const PlotPoint& p = points_[static_cast<size_t>(i)];
   QString text = QString("<b>%1</b>").arg(p.label.toHtmlEscaped());
   if (p.valid)
-    text += QString("<br>%1 ms — %2 GFLOP/s — %3 GB/s").arg(p.ms, 0, 'g', 4).arg(p.gflops, 0, 'g', 4).arg(p.gbs, 0, 'g', 4);
+    text += QString("<br>%1 ms — %2 GFLOP/s — %3 GB/s")
+                .arg(p.ms, 0, 'g', 4)
+                .arg(p.gflops, 0, 'g', 4)
+                .arg(p.gbs, 0, 'g', 4);
   else
-    text += "<br><span style='color:#cf222e'>" + (p.status.isEmpty() ? QString("failed") : p.status.toHtmlEscaped()) +
-            "</span>";
+    text += "<br><span style='color:#cf222e'>" +
+            (p.status.isEmpty() ? QString("failed") : p.status.toHtmlEscaped()) + "</span>";
   if (!p.detail.isEmpty()) text += "<pre>" + p.detail.toHtmlEscaped() + "</pre>";
   QToolTip::showText(e->globalPosition().toPoint(), text, plot_);
 }
@@ -260,7 +276,9 @@ void PerformancePlot::onMousePress(QMouseEvent* e) {
 
 void PerformancePlot::clickPoint(int i) { emit pointClicked(points_.at(static_cast<size_t>(i)).id); }
 
-bool PerformancePlot::savePng(const QString& path, int width, int height) { return plot_->savePng(path, width, height); }
+bool PerformancePlot::savePng(const QString& path, int width, int height) {
+  return plot_->savePng(path, width, height);
+}
 bool PerformancePlot::savePdf(const QString& path) { return plot_->savePdf(path); }
 
 void PerformancePlot::changeEvent(QEvent* e) {

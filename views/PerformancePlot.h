@@ -18,13 +18,13 @@ class QMouseEvent;
 namespace lift::views {
 
 struct PlotPoint {
-  qint64 id = 0;          // e.g. the result store's kernel id
-  double seconds = 0;     // since the search started
-  bool valid = false;     // ran and validated
+  qint64 id = 0;       // e.g. the result store's kernel id
+  double seconds = 0;  // since the search started
+  bool valid = false;  // ran and validated
   double gflops = 0, gbs = 0, ms = 0;
-  QString status;         // for failed points: "wrong-result", "timeout", ...
-  QString label;          // short: "kernel 17"
-  QString detail;         // the configuration (derivation, parameters), for the tooltip
+  QString status;  // for failed points: "wrong-result", "timeout", ...
+  QString label;   // short: "kernel 17"
+  QString detail;  // the configuration (derivation, parameters), for the tooltip
 };
 
 class PerformancePlot : public QWidget {

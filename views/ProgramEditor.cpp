@@ -106,6 +106,8 @@ void ProgramEditor::highlightLocation(int line, int col) {
   refreshSelections();
 }
 
-void ProgramEditor::refreshSelections() { edit_->setExtraSelections(highlightSelections_ + diagnosticSelections_); }
+void ProgramEditor::refreshSelections() {
+  edit_->setExtraSelections(highlightSelections_ + diagnosticSelections_);
+}
 
 }  // namespace lift::views

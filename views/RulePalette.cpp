@@ -2,8 +2,8 @@
 #include "views/RulePalette.h"
 
 #include <QCheckBox>
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -27,16 +27,23 @@ QString diffHtml(const std::string& before, const std::string& after) {
   for (const DiffLine& l : diffLines(before, after)) {
     QString text = QString::fromStdString(l.text).toHtmlEscaped();
     switch (l.kind) {
-      case DiffLine::Kind::Same: html += "  " + text + "\n"; break;
-      case DiffLine::Kind::Removed: html += "<span style='background:#ffd7d5;color:#82071e'>- " + text + "</span>\n"; break;
-      case DiffLine::Kind::Added: html += "<span style='background:#ccffd8;color:#055d20'>+ " + text + "</span>\n"; break;
+      case DiffLine::Kind::Same:
+        html += "  " + text + "\n";
+        break;
+      case DiffLine::Kind::Removed:
+        html += "<span style='background:#ffd7d5;color:#82071e'>- " + text + "</span>\n";
+        break;
+      case DiffLine::Kind::Added:
+        html += "<span style='background:#ccffd8;color:#055d20'>+ " + text + "</span>\n";
+        break;
     }
   }
   return html + "</pre>";
 }
 }  // namespace
 
-RulePalette::RulePalette(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<std::vector<Entry>>(this)) {
+RulePalette::RulePalette(QWidget* parent)
+    : QWidget(parent), watcher_(new QFutureWatcher<std::vector<Entry>>(this)) {
   setObjectName("rulePalette");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -132,7 +139,8 @@ int RulePalette::applicableCount() const {
 QStringList RulePalette::applicableSpecs() const {
   QStringList specs;
   for (auto& e : entries_)
-    if (e.rule.applies) specs << QString::fromStdString(rewrite::RewriteStep{e.rule.rule, e.loc, e.rule.params}.spec());
+    if (e.rule.applies)
+      specs << QString::fromStdString(rewrite::RewriteStep{e.rule.rule, e.loc, e.rule.params}.spec());
   return specs;
 }
 
@@ -148,16 +156,19 @@ void RulePalette::populate() {
     int fam = static_cast<int>(e.rule.rule->family);
     QTreeWidgetItem*& group = families[fam];
     if (!group) {
-      group = new QTreeWidgetItem(tree_, {QString::fromUtf8(rewrite::familyName(e.rule.rule->family).data(),
-                                                             static_cast<int>(rewrite::familyName(e.rule.rule->family).size()))});
+      group = new QTreeWidgetItem(
+          tree_, {QString::fromUtf8(rewrite::familyName(e.rule.rule->family).data(),
+                                    static_cast<int>(rewrite::familyName(e.rule.rule->family).size()))});
       group->setFirstColumnSpanned(true);
-      group->setToolTip(0, QString::fromStdString(std::string(rewrite::familyDescription(e.rule.rule->family))));
+      group->setToolTip(0,
+                        QString::fromStdString(std::string(rewrite::familyDescription(e.rule.rule->family))));
       QFont f = group->font(0);
       f.setBold(true);
       group->setFont(0, f);
       group->setExpanded(true);
     }
-    auto* item = new QTreeWidgetItem(group, {QString::fromStdString(e.rule.rule->name), QString::fromStdString(e.rule.rule->display())});
+    auto* item = new QTreeWidgetItem(
+        group, {QString::fromStdString(e.rule.rule->name), QString::fromStdString(e.rule.rule->display())});
     item->setData(0, kEntryRole, static_cast<int>(i));
     QString tip = QString::fromStdString(e.rule.rule->description + "\n" + e.rule.rule->display());
     if (!e.rule.applies) {
@@ -196,7 +207,9 @@ void RulePalette::showSelected() {
                      .arg(QString::fromStdString(e.rule.rule->name), QString::fromStdString(e.loc.toString()),
                           QString::fromStdString(e.rule.rule->description).toHtmlEscaped(),
                           QString::fromStdString(e.rule.rule->display()).toHtmlEscaped());
-  if (!e.rule.applies) desc += "<br><span style='color:#b00020'>Does not apply: " + QString::fromStdString(e.rule.reason).toHtmlEscaped() + "</span>";
+  if (!e.rule.applies)
+    desc += "<br><span style='color:#b00020'>Does not apply: " +
+            QString::fromStdString(e.rule.reason).toHtmlEscaped() + "</span>";
   description_->setText(desc);
   for (auto& spec : e.rule.rule->params) {
     auto* box = new QComboBox(paramBox_);

@@ -16,7 +16,8 @@
 
 namespace lift::views {
 
-RunPanel::RunPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatcher<codegen::Evaluation>(this)) {
+RunPanel::RunPanel(QWidget* parent)
+    : QWidget(parent), watcher_(new QFutureWatcher<codegen::Evaluation>(this)) {
   setObjectName("runPanel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -53,7 +54,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatch
     run_->setEnabled(true);
     stop_->setEnabled(false);
     QString color = e.ok() ? "#1a7f37" : "#cf222e";
-    QString text = QString("<b style='color:%1'>%2</b>").arg(color, QString::fromStdString(e.summary()).toHtmlEscaped());
+    QString text =
+        QString("<b style='color:%1'>%2</b>").arg(color, QString::fromStdString(e.summary()).toHtmlEscaped());
     if (e.ok()) {
       QStringList g, l;
       for (auto v : e.global) g << QString::number(v);
@@ -62,7 +64,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent), watcher_(new QFutureWatch
                   .arg(e.run.medianMs, 0, 'g', 4)
                   .arg(e.run.minMs, 0, 'g', 4)
                   .arg(e.run.maxMs, 0, 'g', 4)
-                  .arg(QString::fromStdString(e.throughputText()), g.join(", "), l.isEmpty() ? "device's choice" : l.join(", "),
+                  .arg(QString::fromStdString(e.throughputText()), g.join(", "),
+                       l.isEmpty() ? "device's choice" : l.join(", "),
                        QString::fromStdString(e.validationText).toHtmlEscaped());
     } else if (e.diagnostic) {
       text += "<pre>" + QString::fromStdString(e.diagnostic->format()).toHtmlEscaped() + "</pre>";

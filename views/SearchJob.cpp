@@ -6,7 +6,8 @@
 
 namespace lift::views {
 
-SearchJob::SearchJob(explore::SearchProblem problem, explore::SearchOptions options, QString storePath, QObject* parent)
+SearchJob::SearchJob(explore::SearchProblem problem, explore::SearchOptions options, QString storePath,
+                     QObject* parent)
     : QObject(parent), storePath_(std::move(storePath)) {
   if (!storePath_.isEmpty()) store_ = std::make_shared<explore::ResultStore>(storePath_.toStdString());
   runner_ = std::make_shared<explore::SearchRunner>(std::move(problem), std::move(options), store_.get());
@@ -28,14 +29,16 @@ void SearchJob::start() {
     try {
       summary = runner->run([this](const explore::SearchEvent& e) {
         // Copied into the queued call: the GUI thread gets its own value.
-        QMetaObject::invokeMethod(this, [this, e] { emit event(e); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, e] { emit event(e); }, Qt::QueuedConnection);
       });
     } catch (const std::exception& e) {
       summary.stopReason = explore::StopReason::Error;
       summary.error = e.what();
     }
     running_.store(false);
-    QMetaObject::invokeMethod(this, [this, summary] { end(summary); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, summary] { end(summary); }, Qt::QueuedConnection);
   });
 }
 

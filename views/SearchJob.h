@@ -43,7 +43,7 @@ class SearchJob : public QObject {
  private:
   void end(const explore::SearchSummary& s);
 
-  std::shared_ptr<explore::ResultStore> store_;    // shared with the thread: alive until run() returns
+  std::shared_ptr<explore::ResultStore> store_;  // shared with the thread: alive until run() returns
   std::shared_ptr<explore::SearchRunner> runner_;
   QString storePath_;
   std::thread thread_;

@@ -71,9 +71,10 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   strategy_ = new QComboBox(this);
   strategy_->setObjectName("searchStrategy");
   for (const std::string& s : explore::strategyNames()) strategy_->addItem(qs(s));
-  strategy_->setToolTip("three-phase: algorithmic rewrites, then OpenCL mappings, then parameters (the Lift "
-                        "papers' exploration); random: random derivations and parameters; evolution: an "
-                        "evolutionary search over derivations and their parameters");
+  strategy_->setToolTip(
+      "three-phase: algorithmic rewrites, then OpenCL mappings, then parameters (the Lift "
+      "papers' exploration); random: random derivations and parameters; evolution: an "
+      "evolutionary search over derivations and their parameters");
   form->addRow("Strategy:", strategy_);
   auto* budget = new QHBoxLayout;
   seconds_ = new QSpinBox(this);
@@ -107,12 +108,12 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   store_->setWordWrap(true);
   auto* open = new QPushButton("Open stored…", this);
   open->setObjectName("openStoredSearch");
-  open->setToolTip("Open a result store: plot its kernels; Start then resumes the search without measuring "
-                   "them again");
+  open->setToolTip(
+      "Open a result store: plot its kernels; Start then resumes the search without measuring "
+      "them again");
   storeRow->addWidget(store_, 1);
   storeRow->addWidget(open);
   layout->addLayout(storeRow);
-
 
   // Reference lines: values the user enters (the app cannot measure a peer library itself), kept
   // per device.
@@ -122,8 +123,9 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   peer_->setObjectName("referencePeer");
   peer_->setRange(0, 1e7);
   peer_->setDecimals(1);
-  peer_->setToolTip("CLBlast's GFLOP/s for this program on this device, as you measured it (e.g. with "
-                    "bench/kernels); shown as \"CLBlast (entered)\"");
+  peer_->setToolTip(
+      "CLBlast's GFLOP/s for this program on this device, as you measured it (e.g. with "
+      "bench/kernels); shown as \"CLBlast (entered)\"");
   peak_ = new QDoubleSpinBox(refs);
   peak_->setObjectName("referencePeak");
   peak_->setRange(0, 1e7);
@@ -177,8 +179,9 @@ QString SearchPanel::defaultStorePath() {
 void SearchPanel::setStorePath(const QString& path) {
   storePath_ = path;
   store_->setText("Store: " + QDir::toNativeSeparators(path));
-  store_->setToolTip("Every kernel of a search is written to this SQLite file (docs/RESULTS.md); a search of "
-                     "the same program, sizes and device resumes from it");
+  store_->setToolTip(
+      "Every kernel of a search is written to this SQLite file (docs/RESULTS.md); a search of "
+      "the same program, sizes and device resumes from it");
 }
 
 void SearchPanel::setStrategy(const QString& name) {
@@ -212,8 +215,10 @@ QString SearchPanel::referenceKey(const QString& what) const {
 void SearchPanel::updateReferences() {
   plot_->removeReference("CLBlast (entered)");
   plot_->removeReference("device peak (entered)");
-  if (peer_->value() > 0) plot_->setReference("CLBlast (entered)", peer_->value(), PerformancePlot::YAxis::Gflops);
-  if (peak_->value() > 0) plot_->setReference("device peak (entered)", peak_->value(), PerformancePlot::YAxis::Gflops);
+  if (peer_->value() > 0)
+    plot_->setReference("CLBlast (entered)", peer_->value(), PerformancePlot::YAxis::Gflops);
+  if (peak_->value() > 0)
+    plot_->setReference("device peak (entered)", peak_->value(), PerformancePlot::YAxis::Gflops);
 }
 
 bool SearchPanel::isRunning() const { return job_ != nullptr; }
@@ -238,8 +243,10 @@ void SearchPanel::updateButtons() {
 }
 
 void SearchPanel::toggle() {
-  if (job_) stop();
-  else start();
+  if (job_)
+    stop();
+  else
+    start();
 }
 
 void SearchPanel::start() {
@@ -284,7 +291,8 @@ void SearchPanel::start() {
   progress_->setValue(0);
   detail_->clear();
   counts_->clear();
-  activity_->setText(QString("Starting a search of %1 at %2…").arg(label_.toHtmlEscaped(), qs(problem_->sizesText)));
+  activity_->setText(
+      QString("Starting a search of %1 at %2…").arg(label_.toHtmlEscaped(), qs(problem_->sizesText)));
   connect(job_, &SearchJob::event, this, &SearchPanel::onEvent);
   connect(job_, &SearchJob::finished, this, &SearchPanel::onFinished);
   clock_.start();
@@ -302,17 +310,23 @@ void SearchPanel::stop() {
 
 void SearchPanel::showCounts(const explore::SearchCounts& c, double bestMs, double bestGflops) {
   evaluated_ = c.evaluated;
-  QString text = QString("evaluated <b>%1</b> · valid <b>%2</b>").arg(tally_.measured).arg(tally_.measuredValid);
-  if (tally_.stored) text += QString(" · stored before %1 (valid %2)").arg(tally_.stored).arg(tally_.storedValid);
+  QString text =
+      QString("evaluated <b>%1</b> · valid <b>%2</b>").arg(tally_.measured).arg(tally_.measuredValid);
+  if (tally_.stored)
+    text += QString(" · stored before %1 (valid %2)").arg(tally_.stored).arg(tally_.storedValid);
   if (c.generated) text += QString(" · rejected %1 · duplicates %2").arg(c.rejected).arg(c.duplicates);
-  if (bestMs > 0) text += QString("<br>best so far: <b>%1 ms</b> (%2 GFLOP/s)").arg(bestMs, 0, 'g', 4).arg(bestGflops, 0, 'f', 2);
+  if (bestMs > 0)
+    text += QString("<br>best so far: <b>%1 ms</b> (%2 GFLOP/s)")
+                .arg(bestMs, 0, 'g', 4)
+                .arg(bestGflops, 0, 'f', 2);
   counts_->setText(text);
 }
 
 void SearchPanel::updateProgress() {
   double f = 0;
   if (limitSeconds_ > 0 && clock_.isValid()) f = std::max(f, clock_.elapsed() / 1000.0 / limitSeconds_);
-  if (limitKernels_ > 0) f = std::max(f, static_cast<double>(evaluated_) / static_cast<double>(limitKernels_));
+  if (limitKernels_ > 0)
+    f = std::max(f, static_cast<double>(evaluated_) / static_cast<double>(limitKernels_));
   progress_->setValue(static_cast<int>(std::min(1.0, f) * 1000));
 }
 
@@ -323,15 +337,16 @@ void SearchPanel::onEvent(const explore::SearchEvent& e) {
     // A stored kernel is reported again each time another candidate turns out to be it: once is enough.
     if (k.cached && k.storeId && kernels_.contains(k.storeId)) return updateProgress();
     KernelInfo info{k.index, qs(k.derivation), qs(k.parameters), qs(k.status), qs(k.message)};
-    addKernel(k.storeId ? k.storeId : -k.index, info, k.elapsedS, k.medianMs, k.gflops, k.gbs, k.cached, qs(k.phase));
+    addKernel(k.storeId ? k.storeId : -k.index, info, k.elapsedS, k.medianMs, k.gflops, k.gbs, k.cached,
+              qs(k.phase));
   } else if (!e.activity.empty()) {
     activity_->setText(QString("[%1 s] %2").arg(e.elapsedS, 0, 'f', 1).arg(qs(e.activity).toHtmlEscaped()));
   }
   updateProgress();
 }
 
-void SearchPanel::addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops, double gbs,
-                            bool cached, const QString& phase) {
+void SearchPanel::addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops,
+                            double gbs, bool cached, const QString& phase) {
   kernels_[id] = info;
   bool ok = info.status == "ok";
   (cached ? tally_.stored : tally_.measured) += 1;
@@ -344,8 +359,10 @@ void SearchPanel::addKernel(qint64 id, const KernelInfo& info, double seconds, d
   p.gflops = gflops;
   p.gbs = gbs;
   p.status = info.status;
-  p.label = QString("kernel %1%2%3").arg(info.index).arg(phase.isEmpty() ? QString() : " (" + phase + ")",
-                                                         cached ? QString(", stored before") : QString());
+  p.label = QString("kernel %1%2%3")
+                .arg(info.index)
+                .arg(phase.isEmpty() ? QString() : " (" + phase + ")",
+                     cached ? QString(", stored before") : QString());
   p.detail = info.parameters;
   if (!info.derivation.isEmpty()) p.detail += "\n" + info.derivation.trimmed();
   if (!p.valid && !info.message.isEmpty()) p.detail += "\n" + info.status + ": " + info.message;
@@ -364,13 +381,17 @@ void SearchPanel::onFinished(const explore::SearchSummary& s) {
     text = "<b style='color:#cf222e'>The search failed: " + qs(s.error).toHtmlEscaped() + "</b>";
   } else {
     if (s.stopReason != explore::StopReason::Cancelled) progress_->setValue(1000);
-    text = QString("Finished (%1) after %2 s on %3.").arg(qs(explore::toString(s.stopReason))).arg(s.seconds, 0, 'f', 1)
+    text = QString("Finished (%1) after %2 s on %3.")
+               .arg(qs(explore::toString(s.stopReason)))
+               .arg(s.seconds, 0, 'f', 1)
                .arg(qs(s.device).toHtmlEscaped());
     if (!s.best.empty()) text += " Click a point to load its kernel.";
   }
   activity_->setText(text);
   emit message(QString("Search finished: %1, %2 kernels evaluated, %3 valid")
-                   .arg(qs(explore::toString(s.stopReason))).arg(tally_.measured).arg(tally_.measuredValid));
+                   .arg(qs(explore::toString(s.stopReason)))
+                   .arg(tally_.measured)
+                   .arg(tally_.measuredValid));
   emit searchFinished();
 }
 
@@ -395,7 +416,8 @@ bool SearchPanel::loadKernel(qint64 id) {
     if (!line.trimmed().isEmpty()) steps << line.trimmed();
   detail_->setText(head + QString("<br>%1 rewrite steps, loaded into the derivation pane").arg(steps.size()));
   detail_->setToolTip(oneLine(k.derivation));
-  QString origin = QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
+  QString origin =
+      QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
   plot_->setHighlight(id);
   // The program at the searched sizes, its size declarations saying them (the search's start
   // program keeps the file's defaults: the store's hashes are those of its text).
@@ -407,7 +429,8 @@ bool SearchPanel::loadKernel(qint64 id) {
   return true;
 }
 
-std::shared_ptr<const explore::SearchProblem> SearchPanel::problemFor(const explore::SearchRecord& s, QString* why) {
+std::shared_ptr<const explore::SearchProblem> SearchPanel::problemFor(const explore::SearchRecord& s,
+                                                                      QString* why) {
   arith::Env sizes;
   try {
     explore::parseSizes(s.sizes, sizes);
@@ -431,12 +454,14 @@ std::shared_ptr<const explore::SearchProblem> SearchPanel::problemFor(const expl
     QFile f(path);
     if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly)) continue;
     try {
-      if (auto p = tryProgram(lang::parseProgram(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString())))
+      if (auto p = tryProgram(
+              lang::parseProgram(f.readAll().toStdString(), QFileInfo(path).fileName().toStdString())))
         return p;
     } catch (const LiftError&) {
     }
   }
-  *why = QString("The search started from %1, which is not the program shown: open it to load its kernels.").arg(label);
+  *why = QString("The search started from %1, which is not the program shown: open it to load its kernels.")
+             .arg(label);
   return nullptr;
 }
 
@@ -466,9 +491,11 @@ bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* erro
     setStorePath(path);
     problemWhy_.clear();
     problem_ = problemFor(*s, &problemWhy_);
-    if (problem_ && (!program_ || explore::programHash(program_->program) != explore::programHash(problem_->original))) {
+    if (problem_ &&
+        (!program_ || explore::programHash(program_->program) != explore::programHash(problem_->original))) {
       // Start resumes the stored search, also when the window shows another program.
-      program_ = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(problem_->original));
+      program_ =
+          std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(problem_->original));
       label_ = qs(s->program);
       sizes_->setProgram(program_);
     }

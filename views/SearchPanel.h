@@ -98,8 +98,8 @@ class SearchPanel : public QWidget {
   };
   void onEvent(const explore::SearchEvent& e);
   void onFinished(const explore::SearchSummary& s);
-  void addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops, double gbs, bool cached,
-                 const QString& phase);
+  void addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops, double gbs,
+                 bool cached, const QString& phase);
   void showCounts(const explore::SearchCounts& c, double bestMs, double bestGflops);
   // Kernels plotted: measured now (valid of them), and stored before (valid of them).
   struct Tally {
@@ -140,7 +140,8 @@ class SearchPanel : public QWidget {
   explore::SearchSummary summary_;
   // The search whose points are plotted: its problem (to replay derivations) and kernels.
   std::shared_ptr<const explore::SearchProblem> problem_;
-  std::shared_ptr<const rewrite::TypedProgram> loadedStart_;  // the start of the last kernel loaded from the plot
+  std::shared_ptr<const rewrite::TypedProgram>
+      loadedStart_;     // the start of the last kernel loaded from the plot
   QString problemWhy_;  // why there is no problem_ (a stored search of another program)
   QHash<qint64, KernelInfo> kernels_;
   Tally tally_;

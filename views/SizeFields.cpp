@@ -55,7 +55,8 @@ bool SizeFields::values(arith::Env& out, QString* error) const {
     bool ok = false;
     qlonglong v = it.value()->text().trimmed().toLongLong(&ok);
     if (!ok || v < 1) {
-      if (error) *error = QString("Size %1 must be a positive integer, not '%2'.").arg(it.key(), it.value()->text());
+      if (error)
+        *error = QString("Size %1 must be a positive integer, not '%2'.").arg(it.key(), it.value()->text());
       return false;
     }
     out[it.key().toStdString()] = v;

@@ -37,18 +37,24 @@ extern "C" void onInterrupt(int) { gInterrupted.store(true); }
 double parseBudget(const std::string& text) {
   if (text.empty()) throw LiftError("--budget: expected a duration such as 90s, 10m or 1h");
   char unit = text.back();
-  std::string number = std::isdigit(static_cast<unsigned char>(unit)) ? text : text.substr(0, text.size() - 1);
+  std::string number =
+      std::isdigit(static_cast<unsigned char>(unit)) ? text : text.substr(0, text.size() - 1);
   double scale = 1;
   if (!std::isdigit(static_cast<unsigned char>(unit))) {
-    if (unit == 's') scale = 1;
-    else if (unit == 'm') scale = 60;
-    else if (unit == 'h') scale = 3600;
-    else throw LiftError(fmt::format("--budget: unknown unit '{}' in '{}' (use s, m or h)", unit, text));
+    if (unit == 's')
+      scale = 1;
+    else if (unit == 'm')
+      scale = 60;
+    else if (unit == 'h')
+      scale = 3600;
+    else
+      throw LiftError(fmt::format("--budget: unknown unit '{}' in '{}' (use s, m or h)", unit, text));
   }
   char* end = nullptr;
   double v = std::strtod(number.c_str(), &end);
   if (number.empty() || *end || !(v > 0))
-    throw LiftError(fmt::format("--budget: expected a positive duration such as 90s, 10m or 1h, got '{}'", text));
+    throw LiftError(
+        fmt::format("--budget: expected a positive duration such as 90s, 10m or 1h, got '{}'", text));
   return v * scale;
 }
 
@@ -57,7 +63,8 @@ int64_t positive(const Args& args, const std::string& opt, int64_t def) {
   std::string v = args.get(opt);
   char* end = nullptr;
   long long n = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end || n < 1) throw LiftError(fmt::format("{}: expected a positive integer, got '{}'", opt, v));
+  if (v.empty() || *end || n < 1)
+    throw LiftError(fmt::format("{}: expected a positive integer, got '{}'", opt, v));
   return n;
 }
 
@@ -72,11 +79,12 @@ void printBest(const std::vector<explore::KernelRecord>& best, size_t top) {
     std::printf("no valid kernel found\n");
     return;
   }
-  std::printf("\n%-4s %10s %10s %9s  %-28s %s\n", "#", "median ms", "GFLOP/s", "GB/s", "parameters", "store id");
+  std::printf("\n%-4s %10s %10s %9s  %-28s %s\n", "#", "median ms", "GFLOP/s", "GB/s", "parameters",
+              "store id");
   for (size_t i = 0; i < best.size() && i < top; ++i) {
     const auto& k = best[i];
-    std::printf("%-4zu %10.4f %10.2f %9.2f  %-28s %lld\n", i + 1, k.medianMs, k.gflops, k.gbs, k.parameters.c_str(),
-                static_cast<long long>(k.id));
+    std::printf("%-4zu %10.4f %10.2f %9.2f  %-28s %lld\n", i + 1, k.medianMs, k.gflops, k.gbs,
+                k.parameters.c_str(), static_cast<long long>(k.id));
   }
   std::printf("\nderivations:\n");
   for (size_t i = 0; i < best.size() && i < top; ++i)
@@ -85,7 +93,8 @@ void printBest(const std::vector<explore::KernelRecord>& best, size_t top) {
 
 int runExplore(const Args& args) {
   if (args.positional.size() != 1)
-    throw LiftError("usage: liftc explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE");
+    throw LiftError(
+        "usage: liftc explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE");
   ir::Program program = lang::parseFile(args.positional[0]);
 
   arith::Env sizes;
@@ -119,7 +128,8 @@ int runExplore(const Args& args) {
   if (args.has("--timeout")) o.run.timeoutMs = static_cast<double>(positive(args, "--timeout", 5)) * 1000;
   o.resume = !args.has("--no-resume");
   if (args.has("--reference")) o.reference = codegen::ReferenceChoice::parse(args.get("--reference"));
-  if (!args.has("--db")) throw LiftError("--db FILE: the result store is required (it is created if missing)");
+  if (!args.has("--db"))
+    throw LiftError("--db FILE: the result store is required (it is created if missing)");
   explore::ResultStore store(args.get("--db"));
 
   bool quiet = args.has("--quiet");
@@ -138,15 +148,15 @@ int runExplore(const Args& args) {
     }
   });
 
-  std::fprintf(stderr, "explore %s at %s, strategy %s, seed %llu%s\n", program.name.c_str(), problem.sizesText.c_str(),
-               o.strategy.c_str(), static_cast<unsigned long long>(o.seed),
+  std::fprintf(stderr, "explore %s at %s, strategy %s, seed %llu%s\n", program.name.c_str(),
+               problem.sizesText.c_str(), o.strategy.c_str(), static_cast<unsigned long long>(o.seed),
                o.shardCount > 1 ? fmt::format(", shard {}/{}", o.shardIndex, o.shardCount).c_str() : "");
   std::string lastActivity;
   explore::SearchSummary summary = runner.run([&](const explore::SearchEvent& e) {
     if (quiet) return;
-    std::string status = fmt::format("[{:6.1f}s] kernels {} (valid {}, cached {}, rejected {}, duplicates {})",
-                                     e.elapsedS, e.counts.evaluated, e.counts.valid, e.counts.cached,
-                                     e.counts.rejected, e.counts.duplicates);
+    std::string status = fmt::format(
+        "[{:6.1f}s] kernels {} (valid {}, cached {}, rejected {}, duplicates {})", e.elapsedS,
+        e.counts.evaluated, e.counts.valid, e.counts.cached, e.counts.rejected, e.counts.duplicates);
     if (e.bestMs > 0) status += fmt::format("  best {:.4f} ms {:.1f} GFLOP/s", e.bestMs, e.bestGflops);
     if (e.kind == explore::SearchEvent::Kind::Activity) {
       if (e.activity == lastActivity) return;
@@ -154,14 +164,15 @@ int runExplore(const Args& args) {
       std::fprintf(stderr, "%s%s  %s\n", tty ? "\r\033[K" : "", status.c_str(), e.activity.c_str());
     } else if (e.kind == explore::SearchEvent::Kind::Kernel) {
       const explore::KernelEvent& k = e.kernel;
-      std::string what = k.status == "ok" ? fmt::format("{:.4f} ms {:.1f} GFLOP/s", k.medianMs, k.gflops)
-                                          : k.status;
+      std::string what =
+          k.status == "ok" ? fmt::format("{:.4f} ms {:.1f} GFLOP/s", k.medianMs, k.gflops) : k.status;
       if (tty)
-        std::fprintf(stderr, "\r\033[K%s  #%lld %s %s%s", status.c_str(), static_cast<long long>(k.index), what.c_str(),
-                     k.parameters.c_str(), k.newBest ? " (new best)\n" : "");
+        std::fprintf(stderr, "\r\033[K%s  #%lld %s %s%s", status.c_str(), static_cast<long long>(k.index),
+                     what.c_str(), k.parameters.c_str(), k.newBest ? " (new best)\n" : "");
       else
-        std::fprintf(stderr, "%s  #%lld %s%s %s%s\n", status.c_str(), static_cast<long long>(k.index), what.c_str(),
-                     k.cached ? " (stored)" : "", k.parameters.c_str(), k.newBest ? " (new best)" : "");
+        std::fprintf(stderr, "%s  #%lld %s%s %s%s\n", status.c_str(), static_cast<long long>(k.index),
+                     what.c_str(), k.cached ? " (stored)" : "", k.parameters.c_str(),
+                     k.newBest ? " (new best)" : "");
     } else {
       std::fprintf(stderr, "%s%s  %s\n", tty ? "\r\033[K" : "", status.c_str(), e.activity.c_str());
     }
@@ -174,13 +185,15 @@ int runExplore(const Args& args) {
 
   if (summary.stopReason == explore::StopReason::Error) throw LiftError(summary.error);
   const auto& c = summary.counts;
-  std::printf("search %lld on %s: %s after %.1f s\n", static_cast<long long>(summary.searchId), summary.device.c_str(),
-              explore::toString(summary.stopReason), summary.seconds);
-  std::printf("candidates %lld: evaluated %lld, valid %lld, stored before %lld, duplicates %lld, rejected %lld, "
-              "compile failed %lld, other shards %lld\n",
-              static_cast<long long>(c.generated), static_cast<long long>(c.evaluated), static_cast<long long>(c.valid),
-              static_cast<long long>(c.cached), static_cast<long long>(c.duplicates), static_cast<long long>(c.rejected),
-              static_cast<long long>(c.compileFailed), static_cast<long long>(c.otherShard));
+  std::printf("search %lld on %s: %s after %.1f s\n", static_cast<long long>(summary.searchId),
+              summary.device.c_str(), explore::toString(summary.stopReason), summary.seconds);
+  std::printf(
+      "candidates %lld: evaluated %lld, valid %lld, stored before %lld, duplicates %lld, rejected %lld, "
+      "compile failed %lld, other shards %lld\n",
+      static_cast<long long>(c.generated), static_cast<long long>(c.evaluated),
+      static_cast<long long>(c.valid), static_cast<long long>(c.cached), static_cast<long long>(c.duplicates),
+      static_cast<long long>(c.rejected), static_cast<long long>(c.compileFailed),
+      static_cast<long long>(c.otherShard));
   std::string phases;
   for (auto& [p, n] : c.perPhase) phases += fmt::format("{}{} {}", phases.empty() ? "" : ", ", p, n);
   if (!phases.empty()) std::printf("proposed by phase: %s\n", phases.c_str());
@@ -190,10 +203,11 @@ int runExplore(const Args& args) {
 
 CommandRegistration reg({"explore",
                          "explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE "
-                         "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] [--top N] [--no-resume] [--no-warm-start]",
+                         "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] "
+                         "[--top N] [--no-resume] [--no-warm-start]",
                          {"--no-resume", "--no-warm-start", "--quiet"},
-                         {"--device", "--size", "--budget", "--max-kernels", "--db", "--strategy", "--seed", "--shard",
-                          "--depth", "--top", "--repeat", "--timeout", "--reference"},
+                         {"--device", "--size", "--budget", "--max-kernels", "--db", "--strategy", "--seed",
+                          "--shard", "--depth", "--top", "--repeat", "--timeout", "--reference"},
                          runExplore});
 
 }  // namespace

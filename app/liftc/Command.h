@@ -19,9 +19,9 @@ struct Args {
 
 struct Command {
   std::string name;
-  std::string usage;    // one line: "simplify EXPR [--range VAR=LO:HI]..."
-  std::vector<std::string> flags;        // options that take no value
-  std::vector<std::string> valueOptions; // options that take a value
+  std::string usage;                      // one line: "simplify EXPR [--range VAR=LO:HI]..."
+  std::vector<std::string> flags;         // options that take no value
+  std::vector<std::string> valueOptions;  // options that take a value
   int (*run)(const Args&);
 };
 

@@ -16,7 +16,8 @@ std::optional<int64_t> parseInteger(const std::string& s) {
   return std::stoll(s);
 }
 
-arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p, const std::string& example) {
+arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p,
+                            const std::string& example) {
   std::string names;
   for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
   arith::Env sizes;

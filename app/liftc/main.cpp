@@ -88,8 +88,8 @@ static int dispatch(int argc, char** argv) {
         }
         value = argv[++i];
       } else {
-        std::fprintf(stderr, "liftc %s: error: unknown option '%s'\nusage: liftc %s\n", name.c_str(), a.c_str(),
-                     cmd->usage.c_str());
+        std::fprintf(stderr, "liftc %s: error: unknown option '%s'\nusage: liftc %s\n", name.c_str(),
+                     a.c_str(), cmd->usage.c_str());
         return kExitError;
       }
       args.options.emplace_back(key, value);

@@ -10,10 +10,10 @@
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/SearchProblem.h"
 
-#include "views/GraphView.h"
-#include "views/PerformancePlot.h"
-#include "views/MainWindow.h"
 #include "views/DeviceChoice.h"
+#include "views/GraphView.h"
+#include "views/MainWindow.h"
+#include "views/PerformancePlot.h"
 #include "views/RunPanel.h"
 #include "views/SearchPanel.h"
 #include "views/SizeFields.h"
@@ -30,24 +30,31 @@ int main(int argc, char** argv) {
   cli.addVersionOption();
   QCommandLineOption screenshot("screenshot", "Render the main window to FILE (PNG) and exit.", "FILE");
   QCommandLineOption example("example", "Open the bundled example NAME (default: matmul).", "NAME", "matmul");
-  QCommandLineOption apply("apply", "Apply the rewrite SPEC (RULE@LOC[:PARAMS]) after loading; repeatable.", "SPEC");
-  QCommandLineOption select("select", "Select the graph node whose label contains TEXT (shows its rules).", "TEXT");
+  QCommandLineOption apply("apply", "Apply the rewrite SPEC (RULE@LOC[:PARAMS]) after loading; repeatable.",
+                           "SPEC");
+  QCommandLineOption select("select", "Select the graph node whose label contains TEXT (shows its rules).",
+                            "TEXT");
   cli.addOption(screenshot);
   cli.addOption(example);
   QCommandLineOption runOpt("run", "Run the current kernel on the selected device (after --apply) and wait.");
   cli.addOption(runOpt);
   cli.addOption(apply);
   cli.addOption(select);
-  QCommandLineOption sizeOpt("size", "Sizes for running and searching, e.g. M=64,N=64,K=64; repeatable.", "N=V,...");
-  QCommandLineOption deviceOpt("device", "The device to run and search on: its index, or text in its name.", "DEVICE");
-  QCommandLineOption searchOpt("search", "Search the shown program for SECONDS (after --apply) and wait for it.",
-                               "SECONDS");
+  QCommandLineOption sizeOpt("size", "Sizes for running and searching, e.g. M=64,N=64,K=64; repeatable.",
+                             "N=V,...");
+  QCommandLineOption deviceOpt("device", "The device to run and search on: its index, or text in its name.",
+                               "DEVICE");
+  QCommandLineOption searchOpt(
+      "search", "Search the shown program for SECONDS (after --apply) and wait for it.", "SECONDS");
   QCommandLineOption maxKernelsOpt("max-kernels", "With --search: stop after K kernels.", "K");
-  QCommandLineOption strategyOpt("strategy", "With --search: three-phase (default), random or evolution.", "NAME",
-                                 "three-phase");
-  QCommandLineOption storeOpt("store", "The result store searches write to (default: searches.sqlite in the "
-                              "application's data folder).", "FILE");
-  QCommandLineOption loadBestOpt("load-best", "After --search: load the best kernel's derivation, as a click on its "
+  QCommandLineOption strategyOpt("strategy", "With --search: three-phase (default), random or evolution.",
+                                 "NAME", "three-phase");
+  QCommandLineOption storeOpt("store",
+                              "The result store searches write to (default: searches.sqlite in the "
+                              "application's data folder).",
+                              "FILE");
+  QCommandLineOption loadBestOpt("load-best",
+                                 "After --search: load the best kernel's derivation, as a click on its "
                                  "point does.");
   cli.addOptions({sizeOpt, deviceOpt, searchOpt, maxKernelsOpt, strategyOpt, storeOpt, loadBestOpt});
   cli.addPositionalArgument("file", "A .lift program to open.", "[file]");
@@ -63,7 +70,8 @@ int main(int argc, char** argv) {
   // (autosaved after every change), and on the very first start the matmul example opens.
   if (!cli.positionalArguments().isEmpty())
     ok = window.openFile(cli.positionalArguments().first());
-  else if (cli.isSet(example) || cli.isSet(screenshot) || !QFile::exists(lift::views::MainWindow::autosavePath()) ||
+  else if (cli.isSet(example) || cli.isSet(screenshot) ||
+           !QFile::exists(lift::views::MainWindow::autosavePath()) ||
            !window.openSession(lift::views::MainWindow::autosavePath()))
     ok = window.openExample(cli.value(example));
   if (!ok && cli.isSet(screenshot)) std::fprintf(stderr, "lift-studio: the program did not load\n");
@@ -117,7 +125,8 @@ int main(int argc, char** argv) {
     search->waitForSearch();
     const auto& summary = search->lastSummary();
     std::fprintf(stderr, "lift-studio: search %s: %lld kernels evaluated, %lld valid, best %.4g ms\n",
-                 lift::explore::toString(summary.stopReason), static_cast<long long>(summary.counts.evaluated),
+                 lift::explore::toString(summary.stopReason),
+                 static_cast<long long>(summary.counts.evaluated),
                  static_cast<long long>(summary.counts.valid), summary.bestMs);
     if (summary.stopReason == lift::explore::StopReason::Error) ok = false;
     if (cli.isSet(loadBestOpt)) {

@@ -68,8 +68,8 @@ struct Row {
   std::string name, sizes;
   std::string metric;  // "GFLOP/s" or "GB/s"
   double oursMs = 0, clblastMs = 0, openblasMs = 0;
-  double work = 0;     // flops or bytes
-  std::string ours;    // parameters of our kernel, or why there is none
+  double work = 0;   // flops or bytes
+  std::string ours;  // parameters of our kernel, or why there is none
   std::string note;
 };
 
@@ -134,8 +134,9 @@ class Peers {
         cl::Event e;
         queue().enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(global), cl::NullRange, nullptr, &e);
         e.wait();
-        double ms =
-            (e.getProfilingInfo<CL_PROFILING_COMMAND_END>() - e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) * 1e-6;
+        double ms = (e.getProfilingInfo<CL_PROFILING_COMMAND_END>() -
+                     e.getProfilingInfo<CL_PROFILING_COMMAND_START>()) *
+                    1e-6;
         if (i >= 2) t.push_back(ms);
       }
       best = std::max(best, 2.0 * static_cast<double>(n * 16) / (median(t) * 1e6));
@@ -162,8 +163,9 @@ Case parseCase(const std::string& spec) {
 }
 
 // Our best kernel of the case: replayed, compiled and timed in-process, validated.
-void measureOurs(const Case& c, explore::ResultStore& store, const std::string& deviceName, runtime::KernelRunner& runner,
-                 int reps, Row& row, std::vector<interp::Value>& inputs, codegen::PreparedReference& ref) {
+void measureOurs(const Case& c, explore::ResultStore& store, const std::string& deviceName,
+                 runtime::KernelRunner& runner, int reps, Row& row, std::vector<interp::Value>& inputs,
+                 codegen::PreparedReference& ref) {
   ir::Program program = lang::parseFile(c.file);
   explore::SearchProblem problem = explore::SearchProblem::make(program, c.sizes);
   explore::KernelQuery q;
@@ -202,8 +204,10 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
     for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
   }
   for (int64_t l : local) options.localSize.push_back(arith::cst(l));
-  auto kernel = std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(derived->program, options));
-  if (explore::kernelSourceHash(kernel->source) != k.sourceHash) row.note = "source differs from the stored one";
+  auto kernel =
+      std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(derived->program, options));
+  if (explore::kernelSourceHash(kernel->source) != k.sourceHash)
+    row.note = "source differs from the stored one";
   req.run.warmups = 2;
   req.run.repetitions = reps;
   req.run.returnOutputs = false;
@@ -214,7 +218,8 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
     return;
   }
   row.oursMs = e.run.medianMs;
-  row.ours = fmt::format("{} (store id {}, {})", k.parameters, k.id, e.validated() ? "valid" : "not validated");
+  row.ours =
+      fmt::format("{} (store id {}, {})", k.parameters, k.id, e.validated() ? "valid" : "not validated");
 }
 
 }  // namespace
@@ -230,13 +235,20 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) throw LiftError(a + " needs a value");
       return argv[++i];
     };
-    if (a == "--db") db = value();
-    else if (a == "--device") device = value();
-    else if (a == "--repeat") reps = std::stoi(value());
-    else if (a == "--case") cases.push_back(parseCase(value()));
-    else if (a == "--copy-mb") copyBytes = std::stoull(value()) << 20;
+    if (a == "--db")
+      db = value();
+    else if (a == "--device")
+      device = value();
+    else if (a == "--repeat")
+      reps = std::stoi(value());
+    else if (a == "--case")
+      cases.push_back(parseCase(value()));
+    else if (a == "--copy-mb")
+      copyBytes = std::stoull(value()) << 20;
     else {
-      std::fprintf(stderr, "usage: bench_kernels --db FILE --device D [--repeat R] --case NAME:FILE:SIZES:ROUTINE...\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_kernels --db FILE --device D [--repeat R] --case NAME:FILE:SIZES:ROUTINE...\n");
       return 2;
     }
   }
@@ -247,10 +259,11 @@ int main(int argc, char** argv) {
     runtime::KernelRunner runner(dev);
     Peers peers(dev);
     double copy = peers.copyBandwidth(copyBytes, reps);
-    std::printf("device: %s\ncopy bandwidth (best float4 copy of %zu MiB, read + write): %.1f GB/s\n\n", deviceName.c_str(),
-                copyBytes >> 20, copy);
-    std::printf("| case | sizes | ours ms | ours | CLBlast ms | CLBlast | OpenBLAS ms | OpenBLAS | ours / CLBlast | "
-                "ours / OpenBLAS | of copy bw | our kernel |\n");
+    std::printf("device: %s\ncopy bandwidth (best float4 copy of %zu MiB, read + write): %.1f GB/s\n\n",
+                deviceName.c_str(), copyBytes >> 20, copy);
+    std::printf(
+        "| case | sizes | ours ms | ours | CLBlast ms | CLBlast | OpenBLAS ms | OpenBLAS | ours / CLBlast | "
+        "ours / OpenBLAS | of copy bw | our kernel |\n");
     std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Case& c : cases) {
       Row row;
@@ -270,48 +283,65 @@ int main(int argc, char** argv) {
       int64_t M = c.sizes.count("M") ? c.sizes.at("M") : 0, N = c.sizes.count("N") ? c.sizes.at("N") : 0,
               K = c.sizes.count("K") ? c.sizes.at("K") : 0;
       if (c.routine == "sgemm") {
-        std::vector<float> A = scalars(inputs.at(0)), B = scalars(inputs.at(1)), C(static_cast<size_t>(M * N));
+        std::vector<float> A = scalars(inputs.at(0)), B = scalars(inputs.at(1)),
+                           C(static_cast<size_t>(M * N));
         row.metric = "GFLOP/s";
         row.work = 2.0 * M * N * K;
         cl::Buffer a = peers.buffer(A), b = peers.buffer(B), cb = peers.buffer(C.size());
-        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
-          return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, M, N, K,
-                                      1.0f, a(), 0, K, b(), 0, N, 0.0f, cb(), 0, N, q);
-        }, err);
+        row.clblastMs = peers.clblast(
+            2, reps,
+            [&](cl_command_queue* q) {
+              return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                          clblast::Transpose::kNo, M, N, K, 1.0f, a(), 0, K, b(), 0, N, 0.0f,
+                                          cb(), 0, N, q);
+            },
+            err);
         row.openblasMs = timeHost(2, reps, [&] {
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A.data(), K, B.data(), N, 0.0f, C.data(), N);
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A.data(), K, B.data(), N,
+                      0.0f, C.data(), N);
         });
       } else if (c.routine == "sgemv") {
-        std::vector<float> A = scalars(inputs.at(0)), x = scalars(inputs.at(1)), y = scalars(inputs.at(2)), y2 = y;
+        std::vector<float> A = scalars(inputs.at(0)), x = scalars(inputs.at(1)), y = scalars(inputs.at(2)),
+                           y2 = y;
         float alpha = 1.5f, beta = 0.5f;
         row.metric = "GB/s";
         row.work = 4.0 * (M * N + N + 2.0 * M);
         cl::Buffer a = peers.buffer(A), xb = peers.buffer(x), yb = peers.buffer(y);
-        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
-          return clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, M, N, alpha, a(), 0, N, xb(), 0, 1,
-                                      beta, yb(), 0, 1, q);
-        }, err);
+        row.clblastMs = peers.clblast(
+            2, reps,
+            [&](cl_command_queue* q) {
+              return clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, M, N, alpha,
+                                          a(), 0, N, xb(), 0, 1, beta, yb(), 0, 1, q);
+            },
+            err);
         row.openblasMs = timeHost(2, reps, [&] {
           y2 = y;
           cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, alpha, A.data(), N, x.data(), 1, beta, y2.data(), 1);
         });
       } else if (c.routine == "sdot" || c.routine == "sasum" || c.routine == "sscal") {
         bool dot = c.routine == "sdot", scal = c.routine == "sscal";
-        std::vector<float> x = scalars(inputs.at(scal ? 1 : 0)), y = dot ? scalars(inputs.at(1)) : std::vector<float>();
+        std::vector<float> x = scalars(inputs.at(scal ? 1 : 0)),
+                           y = dot ? scalars(inputs.at(1)) : std::vector<float>();
         size_t n = x.size();
         row.metric = "GB/s";
         row.work = dot ? 8.0 * n : scal ? 8.0 * n : 4.0 * n;
         cl::Buffer xb = peers.buffer(x), yb = dot ? peers.buffer(y) : peers.buffer(1), rb = peers.buffer(1);
-        row.clblastMs = peers.clblast(2, reps, [&](cl_command_queue* q) {
-          if (dot) return clblast::Dot<float>(n, rb(), 0, xb(), 0, 1, yb(), 0, 1, q);
-          if (scal) return clblast::Scal<float>(n, 1.0001f, xb(), 0, 1, q);
-          return clblast::Asum<float>(n, rb(), 0, xb(), 0, 1, q);
-        }, err);
+        row.clblastMs = peers.clblast(
+            2, reps,
+            [&](cl_command_queue* q) {
+              if (dot) return clblast::Dot<float>(n, rb(), 0, xb(), 0, 1, yb(), 0, 1, q);
+              if (scal) return clblast::Scal<float>(n, 1.0001f, xb(), 0, 1, q);
+              return clblast::Asum<float>(n, rb(), 0, xb(), 0, 1, q);
+            },
+            err);
         float sink = 0;
         row.openblasMs = timeHost(2, reps, [&] {
-          if (dot) sink += cblas_sdot(static_cast<int>(n), x.data(), 1, y.data(), 1);
-          else if (scal) cblas_sscal(static_cast<int>(n), 1.0001f, x.data(), 1);
-          else sink += cblas_sasum(static_cast<int>(n), x.data(), 1);
+          if (dot)
+            sink += cblas_sdot(static_cast<int>(n), x.data(), 1, y.data(), 1);
+          else if (scal)
+            cblas_sscal(static_cast<int>(n), 1.0001f, x.data(), 1);
+          else
+            sink += cblas_sasum(static_cast<int>(n), x.data(), 1);
         });
         // Our kernel computes partial sums when the program is a first pass: add the host's
         // second pass over them.
@@ -340,15 +370,17 @@ int main(int argc, char** argv) {
       auto rate = [&](double ms) {
         return ms > 0 ? fmt::format("{:.1f} {}", row.work / (ms * 1e6), row.metric) : std::string("-");
       };
-      auto ratio = [](double a, double b) { return a > 0 && b > 0 ? fmt::format("{:.2f}x", b / a) : std::string("-"); };
+      auto ratio = [](double a, double b) {
+        return a > 0 && b > 0 ? fmt::format("{:.2f}x", b / a) : std::string("-");
+      };
       std::string ofCopy = row.metric == "GB/s" && row.oursMs > 0
                                ? fmt::format("{:.0f} %", 100.0 * row.work / (row.oursMs * 1e6) / copy)
                                : "";
       std::printf("| %s | %s | %.4f | %s | %.4f | %s | %.4f | %s | %s | %s | %s | %s%s |\n", row.name.c_str(),
-                  row.sizes.c_str(), row.oursMs, rate(row.oursMs).c_str(), row.clblastMs, rate(row.clblastMs).c_str(),
-                  row.openblasMs, rate(row.openblasMs).c_str(), ratio(row.oursMs, row.clblastMs).c_str(),
-                  ratio(row.oursMs, row.openblasMs).c_str(), ofCopy.c_str(), row.ours.c_str(),
-                  row.note.empty() ? "" : (" — " + row.note).c_str());
+                  row.sizes.c_str(), row.oursMs, rate(row.oursMs).c_str(), row.clblastMs,
+                  rate(row.clblastMs).c_str(), row.openblasMs, rate(row.openblasMs).c_str(),
+                  ratio(row.oursMs, row.clblastMs).c_str(), ratio(row.oursMs, row.openblasMs).c_str(),
+                  ofCopy.c_str(), row.ours.c_str(), row.note.empty() ? "" : (" — " + row.note).c_str());
       std::fflush(stdout);
     }
   } catch (const LiftError& e) {

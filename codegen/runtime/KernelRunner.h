@@ -7,10 +7,10 @@
 
 #include <functional>
 #include <map>
-#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "codegen/runtime/BuildCache.h"
 #include "codegen/runtime/Device.h"

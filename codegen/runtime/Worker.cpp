@@ -440,8 +440,8 @@ RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& option
   for (const auto& a : launch.args) {
     bool dataHeld = a.dataKey && workerHolds_.count(a.dataKey);
     bool expectedHeld = a.expectedKey && workerHolds_.count(a.expectedKey);
-    bytes += (a.data && !dataHeld ? a.data->byteSize() : 0) + (a.expected && !expectedHeld ? a.expected->byteSize() : 0) +
-             a.name.size() + 128;
+    bytes += (a.data && !dataHeld ? a.data->byteSize() : 0) +
+             (a.expected && !expectedHeld ? a.expected->byteSize() : 0) + a.name.size() + 128;
   }
   wire::Writer w(wire::MessageType::Run, std::move(sendBuffer_));
   w.reserve(bytes);

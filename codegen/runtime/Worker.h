@@ -88,7 +88,7 @@ class WorkerClient : public Evaluator {
   std::string sendBuffer_;    // reused between requests
   wire::FrameBuffer frames_;  // likewise
   DeviceInfo device_;
-  std::vector<pid_t> unreaped_;  // killed workers still to be waited for
+  std::vector<pid_t> unreaped_;               // killed workers still to be waited for
   std::unordered_set<uint64_t> workerHolds_;  // keyed arrays the running worker keeps
 };
 

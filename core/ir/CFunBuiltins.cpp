@@ -442,15 +442,16 @@ BuiltinTyping typeBuiltin(const BuiltinFunction& b, std::span<const Type> args) 
   Type floatT = withWidth(fk, w);
   // OpenCL C rejects these calls (no overload, or an ambiguous one): so does the checker, so
   // that what the interpreter accepts also compiles on the device.
-  bool floatOnly = b.sig == Sig::Float1 || b.sig == Sig::Float2 || b.sig == Sig::Float3 || b.sig == Sig::Predicate ||
-                   b.sig == Sig::Geometric || b.sig == Sig::FloatInt;
+  bool floatOnly = b.sig == Sig::Float1 || b.sig == Sig::Float2 || b.sig == Sig::Float3 ||
+                   b.sig == Sig::Predicate || b.sig == Sig::Geometric || b.sig == Sig::FloatInt;
   if (floatOnly && !isFloating(args[0].scalarKind()) && (allIntegral || b.sig == Sig::FloatInt)) {
     r.error = fmt::format("{} needs a floating-point argument, not ({}); write e.g. 2.0f or (float)i", b.name,
                           listTypes(args));
     return r;
   }
   if (b.sig == Sig::Gen1 && !allIntegral) {
-    r.error = fmt::format("abs takes integers, not ({}); use fabs for floating-point values", listTypes(args));
+    r.error =
+        fmt::format("abs takes integers, not ({}); use fabs for floating-point values", listTypes(args));
     return r;
   }
   switch (b.sig) {

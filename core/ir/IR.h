@@ -92,7 +92,8 @@ class CallNode : public ExprNode {
   static std::shared_ptr<const CallNode> make(Fun f, std::vector<Expr> args);
   const Fun& fun() const { return fun_; }
   const std::vector<Expr>& args() const { return args_; }
-  CallNode(Fun f, std::vector<Expr> args) : ExprNode(Kind::Call), fun_(std::move(f)), args_(std::move(args)) {}
+  CallNode(Fun f, std::vector<Expr> args)
+      : ExprNode(Kind::Call), fun_(std::move(f)), args_(std::move(args)) {}
 
  private:
   Fun fun_;
@@ -121,7 +122,8 @@ class LambdaNode : public FunNode {
   static Lambda make(std::vector<Param> params, Expr body);
   const std::vector<Param>& params() const { return params_; }
   const Expr& body() const { return body_; }
-  LambdaNode(std::vector<Param> p, Expr b) : FunNode(Kind::Lambda), params_(std::move(p)), body_(std::move(b)) {}
+  LambdaNode(std::vector<Param> p, Expr b)
+      : FunNode(Kind::Lambda), params_(std::move(p)), body_(std::move(b)) {}
 
  private:
   std::vector<Param> params_;
@@ -151,7 +153,7 @@ class PatternNode : public FunNode {
     int index = 0;                   // get's component, zip/tuple arity, map dimension (0..2)
     IndexFun indexFun;               // gather, scatter
     PadMode padMode = PadMode::Clamp;
-    std::string padValue;            // PadMode::Constant
+    std::string padValue;  // PadMode::Constant
   };
   static std::shared_ptr<const PatternNode> make(PatternKind k, Params p);
   PatternKind pattern() const { return pattern_; }
@@ -173,8 +175,8 @@ struct UserFunDef {
   std::string name;
   std::vector<std::pair<std::string, Type>> params;
   Type returnType;
-  std::string bodyText;                     // the body as written, between the braces
-  std::shared_ptr<const cfun::Body> body;   // parsed body
+  std::string bodyText;                    // the body as written, between the braces
+  std::shared_ptr<const cfun::Body> body;  // parsed body
   SourceLoc loc;
 };
 

@@ -8,38 +8,38 @@
 namespace lift::ir {
 
 // X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL.
-#define LIFT_PATTERNS(X)              \
-  X(Map, "map", Algo)                 \
-  X(Reduce, "reduce", Algo)           \
-  X(PartRed, "partRed", Algo)         \
-  X(Zip, "zip", Algo)                 \
-  X(Unzip, "unzip", Algo)             \
-  X(Split, "split", Algo)             \
-  X(Join, "join", Algo)               \
-  X(Transpose, "transpose", Algo)     \
-  X(Gather, "gather", Algo)           \
-  X(Scatter, "scatter", Algo)         \
-  X(Slide, "slide", Algo)             \
-  X(Pad, "pad", Algo)                 \
-  X(Iterate, "iterate", Algo)         \
-  X(Get, "get", Algo)                 \
-  X(Tuple, "tuple", Algo)             \
-  X(Id, "id", Algo)                   \
-  X(AsVector, "asVector", Algo)       \
-  X(AsScalar, "asScalar", Algo)       \
-  X(Vectorize, "vectorize", Algo)     \
-  X(MapGlb, "mapGlb", OpenCL)         \
-  X(MapWrg, "mapWrg", OpenCL)         \
-  X(MapLcl, "mapLcl", OpenCL)         \
-  X(MapSeq, "mapSeq", OpenCL)         \
-  X(MapSeqUnroll, "mapSeqUnroll", OpenCL) \
-  X(MapVec, "mapVec", OpenCL)         \
-  X(ReduceSeq, "reduceSeq", OpenCL)   \
+#define LIFT_PATTERNS(X)                        \
+  X(Map, "map", Algo)                           \
+  X(Reduce, "reduce", Algo)                     \
+  X(PartRed, "partRed", Algo)                   \
+  X(Zip, "zip", Algo)                           \
+  X(Unzip, "unzip", Algo)                       \
+  X(Split, "split", Algo)                       \
+  X(Join, "join", Algo)                         \
+  X(Transpose, "transpose", Algo)               \
+  X(Gather, "gather", Algo)                     \
+  X(Scatter, "scatter", Algo)                   \
+  X(Slide, "slide", Algo)                       \
+  X(Pad, "pad", Algo)                           \
+  X(Iterate, "iterate", Algo)                   \
+  X(Get, "get", Algo)                           \
+  X(Tuple, "tuple", Algo)                       \
+  X(Id, "id", Algo)                             \
+  X(AsVector, "asVector", Algo)                 \
+  X(AsScalar, "asScalar", Algo)                 \
+  X(Vectorize, "vectorize", Algo)               \
+  X(MapGlb, "mapGlb", OpenCL)                   \
+  X(MapWrg, "mapWrg", OpenCL)                   \
+  X(MapLcl, "mapLcl", OpenCL)                   \
+  X(MapSeq, "mapSeq", OpenCL)                   \
+  X(MapSeqUnroll, "mapSeqUnroll", OpenCL)       \
+  X(MapVec, "mapVec", OpenCL)                   \
+  X(ReduceSeq, "reduceSeq", OpenCL)             \
   X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL) \
-  X(ToGlobal, "toGlobal", OpenCL)     \
-  X(ToLocal, "toLocal", OpenCL)       \
-  X(ToPrivate, "toPrivate", OpenCL)   \
-  X(Dot, "dot", OpenCL)               \
+  X(ToGlobal, "toGlobal", OpenCL)               \
+  X(ToLocal, "toLocal", OpenCL)                 \
+  X(ToPrivate, "toPrivate", OpenCL)             \
+  X(Dot, "dot", OpenCL)                         \
   X(ReorderStride, "reorderStride", OpenCL)
 
 enum class PatternKind : uint8_t {

@@ -27,11 +27,14 @@ std::string patternLabel(const PatternNode& p) {
     case PatternKind::Scatter: {
       auto& f = ps.indexFun;
       switch (f.kind) {
-        case IndexFun::Kind::Reverse: return name + " reverse";
-        case IndexFun::Kind::ReorderStride: return fmt::format("{} reorderStride {}", name, arith::toString(f.a));
+        case IndexFun::Kind::Reverse:
+          return name + " reverse";
+        case IndexFun::Kind::ReorderStride:
+          return fmt::format("{} reorderStride {}", name, arith::toString(f.a));
         case IndexFun::Kind::Transpose:
           return fmt::format("{} transpose {},{}", name, arith::toString(f.a), arith::toString(f.b));
-        case IndexFun::Kind::Identity: return name;
+        case IndexFun::Kind::Identity:
+          return name;
       }
       return name;
     }
@@ -46,8 +49,7 @@ std::string patternLabel(const PatternNode& p) {
       break;
   }
   std::string label = name;
-  for (size_t i = 0; i < ps.sizes.size(); ++i)
-    label += (i == 0 ? " " : ",") + arith::toString(ps.sizes[i]);
+  for (size_t i = 0; i < ps.sizes.size(); ++i) label += (i == 0 ? " " : ",") + arith::toString(ps.sizes[i]);
   return label;
 }
 
@@ -78,13 +80,20 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
 
 int levelOf(const PatternNode& p) {
   switch (p.pattern()) {
-    case PatternKind::MapGlb: return 0;
-    case PatternKind::MapWrg: return 1;
-    case PatternKind::MapLcl: return 2;
-    case PatternKind::ToGlobal: return 0;
-    case PatternKind::ToLocal: return 1;
-    case PatternKind::ToPrivate: return 2;
-    default: return 0;
+    case PatternKind::MapGlb:
+      return 0;
+    case PatternKind::MapWrg:
+      return 1;
+    case PatternKind::MapLcl:
+      return 2;
+    case PatternKind::ToGlobal:
+      return 0;
+    case PatternKind::ToLocal:
+      return 1;
+    case PatternKind::ToPrivate:
+      return 2;
+    default:
+      return 0;
   }
 }
 
@@ -121,7 +130,8 @@ class GraphBuilder {
       : g_(g), describe_(describe) {}
 
   void build(const Program& p) {
-    for (auto& param : p.main->params()) bindings_[param.get()] = addNode(param->id(), param->name(), ProgramGraph::NodeKind::Input, -1, param);
+    for (auto& param : p.main->params())
+      bindings_[param.get()] = addNode(param->id(), param->name(), ProgramGraph::NodeKind::Input, -1, param);
     g_.result = visit(p.main->body(), -1);
   }
 
@@ -178,7 +188,8 @@ class GraphBuilder {
       bindings_[prm] = n;
       return n;
     }
-    if (auto* lit = asLiteral(e)) return addNode(lit->id(), lit->text(), ProgramGraph::NodeKind::Literal, cluster, e);
+    if (auto* lit = asLiteral(e))
+      return addNode(lit->id(), lit->text(), ProgramGraph::NodeKind::Literal, cluster, e);
     auto* call = asCall(e);
     if (!call) return -1;
     std::vector<int> argNodes;
@@ -190,7 +201,8 @@ class GraphBuilder {
       // A lambda applied directly: its parameters are bound to the argument nodes.
       int c = addCluster(l->id(), "λ", cluster);
       for (size_t i = 0; i < l->params().size() && i < argNodes.size(); ++i) {
-        int pn = addNode(l->params()[i]->id(), l->params()[i]->name(), ProgramGraph::NodeKind::Param, c, l->params()[i]);
+        int pn = addNode(l->params()[i]->id(), l->params()[i]->name(), ProgramGraph::NodeKind::Param, c,
+                         l->params()[i]);
         bindings_[l->params()[i].get()] = pn;
         addEdge(argNodes[i], pn, labelFor(i));
       }
@@ -220,10 +232,12 @@ class GraphBuilder {
           // A nested pattern with nested lambdas: show it in a cluster of its own.
           int c = addCluster(g->id(), owner + ": " + shortFunName(g), cluster);
           auto* gp = asPattern(g);
-          body = addNode(g->id(), gp ? patternLabel(*gp) : shortFunName(g), gp ? kindOf(*gp) : ProgramGraph::NodeKind::UserFun, c, {});
+          body = addNode(g->id(), gp ? patternLabel(*gp) : shortFunName(g),
+                         gp ? kindOf(*gp) : ProgramGraph::NodeKind::UserFun, c, {});
           if (gp)
             for (auto& h : gp->params().funs)
-              if (auto* hl = asLambda(h)) addEdge(visitNestedLambda(*hl, c, std::string(patternName(gp->pattern()))), body, {}, true);
+              if (auto* hl = asLambda(h))
+                addEdge(visitNestedLambda(*hl, c, std::string(patternName(gp->pattern()))), body, {}, true);
         }
         addEdge(body, n, "f", true);
       }
@@ -255,19 +269,25 @@ ProgramGraph buildProgramGraph(const Program& p, const std::function<std::string
 }
 
 std::string toDot(const ProgramGraph& g, const std::string& name) {
-  std::string out = fmt::format("digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n", dotEscape(name));
-  static const char* fill[] = {"#dbe9f6", "#eeeeee", "#fff2cc", "#d9ead3", "#f3f3f3", "#f4cccc", "#fce5cd", "#e6d7f3", "#ffe0b2", "#ffffff"};
+  std::string out = fmt::format(
+      "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", "
+      "fontname=\"Helvetica\"];\n",
+      dotEscape(name));
+  static const char* fill[] = {"#dbe9f6", "#eeeeee", "#fff2cc", "#d9ead3", "#f3f3f3",
+                               "#f4cccc", "#fce5cd", "#e6d7f3", "#ffe0b2", "#ffffff"};
   // Nodes and clusters, nested.
   std::function<void(int, const std::string&)> emit = [&](int cluster, const std::string& indent) {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       auto& n = g.nodes[i];
       if (n.cluster != cluster) continue;
       out += fmt::format("{}n{} [label=\"{}\", fillcolor=\"{}\"{}];\n", indent, i, dotEscape(n.label),
-                         fill[static_cast<int>(n.kind)], n.detail.empty() ? "" : ", tooltip=\"" + dotEscape(n.detail) + "\"");
+                         fill[static_cast<int>(n.kind)],
+                         n.detail.empty() ? "" : ", tooltip=\"" + dotEscape(n.detail) + "\"");
     }
     for (size_t c = 0; c < g.clusters.size(); ++c) {
       if (g.clusters[c].parent != cluster) continue;
-      out += fmt::format("{}subgraph cluster_{} {{\n{}  label=\"{}\"; style=dashed;\n", indent, c, indent, dotEscape(g.clusters[c].label));
+      out += fmt::format("{}subgraph cluster_{} {{\n{}  label=\"{}\"; style=dashed;\n", indent, c, indent,
+                         dotEscape(g.clusters[c].label));
       emit(static_cast<int>(c), indent + "  ");
       out += indent + "}\n";
     }

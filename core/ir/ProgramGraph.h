@@ -13,24 +13,24 @@ namespace lift::ir {
 
 struct ProgramGraph {
   enum class NodeKind {
-    Input,        // a parameter of the program
-    Param,        // a parameter of a lambda (an element, an accumulator, ...)
+    Input,  // a parameter of the program
+    Param,  // a parameter of a lambda (an element, an accumulator, ...)
     Literal,
-    Algorithmic,  // map, reduce, split, zip, ...
-    DataLayout,   // split, join, zip, transpose, gather, ... (no computation)
-    ParallelMap,  // mapGlb, mapWrg, mapLcl
-    SequentialOp, // mapSeq, reduceSeq, iterate and their unrolled forms
-    AddressSpace, // toGlobal, toLocal, toPrivate
+    Algorithmic,   // map, reduce, split, zip, ...
+    DataLayout,    // split, join, zip, transpose, gather, ... (no computation)
+    ParallelMap,   // mapGlb, mapWrg, mapLcl
+    SequentialOp,  // mapSeq, reduceSeq, iterate and their unrolled forms
+    AddressSpace,  // toGlobal, toLocal, toPrivate
     UserFun,
-    LambdaCall,   // a lambda applied directly
+    LambdaCall,  // a lambda applied directly
   };
   struct Node {
-    NodeId irId = 0;      // the IR node it shows (call, param or literal)
-    std::string label;    // "split 128", "mapWrg0", "mult", "A"
-    std::string detail;   // e.g. the type, filled by `describe`
+    NodeId irId = 0;     // the IR node it shows (call, param or literal)
+    std::string label;   // "split 128", "mapWrg0", "mult", "A"
+    std::string detail;  // e.g. the type, filled by `describe`
     NodeKind kind = NodeKind::Algorithmic;
-    int cluster = -1;     // index into clusters, -1 for the top level
-    int level = 0;        // for ParallelMap / SequentialOp / AddressSpace: dimension or space
+    int cluster = -1;  // index into clusters, -1 for the top level
+    int level = 0;     // for ParallelMap / SequentialOp / AddressSpace: dimension or space
   };
   struct Edge {
     int from = 0, to = 0;  // node indices; data flows from -> to
@@ -38,8 +38,8 @@ struct ProgramGraph {
     bool nested = false;   // links a pattern to the body of its nested function
   };
   struct Cluster {
-    NodeId irId = 0;       // the lambda (or nested pattern) it shows
-    std::string label;     // "f of map", "λ rowA"
+    NodeId irId = 0;    // the lambda (or nested pattern) it shows
+    std::string label;  // "f of map", "λ rowA"
     int parent = -1;
   };
   std::vector<Node> nodes;

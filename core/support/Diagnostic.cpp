@@ -9,7 +9,9 @@
 namespace lift {
 
 std::string Diagnostic::format() const {
-  const char* sev = severity == Severity::Error ? "error" : severity == Severity::Warning ? "warning" : "note";
+  const char* sev = severity == Severity::Error     ? "error"
+                    : severity == Severity::Warning ? "warning"
+                                                    : "note";
   std::string out;
   if (!loc.file.empty() || loc.known()) {
     out += loc.file.empty() ? "<input>" : loc.file;
@@ -30,7 +32,8 @@ static Diagnostic plain(std::string message, SourceLoc loc) {
   return d;
 }
 
-LiftError::LiftError(std::string message, SourceLoc loc) : LiftError(plain(std::move(message), std::move(loc))) {}
+LiftError::LiftError(std::string message, SourceLoc loc)
+    : LiftError(plain(std::move(message), std::move(loc))) {}
 
 std::pair<int, int> lineColOf(const std::string& text, size_t offset) {
   int line = 1, col = 1;
@@ -61,7 +64,8 @@ Diagnostic makeDiagnostic(const std::string& file, const std::string& text, int 
     std::string src = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
     if (src.size() > 200) src = src.substr(0, 200);
     std::string caret;
-    for (int i = 1; i < col && i - 1 < static_cast<int>(src.size()); ++i) caret += src[i - 1] == '\t' ? '\t' : ' ';
+    for (int i = 1; i < col && i - 1 < static_cast<int>(src.size()); ++i)
+      caret += src[i - 1] == '\t' ? '\t' : ' ';
     d.sourceLine = "  " + src + "\n  " + caret + "^";
   }
   return d;

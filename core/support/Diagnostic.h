@@ -50,7 +50,7 @@ std::pair<int, int> lineColOf(const std::string& text, size_t offset);
 
 }  // namespace lift
 
-#define LIFT_ASSERT(cond, msg) \
-  do { \
+#define LIFT_ASSERT(cond, msg)                                              \
+  do {                                                                      \
     if (!(cond)) ::lift::assertionFailed(#cond, __FILE__, __LINE__, (msg)); \
   } while (0)

@@ -39,7 +39,8 @@ std::vector<DiffLine> diffLines(const std::string& before, const std::string& af
     std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(m + 1, 0));
     for (size_t i = n; i-- > 0;)
       for (size_t j = m; j-- > 0;)
-        lcs[i][j] = a[prefix + i] == b[prefix + j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+        lcs[i][j] =
+            a[prefix + i] == b[prefix + j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     size_t i = 0, j = 0;
     while (i < n || j < m) {
       if (i < n && j < m && a[prefix + i] == b[prefix + j]) {

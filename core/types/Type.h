@@ -42,11 +42,11 @@ class Type {
   bool isVector() const { return kind() == Kind::Vector; }
   bool isTuple() const { return kind() == Kind::Tuple; }
   bool isArray() const { return kind() == Kind::Array; }
-  ScalarKind scalarKind() const;    // for Scalar and Vector
-  int vectorWidth() const;          // for Vector
+  ScalarKind scalarKind() const;             // for Scalar and Vector
+  int vectorWidth() const;                   // for Vector
   std::span<const Type> tupleElems() const;  // for Tuple
-  Type elem() const;                // for Array
-  arith::Expr length() const;       // for Array
+  Type elem() const;                         // for Array
+  arith::Expr length() const;                // for Array
 
   // The innermost non-array type ("float" for [[float]N]M).
   Type innermost() const;

@@ -15,14 +15,17 @@ namespace lift::explore {
 namespace {
 
 bool isInteger(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 // Values to try for a parameter applied with `used`: `used` first, then the others by distance
 // (in powers of two) from it.
 std::vector<int64_t> valuesAround(int64_t used, std::vector<int64_t> pool) {
   if (std::find(pool.begin(), pool.end(), used) == pool.end()) pool.push_back(used);
-  auto dist = [used](int64_t v) { return std::abs(std::log2(static_cast<double>(v)) - std::log2(static_cast<double>(used))); };
+  auto dist = [used](int64_t v) {
+    return std::abs(std::log2(static_cast<double>(v)) - std::log2(static_cast<double>(used)));
+  };
   std::stable_sort(pool.begin(), pool.end(), [&](int64_t a, int64_t b) {
     double da = dist(a), db = dist(b);
     return da != db ? da < db : a > b;
@@ -49,7 +52,8 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
       continue;
     }
     std::string tn = name;
-    for (int i = 2; std::any_of(tunables.begin(), tunables.end(), [&](const Tunable& t) { return t.name == tn; }); ++i)
+    for (int i = 2;
+         std::any_of(tunables.begin(), tunables.end(), [&](const Tunable& t) { return t.name == tn; }); ++i)
       tn = fmt::format("{}{}", name, i);
     Tunable t;
     t.name = tn;
@@ -58,9 +62,11 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
     std::vector<int64_t> pool;
     if (spec->kind == rewrite::ParamKind::Width) {
       for (int64_t w : {2, 4, 8, 16})
-        if (spec->allowed.empty() || std::find(spec->allowed.begin(), spec->allowed.end(), std::to_string(w)) != spec->allowed.end())
+        if (spec->allowed.empty() ||
+            std::find(spec->allowed.begin(), spec->allowed.end(), std::to_string(w)) != spec->allowed.end())
           pool.push_back(w);
-      if (preferredWidth > 1 && std::find(pool.begin(), pool.end(), preferredWidth) != pool.end()) used = preferredWidth;
+      if (preferredWidth > 1 && std::find(pool.begin(), pool.end(), preferredWidth) != pool.end())
+        used = preferredWidth;
     } else {
       for (int64_t f = 2; f <= 4096; f *= 2) pool.push_back(f);
     }
@@ -71,11 +77,13 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
   step.params = pv;
 }
 
-std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem, const AlgorithmicOptions& options,
-                                                   const std::atomic<bool>* cancel, AlgorithmicStats* statsOut,
-                                                   const std::function<void(const AlgorithmicStats&)>& progress) {
+std::vector<AlgorithmicVariant> exploreAlgorithmic(
+    const SearchProblem& problem, const AlgorithmicOptions& options, const std::atomic<bool>* cancel,
+    AlgorithmicStats* statsOut, const std::function<void(const AlgorithmicStats&)>& progress) {
   auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   AlgorithmicStats stats;
   std::vector<AlgorithmicVariant> out;
   std::unordered_set<std::string> seen;
@@ -120,7 +128,8 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem,
         continue;
       }
       for (const rewrite::RewriteStep& step : rewrites) {
-        if (std::find(options.excluded.begin(), options.excluded.end(), step.rule->name) != options.excluded.end())
+        if (std::find(options.excluded.begin(), options.excluded.end(), step.rule->name) !=
+            options.excluded.end())
           continue;
         if (cancel && cancel->load()) break;
         std::vector<rewrite::RewriteStep> steps = n.steps;
@@ -143,7 +152,8 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem,
           ++stats.duplicates;
           continue;
         }
-        if (options.heuristics.maxNesting > 0 && nestingDepth(child.program->program) > options.heuristics.maxNesting) {
+        if (options.heuristics.maxNesting > 0 &&
+            nestingDepth(child.program->program) > options.heuristics.maxNesting) {
           ++stats.rejected;
           continue;
         }
@@ -154,8 +164,9 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem,
     // The next level: the most promising programs first; the heuristics decide which are kept
     // as variants (a program may be expanded even if it is not a variant itself: the distance
     // between multiplication and addition may shrink again).
-    std::stable_sort(next.begin(), next.end(),
-                     [](const Node& a, const Node& b) { return derivationPromise(a.steps) > derivationPromise(b.steps); });
+    std::stable_sort(next.begin(), next.end(), [](const Node& a, const Node& b) {
+      return derivationPromise(a.steps) > derivationPromise(b.steps);
+    });
     if (next.size() > options.beamWidth) {
       stats.pruned += next.size() - options.beamWidth;
       next.resize(options.beamWidth);

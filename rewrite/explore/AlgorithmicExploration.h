@@ -20,26 +20,26 @@
 namespace lift::explore {
 
 struct AlgorithmicOptions {
-  int maxDepth = 5;            // rewrites per derivation (the Lift default exploration depth)
-  size_t beamWidth = 48;       // programs expanded per level (the most promising first)
-  size_t maxPrograms = 400;    // distinct programs kept in all
-  double maxSeconds = 60;      // wall-clock limit of the phase
+  int maxDepth = 5;          // rewrites per derivation (the Lift default exploration depth)
+  size_t beamWidth = 48;     // programs expanded per level (the most promising first)
+  size_t maxPrograms = 400;  // distinct programs kept in all
+  double maxSeconds = 60;    // wall-clock limit of the phase
   HeuristicLimits heuristics;
-  int preferredWidth = 0;      // vector width tried first (the device's preferred); 0: as found
+  int preferredWidth = 0;  // vector width tried first (the device's preferred); 0: as found
   // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
   // or other programs).
-  std::vector<rewrite::Family> families = {
-      rewrite::Family::Fusion,      rewrite::Family::Fission,        rewrite::Family::SplitJoin,
-      rewrite::Family::Reduce,      rewrite::Family::Interchange,    rewrite::Family::Transpose,
-      rewrite::Family::Simplification, rewrite::Family::Vectorisation, rewrite::Family::Builtin,
-      rewrite::Family::Macro};
+  std::vector<rewrite::Family> families = {rewrite::Family::Fusion,         rewrite::Family::Fission,
+                                           rewrite::Family::SplitJoin,      rewrite::Family::Reduce,
+                                           rewrite::Family::Interchange,    rewrite::Family::Transpose,
+                                           rewrite::Family::Simplification, rewrite::Family::Vectorisation,
+                                           rewrite::Family::Builtin,        rewrite::Family::Macro};
   // Rules never applied in this phase (they only make copies or undo others' work).
-  std::vector<std::string> excluded = {"add-id", "implement-id", "eta-expansion", "id-transpose-transpose",
-                                       "split-join-id", "join-split"};
+  std::vector<std::string> excluded = {
+      "add-id", "implement-id", "eta-expansion", "id-transpose-transpose", "split-join-id", "join-split"};
 };
 
 struct AlgorithmicVariant {
-  std::shared_ptr<const DerivationTemplate> tmpl;  // the phase-1 steps, with their tunables
+  std::shared_ptr<const DerivationTemplate> tmpl;        // the phase-1 steps, with their tunables
   std::shared_ptr<const rewrite::TypedProgram> program;  // with the default values
   std::string hash;  // ir::structuralHash (programs are deduplicated up to renaming), hex
   int depth = 0;
@@ -55,10 +55,10 @@ struct AlgorithmicStats {
 };
 
 // The variants, the start program first, then by depth. `progress` is called now and then.
-std::vector<AlgorithmicVariant> exploreAlgorithmic(const SearchProblem& problem, const AlgorithmicOptions& options,
-                                                   const std::atomic<bool>* cancel = nullptr,
-                                                   AlgorithmicStats* stats = nullptr,
-                                                   const std::function<void(const AlgorithmicStats&)>& progress = {});
+std::vector<AlgorithmicVariant> exploreAlgorithmic(
+    const SearchProblem& problem, const AlgorithmicOptions& options,
+    const std::atomic<bool>* cancel = nullptr, AlgorithmicStats* stats = nullptr,
+    const std::function<void(const AlgorithmicStats&)>& progress = {});
 
 // Tunables for the numeric parameters of a rewrite step (factors and widths), named after the
 // parameter (made unique against `taken`); the step's values become "$name" references.

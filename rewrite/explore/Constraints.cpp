@@ -50,10 +50,10 @@ uint64_t typeBytes(const std::string& t) {
   std::smatch m;
   if (!std::regex_match(t, m, vec)) return 0;
   std::string base = m[1];
-  uint64_t scalar = base == "double" || base == "long" || base == "ulong" ? 8
-                    : base == "char" || base == "uchar"                  ? 1
+  uint64_t scalar = base == "double" || base == "long" || base == "ulong"   ? 8
+                    : base == "char" || base == "uchar"                     ? 1
                     : base == "short" || base == "ushort" || base == "half" ? 2
-                                                                          : 4;
+                                                                            : 4;
   uint64_t n = m[2].length() ? std::stoull(m[2]) : 1;
   if (n == 3) n = 4;
   return scalar * n;
@@ -69,7 +69,8 @@ uint64_t privateMemoryBytes(const std::string& src) {
   size_t body = src.find(") {", k);
   if (body == std::string::npos) return 0;
   std::istringstream in(src.substr(body + 3));
-  static const std::regex decl(R"(^  ([a-z]+[0-9]*) ([A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*(, [A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*)*);\s*$)");
+  static const std::regex decl(
+      R"(^  ([a-z]+[0-9]*) ([A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*(, [A-Za-z_][A-Za-z0-9_]*(\[[0-9]+\])*)*);\s*$)");
   static const std::regex name(R"(([A-Za-z_][A-Za-z0-9_]*)((\[[0-9]+\])*))");
   static const std::regex dim(R"(\[([0-9]+)\])");
   uint64_t total = 0;
@@ -82,7 +83,8 @@ uint64_t privateMemoryBytes(const std::string& src) {
     uint64_t bytes = typeBytes(m[1]);
     if (!bytes) break;
     std::string names = m[2];
-    for (auto it = std::sregex_iterator(names.begin(), names.end(), name); it != std::sregex_iterator(); ++it) {
+    for (auto it = std::sregex_iterator(names.begin(), names.end(), name); it != std::sregex_iterator();
+         ++it) {
       uint64_t count = 1;
       std::string dims = (*it)[2];
       for (auto d = std::sregex_iterator(dims.begin(), dims.end(), dim); d != std::sregex_iterator(); ++d)
@@ -97,13 +99,14 @@ std::string workGroupViolation(const std::vector<uint64_t>& global, const std::v
                                const DeviceLimits& limits) {
   uint64_t items = 1, groups = 1, groupSize = 1;
   for (uint64_t g : global) items *= g;
-  if (items < limits.minGlobalSize) return fmt::format("only {} work-items (at least {})", items, limits.minGlobalSize);
+  if (items < limits.minGlobalSize)
+    return fmt::format("only {} work-items (at least {})", items, limits.minGlobalSize);
   if (!local.empty()) {
     if (local.size() != global.size()) return "the work-group size has the wrong number of dimensions";
     for (size_t d = 0; d < local.size(); ++d) {
       if (local[d] == 0 || global[d] % local[d] != 0)
-        return fmt::format("the work-group size {} does not divide the global size {} in dimension {}", local[d],
-                           global[d], d);
+        return fmt::format("the work-group size {} does not divide the global size {} in dimension {}",
+                           local[d], global[d], d);
       if (d < limits.maxWorkItemSizes.size() && local[d] > limits.maxWorkItemSizes[d])
         return fmt::format("a work-group of {} in dimension {} (the device allows {})", local[d], d,
                            limits.maxWorkItemSizes[d]);
@@ -111,11 +114,13 @@ std::string workGroupViolation(const std::vector<uint64_t>& global, const std::v
       groups *= global[d] / local[d];
     }
     if (groupSize > limits.maxWorkGroupSize)
-      return fmt::format("work-groups of {} work-items (the device allows {})", groupSize, limits.maxWorkGroupSize);
+      return fmt::format("work-groups of {} work-items (the device allows {})", groupSize,
+                         limits.maxWorkGroupSize);
     if (groupSize < limits.minWorkGroupSize)
       return fmt::format("work-groups of {} work-items (at least {})", groupSize, limits.minWorkGroupSize);
     if (groups < limits.minWorkGroups)
-      return fmt::format("{} work-group{} for {} compute units", groups, groups == 1 ? "" : "s", limits.minWorkGroups);
+      return fmt::format("{} work-group{} for {} compute units", groups, groups == 1 ? "" : "s",
+                         limits.minWorkGroups);
     if (groups > limits.maxWorkGroups)
       return fmt::format("{} work-groups (at most {})", groups, limits.maxWorkGroups);
   } else if (items < limits.minWorkGroups) {
@@ -134,14 +139,16 @@ std::string resourceViolation(const codegen::CompiledKernel& kernel, const runti
     if (a.kind == runtime::KernelArg::Kind::Local) local += a.localBytes;
     if (a.isBuffer()) {
       if (a.byteSize() > limits.maxAllocBytes)
-        return fmt::format("a buffer of {} bytes (the device allocates at most {})", a.byteSize(), limits.maxAllocBytes);
+        return fmt::format("a buffer of {} bytes (the device allocates at most {})", a.byteSize(),
+                           limits.maxAllocBytes);
       global += a.byteSize();
     }
   }
   if (kernel.launch.localMemoryBytes && kernel.launch.localMemoryBytes.isCst())
     local += static_cast<uint64_t>(kernel.launch.localMemoryBytes.value());
   if (local > limits.localMemBytes)
-    return fmt::format("{} bytes of local memory a work-group (the device has {})", local, limits.localMemBytes);
+    return fmt::format("{} bytes of local memory a work-group (the device has {})", local,
+                       limits.localMemBytes);
   if (global > limits.globalMemBytes)
     return fmt::format("{} bytes of global memory (the device has {})", global, limits.globalMemBytes);
   return workGroupViolation(launch.global, launch.local, limits);

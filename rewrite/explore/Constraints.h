@@ -25,9 +25,9 @@ struct DeviceLimits {
   uint64_t maxAllocBytes = 1ull << 30;
   uint64_t privateMemBytes = 1024;  // per work-item (registers on a GPU, stack on a CPU)
   uint64_t minGlobalSize = 8;
-  uint64_t minWorkGroups = 1;       // the device's compute units: fewer groups leave cores idle
+  uint64_t minWorkGroups = 1;  // the device's compute units: fewer groups leave cores idle
   uint64_t maxWorkGroups = 1u << 20;
-  uint64_t minWorkGroupSize = 1;    // GPUs: a warp; a smaller group wastes lanes
+  uint64_t minWorkGroupSize = 1;  // GPUs: a warp; a smaller group wastes lanes
 
   // The limits for a device: its own figures, with the seeds' defaults for what it does not report.
   static DeviceLimits of(const runtime::DeviceInfo& d);

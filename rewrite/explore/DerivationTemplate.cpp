@@ -106,7 +106,8 @@ std::vector<rewrite::RewriteStep> substitute(const DerivationTemplate& t, const 
 }
 
 std::optional<rewrite::TypedProgram> replaySteps(const rewrite::TypedProgram& start,
-                                                 const std::vector<rewrite::RewriteStep>& steps, std::string* why) {
+                                                 const std::vector<rewrite::RewriteStep>& steps,
+                                                 std::string* why) {
   std::optional<rewrite::TypedProgram> cur = start;
   for (size_t i = 0; i < steps.size(); ++i) {
     rewrite::RewriteResult r = rewrite::applyRewrite(*cur, steps[i]);
@@ -119,8 +120,9 @@ std::optional<rewrite::TypedProgram> replaySteps(const rewrite::TypedProgram& st
   return cur;
 }
 
-std::optional<Candidate> instantiate(const SearchProblem& problem, std::shared_ptr<const DerivationTemplate> t,
-                                     const Assignment& values, std::string* why) {
+std::optional<Candidate> instantiate(const SearchProblem& problem,
+                                     std::shared_ptr<const DerivationTemplate> t, const Assignment& values,
+                                     std::string* why) {
   Candidate c;
   c.tmpl = t;
   c.values = t->defaults();

@@ -50,12 +50,12 @@ struct DerivationTemplate {
 struct Candidate {
   std::shared_ptr<const DerivationTemplate> tmpl;
   Assignment values;
-  std::vector<rewrite::RewriteStep> steps;  // the template's steps with the values filled in
+  std::vector<rewrite::RewriteStep> steps;               // the template's steps with the values filled in
   std::shared_ptr<const rewrite::TypedProgram> program;  // the derived program
-  std::vector<int64_t> local;               // work-group size to launch with (empty: the program's)
-  std::string phase;                        // what proposed it ("parameters", "mutation", ...)
-  std::string programHash;                  // programHash(program): stable across processes
-  size_t structuralHash = 0;                // ir::structuralHash(program): equal up to renaming
+  std::vector<int64_t> local;  // work-group size to launch with (empty: the program's)
+  std::string phase;           // what proposed it ("parameters", "mutation", ...)
+  std::string programHash;     // programHash(program): stable across processes
+  size_t structuralHash = 0;   // ir::structuralHash(program): equal up to renaming
 
   // One step a line, as `liftc rewrite --apply` and derivation files take them.
   std::string derivationText() const;
@@ -74,8 +74,9 @@ std::vector<rewrite::RewriteStep> substitute(const DerivationTemplate& t, const 
 // Replays the template with the values from the problem's start program. nullopt, with the
 // reason in `why`, when a step does not apply with these values (a split factor that does not
 // divide, ...). Work-group sizes come from the launch tunables.
-std::optional<Candidate> instantiate(const SearchProblem& problem, std::shared_ptr<const DerivationTemplate> t,
-                                     const Assignment& values, std::string* why = nullptr);
+std::optional<Candidate> instantiate(const SearchProblem& problem,
+                                     std::shared_ptr<const DerivationTemplate> t, const Assignment& values,
+                                     std::string* why = nullptr);
 
 // Replays concrete steps from a program; nullopt (and why) when one fails.
 std::optional<rewrite::TypedProgram> replaySteps(const rewrite::TypedProgram& start,

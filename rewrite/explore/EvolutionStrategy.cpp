@@ -69,7 +69,8 @@ class EvolutionStrategy : public SearchStrategy {
     }
     double fitness = m.gflops > 0 ? m.gflops : 1.0 / m.medianMs;
     population_.push_back({t, c.values, fitness});
-    std::sort(population_.begin(), population_.end(), [](const Member& a, const Member& b) { return a.fitness > b.fitness; });
+    std::sort(population_.begin(), population_.end(),
+              [](const Member& a, const Member& b) { return a.fitness > b.fitness; });
     if (population_.size() > kPopulation) population_.resize(kPopulation);
     failures_[t] = 0;
   }
@@ -97,9 +98,9 @@ class EvolutionStrategy : public SearchStrategy {
     for (auto& [name, ts] : byMapping_) mappingsToTry_.push_back(name);
     std::shuffle(mappingsToTry_.begin(), mappingsToTry_.end(), rng_);
     if (ctx.activity)
-      ctx.activity(fmt::format("evolution over {} templates ({} programs x mappings){}", templates_.size(),
-                               space.variants,
-                               warm_.empty() ? "" : fmt::format(", starting from {} kernels found before", warm_.size())));
+      ctx.activity(fmt::format(
+          "evolution over {} templates ({} programs x mappings){}", templates_.size(), space.variants,
+          warm_.empty() ? "" : fmt::format(", starting from {} kernels found before", warm_.size())));
   }
 
   void penalise(size_t t) { ++failures_[t]; }
@@ -135,7 +136,8 @@ class EvolutionStrategy : public SearchStrategy {
   Assignment carryOver(const Assignment& from, size_t t) {
     Assignment a = randomValues(t);
     for (auto& [n, v] : from)
-      if (const Tunable* tu = templates_[t]->tunable(n); tu && std::find(tu->values.begin(), tu->values.end(), v) != tu->values.end())
+      if (const Tunable* tu = templates_[t]->tunable(n);
+          tu && std::find(tu->values.begin(), tu->values.end(), v) != tu->values.end())
         a[n] = v;
     return a;
   }
@@ -180,9 +182,12 @@ class EvolutionStrategy : public SearchStrategy {
           auto pos = std::find(sorted.begin(), sorted.end(), a[tu.name]);
           size_t p = pos == sorted.end() ? 0 : static_cast<size_t>(pos - sorted.begin());
           if (uniform() < 0.8 && sorted.size() > 1) {
-            if (p == 0) p = 1;
-            else if (p + 1 == sorted.size()) p = p - 1;
-            else p = uniform() < 0.5 ? p - 1 : p + 1;
+            if (p == 0)
+              p = 1;
+            else if (p + 1 == sorted.size())
+              p = p - 1;
+            else
+              p = uniform() < 0.5 ? p - 1 : p + 1;
             a[tu.name] = sorted[p];
           } else {
             a[tu.name] = pick(sorted);

@@ -13,9 +13,9 @@
 namespace lift::explore {
 
 struct HeuristicLimits {
-  int maxNesting = 6;     // nesting depth of maps and reductions
-  int maxDistance = 1;    // patterns between a multiplication and the addition it feeds (-1: no limit)
-  int maxRuleUses = 2;    // applications of one rule in a derivation
+  int maxNesting = 6;   // nesting depth of maps and reductions
+  int maxDistance = 1;  // patterns between a multiplication and the addition it feeds (-1: no limit)
+  int maxRuleUses = 2;  // applications of one rule in a derivation
 };
 
 // The deepest nesting of maps and reductions (of any flavour).

@@ -55,7 +55,8 @@ struct Sites {
 };
 
 bool nestsHighLevel(const ir::Fun& f) {
-  return ir::containsPattern(f, {PatternKind::Map, PatternKind::Reduce, PatternKind::PartRed, PatternKind::Iterate});
+  return ir::containsPattern(
+      f, {PatternKind::Map, PatternKind::Reduce, PatternKind::PartRed, PatternKind::Iterate});
 }
 
 // Whether a reduce call's operator and input suit reduce-to-tree: nothing high-level inside the
@@ -89,7 +90,8 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
       }
       if (p && (p->pattern() == PatternKind::Reduce || p->pattern() == PatternKind::ReduceSeq ||
                 p->pattern() == PatternKind::Iterate || p->pattern() == PatternKind::PartRed)) {
-        if (p->pattern() == PatternKind::Reduce) out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
+        if (p->pattern() == PatternKind::Reduce)
+          out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
         for (size_t i = 0; i < kids.size(); ++i)
           walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
         return;
@@ -102,7 +104,8 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
       }
     }
   }
-  for (size_t i = 0; i < kids.size(); ++i) walk(kids[i], loc.child(static_cast<int>(i)), level, sequential, out);
+  for (size_t i = 0; i < kids.size(); ++i)
+    walk(kids[i], loc.child(static_cast<int>(i)), level, sequential, out);
 }
 
 Sites findSites(const rewrite::TypedProgram& p) {
@@ -135,8 +138,10 @@ std::vector<Scheme> schemes(int maxLevel, const MappingOptions& o) {
   }
   if (o.workGroups) {
     if (maxLevel >= 3) {
-      out.push_back({"wrg-1-0-lcl-1-0", {{K::MapWrg, 1}, {K::MapWrg, 0}, {K::MapLcl, 1}, {K::MapLcl, 0}}, true});
-      out.push_back({"wrg-0-1-lcl-0-1", {{K::MapWrg, 0}, {K::MapWrg, 1}, {K::MapLcl, 0}, {K::MapLcl, 1}}, true});
+      out.push_back(
+          {"wrg-1-0-lcl-1-0", {{K::MapWrg, 1}, {K::MapWrg, 0}, {K::MapLcl, 1}, {K::MapLcl, 0}}, true});
+      out.push_back(
+          {"wrg-0-1-lcl-0-1", {{K::MapWrg, 0}, {K::MapWrg, 1}, {K::MapLcl, 0}, {K::MapLcl, 1}}, true});
     }
     if (maxLevel >= 2) {
       out.push_back({"wrg-1-0-lcl-0", {{K::MapWrg, 1}, {K::MapWrg, 0}, {K::MapLcl, 0}}, true});
@@ -178,7 +183,8 @@ std::vector<const ReduceSite*> treeSites(const Sites& sites, const Scheme& schem
   std::vector<const ReduceSite*> out;
   if (!scheme.workGroups) return out;
   int wrg = 0;
-  while (wrg < static_cast<int>(scheme.levels.size()) && scheme.levels[static_cast<size_t>(wrg)].kind == PatternKind::MapWrg)
+  while (wrg < static_cast<int>(scheme.levels.size()) &&
+         scheme.levels[static_cast<size_t>(wrg)].kind == PatternKind::MapWrg)
     ++wrg;
   if (wrg != 1) return out;
   *dim = wrg < static_cast<int>(scheme.levels.size()) ? scheme.levels[static_cast<size_t>(wrg)].dim

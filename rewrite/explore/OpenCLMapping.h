@@ -22,9 +22,9 @@ namespace lift::explore {
 struct OpenCLMapping {
   std::string name;                         // "glb-1-0": level 0 -> mapGlb1, level 1 -> mapGlb0
   std::vector<rewrite::RewriteStep> steps;  // the lowering, in pre-order
-  std::vector<int> globalDims;               // dimensions mapped with mapGlb (work-group size tunable)
+  std::vector<int> globalDims;              // dimensions mapped with mapGlb (work-group size tunable)
   bool workGroups = false;                  // uses mapWrg/mapLcl
-  std::vector<Tunable> tunables;            // of the lowering ("threads" of reduce-to-tree; steps say "$threads")
+  std::vector<Tunable> tunables;  // of the lowering ("threads" of reduce-to-tree; steps say "$threads")
 };
 
 struct MappingOptions {

@@ -33,7 +33,8 @@ class RandomStrategy : public SearchStrategy {
   }
 
  private:
-  const std::vector<rewrite::RewriteStep>& rewritesOf(const rewrite::TypedProgram& p, const std::string& hash) {
+  const std::vector<rewrite::RewriteStep>& rewritesOf(const rewrite::TypedProgram& p,
+                                                      const std::string& hash) {
     auto it = rewrites_.find(hash);
     if (it != rewrites_.end()) return it->second;
     if (rewrites_.size() > 5000) rewrites_.clear();
@@ -47,8 +48,8 @@ class RandomStrategy : public SearchStrategy {
     }
     std::vector<rewrite::RewriteStep> kept;
     for (auto& s : all)
-      if (std::find(options_.algorithmic.excluded.begin(), options_.algorithmic.excluded.end(), s.rule->name) ==
-          options_.algorithmic.excluded.end())
+      if (std::find(options_.algorithmic.excluded.begin(), options_.algorithmic.excluded.end(),
+                    s.rule->name) == options_.algorithmic.excluded.end())
         kept.push_back(s);
     return rewrites_[hash] = std::move(kept);
   }
@@ -79,7 +80,8 @@ class RandomStrategy : public SearchStrategy {
       rewrite::RewriteResult r;
       try {
         r = rewrite::applyRewrite(*p, substitute(one, stepValues).front());
-        if (!r) r = rewrite::applyRewrite(*p, step);  // the value did not fit: the one found
+        if (!r)
+          r = rewrite::applyRewrite(*p, step);  // the value did not fit: the one found
         else
           for (auto& [n, v] : stepValues) values[n] = v;
       } catch (const LiftError&) {
@@ -108,7 +110,8 @@ class RandomStrategy : public SearchStrategy {
     t->mapping = m.name;
     t->launchDims = m.globalDims;
     for (int d : m.globalDims) {
-      Tunable tu{fmt::format("local{}", d), fmt::format("work-group size in dimension {}", d), options_.localSizes, true};
+      Tunable tu{fmt::format("local{}", d), fmt::format("work-group size in dimension {}", d),
+                 options_.localSizes, true};
       values[tu.name] = tu.values[std::uniform_int_distribution<size_t>(0, tu.values.size() - 1)(rng_)];
       t->tunables.push_back(tu);
     }

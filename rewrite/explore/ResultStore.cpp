@@ -74,8 +74,10 @@ CREATE INDEX IF NOT EXISTS kernels_best ON kernels(device, sizes, status, median
 )sql";
 
 const char* kKernelColumns =
-    "id, search_id, program_hash, start_hash, program, derivation, parameters, strategy, phase, device, sizes, "
-    "source_hash, launch, status, median_ms, min_ms, max_ms, gflops, gbs, max_rel_err, build_ms, elapsed_s, message, "
+    "id, search_id, program_hash, start_hash, program, derivation, parameters, strategy, phase, device, "
+    "sizes, "
+    "source_hash, launch, status, median_ms, min_ms, max_ms, gflops, gbs, max_rel_err, build_ms, elapsed_s, "
+    "message, "
     "created_at";
 
 class Stmt {
@@ -192,7 +194,8 @@ SearchRecord readSearch(const Stmt& s) {
 }
 
 const char* kSearchColumns =
-    "id, program, start_hash, strategy, seed, device, sizes, shard, limits, started_at, finished_at, stop_reason, "
+    "id, program, start_hash, strategy, seed, device, sizes, shard, limits, started_at, finished_at, "
+    "stop_reason, "
     "evaluated, valid, best_ms, host";
 
 std::string csvField(const std::string& v) {
@@ -234,7 +237,9 @@ std::string KernelRecord::kernelKey() const {
   return sourceHash.empty() ? "p:" + programHash + "|" + parameters : "s:" + sourceHash + "|" + launch;
 }
 
-std::string KernelRecord::programKey() const { return programHash + "|" + parameters + "|" + device + "|" + sizes; }
+std::string KernelRecord::programKey() const {
+  return programHash + "|" + parameters + "|" + device + "|" + sizes;
+}
 
 std::string ResultStore::now() {
   auto t = std::chrono::system_clock::now();
@@ -265,8 +270,8 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
     v.step();
     int64_t version = v.integer(0);
     if (version > kSchemaVersion)
-      throw LiftError(fmt::format("result store '{}' has schema version {}, newer than this liftc ({})", path, version,
-                                  kSchemaVersion));
+      throw LiftError(fmt::format("result store '{}' has schema version {}, newer than this liftc ({})", path,
+                                  version, kSchemaVersion));
     exec("BEGIN IMMEDIATE");
     exec(kSchema);
     exec(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str());
@@ -303,10 +308,16 @@ int64_t ResultStore::beginSearch(SearchRecord s) {
     if (gethostname(buf, sizeof buf - 1) == 0) s.host = buf;
   }
   Stmt st(db_,
-          "INSERT INTO searches (program, start_hash, strategy, seed, device, sizes, shard, limits, started_at, host) "
+          "INSERT INTO searches (program, start_hash, strategy, seed, device, sizes, shard, limits, "
+          "started_at, host) "
           "VALUES (?,?,?,?,?,?,?,?,?,?)");
   st.bind(1, s.program).bind(2, s.startHash).bind(3, s.strategy).bind(4, static_cast<int64_t>(s.seed));
-  st.bind(5, s.device).bind(6, s.sizes).bind(7, s.shard).bind(8, s.limits).bind(9, s.startedAt).bind(10, s.host);
+  st.bind(5, s.device)
+      .bind(6, s.sizes)
+      .bind(7, s.shard)
+      .bind(8, s.limits)
+      .bind(9, s.startedAt)
+      .bind(10, s.host);
   st.step();
   return sqlite3_last_insert_rowid(db_);
 }
@@ -352,8 +363,11 @@ int64_t ResultStore::addKernel(const KernelRecord& k, const std::string& source)
       src.bind(1, k.sourceHash).bind(2, source);
       src.step();
     }
-    Stmt ins(db_, fmt::format("INSERT INTO kernels (kernel_key, {}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                              std::string(kKernelColumns).substr(4)));
+    Stmt ins(
+        db_,
+        fmt::format(
+            "INSERT INTO kernels (kernel_key, {}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            std::string(kKernelColumns).substr(4)));
     ins.bind(1, key);
     bindKernel(ins, k, 2, k.searchId);
     ins.step();
@@ -408,15 +422,17 @@ int64_t ResultStore::count(bool validOnly) {
 }
 
 void ResultStore::exportCsv(std::ostream& out, const KernelQuery& q) {
-  out << "id,search_id,program,program_hash,start_hash,strategy,phase,device,sizes,parameters,launch,source_hash,"
-         "status,median_ms,min_ms,max_ms,gflops,gbs,max_rel_err,build_ms,elapsed_s,created_at,message,derivation\n";
+  out << "id,search_id,program,program_hash,start_hash,strategy,phase,device,sizes,parameters,launch,source_"
+         "hash,"
+         "status,median_ms,min_ms,max_ms,gflops,gbs,max_rel_err,build_ms,elapsed_s,created_at,message,"
+         "derivation\n";
   for (const KernelRecord& k : kernels(q)) {
     std::string deriv = k.derivation;
     for (char& ch : deriv)
       if (ch == '\n') ch = ';';
     out << k.id << ',' << (k.searchId ? std::to_string(k.searchId) : "") << ',' << csvField(k.program) << ','
-        << k.programHash << ',' << k.startHash << ',' << csvField(k.strategy) << ',' << csvField(k.phase) << ','
-        << csvField(k.device) << ',' << csvField(k.sizes) << ',' << csvField(k.parameters) << ','
+        << k.programHash << ',' << k.startHash << ',' << csvField(k.strategy) << ',' << csvField(k.phase)
+        << ',' << csvField(k.device) << ',' << csvField(k.sizes) << ',' << csvField(k.parameters) << ','
         << csvField(k.launch) << ',' << k.sourceHash << ',' << k.status << ',' << csvNumber(k.medianMs) << ','
         << csvNumber(k.minMs) << ',' << csvNumber(k.maxMs) << ',' << csvNumber(k.gflops) << ','
         << csvNumber(k.gbs) << ',' << csvNumber(k.maxRelErr) << ',' << csvNumber(k.buildMs) << ','
@@ -426,7 +442,8 @@ void ResultStore::exportCsv(std::ostream& out, const KernelQuery& q) {
 }
 
 int64_t ResultStore::merge(const std::string& otherPath) {
-  if (otherPath == path_) throw LiftError(fmt::format("cannot merge the result store '{}' into itself", path_));
+  if (otherPath == path_)
+    throw LiftError(fmt::format("cannot merge the result store '{}' into itself", path_));
   ResultStore other(otherPath);
   std::vector<SearchRecord> searches = other.searches();
   std::vector<KernelRecord> ks = other.kernels();
@@ -438,7 +455,9 @@ int64_t ResultStore::merge(const std::string& otherPath) {
     for (const SearchRecord& s : searches) {
       // The same search merged twice (or merged back) keeps one row: match by start time, host
       // and strategy.
-      Stmt find(db_, "SELECT id FROM searches WHERE started_at=? AND host=? AND strategy=? AND shard=? AND device=?");
+      Stmt find(
+          db_,
+          "SELECT id FROM searches WHERE started_at=? AND host=? AND strategy=? AND shard=? AND device=?");
       find.bind(1, s.startedAt).bind(2, s.host).bind(3, s.strategy).bind(4, s.shard).bind(5, s.device);
       if (find.step()) {
         searchIds[s.id] = find.integer(0);
@@ -447,7 +466,10 @@ int64_t ResultStore::merge(const std::string& otherPath) {
       Stmt st(db_, fmt::format("INSERT INTO searches ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                std::string(kSearchColumns).substr(4)));
       int c = 1;
-      st.bind(c++, s.program).bind(c++, s.startHash).bind(c++, s.strategy).bind(c++, static_cast<int64_t>(s.seed));
+      st.bind(c++, s.program)
+          .bind(c++, s.startHash)
+          .bind(c++, s.strategy)
+          .bind(c++, static_cast<int64_t>(s.seed));
       st.bind(c++, s.device).bind(c++, s.sizes).bind(c++, s.shard).bind(c++, s.limits).bind(c++, s.startedAt);
       if (s.finishedAt.empty())
         st.bindNull(c++);
@@ -466,9 +488,9 @@ int64_t ResultStore::merge(const std::string& otherPath) {
       st.step();
       searchIds[s.id] = sqlite3_last_insert_rowid(db_);
     }
-    Stmt ins(db_, fmt::format(
-                      "INSERT OR IGNORE INTO kernels (kernel_key, {}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                      std::string(kKernelColumns).substr(4)));
+    Stmt ins(db_, fmt::format("INSERT OR IGNORE INTO kernels (kernel_key, {}) VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                              std::string(kKernelColumns).substr(4)));
     Stmt src(db_, "INSERT OR IGNORE INTO sources (hash, source) VALUES (?, ?)");
     for (const KernelRecord& k : ks) {
       sqlite3_reset(ins.get());

@@ -36,10 +36,10 @@ struct KernelRecord {
   double medianMs = 0, minMs = 0, maxMs = 0;
   double gflops = 0, gbs = 0;
   double maxRelErr = 0;
-  double buildMs = 0;       // OpenCL build time (0 from the cache)
-  double elapsedS = 0;      // seconds since the start of its search, when it was stored
-  std::string message;      // one line: why it failed
-  std::string createdAt;    // ISO 8601, UTC
+  double buildMs = 0;     // OpenCL build time (0 from the cache)
+  double elapsedS = 0;    // seconds since the start of its search, when it was stored
+  std::string message;    // one line: why it failed
+  std::string createdAt;  // ISO 8601, UTC
 
   bool ok() const { return status == "ok"; }
   // What identifies a measurement: the kernel (source and launch, or the program where there is
@@ -51,16 +51,16 @@ struct KernelRecord {
 // One search (a row of `searches`).
 struct SearchRecord {
   int64_t id = 0;
-  std::string program;      // path or name of the starting program
+  std::string program;  // path or name of the starting program
   std::string startHash;
   std::string strategy;
   uint64_t seed = 0;
   std::string device;
   std::string sizes;
-  std::string shard;        // "i/n", or "" for the whole space
-  std::string limits;       // "budget=90s,max-kernels=0,depth=8"
+  std::string shard;   // "i/n", or "" for the whole space
+  std::string limits;  // "budget=90s,max-kernels=0,depth=8"
   std::string startedAt, finishedAt;
-  std::string stopReason;   // "" while running (or when it was killed)
+  std::string stopReason;  // "" while running (or when it was killed)
   int64_t evaluated = 0, valid = 0;
   double bestMs = 0;
   std::string host;
@@ -86,7 +86,8 @@ class ResultStore {
   const std::string& path() const { return path_; }
 
   int64_t beginSearch(SearchRecord s);
-  void finishSearch(int64_t id, const std::string& stopReason, int64_t evaluated, int64_t valid, double bestMs);
+  void finishSearch(int64_t id, const std::string& stopReason, int64_t evaluated, int64_t valid,
+                    double bestMs);
   std::vector<SearchRecord> searches();
 
   // Stores one kernel (and its source, once per hash) in one transaction. A kernel whose key is

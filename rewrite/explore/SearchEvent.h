@@ -25,9 +25,9 @@ struct SearchCounts {
   int64_t rejected = 0;    // failed derivations, heuristics and resource constraints
   int64_t otherShard = 0;  // left to another shard (--shard)
   int64_t compileFailed = 0;
-  int64_t cached = 0;      // measured before (in the store): not measured again
-  int64_t evaluated = 0;   // kernels run on a device in this search (any status)
-  int64_t valid = 0;       // of those (and of the cached ones), correct results
+  int64_t cached = 0;     // measured before (in the store): not measured again
+  int64_t evaluated = 0;  // kernels run on a device in this search (any status)
+  int64_t valid = 0;      // of those (and of the cached ones), correct results
   // Per phase of the strategy ("algorithmic", "mapping", "parameters", "random", "mutation"...):
   // candidates proposed.
   std::vector<std::pair<std::string, int64_t>> perPhase;
@@ -35,19 +35,19 @@ struct SearchCounts {
 
 // One evaluated (or cached) kernel: a point of the live plot.
 struct KernelEvent {
-  int64_t index = 0;        // 1, 2, ... in the order of evaluation
-  int64_t storeId = 0;      // row of `kernels` in the result store (0 without a store)
-  double elapsedS = 0;      // since the search started
-  std::string phase;        // what proposed it
-  std::string derivation;   // the rewrite steps, one a line
-  std::string parameters;   // "k=8,n=16,local=1x4"
+  int64_t index = 0;       // 1, 2, ... in the order of evaluation
+  int64_t storeId = 0;     // row of `kernels` in the result store (0 without a store)
+  double elapsedS = 0;     // since the search started
+  std::string phase;       // what proposed it
+  std::string derivation;  // the rewrite steps, one a line
+  std::string parameters;  // "k=8,n=16,local=1x4"
   std::string device;
-  std::string status;       // "ok", "wrong-result", "build-failed", "timeout", ...
-  std::string message;      // why, when not ok
+  std::string status;   // "ok", "wrong-result", "build-failed", "timeout", ...
+  std::string message;  // why, when not ok
   double medianMs = 0, minMs = 0, maxMs = 0;
   double gflops = 0, gbs = 0;
-  bool cached = false;      // from the store, not measured now
-  bool newBest = false;     // the fastest valid kernel so far
+  bool cached = false;   // from the store, not measured now
+  bool newBest = false;  // the fastest valid kernel so far
   std::string sourceHash;
 };
 
@@ -61,8 +61,8 @@ struct SearchEvent {
   double elapsedS = 0;
   std::string activity;  // "phase 1: algorithmic exploration (120 programs)", "evaluating ..."
   SearchCounts counts;
-  KernelEvent kernel;    // Kind::Kernel
-  double bestMs = 0;     // the fastest valid kernel so far (0: none yet)
+  KernelEvent kernel;  // Kind::Kernel
+  double bestMs = 0;   // the fastest valid kernel so far (0: none yet)
   double bestGflops = 0;
   StopReason stopReason = StopReason::None;  // Kind::Finished
 };

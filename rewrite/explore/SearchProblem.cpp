@@ -26,7 +26,8 @@ void parseSizes(const std::string& text, arith::Env& into) {
     std::string name = item.substr(0, eq), value = item.substr(eq + 1);
     char* end = nullptr;
     long long v = std::strtoll(value.c_str(), &end, 10);
-    if (*end || v < 1) throw LiftError(fmt::format("bad size '{}': the value must be a positive integer", item));
+    if (*end || v < 1)
+      throw LiftError(fmt::format("bad size '{}': the value must be a positive integer", item));
     into[name] = v;
     if (comma == std::string::npos) break;
     pos = comma + 1;

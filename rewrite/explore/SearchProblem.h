@@ -18,9 +18,9 @@ struct SearchProblem {
   ir::Program original;  // as given, with its size variables
   arith::Env sizes;      // the sizes searched at (every size variable of `original`)
   std::shared_ptr<const rewrite::TypedProgram> start;  // `original` specialised to `sizes`
-  std::string name;       // the program's name ("matmul")
-  std::string sizesText;  // "K=256,M=256,N=256"
-  std::string startHash;  // structural hash of `start`, hex
+  std::string name;                                    // the program's name ("matmul")
+  std::string sizesText;                               // "K=256,M=256,N=256"
+  std::string startHash;                               // structural hash of `start`, hex
 
   // Throws LiftError when a size is missing or invalid for the program.
   static SearchProblem make(const ir::Program& program, const arith::Env& sizes);

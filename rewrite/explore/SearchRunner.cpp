@@ -45,14 +45,17 @@ std::pair<int, int> parseShard(const std::string& text) {
   try {
     if (slash != std::string::npos) {
       int i = std::stoi(text.substr(0, slash)), n = std::stoi(text.substr(slash + 1));
-      if (n >= 1 && i >= 0 && i < n && text.find_first_not_of("0123456789/") == std::string::npos) return {i, n};
+      if (n >= 1 && i >= 0 && i < n && text.find_first_not_of("0123456789/") == std::string::npos)
+        return {i, n};
     }
   } catch (const std::exception&) {
   }
   throw LiftError(fmt::format("bad shard '{}': expected I/N with 0 <= I < N, e.g. 0/4", text));
 }
 
-std::string deviceName(const runtime::DeviceInfo& d) { return fmt::format("{} ({})", d.name, d.platformName); }
+std::string deviceName(const runtime::DeviceInfo& d) {
+  return fmt::format("{} ({})", d.name, d.platformName);
+}
 
 namespace {
 
@@ -125,7 +128,8 @@ struct SearchRunner::Impl {
   // Under the mutex: whether a limit stops the search now.
   bool limitReached() {
     if (stop != StopReason::None) return true;
-    if (self.cancel_.load()) stop = StopReason::Cancelled;
+    if (self.cancel_.load())
+      stop = StopReason::Cancelled;
     else if (self.options_.limits.seconds > 0 && elapsed() >= self.options_.limits.seconds)
       stop = StopReason::TimeLimit;
     else if (self.options_.limits.maxKernels > 0 && counts.evaluated >= self.options_.limits.maxKernels)
@@ -234,7 +238,8 @@ struct SearchRunner::Impl {
           lock.lock();
           if (active > 0) continue;
         }
-        if (stop == StopReason::None) stop = self.cancel_.load() ? StopReason::Cancelled : StopReason::Exhausted;
+        if (stop == StopReason::None)
+          stop = self.cancel_.load() ? StopReason::Cancelled : StopReason::Exhausted;
         break;
       }
       ++counts.generated;
@@ -272,7 +277,8 @@ struct SearchRunner::Impl {
     for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
     std::shared_ptr<const codegen::CompiledKernel> kernel;
     try {
-      kernel = std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(c.program->program, options));
+      kernel = std::make_shared<const codegen::CompiledKernel>(
+          codegen::compileKernel(c.program->program, options));
     } catch (const LiftError& e) {
       k.status = "compile-failed";
       k.message = e.diagnostic().message;
@@ -367,12 +373,14 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     summary.bestMs = impl.bestMs;
     summary.bestGflops = impl.bestGflops;
     std::vector<KernelRecord> best = impl.valid;
-    std::sort(best.begin(), best.end(), [](const KernelRecord& a, const KernelRecord& b) { return a.medianMs < b.medianMs; });
+    std::sort(best.begin(), best.end(),
+              [](const KernelRecord& a, const KernelRecord& b) { return a.medianMs < b.medianMs; });
     if (best.size() > 10) best.resize(10);
     summary.best = best;
     if (store_ && impl.searchId > 0) {
       try {
-        store_->finishSearch(impl.searchId, toString(impl.stop), impl.counts.evaluated, impl.counts.valid, impl.bestMs);
+        store_->finishSearch(impl.searchId, toString(impl.stop), impl.counts.evaluated, impl.counts.valid,
+                             impl.bestMs);
       } catch (const LiftError&) {
       }
     }
@@ -452,8 +460,8 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
       s.device = impl.device;
       s.sizes = problem_.sizesText;
       s.shard = options_.shardCount > 1 ? fmt::format("{}/{}", options_.shardIndex, options_.shardCount) : "";
-      s.limits = fmt::format("seconds={},max-kernels={},depth={}", options_.limits.seconds, options_.limits.maxKernels,
-                             options_.limits.maxDepth);
+      s.limits = fmt::format("seconds={},max-kernels={},depth={}", options_.limits.seconds,
+                             options_.limits.maxKernels, options_.limits.maxDepth);
       impl.searchId = store_->beginSearch(s);
       if (options_.resume) {
         KernelQuery q;
@@ -495,7 +503,8 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
       });
       for (const KernelRecord& k : others) {
         if (static_cast<int>(so.hints.size()) >= options_.warmStart) break;
-        if (derivations.insert(k.derivation + "|" + k.parameters).second) so.hints.push_back({k.derivation, k.parameters});
+        if (derivations.insert(k.derivation + "|" + k.parameters).second)
+          so.hints.push_back({k.derivation, k.parameters});
       }
     } catch (const LiftError& e) {
       std::lock_guard lock(impl.mutex);
@@ -518,7 +527,8 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   impl.ctx.activity = [&impl](const std::string& what) { impl.activity(what); };  // called under the mutex
 
   std::vector<std::thread> threads;
-  for (size_t i = 1; i < workers.size(); ++i) threads.emplace_back([&impl, w = workers[i].get()] { impl.work(*w); });
+  for (size_t i = 1; i < workers.size(); ++i)
+    threads.emplace_back([&impl, w = workers[i].get()] { impl.work(*w); });
   impl.work(*workers[0]);
   for (auto& t : threads) t.join();
   for (auto& w : workers) w->stop();

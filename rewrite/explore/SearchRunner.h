@@ -55,8 +55,8 @@ struct SearchOptions {
   uint64_t seed = 1;
   SearchLimits limits;
   int shardIndex = 0, shardCount = 1;  // --shard i/n: this search evaluates the candidates of hash class i
-  std::vector<std::string> devices = {"0"};  // one worker per device (identical devices: one space)
-  std::string liftcPath;                     // empty: WorkerClient::findLiftc()
+  std::vector<std::string> devices = {"0"};       // one worker per device (identical devices: one space)
+  std::string liftcPath;                          // empty: WorkerClient::findLiftc()
   std::optional<std::filesystem::path> cacheDir;  // the workers' build cache (nullopt: the default)
   runtime::RunOptions run = [] {
     runtime::RunOptions r;
@@ -70,11 +70,11 @@ struct SearchOptions {
   codegen::ReferenceChoice reference;  // expected outputs (auto: interpreter or OpenBLAS)
   HeuristicLimits heuristics;
   std::optional<DeviceLimits> deviceLimits;  // default: from the first device
-  bool resume = true;             // skip candidates the store has measured
-  int warmStart = 8;              // hints: the fastest stored kernels of the program at other sizes
-  std::string programLabel;       // the program's path or name, for the store
-  double phase1Share = 0.25;      // of the time budget, at most, for phases 1 and 2
-  uint64_t inputSeed = 1;         // the inputs every kernel is run on
+  bool resume = true;                        // skip candidates the store has measured
+  int warmStart = 8;          // hints: the fastest stored kernels of the program at other sizes
+  std::string programLabel;   // the program's path or name, for the store
+  double phase1Share = 0.25;  // of the time budget, at most, for phases 1 and 2
+  uint64_t inputSeed = 1;     // the inputs every kernel is run on
 };
 
 struct SearchSummary {

@@ -77,7 +77,8 @@ std::optional<std::pair<size_t, Assignment>> matchHint(
   return std::nullopt;
 }
 
-std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& algorithm, const OpenCLMapping& m,
+std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& algorithm,
+                                                      const OpenCLMapping& m,
                                                       const StrategyOptions& options) {
   auto t = std::make_shared<DerivationTemplate>(algorithm);
   t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
@@ -102,7 +103,8 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
 // kernel, a high-level pattern left unlowered, local memory outside a work-group). Other
 // errors (a private array too large for these values) keep it, as does a default instance
 // that does not derive.
-static bool structurallyCompilable(const SearchProblem& problem, const std::shared_ptr<const DerivationTemplate>& t) {
+static bool structurallyCompilable(const SearchProblem& problem,
+                                   const std::shared_ptr<const DerivationTemplate>& t) {
   std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
   if (!c) return true;
   try {
@@ -117,14 +119,14 @@ static bool structurallyCompilable(const SearchProblem& problem, const std::shar
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options) {
   TemplateSpace space;
   if (ctx.activity) ctx.activity("phase 1: algorithmic exploration");
-  std::vector<AlgorithmicVariant> variants =
-      exploreAlgorithmic(*ctx.problem, options.algorithmic, ctx.cancel, &space.algorithmic,
-                         [&](const AlgorithmicStats& s) {
-                           if (ctx.activity)
-                             ctx.activity(fmt::format("phase 1: algorithmic exploration ({} rewrites, {} programs kept, "
-                                                      "{} duplicates, {} dropped by heuristics, {} beyond the beam)",
-                                                      s.tried, s.kept, s.duplicates, s.rejected, s.pruned));
-                         });
+  std::vector<AlgorithmicVariant> variants = exploreAlgorithmic(
+      *ctx.problem, options.algorithmic, ctx.cancel, &space.algorithmic, [&](const AlgorithmicStats& s) {
+        if (ctx.activity)
+          ctx.activity(
+              fmt::format("phase 1: algorithmic exploration ({} rewrites, {} programs kept, "
+                          "{} duplicates, {} dropped by heuristics, {} beyond the beam)",
+                          s.tried, s.kept, s.duplicates, s.rejected, s.pruned));
+      });
   space.variants = variants.size();
   if (ctx.activity) ctx.activity(fmt::format("phase 2: OpenCL mapping of {} programs", variants.size()));
   for (const AlgorithmicVariant& v : variants) {
@@ -146,9 +148,10 @@ TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& op
   }
   space.mappings = space.templates.size();
   if (ctx.activity)
-    ctx.activity(fmt::format("phase 2: {} templates ({} programs x their mappings; {} mappings the code generator "
-                             "rejects dropped)",
-                             space.templates.size(), variants.size(), space.uncompilable));
+    ctx.activity(
+        fmt::format("phase 2: {} templates ({} programs x their mappings; {} mappings the code generator "
+                    "rejects dropped)",
+                    space.templates.size(), variants.size(), space.uncompilable));
   return space;
 }
 

@@ -37,10 +37,11 @@ struct Hint {
 
 struct StrategyOptions {
   uint64_t seed = 1;
-  std::vector<Hint> hints;  // fastest first
+  std::vector<Hint> hints;         // fastest first
   AlgorithmicOptions algorithmic;  // phase 1 (its depth is the search's depth limit)
   MappingOptions mapping;
-  std::vector<int64_t> localSizes = {1, 2, 4, 8, 16, 32, 64, 128, 256};  // work-group sizes tried per dimension
+  std::vector<int64_t> localSizes = {1,  2,  4,   8,  16,
+                                     32, 64, 128, 256};  // work-group sizes tried per dimension
 };
 
 // What strategies may use while choosing.
@@ -87,8 +88,8 @@ std::vector<std::string> strategyNames();
 struct TemplateSpace {
   std::vector<std::shared_ptr<const DerivationTemplate>> templates;
   AlgorithmicStats algorithmic;
-  size_t variants = 0;  // phase-1 programs
-  size_t mappings = 0;  // templates that failed no mapping step
+  size_t variants = 0;      // phase-1 programs
+  size_t mappings = 0;      // templates that failed no mapping step
   size_t uncompilable = 0;  // mappings dropped: the code generator rejects them whatever the values
 };
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options);

@@ -21,7 +21,8 @@ namespace lift::explore {
 namespace {
 
 int promiseOf(const DerivationTemplate& t) {
-  return derivationPromise(std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
+  return derivationPromise(
+      std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
 }
 
 int mappingRank(const std::string& m) {
@@ -140,8 +141,8 @@ class ThreePhaseStrategy : public SearchStrategy {
     live_ = cursors_.size();
     active_ = std::min<size_t>(8, cursors_.size());
     if (ctx.activity)
-      ctx.activity(fmt::format("phase 3: parameters of {} templates ({} programs, phase 1: {})", cursors_.size(),
-                               space.variants, space.algorithmic.stopReason));
+      ctx.activity(fmt::format("phase 3: parameters of {} templates ({} programs, phase 1: {})",
+                               cursors_.size(), space.variants, space.algorithmic.stopReason));
   }
 
   StrategyOptions options_;

@@ -17,8 +17,8 @@
 //       body is the composition (both bodies single expressions): `acc + x * y` in one
 //       expression lets the OpenCL compiler contract it into a fused multiply-add.
 #include <mutex>
-#include <set>
 #include <regex>
+#include <set>
 
 #include "codegen/Vectorization.h"
 #include "core/ir/CFun.h"
@@ -61,7 +61,8 @@ Lane merge(const Lane& a, const Lane& b) {
   if (b.comps.empty()) return b.vary ? Lane::leaf(true) : a;
   Lane r;
   for (size_t i = 0; i < std::max(a.comps.size(), b.comps.size()); ++i)
-    r.comps.push_back(merge(i < a.comps.size() ? a.comps[i] : Lane{}, i < b.comps.size() ? b.comps[i] : Lane{}));
+    r.comps.push_back(
+        merge(i < a.comps.size() ? a.comps[i] : Lane{}, i < b.comps.size() ? b.comps[i] : Lane{}));
   return r;
 }
 
@@ -73,8 +74,8 @@ Lane component(const Lane& l, size_t i) {
 
 // The vector versions of user functions, shared by every program (one definition per name,
 // so that a program never holds two functions of one name).
-std::shared_ptr<const ir::UserFunDef> cachedUserFun(const std::string& key,
-                                                    const std::function<std::shared_ptr<ir::UserFunDef>()>& make) {
+std::shared_ptr<const ir::UserFunDef> cachedUserFun(
+    const std::string& key, const std::function<std::shared_ptr<ir::UserFunDef>()>& make) {
   static std::mutex mutex;
   static std::map<std::string, std::shared_ptr<const ir::UserFunDef>> cache;
   std::lock_guard lock(mutex);
@@ -89,8 +90,8 @@ Type vectorOf(Type t, int n) { return t.isScalar() ? Type::vector(t.scalarKind()
 
 // The user function with the parameters marked in `vec` as vectors of width n (and a vector
 // result). Null when the function is not lane-wise.
-std::shared_ptr<const ir::UserFunDef> vectorUserFun(const ir::UserFunDef& d, const std::vector<bool>& vec, int n,
-                                                    std::string& why) {
+std::shared_ptr<const ir::UserFunDef> vectorUserFun(const ir::UserFunDef& d, const std::vector<bool>& vec,
+                                                    int n, std::string& why) {
   if (!codegen::canVectorize(d)) {
     why = fmt::format("user function '{}' is not one lane-wise arithmetic expression", d.name);
     return nullptr;
@@ -104,7 +105,8 @@ std::shared_ptr<const ir::UserFunDef> vectorUserFun(const ir::UserFunDef& d, con
     auto u = std::make_shared<ir::UserFunDef>();
     u->name = name;
     for (size_t i = 0; i < d.params.size(); ++i)
-      u->params.emplace_back(d.params[i].first, vec[i] ? vectorOf(d.params[i].second, n) : d.params[i].second);
+      u->params.emplace_back(d.params[i].first,
+                             vec[i] ? vectorOf(d.params[i].second, n) : d.params[i].second);
     u->returnType = vectorOf(d.returnType, n);
     u->bodyText = d.bodyText;
     u->loc = d.loc;
@@ -165,7 +167,8 @@ class LaneVectorizer {
       if (lanes.size() == 1 && u->def().params.size() > 1 && lanes[0].comps.size() == u->def().params.size())
         argLanes = lanes[0].comps;
       for (auto& l : argLanes) {
-        if (!l.comps.empty()) return fail(fmt::format("a tuple flows into user function '{}'", u->def().name));
+        if (!l.comps.empty())
+          return fail(fmt::format("a tuple flows into user function '{}'", u->def().name));
         vec.push_back(l.vary);
         anyVec = anyVec || l.vary;
       }
@@ -343,7 +346,8 @@ Outcome vectorizeLanes(const Site& s, const ParamValues& pv) {
   if (!in.isArray()) return fail("the input is not an array");
   Type elem = in.elem();
   bool columns = elem.isArray() && elem.elem().isScalar();
-  if (!elem.isScalar() && !columns) return fail("the elements are {}, not scalars or arrays of scalars", typeStr(elem));
+  if (!elem.isScalar() && !columns)
+    return fail("the elements are {}, not scalars or arrays of scalars", typeStr(elem));
   if (!arith::provablyDivisible(in.length(), arith::cst(n)))
     return fail("the vector width {} does not provably divide the length {}", n, str(in.length()));
   Type res = out.elem();
@@ -368,12 +372,14 @@ Outcome vectorizeLanes(const Site& s, const ParamValues& pv) {
     fv = ir::LambdaNode::make({x}, body);
     lane = lb;
   }
-  if (!lane.all()) return fail("part of the map's result does not depend on the element (it would not be a vector)");
+  if (!lane.all())
+    return fail("part of the map's result does not depend on the element (it would not be a vector)");
   // The vectorised function must accept the vectors it will be given (a scalar captured from
   // outside the map, passed where the vectorised user function wants a vector, does not).
   {
     Type velem = elem.isScalar() ? Type::vector(elem.scalarKind(), static_cast<int>(n))
-                                 : Type::array(Type::vector(elem.elem().scalarKind(), static_cast<int>(n)), elem.length());
+                                 : Type::array(Type::vector(elem.elem().scalarKind(), static_cast<int>(n)),
+                                               elem.length());
     ir::TypeCheckOptions opts;
     opts.checkParallelNesting = false;
     // Parameters captured from outside the map become extra arguments, typed where they are bound.
@@ -427,7 +433,8 @@ std::string renameIdents(const std::string& text, const std::map<std::string, st
   for (auto it = std::sregex_iterator(text.begin(), text.end(), ident); it != std::sregex_iterator(); ++it) {
     size_t pos = static_cast<size_t>(it->position());
     // Skip vector components (v.x) and numeric suffixes (1.0f).
-    bool member = pos > 0 && (text[pos - 1] == '.' || std::isdigit(static_cast<unsigned char>(text[pos - 1])));
+    bool member =
+        pos > 0 && (text[pos - 1] == '.' || std::isdigit(static_cast<unsigned char>(text[pos - 1])));
     out += text.substr(last, pos - last);
     auto f = names.find(it->str());
     out += (!member && f != names.end()) ? f->second : it->str();
@@ -487,7 +494,8 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
       u->bodyText = body;
       u->loc = fd.loc;
       try {
-        u->body = cfun::parseBody(u->bodyText, u->params, u->returnType, fd.loc.file, fd.loc.line, fd.loc.col);
+        u->body =
+            cfun::parseBody(u->bodyText, u->params, u->returnType, fd.loc.file, fd.loc.line, fd.loc.col);
       } catch (const LiftError&) {
         return nullptr;
       }
@@ -502,19 +510,21 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
 }  // namespace
 
 void registerLaneRules(RuleRegistry& reg) {
-  Rule lanes = makeRule("vectorize-lanes", Family::Vectorisation,
-                        "Compute n neighbouring iterations of a map at once, in the lanes of vectors (SIMD across "
-                        "iterations); arrays of columns are read as rows of vectors.",
-                        "map(f) $ X", "unlanes o map(f on vectors) $ lanes(n, X)", {PatternKind::Map}, vectorizeLanes);
+  Rule lanes =
+      makeRule("vectorize-lanes", Family::Vectorisation,
+               "Compute n neighbouring iterations of a map at once, in the lanes of vectors (SIMD across "
+               "iterations); arrays of columns are read as rows of vectors.",
+               "map(f) $ X", "unlanes o map(f on vectors) $ lanes(n, X)", {PatternKind::Map}, vectorizeLanes);
   lanes.params = {{"n", ParamKind::Width, "vector width", "4", {}}};
   lanes.candidates = [](const Site&) {
     return std::vector<ParamValues>{{{"n", "4"}}, {{"n", "8"}}, {{"n", "16"}}, {{"n", "2"}}};
   };
   reg.add(std::move(lanes));
-  reg.add(makeRule("userfun-fusion", Family::Fusion,
-                   "Fuse a user function with one whose result it takes into one user function (one expression, "
-                   "so that a * b + c can become a fused multiply-add).",
-                   "f(x, g(y, z))", "fg(x, y, z)", {}, userFunFusion));
+  reg.add(
+      makeRule("userfun-fusion", Family::Fusion,
+               "Fuse a user function with one whose result it takes into one user function (one expression, "
+               "so that a * b + c can become a fused multiply-add).",
+               "f(x, g(y, z))", "fg(x, y, z)", {}, userFunFusion));
 }
 
 }  // namespace lift::rewrite

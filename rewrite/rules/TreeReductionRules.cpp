@@ -66,7 +66,8 @@ Outcome reduceToTree(const Site& s, const ParamValues& pv) {
     input = mc->input;
   }
   auto round = [&](const Fun& op, arith::Expr part) {
-    ir::Callable reduceOne = ir::compose({ir::toLocal(ir::mapSeq(ir::id())), ir::reduceSeq(op, m::freshCopy(r->init))});
+    ir::Callable reduceOne =
+        ir::compose({ir::toLocal(ir::mapSeq(ir::id())), ir::reduceSeq(op, m::freshCopy(r->init))});
     return ir::compose({ir::join(), ir::mapLcl(reduceOne, dim), ir::split(part)});
   };
   ir::Callable firstRound =

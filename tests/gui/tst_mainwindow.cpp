@@ -96,7 +96,8 @@ class TestMainWindow : public QObject {
     QVERIFY(w.kernelView()->source().contains("get_group_id(0)"));
     QVERIFY(w.kernelView()->source().contains("get_local_id(0)"));
     QVERIFY(w.kernelView()->indexModel()->rowCount() >= 2);
-    QAbstractItemModelTester tester(w.kernelView()->indexModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester tester(w.kernelView()->indexModel(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     // Every step is verified by the interpreter.
     w.history()->waitForChecks();

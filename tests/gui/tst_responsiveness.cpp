@@ -9,13 +9,13 @@
 #include <QElapsedTimer>
 #include <functional>
 
+#include <QUndoStack>
 #include "views/DerivationHistory.h"
 #include "views/GraphView.h"
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/ProgramEditor.h"
 #include "views/RulePalette.h"
-#include <QUndoStack>
 
 using namespace lift::views;
 

@@ -5,14 +5,14 @@
 // the window while a search runs neither crashes nor hangs.
 #include <QtTest/QtTest>
 
+#include <qcustomplot.h>
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QToolTip>
-#include <qcustomplot.h>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QToolTip>
 
 #include "core/lang/Printer.h"
 #include "rewrite/explore/ResultStore.h"
@@ -97,7 +97,8 @@ class TestSearch : public QObject {
     // The search runs beside the event loop: it is served all along (a generous bound, as the
     // machine is shared; the typical gap is printed).
     qInfo("longest gap in the GUI thread's event loop during the search: %lld ms", probe.maxGapMs());
-    QVERIFY2(probe.maxGapMs() < 250, qPrintable(QString("the GUI thread blocked for %1 ms").arg(probe.maxGapMs())));
+    QVERIFY2(probe.maxGapMs() < 250,
+             qPrintable(QString("the GUI thread blocked for %1 ms").arg(probe.maxGapMs())));
     QCOMPARE(s->lastSummary().stopReason, explore::StopReason::KernelLimit);
     QCOMPARE(plot->pointCount(), 5);
     QVERIFY(plot->bestIndex() >= 0);
@@ -121,7 +122,8 @@ class TestSearch : public QObject {
     QCOMPARE(w.runPanel()->sizeTexts().value("M"), QString("8"));
     QCOMPARE(w.runPanel()->sizeTexts().value("K"), QString("8"));
     QVERIFY(w.kernelView()->kernel() != nullptr);
-    QVERIFY2(w.kernelView()->source().contains("void matmul("), qPrintable(w.kernelView()->source().left(400)));
+    QVERIFY2(w.kernelView()->source().contains("void matmul("),
+             qPrintable(w.kernelView()->source().left(400)));
     QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
     // The loaded program declares the searched sizes, not the file's defaults.
     std::string shown = lang::printProgram(w.history()->state(w.history()->current()).program->program);
@@ -184,7 +186,8 @@ class TestSearch : public QObject {
     w.performancePlot()->clickPoint(0);
     QVERIFY(!w.isReplaying());
     QCOMPARE(w.history()->stateCount(), states);
-    QVERIFY2(w.searchPanel()->detailText().contains("wrong-result"), qPrintable(w.searchPanel()->detailText()));
+    QVERIFY2(w.searchPanel()->detailText().contains("wrong-result"),
+             qPrintable(w.searchPanel()->detailText()));
     QVERIFY(w.searchPanel()->detailText().contains("expected 8"));
   }
 
