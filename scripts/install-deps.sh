@@ -6,7 +6,7 @@ PACKAGES=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev libfmt-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libclblast-dev libopenblas-dev libsqlite3-dev libbenchmark-dev
-  xvfb xauth
+  xvfb xauth clang-format
 )
 missing=()
 for p in "${PACKAGES[@]}"; do
