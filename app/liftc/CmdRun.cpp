@@ -1,6 +1,6 @@
 // liftc run FILE.lift [--device D] [--size N=...]... [--local X[,Y,Z]] [--global X[,Y,Z]]
 //           [--repeat R] [--warmup W] [--timeout S] [--seed S] [--reference R] [--small]
-//           [--interp-budget A] [--in-process]
+//           [--interp-budget A] [--in-process] [--kernel FILE.cl]
 // compiles a low-level program, runs the kernel on an OpenCL device, validates its output and
 // prints the device, sizes, NDRange, median/min/max time, GFLOP/s or GB/s and the validation
 // result (codegen/Evaluation.h does the work).
@@ -9,20 +9,28 @@
 // smallest valid ones, ignoring defaults). Kernels run in a worker process (`liftc worker`)
 // with a per-execution timeout unless --in-process is given.
 //
+// --kernel FILE.cl runs that OpenCL source instead of the generated one (a kernel edited by hand,
+// to measure what a change to code generation would give before making it): the program still
+// gives the parameters, the NDRange, the inputs and the expected outputs, so the file must
+// define a kernel of the program's name with the generated kernel's parameters.
+//
 // Exit status: 0 when the kernel ran and its output is valid (or could not be checked, which is
 // said: "not validated"), 1 when its output is wrong, 2 for every other problem (bad file or
 // option, a program that is not lowered, bad sizes, unknown device, build failure, launch
 // failure, timeout, crash).
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "app/liftc/Command.h"
 #include "app/liftc/Options.h"
+#include "codegen/Compiler.h"
 #include "codegen/Evaluation.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
@@ -81,6 +89,26 @@ std::string buildText(const runtime::RunResult& r) {
   return "not built";
 }
 
+// The evaluation of the program with the kernel source of `file` in place of the generated one.
+codegen::Evaluation evaluateWithSource(const ir::Program& p, const codegen::EvaluationRequest& req,
+                                       runtime::Evaluator& evaluator, const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw LiftError(fmt::format("--kernel: cannot read '{}'", file));
+  std::stringstream text;
+  text << in.rdbuf();
+  codegen::CompileOptions options = req.compile;
+  for (int64_t g : req.global) options.globalSize.push_back(arith::cst(g));
+  for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
+  auto kernel = std::make_shared<codegen::CompiledKernel>(codegen::compileKernel(p, options));
+  if (text.str().find(kernel->kernelName) == std::string::npos)
+    throw LiftError(fmt::format("--kernel: '{}' defines no kernel named '{}' (the program's name)", file,
+                                kernel->kernelName));
+  kernel->source = text.str();
+  kernel->lineNodes.clear();
+  kernel->indices.clear();
+  return codegen::evaluate(p, kernel, req, evaluator);
+}
+
 int runRun(const Args& args) {
   if (args.positional.size() != 1)
     badArgument("expected one FILE.lift; usage: liftc run FILE.lift [--device D] [--size N=...]...");
@@ -128,7 +156,8 @@ int runRun(const Args& args) {
   std::printf("sizes:      %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
   std::fflush(stdout);
 
-  codegen::Evaluation e = codegen::evaluate(p, req, *evaluator);
+  codegen::Evaluation e = args.has("--kernel") ? evaluateWithSource(p, req, *evaluator, args.get("--kernel"))
+                                               : codegen::evaluate(p, req, *evaluator);
 
   if (e.status == codegen::EvaluationStatus::InvalidSizes ||
       e.status == codegen::EvaluationStatus::CompileFailed ||
@@ -185,10 +214,12 @@ const CommandRegistration registration(Command{
     "run",
     "run FILE.lift [--device D] [--size N=1024[,M=..]]... [--local X[,Y,Z]] [--global X[,Y,Z]] [--repeat R] "
     "[--warmup W] [--timeout S] [--seed S] [--reference auto|interpreter|none|sgemm|sgemv|sdot|sasum|sscal] "
-    "[--small] [--interp-budget A] [--in-process]   run, validate and time the kernel on a device",
+    "[--small] [--interp-budget A] [--in-process] [--kernel FILE.cl]   run, validate and time the kernel on "
+    "a "
+    "device (--kernel: that source instead of the generated one)",
     {"--in-process", "--small"},
     {"--device", "--size", "--local", "--global", "--repeat", "--warmup", "--timeout", "--seed",
-     "--reference", "--interp-budget"},
+     "--reference", "--interp-budget", "--kernel"},
     &runRun});
 
 }  // namespace

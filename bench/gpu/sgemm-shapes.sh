@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SGEMM shapes at OpenCL level, to learn what code generation must produce before the rules and
+# the explorer are asked to find it (as reduction-shapes.sh did for the reductions): the kernel
+# the code generator makes of resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift, then
+# bench/gpu/sgemm/tiled.cl — the same tiling with the A tile transposed in local memory, float4
+# reads of both tiles, fma — over K tiles of 16 and 32, with and without prefetching the next K
+# tile into registers and padding of the A tile. Every kernel runs through `liftc run` (the
+# hand-written ones with --kernel), validated against OpenBLAS; one line per shape.
+#
+# Usage: bench/gpu/sgemm-shapes.sh [DEVICE] [cpu]   (cpu: 512³ for PoCL; default 4096³)
+# Environment: LIFTC (default .gpu-ex/liftc, else build/app/liftc), REPEAT (default 10).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+device=${1:-nvidia}
+small=${2:-}
+pack=$root/.gpu-ex
+liftc=${LIFTC:-$pack/liftc}
+[[ -x $liftc ]] || liftc=$root/build/app/liftc
+[[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
+  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/icd
+fi
+program=$root/resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift
+size=M=32,N=32,K=256  # tiles: 4096³
+[[ $small == cpu ]] && size=M=4,N=4,K=32
+work=$(mktemp -d)
+
+printf '| shape | median ms | GFLOP/s | validation |\n|---|---|---|---|\n'
+run_shape() {  # NAME [--kernel FILE]
+  local name=$1 out ms gf val
+  shift
+  out=$("$liftc" run "$program" --device "$device" --size "$size" --repeat "${REPEAT:-10}" \
+    --reference sgemm --interp-budget 0 "$@" 2>&1)
+  ms=$(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
+  gf=$(sed -n 's/^throughput: *\([0-9.]*\) GFLOP\/s.*/\1/p' <<<"$out")
+  val=$(sed -n 's/^validation: *//p' <<<"$out" | cut -c1-60)
+  [[ -z $ms ]] && val=$(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-200)
+  printf '| %s | %s | %s | %s |\n' "$name" "${ms:--}" "${gf:--}" "$val"
+}
+run_shape "generated (matmul_tiled_gpu_8x8.lift)"
+for tk in 16 32; do
+  for prefetch in 0 1; do
+    for pad in 0 4; do
+      f=$work/tiled-$tk-$prefetch-$pad.cl
+      printf '#define TK %s\n#define PREFETCH %s\n#define PADA %s\n' "$tk" "$prefetch" "$pad" >"$f"
+      cat "$root/bench/gpu/sgemm/tiled.cl" >>"$f"
+      run_shape "tiled.cl TK=$tk PREFETCH=$prefetch PADA=$pad" --kernel "$f"
+    done
+  done
+done
+rm -rf "$work"
