@@ -4,8 +4,15 @@
 // same OpenCL device and OpenBLAS on the CPU, plus the device's copy bandwidth. Prints a
 // Markdown table (docs/PERFORMANCE.md, "Kernels vs libraries").
 //
-//   bench_kernels --db results.sqlite --device 0 [--repeat 20]
+//   bench_kernels --db results.sqlite --device 0 [--repeat 20] [--clblast-tuned FILE]
 //                 --case NAME:FILE:SIZES:ROUTINE ...
+//
+// --clblast-tuned FILE: parameters found by CLBlast's own tuner for this device (lines of
+// `KERNEL NAME=VALUE ...`, e.g. `Xgemm KWG=32 MWG=128 ...`, every parameter of the kernel; `#`
+// starts a comment; several lines of one kernel are alternatives, each measured, the fastest
+// taken). After the table, CLBlast is given them with clblast::OverrideParameters and the sgemm
+// cases are measured again: a second table puts ours next to CLBlast's defaults and CLBlast
+// tuned (bench/kernels/clblast-tuned/ keeps the files, with how they were found).
 //
 // ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal); for sdot
 // and sasum the program may compute the first pass of a two-pass reduction (the partial sums of
@@ -21,9 +28,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <sstream>
+#include <unordered_map>
 
 #include "codegen/Compiler.h"
 #include "codegen/Evaluation.h"
@@ -65,7 +75,8 @@ struct Case {
 };
 
 struct Row {
-  std::string name, sizes;
+  std::string name, sizes, routine;
+  int64_t M = 0, N = 0, K = 0;
   std::string metric;  // "GFLOP/s" or "GB/s"
   double oursMs = 0, clblastMs = 0, openblasMs = 0;
   double work = 0;   // flops or bytes
@@ -222,11 +233,49 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
       fmt::format("{} (store id {}, {})", k.parameters, k.id, e.validated() ? "valid" : "not validated");
 }
 
+// The tuned parameters of a --clblast-tuned file: per kernel, one or more alternative parameter
+// sets (a line each; the fastest at each size is taken).
+using TunedSet = std::unordered_map<std::string, size_t>;
+std::map<std::string, std::vector<TunedSet>> readTunedParameters(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw LiftError(fmt::format("--clblast-tuned: cannot read '{}'", file));
+  std::map<std::string, std::vector<TunedSet>> out;
+  int lineNo = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++lineNo;
+    if (auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+    std::istringstream words(line);
+    std::string kernel, kv;
+    if (!(words >> kernel)) continue;
+    TunedSet params;
+    while (words >> kv) {
+      auto eq = kv.find('=');
+      char* end = nullptr;
+      unsigned long long v = eq == std::string::npos ? 0 : std::strtoull(kv.c_str() + eq + 1, &end, 10);
+      if (eq == std::string::npos || eq == 0 || !end || *end)
+        throw LiftError(fmt::format("{}:{}: expected NAME=VALUE, got '{}'", file, lineNo, kv));
+      params[kv.substr(0, eq)] = static_cast<size_t>(v);
+    }
+    if (params.empty()) throw LiftError(fmt::format("{}:{}: {} has no parameters", file, lineNo, kernel));
+    out[kernel].push_back(std::move(params));
+  }
+  if (out.empty()) throw LiftError(fmt::format("--clblast-tuned: '{}' has no parameters", file));
+  return out;
+}
+
+std::string describe(const TunedSet& set) {
+  std::map<std::string, size_t> sorted(set.begin(), set.end());
+  std::string s;
+  for (auto& [k, v] : sorted) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string db, device = "0";
   int reps = 20;
+  std::string tunedFile;
   std::vector<Case> cases;
   size_t copyBytes = 256u << 20;
   for (int i = 1; i < argc; ++i) {
@@ -243,16 +292,21 @@ int main(int argc, char** argv) {
       reps = std::stoi(value());
     else if (a == "--case")
       cases.push_back(parseCase(value()));
+    else if (a == "--clblast-tuned")
+      tunedFile = value();
     else if (a == "--copy-mb")
       copyBytes = std::stoull(value()) << 20;
     else {
-      std::fprintf(
-          stderr,
-          "usage: bench_kernels --db FILE --device D [--repeat R] --case NAME:FILE:SIZES:ROUTINE...\n");
+      std::fprintf(stderr,
+                   "usage: bench_kernels --db FILE --device D [--repeat R] [--clblast-tuned FILE] --case "
+                   "NAME:FILE:SIZES:ROUTINE...\n");
       return 2;
     }
   }
   try {
+    std::map<std::string, std::vector<TunedSet>> tuned;
+    if (!tunedFile.empty()) tuned = readTunedParameters(tunedFile);
+    std::vector<Row> rows;
     runtime::Device dev = runtime::Device::find(device);
     std::string deviceName = explore::deviceName(dev.info());
     explore::ResultStore store(db);
@@ -269,6 +323,7 @@ int main(int argc, char** argv) {
       Row row;
       row.name = c.name;
       row.sizes = c.sizesText;
+      row.routine = c.routine;
       std::vector<interp::Value> inputs;
       codegen::PreparedReference ref;
       try {
@@ -287,6 +342,7 @@ int main(int argc, char** argv) {
                            C(static_cast<size_t>(M * N));
         row.metric = "GFLOP/s";
         row.work = 2.0 * M * N * K;
+        row.M = M, row.N = N, row.K = K;
         cl::Buffer a = peers.buffer(A), b = peers.buffer(B), cb = peers.buffer(C.size());
         row.clblastMs = peers.clblast(
             2, reps,
@@ -382,6 +438,57 @@ int main(int argc, char** argv) {
                   ratio(row.oursMs, row.clblastMs).c_str(), ratio(row.oursMs, row.openblasMs).c_str(),
                   ofCopy.c_str(), row.ours.c_str(), row.note.empty() ? "" : (" — " + row.note).c_str());
       std::fflush(stdout);
+      rows.push_back(row);
+    }
+    if (!tuned.empty()) {
+      // CLBlast with its tuner's parameters, after every measurement of its defaults (an
+      // override stays for the rest of the process). Alternatives of a kernel are each
+      // measured; the fastest counts.
+      cl_device_id id = dev.handle()();
+      std::printf("\nCLBlast tuned (%s):\n\n", tunedFile.c_str());
+      std::printf(
+          "| case | sizes | ours | CLBlast defaults | CLBlast tuned | ours / CLBlast tuned | parameters |\n");
+      std::printf("|---|---|---|---|---|---|---|\n");
+      for (const Row& row : rows) {
+        if (row.routine != "sgemm" || row.M == 0) continue;
+        std::vector<float> A = randomFloats(static_cast<size_t>(row.M * row.K), 1),
+                           B = randomFloats(static_cast<size_t>(row.K * row.N), 2);
+        cl::Buffer a = peers.buffer(A), b = peers.buffer(B),
+                   cb = peers.buffer(static_cast<size_t>(row.M * row.N));
+        double best = 0;
+        std::string bestParams, errors;
+        for (auto& [kernel, alternatives] : tuned) {
+          for (const TunedSet& set : alternatives) {
+            auto status = clblast::OverrideParameters(id, kernel, clblast::Precision::kSingle, set);
+            if (status != clblast::StatusCode::kSuccess) {
+              errors += fmt::format(" {} refused ({}): {};", kernel, static_cast<int>(status), describe(set));
+              continue;
+            }
+            std::string err;
+            double ms = peers.clblast(
+                2, reps,
+                [&](cl_command_queue* q) {
+                  return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                              clblast::Transpose::kNo, row.M, row.N, row.K, 1.0f, a(), 0,
+                                              row.K, b(), 0, row.N, 0.0f, cb(), 0, row.N, q);
+                },
+                err);
+            if (!err.empty()) errors += " " + err + ";";
+            if (ms > 0 && (best == 0 || ms < best)) {
+              best = ms;
+              bestParams = kernel + " " + describe(set);
+            }
+          }
+        }
+        auto tf = [&](double t) {
+          return t > 0 ? fmt::format("{:.1f} TFLOP/s", row.work / (t * 1e9)) : std::string("-");
+        };
+        std::string ratio = row.oursMs > 0 && best > 0 ? fmt::format("{:.2f}x", best / row.oursMs) : "-";
+        std::printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", row.name.c_str(), row.sizes.c_str(),
+                    tf(row.oursMs).c_str(), tf(row.clblastMs).c_str(), tf(best).c_str(), ratio.c_str(),
+                    bestParams.c_str(), errors.c_str());
+        std::fflush(stdout);
+      }
     }
   } catch (const LiftError& e) {
     std::fprintf(stderr, "bench_kernels: %s\n", e.what());

@@ -3,7 +3,7 @@
 # with the `run` tool), with the shared libraries the machine lacks (see the shared
 # device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
 # the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
-# statically (LIFT_STATIC_LIFTC).
+# statically (LIFT_STATIC_LIFTC). Also CLBlast's tuner, clblast_tuner_xgemm (clblast-tune.sh).
 #
 # Usage: bench/kernels/pack-gpu.sh [BUILD_DIR]      (default build-ex-gpu)
 # Then on the device:  PACK=.gpu-ex bench/kernels/run.sh gpu
@@ -34,5 +34,14 @@ copy_deps "$pack/liftc"
 copy_deps "$pack/bench_kernels"
 [[ -e $pack/lib/libopenblas.so.0 ]] || cp -L "$libdir/libopenblas.so.0" "$pack/lib/"
 copy_deps "$libdir/libopenblas.so.0"
+# CLBlast's own tuner (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
+tmp=$(mktemp -d)
+if (cd "$tmp" && apt-get download clblast-utils >/dev/null 2>&1); then
+  dpkg -x "$tmp"/clblast-utils_*.deb "$tmp/x"
+  cp "$tmp/x/usr/bin/clblast_tuner_xgemm" "$pack/"
+else
+  echo "pack-gpu: could not download clblast-utils (no CLBlast tuner in the pack)" >&2
+fi
+rm -rf "$tmp"
 echo "== $pack ($(du -sh "$pack" | cut -f1))"
 ls -l "$pack" "$pack/lib"

@@ -93,5 +93,12 @@ for c in "${cases[@]}"; do
   args+=(--case "$name:$file:$sizes:$routine")
 done
 [[ -n ${SEARCH_ONLY:-} ]] && exit 0
+# CLBlast tuned by its own tuner for this device (CLBLAST_TUNED, default on the GPU the H100's
+# file in clblast-tuned/; none on the CPU device).
+tunedArgs=()
+if [[ $profile == gpu ]]; then
+  tuned=${CLBLAST_TUNED:-$root/bench/kernels/clblast-tuned/nvidia-h100.txt}
+  [[ -e $tuned ]] && tunedArgs=(--clblast-tuned "$tuned")
+fi
 echo "== bench_kernels ($repeat timed runs each)" >&2
-"$bench" --db "$db" --device "$device" --repeat "$repeat" "${args[@]}"
+"$bench" --db "$db" --device "$device" --repeat "$repeat" "${tunedArgs[@]}" "${args[@]}"
