@@ -6,6 +6,7 @@
 #include <QGraphicsSimpleTextItem>
 #include <QMouseEvent>
 #include <QPainterPath>
+#include <QSvgGenerator>
 #include <QWheelEvent>
 #include <cmath>
 
@@ -113,6 +114,54 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   }
   scene()->setSceneRect(geo.bounds.adjusted(-20, -20, 20, 20));
   updateSelectionPens();
+}
+
+void GraphView::showProgram(const rewrite::TypedProgram& p, bool highlightNew) {
+  auto types = p.types;
+  auto describe = [types](const ir::Expr& e) -> std::string {
+    Type t = types ? types->typeOf(e) : Type();
+    return t ? t.toString() : std::string();
+  };
+  ir::ProgramGraph g = ir::buildProgramGraph(p.program, describe);
+  QSet<ir::NodeId> created;
+  if (highlightNew)
+    for (auto& n : g.nodes)
+      if (!nodeIndex_.contains(n.irId)) created.insert(n.irId);
+  setGraph(g, created);
+}
+
+bool GraphView::saveImage(const QString& path, const QString& title) {
+  QRectF r = scene()->sceneRect();
+  if (path.endsWith(".svg", Qt::CaseInsensitive)) {
+    QSvgGenerator svg;
+    svg.setFileName(path);
+    svg.setSize(r.size().toSize());
+    svg.setViewBox(QRectF(QPointF(0, 0), r.size()));
+    svg.setTitle(title);
+    QPainter painter(&svg);
+    scene()->render(&painter, QRectF(QPointF(0, 0), r.size()), r);
+    return painter.end();
+  }
+  QImage img((r.size() * 2).toSize(), QImage::Format_ARGB32);
+  img.fill(Qt::white);
+  QPainter painter(&img);
+  painter.setRenderHint(QPainter::Antialiasing);
+  scene()->render(&painter, QRectF(), r);
+  painter.end();
+  return img.save(path);
+}
+
+void GraphView::selectNodeAtSource(const ir::Program& p, int line, int col) {
+  if (!p.locations) return;
+  ir::NodeId best = 0;
+  int bestCol = -1;
+  for (auto& [id, loc] : *p.locations) {
+    if (loc.line == line && loc.col <= col && loc.col > bestCol && nodeIndex_.contains(id)) {
+      best = id;
+      bestCol = loc.col;
+    }
+  }
+  if (best) selectNode(best);
 }
 
 QRectF GraphView::nodeRect(ir::NodeId id) const {

@@ -8,6 +8,7 @@
 #include <QSet>
 
 #include "core/ir/ProgramGraph.h"
+#include "rewrite/Engine.h"
 
 class QGraphicsRectItem;
 
@@ -21,10 +22,18 @@ class GraphView : public QGraphicsView {
   // Replaces the graph. `changed` nodes (by IR id) are highlighted, e.g. after a rewrite.
   void setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& changed = {});
   const ir::ProgramGraph& graph() const { return graph_; }
+  // Shows `p` (hover shows each node's type); with `highlightNew`, the nodes that were not in the
+  // graph shown before are highlighted (what a rewrite created).
+  void showProgram(const rewrite::TypedProgram& p, bool highlightNew);
+  // Writes the whole graph as SVG (for *.svg, titled `title`) or as a PNG at twice its size.
+  bool saveImage(const QString& path, const QString& title);
 
   // Selects the node showing IR node `id` (no signal); 0 clears the selection.
   void selectNode(ir::NodeId id);
   ir::NodeId selectedNode() const { return selected_; }
+  // Selects (no signal) the node whose source location in `p` is the closest at or before
+  // line:col on the same line (the program text's caret).
+  void selectNodeAtSource(const ir::Program& p, int line, int col);
   // Selects the next node whose label contains `text` (case-insensitive); false if none.
   bool findNext(const QString& text);
   // The colour used for a node kind (also used by the legend and other panes).

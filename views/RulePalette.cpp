@@ -3,7 +3,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,7 +11,6 @@
 #include <QTextEdit>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/lang/Printer.h"
 #include "core/support/TextDiff.h"
@@ -42,8 +40,7 @@ QString diffHtml(const std::string& before, const std::string& after) {
 }
 }  // namespace
 
-RulePalette::RulePalette(QWidget* parent)
-    : QWidget(parent), watcher_(new QFutureWatcher<std::vector<Entry>>(this)) {
+RulePalette::RulePalette(QWidget* parent) : QWidget(parent) {
   setObjectName("rulePalette");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -87,17 +84,11 @@ RulePalette::RulePalette(QWidget* parent)
   connect(tree_, &QTreeWidget::currentItemChanged, this, &RulePalette::showSelected);
   connect(tree_, &QTreeWidget::itemDoubleClicked, this, &RulePalette::applySelected);
   connect(apply_, &QPushButton::clicked, this, &RulePalette::applySelected);
-  connect(watcher_, &QFutureWatcher<std::vector<Entry>>::finished, this, [this] {
-    if (watcher_->property("generation").toInt() != generation_) return;  // a newer click won
-    entries_ = watcher_->result();
-    populate();
-  });
 }
 
-RulePalette::~RulePalette() { watcher_->waitForFinished(); }
-
 void RulePalette::clear() {
-  ++generation_;
+  finder_.cancel();
+  found_ = false;
   program_.reset();
   locations_.clear();
   entries_.clear();
@@ -105,30 +96,46 @@ void RulePalette::clear() {
   populate();
 }
 
+void RulePalette::showNode(std::shared_ptr<const rewrite::TypedProgram> program, ir::NodeId id) {
+  for (auto& located : rewrite::allLocations(program->main())) {
+    const ir::NodeRef& n = located.node;
+    if (!n.expr || n.expr->id() != id) continue;
+    std::vector<rewrite::Location> locs{located.loc};
+    if (ir::asCall(n.expr)) locs.push_back(located.loc.child(0));
+    QString what = QString::fromStdString(rewrite::describeNode(n)) + " at " +
+                   QString::fromStdString(located.loc.toString());
+    setSite(std::move(program), std::move(locs), what);
+    return;
+  }
+  clear();
+}
+
 void RulePalette::setSite(std::shared_ptr<const rewrite::TypedProgram> program,
                           std::vector<rewrite::Location> locations, const QString& what) {
   program_ = std::move(program);
   locations_ = std::move(locations);
   entries_.clear();
+  found_ = false;
   header_->setText(QString("<b>%1</b> — finding rules…").arg(what.toHtmlEscaped()));
   header_->setProperty("what", what);
   populate();
-  int gen = ++generation_;
-  watcher_->setProperty("generation", gen);
-  auto prog = program_;
-  auto locs = locations_;
-  watcher_->setFuture(QtConcurrent::run([prog, locs] {
-    std::vector<Entry> out;
-    for (auto& loc : locs)
-      for (auto& r : rewrite::rulesAt(*prog, loc, /*withPreview=*/true)) out.push_back({std::move(r), loc});
-    return out;
-  }));
+  finder_.cancel();
+  finder_.start(
+      [prog = program_, locs = locations_] {
+        std::vector<Entry> out;
+        for (auto& loc : locs)
+          for (auto& r : rewrite::rulesAt(*prog, loc, /*withPreview=*/true))
+            out.push_back({std::move(r), loc});
+        return out;
+      },
+      [this](std::vector<Entry> entries) {
+        entries_ = std::move(entries);
+        found_ = true;
+        populate();
+      });
 }
 
-void RulePalette::waitForRules() {
-  watcher_->waitForFinished();
-  QCoreApplication::processEvents();
-}
+void RulePalette::waitForRules() { finder_.wait(); }
 
 int RulePalette::applicableCount() const {
   int n = 0;
@@ -147,7 +154,7 @@ QStringList RulePalette::applicableSpecs() const {
 void RulePalette::populate() {
   tree_->clear();
   QString what = header_->property("what").toString();
-  if (program_ && watcher_->isFinished())
+  if (program_ && found_)
     header_->setText(QString("<b>%1</b> — %2 rules apply").arg(what.toHtmlEscaped()).arg(applicableCount()));
   std::map<int, QTreeWidgetItem*> families;
   for (size_t i = 0; i < entries_.size(); ++i) {

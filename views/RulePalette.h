@@ -4,12 +4,12 @@
 // The rules are tried in the background, so clicking a node never freezes the window.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "rewrite/Engine.h"
+#include "views/BackgroundJobs.h"
 
 class QCheckBox;
 class QFormLayout;
@@ -25,12 +25,14 @@ class RulePalette : public QWidget {
   Q_OBJECT
  public:
   explicit RulePalette(QWidget* parent = nullptr);
-  ~RulePalette() override;
 
   // Shows the rules at `locations` (e.g. a call and its function) of `program`. `what`
   // describes the node for the header ("map at 0.1").
   void setSite(std::shared_ptr<const rewrite::TypedProgram> program, std::vector<rewrite::Location> locations,
                const QString& what);
+  // Shows the rules at graph node `id` of `program`: at the node, and for a call also at the
+  // function it calls. Clears the pane when no location shows that node.
+  void showNode(std::shared_ptr<const rewrite::TypedProgram> program, ir::NodeId id);
   void clear();
   // Blocks until the rules for the current site are known (tests, screenshots).
   void waitForRules();
@@ -62,8 +64,8 @@ class RulePalette : public QWidget {
   std::shared_ptr<const rewrite::TypedProgram> program_;
   std::vector<rewrite::Location> locations_;
   std::vector<Entry> entries_;
-  QFutureWatcher<std::vector<Entry>>* watcher_;
-  int generation_ = 0;
+  bool found_ = false;           // entries_ are the rules at locations_
+  BackgroundJobs finder_{this};  // a newer click cancels the search of the older one
 
   QLabel* header_;
   QCheckBox* showAll_;

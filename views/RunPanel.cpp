@@ -1,14 +1,12 @@
 // See RunPanel.h.
 #include "views/RunPanel.h"
 
-#include <QCoreApplication>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "codegen/runtime/Worker.h"
 #include "views/DeviceChoice.h"
@@ -16,8 +14,7 @@
 
 namespace lift::views {
 
-RunPanel::RunPanel(QWidget* parent)
-    : QWidget(parent), watcher_(new QFutureWatcher<codegen::Evaluation>(this)) {
+RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("runPanel");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
@@ -49,35 +46,35 @@ RunPanel::RunPanel(QWidget* parent)
   layout->addStretch();
   connect(run_, &QPushButton::clicked, this, &RunPanel::run);
   connect(stop_, &QPushButton::clicked, this, &RunPanel::stop);
-  connect(watcher_, &QFutureWatcher<codegen::Evaluation>::finished, this, [this] {
-    codegen::Evaluation e = watcher_->result();
-    run_->setEnabled(true);
-    stop_->setEnabled(false);
-    QString color = e.ok() ? "#1a7f37" : "#cf222e";
-    QString text =
-        QString("<b style='color:%1'>%2</b>").arg(color, QString::fromStdString(e.summary()).toHtmlEscaped());
-    if (e.ok()) {
-      QStringList g, l;
-      for (auto v : e.global) g << QString::number(v);
-      for (auto v : e.local) l << QString::number(v);
-      text += QString("<br>median %1 ms (min %2, max %3) — %4<br>NDRange global (%5), local (%6)<br>%7")
-                  .arg(e.run.medianMs, 0, 'g', 4)
-                  .arg(e.run.minMs, 0, 'g', 4)
-                  .arg(e.run.maxMs, 0, 'g', 4)
-                  .arg(QString::fromStdString(e.throughputText()), g.join(", "),
-                       l.isEmpty() ? "device's choice" : l.join(", "),
-                       QString::fromStdString(e.validationText).toHtmlEscaped());
-    } else if (e.diagnostic) {
-      text += "<pre>" + QString::fromStdString(e.diagnostic->format()).toHtmlEscaped() + "</pre>";
-    }
-    result_->setText(text);
-    emit finished(running_, e);
-  });
 }
 
+void RunPanel::showResult(const codegen::Evaluation& e) {
+  run_->setEnabled(true);
+  stop_->setEnabled(false);
+  QString color = e.ok() ? "#1a7f37" : "#cf222e";
+  QString text =
+      QString("<b style='color:%1'>%2</b>").arg(color, QString::fromStdString(e.summary()).toHtmlEscaped());
+  if (e.ok()) {
+    QStringList g, l;
+    for (auto v : e.global) g << QString::number(v);
+    for (auto v : e.local) l << QString::number(v);
+    text += QString("<br>median %1 ms (min %2, max %3) — %4<br>NDRange global (%5), local (%6)<br>%7")
+                .arg(e.run.medianMs, 0, 'g', 4)
+                .arg(e.run.minMs, 0, 'g', 4)
+                .arg(e.run.maxMs, 0, 'g', 4)
+                .arg(QString::fromStdString(e.throughputText()), g.join(", "),
+                     l.isEmpty() ? "device's choice" : l.join(", "),
+                     QString::fromStdString(e.validationText).toHtmlEscaped());
+  } else if (e.diagnostic) {
+    text += "<pre>" + QString::fromStdString(e.diagnostic->format()).toHtmlEscaped() + "</pre>";
+  }
+  result_->setText(text);
+  emit finished(running_, e);
+}
+
+// The worker process is killed, so the run in flight ends before runs_ waits for it.
 RunPanel::~RunPanel() {
   if (worker_) worker_->cancel();
-  watcher_->waitForFinished();
 }
 
 int RunPanel::deviceCount() const { return device_->deviceCount(); }
@@ -91,12 +88,9 @@ void RunPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p) {
   sizes_->setProgram(program_);
 }
 
-bool RunPanel::isRunning() const { return watcher_->isRunning(); }
+bool RunPanel::isRunning() const { return runs_.busy(); }
 
-void RunPanel::waitForRun() {
-  watcher_->waitForFinished();
-  QCoreApplication::processEvents();
-}
+void RunPanel::waitForRun() { runs_.wait(); }
 
 QString RunPanel::resultText() const { return result_->text(); }
 
@@ -128,20 +122,22 @@ void RunPanel::run() {
   auto worker = worker_;
   auto program = program_;
   int repeat = repeat_->value();
-  watcher_->setFuture(QtConcurrent::run([worker, program, given, repeat] {
-    codegen::Evaluation e;
-    try {
-      codegen::EvaluationRequest req;
-      req.sizes = codegen::runSizes(program->program, given);
-      req.run.repetitions = repeat;
-      e = codegen::evaluate(program->program, req, *worker);
-    } catch (const LiftError& err) {
-      e.status = codegen::EvaluationStatus::InvalidSizes;
-      e.message = err.diagnostic().message;
-      e.diagnostic = err.diagnostic();
-    }
-    return e;
-  }));
+  runs_.start(
+      [worker, program, given, repeat] {
+        codegen::Evaluation e;
+        try {
+          codegen::EvaluationRequest req;
+          req.sizes = codegen::runSizes(program->program, given);
+          req.run.repetitions = repeat;
+          e = codegen::evaluate(program->program, req, *worker);
+        } catch (const LiftError& err) {
+          e.status = codegen::EvaluationStatus::InvalidSizes;
+          e.message = err.diagnostic().message;
+          e.diagnostic = err.diagnostic();
+        }
+        return e;
+      },
+      [this](const codegen::Evaluation& e) { showResult(e); });
 }
 
 void RunPanel::stop() {

@@ -5,13 +5,13 @@
 // main window, which annotates the derivation step with it.
 #pragma once
 
-#include <QFutureWatcher>
 #include <QMap>
 #include <QWidget>
 #include <memory>
 
 #include "codegen/Evaluation.h"
 #include "rewrite/Engine.h"
+#include "views/BackgroundJobs.h"
 
 class QLabel;
 class QPushButton;
@@ -55,6 +55,8 @@ class RunPanel : public QWidget {
   void finished(std::shared_ptr<const rewrite::TypedProgram> p, const lift::codegen::Evaluation& e);
 
  private:
+  void showResult(const codegen::Evaluation& e);
+
   std::shared_ptr<const rewrite::TypedProgram> program_;
   std::shared_ptr<const rewrite::TypedProgram> running_;
   std::shared_ptr<runtime::WorkerClient> worker_;
@@ -65,7 +67,7 @@ class RunPanel : public QWidget {
   QPushButton* run_;
   QPushButton* stop_;
   QLabel* result_;
-  QFutureWatcher<codegen::Evaluation>* watcher_;
+  BackgroundJobs runs_{this, 1};
 };
 
 }  // namespace lift::views

@@ -1,16 +1,16 @@
-// A search running in the background: a std::thread owns an explore::SearchRunner (and the
-// result store it writes), and every event it reports is copied, as a value, to the GUI thread
-// (a queued call), where it is emitted as a signal. cancel() stops it (the kernel in flight is
-// killed); the destructor cancels and joins, so closing the window while a search runs neither
-// crashes nor hangs. Nothing here blocks the GUI thread except wait() and the destructor.
+// A search running in the background: a BackgroundJobs job (a pool of one thread) runs an
+// explore::SearchRunner (and the result store it writes), and every event it reports is copied,
+// as a value, to the GUI thread (a queued call), where it is emitted as a signal. cancel() stops
+// it (the kernel in flight is killed) and `finished` still comes, with the stop reason; the
+// destructor cancels and waits, so closing the window while a search runs neither crashes nor
+// hangs. Nothing here blocks the GUI thread except wait() and the destructor.
 #pragma once
 
 #include <QObject>
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "rewrite/explore/SearchRunner.h"
+#include "views/BackgroundJobs.h"
 
 namespace lift::views {
 
@@ -26,10 +26,10 @@ class SearchJob : public QObject {
   void start();
   // From the GUI thread: asks the search to stop; `finished` follows soon.
   void cancel();
-  bool isRunning() const { return running_.load(); }
+  bool isRunning() const { return job_.busy(); }
   bool cancelRequested() const { return runner_->cancelRequested(); }
-  // Blocks until the search's thread has ended and delivers what it reported (tests, --search).
-  void wait();
+  // Blocks until the search has ended and delivers what it reported (tests, --search).
+  void wait() { job_.wait(); }
   const explore::SearchProblem& problem() const { return runner_->problem(); }
   const explore::SearchOptions& options() const { return runner_->options(); }
   const QString& storePath() const { return storePath_; }
@@ -41,15 +41,11 @@ class SearchJob : public QObject {
   void finished(const lift::explore::SearchSummary& summary);
 
  private:
-  void end(const explore::SearchSummary& s);
-
-  std::shared_ptr<explore::ResultStore> store_;  // shared with the thread: alive until run() returns
+  std::shared_ptr<explore::ResultStore> store_;  // shared with the job: alive until run() returns
   std::shared_ptr<explore::SearchRunner> runner_;
   QString storePath_;
-  std::thread thread_;
-  std::atomic<bool> running_{false};
   bool started_ = false;
-  bool ended_ = false;  // `finished` was emitted
+  BackgroundJobs job_{this, 1};
 };
 
 }  // namespace lift::views

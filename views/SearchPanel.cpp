@@ -520,11 +520,9 @@ bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* erro
     }
     showCounts(counts, bestMs, bestGflops);
     // Resuming needs the same sizes, strategy and device: set them.
-    QMap<QString, QString> sizeTexts;
     arith::Env sizes;
     explore::parseSizes(s->sizes, sizes);
-    for (auto& [name, value] : sizes) sizeTexts[qs(name)] = QString::number(value);
-    sizes_->setTexts(sizeTexts);
+    sizes_->setTexts(sizeTexts(sizes));
     setStrategy(qs(s->strategy));
     if (int d = device_->findDevice(qs(s->device)); d >= 0) device_->setCurrentIndex(d);
     activity_->setText(QString("Stored search %1 of %2 at %3 on %4 (%5, %6): %7 kernels. Start resumes it.")

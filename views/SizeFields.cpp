@@ -12,6 +12,12 @@ SizeFields::SizeFields(QWidget* parent) : QWidget(parent), form_(new QFormLayout
   form_->setContentsMargins(0, 0, 0, 0);
 }
 
+QMap<QString, QString> sizeTexts(const arith::Env& sizes) {
+  QMap<QString, QString> texts;
+  for (auto& [name, value] : sizes) texts[QString::fromStdString(name)] = QString::number(value);
+  return texts;
+}
+
 QMap<QString, QString> SizeFields::texts() const {
   QMap<QString, QString> m;
   for (auto it = fields_.begin(); it != fields_.end(); ++it) m[it.key()] = it.value()->text();

@@ -35,4 +35,7 @@ class SizeFields : public QWidget {
   QMap<QString, QLineEdit*> fields_;
 };
 
+// Sizes as the texts of the fields ("M" -> "64").
+QMap<QString, QString> sizeTexts(const arith::Env& sizes);
+
 }  // namespace lift::views

@@ -16,7 +16,17 @@
 #include "views/PerformancePlot.h"
 #include "views/RunPanel.h"
 #include "views/SearchPanel.h"
+#include "views/Session.h"
 #include "views/SizeFields.h"
+
+// The last session (autosaved after every change), when `wanted` and there is one that restores
+// at least one state; its states are replayed before anything else happens.
+static bool restoreSession(lift::views::MainWindow& window, bool wanted) {
+  QString path = lift::views::Session::defaultAutosavePath();
+  if (!wanted || !QFile::exists(path) || !window.openSession(path)) return false;
+  window.session()->waitForReplay();
+  return window.session()->program() != nullptr;
+}
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -70,14 +80,12 @@ int main(int argc, char** argv) {
   // (autosaved after every change), and on the very first start the matmul example opens.
   if (!cli.positionalArguments().isEmpty())
     ok = window.openFile(cli.positionalArguments().first());
-  else if (cli.isSet(example) || cli.isSet(screenshot) ||
-           !QFile::exists(lift::views::MainWindow::autosavePath()) ||
-           !window.openSession(lift::views::MainWindow::autosavePath()))
+  else if (!restoreSession(window, !cli.isSet(example) && !cli.isSet(screenshot)))
     ok = window.openExample(cli.value(example));
   if (!ok && cli.isSet(screenshot)) std::fprintf(stderr, "lift-studio: the program did not load\n");
   for (const QString& spec : cli.values(apply)) {
     QString error;
-    if (!window.applyRewrite(spec, &error)) {
+    if (!window.session()->applyRewrite(spec, &error)) {
       std::fprintf(stderr, "lift-studio: cannot apply %s: %s\n", qPrintable(spec), qPrintable(error));
       ok = false;
     }
@@ -108,10 +116,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "lift-studio: --size: %s\n", e.what());
       ok = false;
     }
-    QMap<QString, QString> texts;
-    for (auto& [name, value] : sizes) texts[QString::fromStdString(name)] = QString::number(value);
-    window.runPanel()->setSizeTexts(texts);
-    search->sizeFields()->setTexts(texts);
+    window.runPanel()->setSizeTexts(lift::views::sizeTexts(sizes));
+    search->sizeFields()->setTexts(lift::views::sizeTexts(sizes));
   }
   if (cli.isSet(storeOpt)) search->setStorePath(cli.value(storeOpt));
   if (cli.isSet(strategyOpt) || cli.isSet(searchOpt)) search->setStrategy(cli.value(strategyOpt));
@@ -136,7 +142,7 @@ int main(int argc, char** argv) {
         ok = false;
       } else {
         plot->clickPoint(plot->bestIndex());
-        while (window.isReplaying()) QApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        window.session()->waitForReplay();
       }
     }
   }

@@ -8,6 +8,7 @@
 #include "views/GraphView.h"
 #include "views/MainWindow.h"
 #include "views/ProgramEditor.h"
+#include "views/Session.h"
 
 using namespace lift;
 
@@ -81,14 +82,14 @@ class TestGraphView : public QObject {
     QStringList examples = views::MainWindow::bundledExamples();
     QVERIFY2(examples.contains("matmul"), qPrintable(examples.join(",")));
     QVERIFY(w.openExample("matmul"));
-    QVERIFY(w.program() != nullptr);
+    QVERIFY(w.session()->program() != nullptr);
     QVERIFY(w.graphView()->nodeItemCount() > 5);
     int nodes = w.graphView()->nodeItemCount();
     // A broken edit shows a located diagnostic and keeps the last good graph.
     w.programEditor()->setText(w.programEditor()->text() + "\n$$$");
-    w.reparse();
-    QVERIFY(!w.diagnostic().message.empty());
-    QVERIFY(w.diagnostic().loc.line > 0);
+    w.session()->reparse();
+    QVERIFY(!w.session()->diagnostic().message.empty());
+    QVERIFY(w.session()->diagnostic().loc.line > 0);
     QVERIFY(!w.programEditor()->diagnosticText().isEmpty());
     QCOMPARE(w.graphView()->nodeItemCount(), nodes);
     QVERIFY(!w.openExample("no-such-example"));

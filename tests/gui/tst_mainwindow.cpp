@@ -12,13 +12,14 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 
-#include "views/DerivationHistory.h"
+#include "views/DerivationTreeModel.h"
 #include "views/GraphView.h"
 #include "views/IndexTableModel.h"
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/ProgramEditor.h"
 #include "views/RulePalette.h"
+#include "views/Session.h"
 
 using namespace lift;
 using namespace lift::views;
@@ -54,9 +55,9 @@ class TestMainWindow : public QObject {
     if (tree->currentItem() != target) return false;
     auto* apply = w.rulePalette()->findChild<QPushButton*>("applyRule");
     if (!apply->isEnabled()) return false;
-    int states = w.history()->stateCount();
+    int states = w.session()->tree()->stateCount();
     QTest::mouseClick(apply, Qt::LeftButton);
-    return w.history()->stateCount() == states + 1;
+    return w.session()->tree()->stateCount() == states + 1;
   }
 
  private slots:
@@ -100,33 +101,35 @@ class TestMainWindow : public QObject {
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
 
     // Every step is verified by the interpreter.
-    w.history()->waitForChecks();
-    QCOMPARE(w.history()->stateCount(), 5);
+    w.session()->waitForChecks();
+    QCOMPARE(w.session()->tree()->stateCount(), 5);
     for (int i = 1; i < 5; ++i)
-      QVERIFY2(w.history()->state(i).check == DerivationHistory::Check::Verified,
-               qPrintable(w.history()->state(i).checkMessage));
+      QVERIFY2(w.session()->tree()->state(i).check == DerivationTreeModel::Check::Verified,
+               qPrintable(w.session()->tree()->state(i).checkMessage));
 
     // Cross-highlighting: the selected mapLcl node has kernel lines.
     QVERIFY(clickNode(w, "mapLcl0(mult)") || clickNode(w, "mapLcl0"));
     QVERIFY(w.kernelView()->highlightedLineCount() > 0);
 
     // Undo goes back to the work-group step (no kernel), redo returns.
-    w.undoStack()->undo();
+    w.session()->undoStack()->undo();
     QVERIFY(!w.programEditor()->text().contains("mapLcl0"));
     QVERIFY(w.kernelView()->kernel() == nullptr);
-    w.undoStack()->redo();
+    w.session()->undoStack()->redo();
     QVERIFY(w.programEditor()->text().contains("mapLcl0"));
     QVERIFY(w.kernelView()->kernel() != nullptr);
 
     // The derivation saves and replays to the same program.
     QTemporaryDir dir;
     QString path = dir.filePath("scal.derivation");
-    QVERIFY(w.saveDerivation(path));
+    QVERIFY(w.session()->saveDerivation(path));
     QString finalText = w.programEditor()->text();
     MainWindow w2;
-    QVERIFY(w2.openDerivation(path));
+    w2.session()->openDerivation(path);  // replayed in the background
+    QVERIFY(w2.session()->isReplaying());
+    w2.session()->waitForReplay();
     QCOMPARE(w2.programEditor()->text(), finalText);
-    QCOMPARE(w2.history()->stateCount(), 5);
+    QCOMPARE(w2.session()->tree()->stateCount(), 5);
   }
 
   void sessionRoundTripKeepsBranchesAndEdits() {
@@ -136,24 +139,26 @@ class TestMainWindow : public QObject {
     {
       MainWindow w;
       QVERIFY(w.openExample("matmul"));
-      QVERIFY(w.applyRewrite("map-map-interchange@0"));
-      w.undoStack()->undo();                          // back to the start...
-      QVERIFY(w.applyRewrite("map-to-glb@0:dim=0"));  // ...and a second branch from it
+      QVERIFY(w.session()->applyRewrite("map-map-interchange@0"));
+      w.session()->undoStack()->undo();                          // back to the start...
+      QVERIFY(w.session()->applyRewrite("map-to-glb@0:dim=0"));  // ...and a second branch from it
       current = w.programEditor()->text();
-      QCOMPARE(w.history()->stateCount(), 3);
-      QVERIFY(w.saveSession(path));
+      QCOMPARE(w.session()->tree()->stateCount(), 3);
+      QVERIFY(w.session()->saveSession(path));
     }
     MainWindow w2;
     QVERIFY(w2.openSession(path));
-    QCOMPARE(w2.history()->stateCount(), 3);
-    QCOMPARE(w2.history()->state(1).parent, 0);
-    QCOMPARE(w2.history()->state(2).parent, 0);
+    w2.session()->waitForReplay();
+    QCOMPARE(w2.session()->tree()->stateCount(), 3);
+    QCOMPARE(w2.session()->tree()->state(1).parent, 0);
+    QCOMPARE(w2.session()->tree()->state(2).parent, 0);
     QCOMPARE(w2.programEditor()->text(), current);
     // Unfinished edits are part of the session too.
     w2.programEditor()->setText(current + "\n// not finished (");
-    QVERIFY(w2.saveSession(path));
+    QVERIFY(w2.session()->saveSession(path));
     MainWindow w3;
     QVERIFY(w3.openSession(path));
+    w3.session()->waitForReplay();
     QVERIFY(w3.programEditor()->text().endsWith("// not finished ("));
     // A file that is not a session is refused with a message, not a crash.
     QFile bad(dir.filePath("bad.liftsession"));
@@ -171,11 +176,11 @@ class TestMainWindow : public QObject {
     MainWindow w;
     QVERIFY(w.openExample("scal"));
     QString error;
-    QVERIFY(!w.applyRewrite("map-to-lcl@0", &error));  // mapLcl needs an enclosing mapWrg
+    QVERIFY(!w.session()->applyRewrite("map-to-lcl@0", &error));  // mapLcl needs an enclosing mapWrg
     QVERIFY2(!error.isEmpty(), "no reason given");
-    QVERIFY(!w.applyRewrite("no-such-rule@0", &error));
+    QVERIFY(!w.session()->applyRewrite("no-such-rule@0", &error));
     QVERIFY2(error.contains("unknown rule"), qPrintable(error));
-    QCOMPARE(w.history()->stateCount(), 1);  // nothing changed
+    QCOMPARE(w.session()->tree()->stateCount(), 1);  // nothing changed
   }
 };
 

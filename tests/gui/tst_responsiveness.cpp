@@ -10,12 +10,12 @@
 #include <functional>
 
 #include <QUndoStack>
-#include "views/DerivationHistory.h"
 #include "views/GraphView.h"
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/ProgramEditor.h"
 #include "views/RulePalette.h"
+#include "views/Session.h"
 
 using namespace lift::views;
 
@@ -50,7 +50,7 @@ class TestResponsiveness : public QObject {
     QString text = w.programEditor()->text();
     double edit = fastestMs([&] {
       w.programEditor()->setText(text + "\n// comment");
-      w.reparse();
+      w.session()->reparse();
     });
     QVERIFY2(edit < 100, qPrintable(QString("re-parsing took %1 ms").arg(edit)));
 
@@ -65,11 +65,11 @@ class TestResponsiveness : public QObject {
     QStringList specs = w.rulePalette()->applicableSpecs();
     QVERIFY(!specs.isEmpty());
     double apply = fastestMs([&] {
-      QVERIFY(w.applyRewrite(specs.first()));
-      w.undoStack()->undo();
+      QVERIFY(w.session()->applyRewrite(specs.first()));
+      w.session()->undoStack()->undo();
     });
     QVERIFY2(apply < 100, qPrintable(QString("applying a rewrite took %1 ms").arg(apply)));
-    w.history()->waitForChecks();
+    w.session()->waitForChecks();
     qInfo("edit %.1f ms, click %.1f ms, toggle %.1f ms, apply+undo %.1f ms", edit, click, toggle, apply);
   }
 };

@@ -16,13 +16,14 @@
 
 #include "core/lang/Printer.h"
 #include "rewrite/explore/ResultStore.h"
-#include "views/DerivationHistory.h"
+#include "views/DerivationTreeModel.h"
 #include "views/DeviceChoice.h"
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/PerformancePlot.h"
 #include "views/RunPanel.h"
 #include "views/SearchPanel.h"
+#include "views/Session.h"
 #include "views/SizeFields.h"
 
 using namespace lift;
@@ -113,23 +114,27 @@ class TestSearch : public QObject {
     // Clicking the best point loads its derivation: a new root (the program at the searched
     // sizes) with the steps, and the kernel pane shows the kernel.
     QVERIFY(w.kernelView()->kernel() == nullptr);  // the high-level matmul has none
-    int states = w.history()->stateCount();
+    int states = w.session()->tree()->stateCount();
     w.runPanel()->setSizeTexts({{"M", "1024"}, {"N", "1024"}, {"K", "1024"}});
     plot->clickPoint(plot->bestIndex());
-    QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
-    QVERIFY(w.history()->stateCount() > states + 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
+    QVERIFY(w.session()->tree()->stateCount() > states + 1);
     // The loaded kernel runs at the sizes it was searched at.
     QCOMPARE(w.runPanel()->sizeTexts().value("M"), QString("8"));
     QCOMPARE(w.runPanel()->sizeTexts().value("K"), QString("8"));
     QVERIFY(w.kernelView()->kernel() != nullptr);
     QVERIFY2(w.kernelView()->source().contains("void matmul("),
              qPrintable(w.kernelView()->source().left(400)));
-    QVERIFY(w.history()->state(w.history()->rootOf(w.history()->current())).origin.contains("search kernel"));
+    QVERIFY(w.session()
+                ->tree()
+                ->state(w.session()->tree()->rootOf(w.session()->tree()->current()))
+                .origin.contains("search kernel"));
     // The loaded program declares the searched sizes, not the file's defaults.
-    std::string shown = lang::printProgram(w.history()->state(w.history()->current()).program->program);
+    std::string shown =
+        lang::printProgram(w.session()->tree()->state(w.session()->tree()->current()).program->program);
     QVERIFY2(shown.find("size M = 8") != std::string::npos, shown.c_str());
     QCOMPARE(plot->highlight(), plot->point(plot->bestIndex()).id);
-    w.history()->waitForChecks();
+    w.session()->waitForChecks();
 
     // Hovering a point shows its configuration.
     plot->customPlot()->replot();
@@ -182,10 +187,10 @@ class TestSearch : public QObject {
     QVERIFY(w.searchPanel()->openStore(path));
     QCOMPARE(w.performancePlot()->pointCount(), 1);
     QCOMPARE(w.performancePlot()->bestIndex(), -1);
-    int states = w.history()->stateCount();
+    int states = w.session()->tree()->stateCount();
     w.performancePlot()->clickPoint(0);
-    QVERIFY(!w.isReplaying());
-    QCOMPARE(w.history()->stateCount(), states);
+    QVERIFY(!w.session()->isReplaying());
+    QCOMPARE(w.session()->tree()->stateCount(), states);
     QVERIFY2(w.searchPanel()->detailText().contains("wrong-result"),
              qPrintable(w.searchPanel()->detailText()));
     QVERIFY(w.searchPanel()->detailText().contains("expected 8"));
@@ -205,7 +210,7 @@ class TestSearch : public QObject {
     QCOMPARE(s->sizeFields()->texts().value("M"), QString("8"));
     // A stored point loads like a live one.
     plot->clickPoint(plot->bestIndex());
-    QTRY_VERIFY_WITH_TIMEOUT(!w.isReplaying(), 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
     QVERIFY(w.kernelView()->kernel() != nullptr);
 
     // Resuming: the stored kernels come back as stored, three new ones are measured. The search

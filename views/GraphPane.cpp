@@ -1,0 +1,40 @@
+// See GraphPane.h.
+#include "views/GraphPane.h"
+
+#include <QAction>
+#include <QLineEdit>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include "views/GraphView.h"
+
+namespace lift::views {
+
+GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* bar = new QToolBar(this);
+  graph_ = new GraphView(this);
+  find_ = new QLineEdit(this);
+  find_->setPlaceholderText("Find node (Ctrl+F)");
+  find_->setObjectName("graphSearch");
+  find_->setMaximumWidth(220);
+  bar->addAction("Fit", QKeySequence("Ctrl+0"), graph_, &GraphView::fit)
+      ->setToolTip("Fit the graph into the view (Ctrl+0)");
+  bar->addAction("Zoom in", QKeySequence::ZoomIn, graph_, &GraphView::zoomIn);
+  bar->addAction("Zoom out", QKeySequence::ZoomOut, graph_, &GraphView::zoomOut);
+  bar->addSeparator();
+  bar->addWidget(find_);
+  connect(find_, &QLineEdit::returnPressed, this, [this] {
+    if (!graph_->findNext(find_->text())) emit message("No node matches '" + find_->text() + "'", 3000);
+  });
+  layout->addWidget(bar);
+  layout->addWidget(graph_, 1);
+}
+
+void GraphPane::focusFind() {
+  find_->setFocus();
+  find_->selectAll();
+}
+
+}  // namespace lift::views
