@@ -1,9 +1,11 @@
-// Per-use typing of expressions and function applications (see Typing.h); the rules are the
-// type checker's, without its checks.
+// Per-use typing of expressions and function applications (see Typing.h): a walk over lambdas
+// and parameters that types each pattern by its rule in core/ir/PatternTypeRules, the rule the
+// type checker uses. The program was checked, so a rule that fails here is an internal error.
 #include "codegen/Typing.h"
 
 #include <unordered_map>
 
+#include "core/ir/PatternTypeRules.h"
 #include "core/ir/TypeCheck.h"
 
 namespace lift::codegen {
@@ -66,116 +68,10 @@ class Typer {
 
  private:
   Type pattern(const ir::PatternNode& p, const std::vector<Type>& args) {
-    using K = ir::PatternKind;
-    const auto& ps = p.params();
-    switch (p.pattern()) {
-      case K::Map:
-      case K::MapSeq:
-      case K::MapSeqUnroll:
-      case K::MapGlb:
-      case K::MapWrg:
-      case K::MapLcl:
-        return Type::array(apply(p.f(), {args.at(0).elem()}), args[0].length());
-      case K::MapVec: {
-        Type out = apply(p.f(), {Type::scalar(args.at(0).scalarKind())});
-        return Type::vector(out.scalarKind(), args[0].vectorWidth());
-      }
-      case K::Reduce:
-      case K::ReduceSeq:
-      case K::ReduceSeqUnroll:
-        return Type::array(args.at(0), arith::cst(1));
-      case K::PartRed:
-        return Type::array(args.at(0), args.at(1).length() / ps.sizes.at(0));
-      case K::Zip: {
-        std::vector<Type> elems;
-        for (auto& a : args) elems.push_back(a.elem());
-        return Type::array(Type::tuple(std::move(elems)), args.at(0).length());
-      }
-      case K::Unzip: {
-        std::vector<Type> arrays;
-        for (Type e : args.at(0).elem().tupleElems()) arrays.push_back(Type::array(e, args[0].length()));
-        return Type::tuple(std::move(arrays));
-      }
-      case K::Split: {
-        arith::Expr n = ps.sizes.at(0);
-        return Type::array(Type::array(args.at(0).elem(), n), args[0].length() / n);
-      }
-      case K::Join: {
-        Type in = args.at(0);
-        return Type::array(in.elem().elem(), in.elem().length() * in.length());
-      }
-      case K::Transpose: {
-        Type in = args.at(0);
-        return Type::array(Type::array(in.elem().elem(), in.length()), in.elem().length());
-      }
-      case K::Gather:
-      case K::Scatter:
-      case K::ReorderStride:
-      case K::Id:
-        return args.at(0);
-      case K::Slide: {
-        Type in = args.at(0);
-        arith::Expr size = ps.sizes.at(0), step = ps.sizes.at(1);
-        return Type::array(Type::array(in.elem(), size), (in.length() - size + step) / step);
-      }
-      case K::Pad: {
-        Type in = args.at(0);
-        return Type::array(in.elem(), in.length() + ps.sizes.at(0) + ps.sizes.at(1));
-      }
-      case K::Iterate: {
-        arith::Expr n = ps.sizes.at(0);
-        Type cur = args.at(0);
-        if (n.isCst()) {
-          for (int64_t i = 0; i < n.value(); ++i) cur = apply(p.f(), {cur});
-          return cur;
-        }
-        // A symbolic count: the body keeps, divides or multiplies the length (checked by the
-        // type checker); the result length follows from one application to a symbolic length.
-        arith::Expr L = arith::sizeVar("iterLen_codegen");
-        Type out = apply(p.f(), {Type::array(cur.elem(), L)});
-        arith::Expr g = out.length();
-        if (g == L) return cur;
-        const int64_t probe = int64_t(1) << 40;
-        int64_t v = arith::evaluate(g, {{"iterLen_codegen", probe}});
-        if (v < probe) return Type::array(cur.elem(), cur.length() / arith::pow(arith::cst(probe / v), n));
-        return Type::array(cur.elem(), cur.length() * arith::pow(arith::cst(v / probe), n));
-      }
-      case K::Get:
-        return args.at(0).tupleElems()[ps.index];
-      case K::Tuple:
-        return Type::tuple(args);
-      case K::AsVector: {
-        arith::Expr n = ps.sizes.at(0);
-        return Type::array(Type::vector(args.at(0).elem().scalarKind(), static_cast<int>(n.value())),
-                           args[0].length() / n);
-      }
-      case K::AsScalar: {
-        Type in = args.at(0);
-        return Type::array(Type::scalar(in.elem().scalarKind()),
-                           in.length() * arith::cst(in.elem().vectorWidth()));
-      }
-      case K::Vectorize: {
-        int width = static_cast<int>(ps.sizes.at(0).value());
-        std::function<Type(Type)> scalarOf = [&](Type t) -> Type {
-          if (t.isTuple()) {
-            std::vector<Type> elems;
-            for (Type e : t.tupleElems()) elems.push_back(scalarOf(e));
-            return Type::tuple(std::move(elems));
-          }
-          return Type::scalar(t.scalarKind());
-        };
-        std::vector<Type> scalars;
-        for (Type a : args) scalars.push_back(scalarOf(a));
-        return Type::vector(apply(p.f(), scalars).scalarKind(), width);
-      }
-      case K::ToGlobal:
-      case K::ToLocal:
-      case K::ToPrivate:
-        return apply(p.f(), args);
-      case K::Dot:
-        return Type::scalar(args.at(0).scalarKind());
-    }
-    return {};
+    ir::InferredType t =
+        ir::inferPatternType(p, args, [&](const std::vector<Type>& fArgs) { return apply(p.f(), fArgs); });
+    LIFT_ASSERT(t, "codegen typing of " + ir::diagnosticLabel(p) + ": " + t.reason());
+    return t.type();
   }
 
   const ParamTypes& outer_;

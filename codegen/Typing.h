@@ -1,7 +1,8 @@
 // The types of the program's values as the code generator meets them. The type checker has
 // already accepted the program; code generation re-derives types per use because the same
 // function is generated under different argument types (iterate's body sees an array whose
-// length is a loop variable), and because views carry the types of what they describe.
+// length is a loop variable), and because views carry the types of what they describe. Each
+// pattern is typed by its rule in core/ir/PatternTypeRules, the type checker's.
 #pragma once
 
 #include <functional>

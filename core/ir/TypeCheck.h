@@ -1,7 +1,7 @@
 // The type checker: infers the type of every expression of a program from the declared types
-// of its inputs (docs/LANGUAGE.md lists the rule of each pattern) and checks the side conditions
-// (equal lengths for zip, divisibility for split and asVector, the OpenCL nesting of mapWrg and
-// mapLcl, ...). Lambda parameters take the types of the arguments at their (single) use. Errors
+// of its inputs, each pattern by its rule in PatternTypeRules.h (docs/LANGUAGE.md lists them),
+// and checks the side conditions (divisibility for split and asVector, the OpenCL nesting of
+// mapWrg and mapLcl, ...). Lambda parameters take the types of the arguments at their (single) use. Errors
 // are LiftErrors located at the offending node.
 #pragma once
 

@@ -1,0 +1,423 @@
+// The typing rule of every pattern (see PatternTypeRules.h), one function per pattern family.
+// A rule checks what its result type needs: the number and shape of the arguments, and parameters
+// the type is meaningless without (a positive factor, a vector width, a constant count's growth).
+#include "core/ir/PatternTypeRules.h"
+
+#include <fmt/format.h>
+
+#include "core/ir/TypeCheck.h"
+
+namespace lift::ir {
+
+InferredType InferredType::ok(Type t, std::vector<Type> iterations) {
+  LIFT_ASSERT(t, "a typing rule succeeded without a type");
+  InferredType r;
+  r.type_ = t;
+  r.iterations_ = std::move(iterations);
+  return r;
+}
+
+InferredType InferredType::fail(Blame blame, std::string reason) {
+  InferredType r;
+  r.blame_ = blame;
+  r.reason_ = std::move(reason);
+  return r;
+}
+
+arith::Expr iterateBodyLength(const PatternNode& iterate) {
+  return arith::sizeVar(fmt::format("iterLen{}", iterate.id()));
+}
+
+std::string diagnosticLabel(const PatternNode& p) {
+  std::string s(patternName(p.pattern()));
+  switch (p.pattern()) {
+    case PatternKind::MapGlb:
+    case PatternKind::MapWrg:
+    case PatternKind::MapLcl:
+      return s + std::to_string(p.index());
+    case PatternKind::Get:
+      return fmt::format("get {}", p.index());
+    default:
+      break;
+  }
+  for (size_t i = 0; i < p.params().sizes.size(); ++i)
+    s += (i ? ", " : " ") + arith::toString(p.params().sizes[i]);
+  return s;
+}
+
+namespace {
+
+using Blame = InferredType::Blame;
+
+// Constant counts up to this are typed one iteration at a time; larger ones like symbolic ones.
+constexpr int64_t kMaxTypedIterations = 256;
+
+std::string str(arith::Expr e) { return arith::toString(e); }
+
+std::string ordinal(size_t i) {
+  static const char* names[] = {"first", "second", "third", "fourth", "fifth"};
+  return i < 5 ? names[i] : fmt::format("{}th", i + 1);
+}
+
+InferredType argumentError(std::string reason) {
+  return InferredType::fail(Blame::Arguments, std::move(reason));
+}
+InferredType parameterError(std::string reason) {
+  return InferredType::fail(Blame::Parameters, std::move(reason));
+}
+
+// The checks every rule starts with, as optional failures: nullopt when the condition holds.
+std::optional<InferredType> arityError(const PatternNode& p, const std::vector<Type>& args, size_t n) {
+  if (args.size() == n) return std::nullopt;
+  return argumentError(fmt::format("{} takes {} argument{} but is applied to {}", diagnosticLabel(p), n,
+                                   n == 1 ? "" : "s", args.size()));
+}
+
+std::optional<InferredType> notArrayError(const PatternNode& p, Type t, const std::string& which = "") {
+  if (t.isArray()) return std::nullopt;
+  return argumentError(fmt::format("{} expects an array{}, got {}", diagnosticLabel(p), which, t.toString()));
+}
+
+// A factor the type divides by (split n, partRed m, reorderStride s).
+std::optional<InferredType> nonPositiveFactor(const PatternNode& p, arith::Expr by) {
+  if (!(by.isCst() && by.value() <= 0)) return std::nullopt;
+  return parameterError(fmt::format("{}: the factor must be positive, got {}", diagnosticLabel(p), str(by)));
+}
+
+InferredType typeMap(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  if (auto failure = notArrayError(p, args[0])) return *failure;
+  return InferredType::ok(Type::array(typeF({args[0].elem()}), args[0].length()));
+}
+
+InferredType typeMapVec(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (!in.isVector()) return argumentError(fmt::format("mapVec expects a vector, got {}", in.toString()));
+  Type out = typeF({Type::scalar(in.scalarKind())});
+  if (!out.isScalar())
+    return argumentError(
+        fmt::format("mapVec: the function must return a scalar, but returns {}", out.toString()));
+  return InferredType::ok(Type::vector(out.scalarKind(), in.vectorWidth()));
+}
+
+// reduce, reduceSeq, reduceSeqUnroll and partRed, applied to (init, xs).
+InferredType typeReduce(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  Type init = args[0], in = args[1];
+  if (auto failure = notArrayError(p, in, " to reduce")) return *failure;
+  Type acc = typeF({init, in.elem()});
+  if (acc != init)
+    return argumentError(fmt::format("{}: the function returns {} but the initial value has type {}",
+                                     diagnosticLabel(p), acc.toString(), init.toString()));
+  if (p.pattern() != PatternKind::PartRed) return InferredType::ok(Type::array(init, arith::cst(1)));
+  if (p.params().sizes.empty()) return parameterError("partRed needs the size of the parts");
+  arith::Expr m = p.params().sizes[0];
+  if (auto failure = nonPositiveFactor(p, m)) return *failure;
+  return InferredType::ok(Type::array(init, in.length() / m));
+}
+
+// zip and tuple carry their arity as a parameter, which must match the call.
+InferredType typeZip(const PatternNode& p, const std::vector<Type>& args) {
+  if (args.size() < 2)
+    return argumentError(fmt::format("zip needs at least two arrays, got {}", args.size()));
+  if (p.index() != static_cast<int>(args.size()))
+    return argumentError(fmt::format("zip of {} arrays applied to {}", p.index(), args.size()));
+  std::vector<Type> elems;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (auto failure = notArrayError(p, args[i], fmt::format(" as {} argument", ordinal(i)))) return *failure;
+    if (args[i].length() != args[0].length())
+      return argumentError(
+          fmt::format("zip of arrays of different lengths: the first has length {}, the {} has length {}",
+                      str(args[0].length()), ordinal(i), str(args[i].length())));
+    elems.push_back(args[i].elem());
+  }
+  return InferredType::ok(Type::array(Type::tuple(std::move(elems)), args[0].length()));
+}
+
+InferredType typeTuple(const PatternNode& p, const std::vector<Type>& args) {
+  if (args.size() < 2)
+    return argumentError(fmt::format("tuple needs at least two components, got {}", args.size()));
+  if (p.index() != static_cast<int>(args.size()))
+    return argumentError(fmt::format("tuple of {} components applied to {}", p.index(), args.size()));
+  return InferredType::ok(Type::tuple(args));
+}
+
+InferredType typeUnzip(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  if (!in.elem().isTuple())
+    return argumentError(fmt::format("unzip expects an array of tuples, got {}", in.toString()));
+  std::vector<Type> arrays;
+  for (Type e : in.elem().tupleElems()) arrays.push_back(Type::array(e, in.length()));
+  return InferredType::ok(Type::tuple(std::move(arrays)));
+}
+
+InferredType typeSplit(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  arith::Expr n = p.size(0);
+  if (auto failure = nonPositiveFactor(p, n)) return *failure;
+  return InferredType::ok(Type::array(Type::array(in.elem(), n), in.length() / n));
+}
+
+InferredType typeJoin(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  if (!in.elem().isArray())
+    return argumentError(fmt::format("join expects an array of arrays, got {}", in.toString()));
+  return InferredType::ok(Type::array(in.elem().elem(), in.elem().length() * in.length()));
+}
+
+InferredType typeTranspose(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  if (!in.elem().isArray())
+    return argumentError(fmt::format("transpose expects a two-dimensional array, got {}", in.toString()));
+  return InferredType::ok(Type::array(Type::array(in.elem().elem(), in.length()), in.elem().length()));
+}
+
+// gather, scatter and reorderStride permute an array: the type stays.
+InferredType typePermutation(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  if (auto failure = notArrayError(p, args[0])) return *failure;
+  const IndexFun& f = p.params().indexFun;
+  arith::Expr stride = p.pattern() == PatternKind::ReorderStride ? p.size(0)
+                       : f.kind == IndexFun::Kind::ReorderStride ? f.a
+                                                                 : arith::Expr();
+  if (stride)
+    if (auto failure = nonPositiveFactor(p, stride)) return *failure;
+  return InferredType::ok(args[0]);
+}
+
+InferredType typeSlide(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  arith::Expr size = p.size(0), step = p.size(1);
+  for (auto [e, what] : {std::pair{size, "the window size"}, std::pair{step, "the step"}})
+    if (e.isCst() && e.value() <= 0)
+      return parameterError(fmt::format("{}: {} must be positive, got {}", diagnosticLabel(p), what, str(e)));
+  return InferredType::ok(Type::array(Type::array(in.elem(), size), (in.length() - size + step) / step));
+}
+
+InferredType typePad(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  const auto& ps = p.params();
+  arith::Expr l = ps.sizes.at(0), r = ps.sizes.at(1);
+  for (arith::Expr e : {l, r})
+    if (e.isCst() && e.value() < 0) return parameterError(fmt::format("pad: negative padding {}", str(e)));
+  if (ps.padMode == PadMode::Constant) {
+    Type v = scalarLiteralType(ps.padValue);
+    Type elem = in.elem();
+    Type scalarElem = elem.isVector() ? Type::scalar(elem.scalarKind()) : elem;
+    if (!v || v != scalarElem)
+      return parameterError(fmt::format("pad: the value {} ({}) does not match the element type {}",
+                                        ps.padValue, v ? v.toString() : "not a scalar literal",
+                                        elem.toString()));
+  }
+  return InferredType::ok(Type::array(in.elem(), in.length() + l + r));
+}
+
+// k^n for a count n; a constant count must keep it within 64 bits.
+std::optional<arith::Expr> power(int64_t k, arith::Expr n) {
+  if (!n.isCst()) return arith::pow(arith::cst(k), n);
+  int64_t r = 1;
+  for (int64_t i = 0; i < n.value(); ++i)
+    if (__builtin_mul_overflow(r, k, &r)) return std::nullopt;
+  return arith::cst(r);
+}
+
+// iterate(n, f): f applied n times. A constant count (up to kMaxTypedIterations) is typed one
+// iteration at a time, each with its own input type. Otherwise f is typed once on the symbolic
+// length L of iterateBodyLength and must keep the length (L), or divide (L/k) or multiply (L*k)
+// it by a constant k; the result's length is the input's divided or multiplied by k^n.
+InferredType typeIterate(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  arith::Expr n = p.size(0);
+  if (n.isCst() && n.value() < 0) return parameterError(fmt::format("iterate: negative count {}", str(n)));
+  if (n.isCst() && n.value() <= kMaxTypedIterations) {
+    std::vector<Type> types{in};
+    for (int64_t i = 0; i < n.value(); ++i) types.push_back(typeF({types.back()}));
+    if (n.value() == 0) typeF({in});  // the body is typed even where it never runs
+    Type out = types.back();
+    return InferredType::ok(out, std::move(types));
+  }
+  if (auto failure = notArrayError(p, in)) return *failure;
+  arith::Expr L = iterateBodyLength(p);
+  Type out = typeF({Type::array(in.elem(), L)});
+  if (!out.isArray() || out.elem() != in.elem())
+    return argumentError(
+        fmt::format("iterate {}: the iterated function must keep the element type {}, but returns {}", str(n),
+                    in.elem().toString(), out.toString()));
+  arith::Expr g = out.length();
+  if (g == L) return InferredType::ok(in);
+  // L/k is a division node (L, k), L*k a product holding the constant k.
+  bool divides = g.kind() == arith::Kind::Div;
+  int64_t k = 0;
+  for (arith::Expr o : g.operands())
+    if (o.isCst()) k = o.value();
+  if (k > 1 && (divides ? g == L / k : g == L * k)) {
+    std::optional<arith::Expr> kn = power(k, n);
+    if (!kn)
+      return argumentError(fmt::format(
+          "iterate {}: the length changes by a factor of {}^{}, which is out of range", str(n), k, str(n)));
+    return InferredType::ok(Type::array(in.elem(), divides ? in.length() / *kn : in.length() * *kn));
+  }
+  return argumentError(fmt::format(
+      "iterate {}: with a symbolic count the iterated function must keep the length or divide or multiply it "
+      "by a constant, but turns length L into {}",
+      str(n), str(g)));
+}
+
+InferredType typeGet(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type t = args[0];
+  if (!t.isTuple())
+    return argumentError(fmt::format("get {} expects a tuple, got {}", p.index(), t.toString()));
+  int n = static_cast<int>(t.tupleElems().size());
+  if (p.index() < 0 || p.index() >= n)
+    return argumentError(fmt::format("get {} of a tuple with {} components {}: the index must be in 0..{}",
+                                     p.index(), n, t.toString(), n - 1));
+  return InferredType::ok(t.tupleElems()[p.index()]);
+}
+
+InferredType typeId(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  return InferredType::ok(args[0]);
+}
+
+InferredType typeAsVector(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  arith::Expr n = p.size(0);
+  if (!n.isCst() || (n.value() != 2 && n.value() != 3 && n.value() != 4 && n.value() != 8 && n.value() != 16))
+    return parameterError(fmt::format("asVector {}: the width must be 2, 3, 4, 8 or 16", str(n)));
+  if (!in.elem().isScalar())
+    return argumentError(
+        fmt::format("{} needs an array of scalars, got {}", diagnosticLabel(p), in.toString()));
+  return InferredType::ok(
+      Type::array(Type::vector(in.elem().scalarKind(), static_cast<int>(n.value())), in.length() / n));
+}
+
+InferredType typeAsScalar(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  if (!in.elem().isVector())
+    return argumentError(fmt::format("asScalar needs an array of vectors, got {}", in.toString()));
+  return InferredType::ok(
+      Type::array(Type::scalar(in.elem().scalarKind()), in.length() * in.elem().vectorWidth()));
+}
+
+// vectorize(n, f): f on scalars becomes a function on vectors of width n (tuples of vectors are
+// taken apart component-wise, as a zip of vectorised arrays gives).
+InferredType typeVectorize(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+  arith::Expr n = p.size(0);
+  if (!n.isCst()) return parameterError("vectorize: the width must be a constant");
+  int width = static_cast<int>(n.value());
+  std::optional<Type> notVector;
+  std::function<Type(Type)> scalarOf = [&](Type t) -> Type {
+    if (t.isTuple()) {
+      std::vector<Type> elems;
+      for (Type e : t.tupleElems()) elems.push_back(scalarOf(e));
+      return Type::tuple(std::move(elems));
+    }
+    if (!t.isVector() || t.vectorWidth() != width) {
+      if (!notVector) notVector = t;
+      return t;
+    }
+    return Type::scalar(t.scalarKind());
+  };
+  std::vector<Type> scalars;
+  for (Type a : args) scalars.push_back(scalarOf(a));
+  if (notVector)
+    return argumentError(fmt::format("vectorize {}: expected vectors of width {}, got {}", width, width,
+                                     notVector->toString()));
+  Type out = typeF(scalars);
+  if (!out.isScalar())
+    return argumentError(fmt::format("vectorize {}: the function must return a scalar, but returns {}", width,
+                                     out.toString()));
+  return InferredType::ok(Type::vector(out.scalarKind(), width));
+}
+
+InferredType typeDot(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  if (!args[0].isVector() || args[0] != args[1] ||
+      (args[0].scalarKind() != ScalarKind::Float && args[0].scalarKind() != ScalarKind::Double))
+    return argumentError(
+        fmt::format("dot expects two float or double vectors of the same width, got {} and {}",
+                    args[0].toString(), args[1].toString()));
+  return InferredType::ok(Type::scalar(args[0].scalarKind()));
+}
+
+}  // namespace
+
+InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& args,
+                              const NestedTyping& typeF) {
+  switch (p.pattern()) {
+    case PatternKind::Map:
+    case PatternKind::MapSeq:
+    case PatternKind::MapSeqUnroll:
+    case PatternKind::MapGlb:
+    case PatternKind::MapWrg:
+    case PatternKind::MapLcl:
+      return typeMap(p, args, typeF);
+    case PatternKind::MapVec:
+      return typeMapVec(p, args, typeF);
+    case PatternKind::Reduce:
+    case PatternKind::ReduceSeq:
+    case PatternKind::ReduceSeqUnroll:
+    case PatternKind::PartRed:
+      return typeReduce(p, args, typeF);
+    case PatternKind::Zip:
+      return typeZip(p, args);
+    case PatternKind::Tuple:
+      return typeTuple(p, args);
+    case PatternKind::Unzip:
+      return typeUnzip(p, args);
+    case PatternKind::Split:
+      return typeSplit(p, args);
+    case PatternKind::Join:
+      return typeJoin(p, args);
+    case PatternKind::Transpose:
+      return typeTranspose(p, args);
+    case PatternKind::Gather:
+    case PatternKind::Scatter:
+    case PatternKind::ReorderStride:
+      return typePermutation(p, args);
+    case PatternKind::Slide:
+      return typeSlide(p, args);
+    case PatternKind::Pad:
+      return typePad(p, args);
+    case PatternKind::Iterate:
+      return typeIterate(p, args, typeF);
+    case PatternKind::Get:
+      return typeGet(p, args);
+    case PatternKind::Id:
+      return typeId(p, args);
+    case PatternKind::AsVector:
+      return typeAsVector(p, args);
+    case PatternKind::AsScalar:
+      return typeAsScalar(p, args);
+    case PatternKind::Vectorize:
+      return typeVectorize(p, args, typeF);
+    case PatternKind::ToGlobal:
+    case PatternKind::ToLocal:
+    case PatternKind::ToPrivate:
+      return InferredType::ok(typeF(args));
+    case PatternKind::Dot:
+      return typeDot(p, args);
+  }
+  return argumentError("unknown pattern");
+}
+
+}  // namespace lift::ir
