@@ -113,7 +113,8 @@ void DerivationTreeModel::changed(int state) {
 }
 
 int DerivationTreeModel::rootOf(int index) const {
-  while (states_.at(static_cast<size_t>(index)).parent >= 0) index = states_[static_cast<size_t>(index)].parent;
+  while (states_.at(static_cast<size_t>(index)).parent >= 0)
+    index = states_[static_cast<size_t>(index)].parent;
   return index;
 }
 
@@ -158,7 +159,8 @@ int DerivationTreeModel::rowCount(const QModelIndex& parent) const {
 int DerivationTreeModel::columnCount(const QModelIndex&) const { return kColumns; }
 
 QVariant DerivationTreeModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= kColumns) return {};
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= kColumns)
+    return {};
   static const char* names[kColumns] = {"Step", "Check", "Performance"};
   return QString(names[section]);
 }

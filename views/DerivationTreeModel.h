@@ -75,8 +75,8 @@ class DerivationTreeModel : public QAbstractItemModel {
   void changed(int state);
 
   std::vector<State> states_;
-  std::vector<int> shownParent_;            // per state: the state it is shown under, or -1
-  std::vector<std::vector<int>> rowsOf_;    // per state: the states shown under it
+  std::vector<int> shownParent_;          // per state: the state it is shown under, or -1
+  std::vector<std::vector<int>> rowsOf_;  // per state: the states shown under it
   std::vector<int> topRows_;
   int current_ = -1;
 };

@@ -77,7 +77,10 @@ struct Session::LoadedDerivation {
 };
 
 Session::Session(QObject* parent)
-    : QObject(parent), tree_(new DerivationTreeModel(this)), undo_(new QUndoStack(this)), autosave_(new QTimer(this)) {
+    : QObject(parent),
+      tree_(new DerivationTreeModel(this)),
+      undo_(new QUndoStack(this)),
+      autosave_(new QTimer(this)) {
   autosave_->setSingleShot(true);
   autosave_->setInterval(1000);
   connect(autosave_, &QTimer::timeout, this, &Session::writeAutosave);
@@ -210,7 +213,8 @@ void Session::goToState(int index) {
   scheduleAutosave();
 }
 
-void Session::setPerformance(const std::shared_ptr<const rewrite::TypedProgram>& program, const QString& text) {
+void Session::setPerformance(const std::shared_ptr<const rewrite::TypedProgram>& program,
+                             const QString& text) {
   for (int i = 0; i < tree_->stateCount(); ++i)
     if (tree_->state(i).program == program) tree_->setPerformance(i, text);
 }
@@ -293,7 +297,8 @@ bool Session::openSession(const QString& path, QString* error) {
   QJsonObject json = doc.object();
   if (doc.isNull() || json["format"].toString() != "lift-studio-session") {
     if (error)
-      *error = path + " is not a Lift Studio session" + (doc.isNull() ? ": " + perr.errorString() : QString());
+      *error =
+          path + " is not a Lift Studio session" + (doc.isNull() ? ": " + perr.errorString() : QString());
     return false;
   }
   LoadedSession s;
@@ -342,7 +347,9 @@ void Session::finishSession(const LoadedSession& s) {
   }
   options_ = s.options;
   emit compileOptionsChanged(options_);
-  int target = s.current >= 0 && static_cast<size_t>(s.current) < index.size() ? index[static_cast<size_t>(s.current)] : -1;
+  int target = s.current >= 0 && static_cast<size_t>(s.current) < index.size()
+                   ? index[static_cast<size_t>(s.current)]
+                   : -1;
   if (target < 0) target = tree_->stateCount() - 1;
   goToState(target);
   if (!s.editorText.isEmpty() && s.editorText != text_) {
@@ -350,7 +357,8 @@ void Session::finishSession(const LoadedSession& s) {
     reparse();
   }
   emit message(QString("Restored %1 states").arg(tree_->stateCount()), 5000);
-  if (!problems.isEmpty()) emit problem("Open session", "Some steps no longer replay:\n" + problems.join("\n"));
+  if (!problems.isEmpty())
+    emit problem("Open session", "Some steps no longer replay:\n" + problems.join("\n"));
 }
 
 bool Session::saveDerivation(const QString& path, QString* error) {
@@ -433,22 +441,20 @@ void Session::showDerivation(std::shared_ptr<const rewrite::TypedProgram> start,
   emit message("Replaying " + origin + "…", 0);
   std::vector<std::string> specs;
   for (const QString& s : steps) specs.push_back(s.toStdString());
-  replays_.start(
-      [nodes = replayChain(start, specs)](const JobControl& job) {
-        return replayTree(nodes, [&job] { return job.stale(); });
-      },
-      [this, start, origin, steps](const std::vector<ReplayedNode>& replayed) {
-        for (const ReplayedNode& n : replayed)
-          if (!n.program) {
-            emit message("Cannot load " + origin + ": " + fromStd(n.error), 10000);
-            return;
-          }
-        int state = tree_->addRoot(start, origin, fromStd(lang::printProgram(start->program)));
-        for (qsizetype i = 0; i < steps.size(); ++i)
-          state = addStep(state, steps[i], replayed[static_cast<size_t>(i) + 1].program);
-        moveTo(state, "Load " + origin);
-        emit message(QString("Loaded %1 (%2 steps)").arg(origin).arg(steps.size()), 8000);
-      });
+  replays_.start([nodes = replayChain(start, specs)](
+                     const JobControl& job) { return replayTree(nodes, [&job] { return job.stale(); }); },
+                 [this, start, origin, steps](const std::vector<ReplayedNode>& replayed) {
+                   for (const ReplayedNode& n : replayed)
+                     if (!n.program) {
+                       emit message("Cannot load " + origin + ": " + fromStd(n.error), 10000);
+                       return;
+                     }
+                   int state = tree_->addRoot(start, origin, fromStd(lang::printProgram(start->program)));
+                   for (qsizetype i = 0; i < steps.size(); ++i)
+                     state = addStep(state, steps[i], replayed[static_cast<size_t>(i) + 1].program);
+                   moveTo(state, "Load " + origin);
+                   emit message(QString("Loaded %1 (%2 steps)").arg(origin).arg(steps.size()), 8000);
+                 });
 }
 
 bool Session::exportReport(const QString& path, QString* error) {
@@ -462,7 +468,8 @@ bool Session::exportReport(const QString& path, QString* error) {
     opts.html = !path.endsWith(".md", Qt::CaseInsensitive);
     opts.title = "Derivation of " + (program_ ? program_->program.name : std::string("a program"));
     std::vector<rewrite::RewriteStep> steps;
-    for (const QString& spec : tree_->specsTo(cur)) steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
+    for (const QString& spec : tree_->specsTo(cur))
+      steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
     std::string report = rewrite::derivationReport(*tree_->state(tree_->rootOf(cur)).program, steps, opts);
     return writeFile(path, QByteArray::fromStdString(report), error);
   } catch (const LiftError& e) {

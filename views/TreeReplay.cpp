@@ -6,7 +6,8 @@
 
 namespace lift::views {
 
-std::vector<ReplayedNode> replayTree(const std::vector<ReplayNode>& nodes, const std::function<bool()>& stop) {
+std::vector<ReplayedNode> replayTree(const std::vector<ReplayNode>& nodes,
+                                     const std::function<bool()>& stop) {
   std::vector<ReplayedNode> out(nodes.size());
   for (size_t i = 0; i < nodes.size(); ++i) {
     if (stop && stop()) break;

@@ -173,7 +173,8 @@ class TestSession : public QObject {
     QVERIFY(r.openSession(path));
     r.waitForReplay();
     QCOMPARE(problems.count(), 1);
-    QVERIFY2(problems.last().at(1).toString().contains("state 1"), qPrintable(problems.last().at(1).toString()));
+    QVERIFY2(problems.last().at(1).toString().contains("state 1"),
+             qPrintable(problems.last().at(1).toString()));
     QCOMPARE(r.tree()->stateCount(), 2);  // the start and the branch that replays
     QCOMPARE(r.tree()->state(1).spec, QString("map-to-glb@0:dim=0"));
     QCOMPARE(r.tree()->current(), 1);  // the saved current state, renumbered
