@@ -12,7 +12,8 @@
 // --kernel FILE.cl runs that OpenCL source instead of the generated one (a kernel edited by hand,
 // to measure what a change to code generation would give before making it): the program still
 // gives the parameters, the NDRange, the inputs and the expected outputs, so the file must
-// define a kernel of the program's name with the generated kernel's parameters.
+// define a kernel of the program's name with the generated kernel's parameters. --local and
+// --global then change the launch only (a --local alone keeps the program's number of groups).
 //
 // Exit status: 0 when the kernel ran and its output is valid (or could not be checked, which is
 // said: "not validated"), 1 when its output is wrong, 2 for every other problem (bad file or
@@ -96,17 +97,38 @@ codegen::Evaluation evaluateWithSource(const ir::Program& p, const codegen::Eval
   if (!in) throw LiftError(fmt::format("--kernel: cannot read '{}'", file));
   std::stringstream text;
   text << in.rdbuf();
-  codegen::CompileOptions options = req.compile;
-  for (int64_t g : req.global) options.globalSize.push_back(arith::cst(g));
-  for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
-  auto kernel = std::make_shared<codegen::CompiledKernel>(codegen::compileKernel(p, options));
+  // The program's own kernel gives parameters and groups; --global/--local apply to the launch
+  // only (the hand-written kernel may use another work-group shape than the program's).
+  auto kernel = std::make_shared<codegen::CompiledKernel>(codegen::compileKernel(p, req.compile));
+  codegen::LaunchInfo& launch = kernel->launch;
+  auto constants = [](const std::vector<int64_t>& v) {
+    std::vector<arith::Expr> out;
+    for (int64_t x : v) out.push_back(arith::cst(x));
+    return out;
+  };
+  if (!req.local.empty()) {
+    if (req.global.empty()) {
+      if (launch.local.size() != req.local.size())
+        throw LiftError(
+            fmt::format("--kernel with --local: the program's kernel has {} local dimensions, --local gives "
+                        "{}; give --global too",
+                        launch.local.size(), req.local.size()));
+      for (size_t d = 0; d < req.local.size(); ++d)
+        launch.global[d] = launch.global[d] / launch.local[d] * arith::cst(req.local[d]);
+    }
+    launch.local = constants(req.local);
+  }
+  if (!req.global.empty()) launch.global = constants(req.global);
+  codegen::EvaluationRequest plain = req;
+  plain.global.clear();
+  plain.local.clear();
   if (text.str().find(kernel->kernelName) == std::string::npos)
     throw LiftError(fmt::format("--kernel: '{}' defines no kernel named '{}' (the program's name)", file,
                                 kernel->kernelName));
   kernel->source = text.str();
   kernel->lineNodes.clear();
   kernel->indices.clear();
-  return codegen::evaluate(p, kernel, req, evaluator);
+  return codegen::evaluate(p, kernel, plain, evaluator);
 }
 
 int runRun(const Args& args) {

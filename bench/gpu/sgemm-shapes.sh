@@ -4,8 +4,9 @@
 # the code generator makes of resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift, then
 # bench/gpu/sgemm/tiled.cl — the same tiling with the A tile transposed in local memory, float4
 # reads of both tiles, fma — over K tiles of 16 and 32, with and without prefetching the next K
-# tile into registers and padding of the A tile. Every kernel runs through `liftc run` (the
-# hand-written ones with --kernel), validated against OpenBLAS; one line per shape.
+# tile into registers and padding of the A tile, with 16 x 16 and 16 x 8 work-items (SHAPES).
+# Every kernel runs through `liftc run` (the hand-written ones with --kernel), validated against
+# OpenBLAS; one line per shape.
 #
 # Usage: bench/gpu/sgemm-shapes.sh [DEVICE] [cpu]   (cpu: 512³ for PoCL; default 4096³)
 # Environment: LIFTC (default .gpu-ex/liftc, else build/app/liftc), REPEAT (default 10).
@@ -26,27 +27,34 @@ size=M=32,N=32,K=256  # tiles: 4096³
 [[ $small == cpu ]] && size=M=4,N=4,K=32
 work=$(mktemp -d)
 
-printf '| shape | median ms | GFLOP/s | validation |\n|---|---|---|---|\n'
+printf '| shape | median ms | TFLOP/s | validation |\n|---|---|---|---|\n'
 run_shape() {  # NAME [--kernel FILE]
   local name=$1 out ms gf val
   shift
   out=$("$liftc" run "$program" --device "$device" --size "$size" --repeat "${REPEAT:-10}" \
     --reference sgemm --interp-budget 0 "$@" 2>&1)
   ms=$(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
-  gf=$(sed -n 's/^throughput: *\([0-9.]*\) GFLOP\/s.*/\1/p' <<<"$out")
+  gf=$(sed -n 's/^throughput: *\([0-9.e+-]*\) GFLOP\/s.*/\1/p' <<<"$out")
+  [[ -n $gf ]] && gf=$(awk -v g="$gf" 'BEGIN { printf "%.1f", g / 1000 }')
   val=$(sed -n 's/^validation: *//p' <<<"$out" | cut -c1-60)
   [[ -z $ms ]] && val=$(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-200)
   printf '| %s | %s | %s | %s |\n' "$name" "${ms:--}" "${gf:--}" "$val"
 }
 run_shape "generated (matmul_tiled_gpu_8x8.lift)"
-for tk in 16 32; do
-  for prefetch in 0 1; do
-    for pad in 0 4; do
-      f=$work/tiled-$tk-$prefetch-$pad.cl
-      printf '#define TK %s\n#define PREFETCH %s\n#define PADA %s\n' "$tk" "$prefetch" "$pad" >"$f"
-      cat "$root/bench/gpu/sgemm/tiled.cl" >>"$f"
-      run_shape "tiled.cl TK=$tk PREFETCH=$prefetch PADA=$pad" --kernel "$f"
-    done
-  done
-done
+# SHAPES: lines "TY TK PREFETCH PADA" (default: the sweep below)
+shapes=${SHAPES:-"16 16 0 0
+16 16 1 4
+16 32 1 4
+8 16 0 0
+8 16 1 4
+8 32 0 4
+8 32 1 4
+8 8 1 4"}
+while read -r ty tk prefetch pad; do
+  [[ -z $ty ]] && continue
+  f=$work/tiled-$ty-$tk-$prefetch-$pad.cl
+  printf '#define TY %s\n#define TK %s\n#define PREFETCH %s\n#define PADA %s\n' "$ty" "$tk" "$prefetch" "$pad" >"$f"
+  cat "$root/bench/gpu/sgemm/tiled.cl" >>"$f"
+  run_shape "tiled.cl TY=$ty TK=$tk PREFETCH=$prefetch PADA=$pad" --kernel "$f" --local 16,"$ty"
+done <<<"$shapes"
 rm -rf "$work"
