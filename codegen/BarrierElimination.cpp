@@ -1,6 +1,10 @@
-// The barrier rules of BarrierElimination.h, decided on the structure of the program: where
-// the result of each mapLcl flows.
+// The barrier rules of BarrierElimination.h, decided on the structure of the program (where
+// the result of each mapLcl flows), and the barrier passes over the kernel's statements.
 #include "codegen/BarrierElimination.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
 
 #include "codegen/LoweringCheck.h"
 
@@ -160,20 +164,88 @@ const BarrierPlan::Facts* BarrierPlan::facts(const ir::FunNode* mapLcl) const {
   return it == facts_.end() ? nullptr : &it->second;
 }
 
-bool BarrierPlan::needed(const ir::FunNode* mapLcl, bool eliminate,
+bool BarrierPlan::needed(const ir::FunNode* mapLcl,
                          const std::function<bool(const ir::FunNode*)>& singleIteration) const {
   const Facts* f = facts(mapLcl);
   if (!f) return true;
   if (f->nestedInLocal) return false;
-  if (!eliminate) return true;
   if (f->elementwiseConsumer) return false;
   if (f->endsWorkGroup) {
     bool single = true;
     for (auto* w : f->workGroups) single = single && singleIteration(w);
     if (single) return false;
   }
-  if (f->laterSibling && needed(f->laterSibling, eliminate, singleIteration)) return false;
+  if (f->laterSibling && needed(f->laterSibling, singleIteration)) return false;
   return true;
+}
+
+namespace {
+
+void forEachStmt(const c::Block& b, const std::function<void(const c::Stmt&)>& f) {
+  for (auto& s : b) {
+    f(*s);
+    forEachStmt(s->body, f);
+  }
+}
+
+void removeIf(c::Block& b, const std::function<bool(const c::Stmt&)>& unneeded) {
+  for (auto& s : b) removeIf(s->body, unneeded);
+  b.erase(std::remove_if(b.begin(), b.end(), [&](const c::StmtP& s) { return unneeded(*s); }), b.end());
+}
+
+bool endsWithBarrier(const c::Stmt& s) {
+  const c::Stmt* last = &s;
+  while (last->kind == c::Stmt::Kind::Scope && !last->body.empty()) last = last->body.back().get();
+  return last->kind == c::Stmt::Kind::Barrier;
+}
+
+}  // namespace
+
+void eliminateBarriers(c::Block& body, const BarrierPlan& plan) {
+  // Whether each mapWrg was generated without a loop: a scope of its own.
+  std::unordered_map<const ir::FunNode*, bool> singleWorkGroupLoop;
+  forEachStmt(body, [&](const c::Stmt& s) {
+    if (s.pattern && s.pattern->pattern() == ir::PatternKind::MapWrg)
+      singleWorkGroupLoop[s.pattern] = s.kind == c::Stmt::Kind::Scope;
+  });
+  auto single = [&](const ir::FunNode* w) {
+    auto it = singleWorkGroupLoop.find(w);
+    return it != singleWorkGroupLoop.end() && it->second;
+  };
+  removeIf(body, [&](const c::Stmt& s) {
+    return s.kind == c::Stmt::Kind::Barrier && s.pattern && !plan.needed(s.pattern, single);
+  });
+}
+
+void dropRepeatedBarriers(c::Block& body) {
+  c::Block kept;
+  for (auto& s : body) {
+    dropRepeatedBarriers(s->body);
+    if (s->kind == c::Stmt::Kind::Barrier && !kept.empty() && endsWithBarrier(*kept.back())) continue;
+    kept.push_back(std::move(s));
+  }
+  body = std::move(kept);
+}
+
+void checkBarrierPlacement(const c::Block& body, const ir::Program& program) {
+  std::vector<const c::Stmt*> mapLclLoops;  // enclosing, that not every work-item runs once
+  std::function<void(const c::Block&)> walk = [&](const c::Block& b) {
+    for (auto& s : b) {
+      if (s->kind == c::Stmt::Kind::Barrier && !mapLclLoops.empty()) {
+        const c::Stmt& loop = *mapLclLoops.front();
+        throw LiftError(program.diagnosticAt(
+            s->node, fmt::format("mapLcl{}: its result is shared inside an enclosing mapLcl{} that not every "
+                                 "work-item runs exactly once, so the barrier it needs cannot be placed",
+                                 s->pattern ? s->pattern->index() : -1, loop.pattern->index())));
+      }
+      bool loop =
+          s->pattern && s->pattern->pattern() == ir::PatternKind::MapLcl && s->kind != c::Stmt::Kind::Scope;
+      if (loop) mapLclLoops.push_back(s.get());
+      walk(s->body);
+      if (loop) mapLclLoops.pop_back();
+    }
+  };
+  walk(body);
 }
 
 }  // namespace lift::codegen

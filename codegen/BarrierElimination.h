@@ -17,12 +17,21 @@
 //      its iterations write disjoint parts of its result, so no barrier inside its loop.
 //
 // A mapLcl that writes only private memory needs no barrier. The fence is local, global or
-// both after what the mapLcl wrote. Elimination off keeps every barrier but R4's.
+// both after what the mapLcl wrote.
+//
+// Barriers are placed in two steps. The code generator (SyncTracker.h) emits every barrier
+// that may be needed, each after a mapLcl recording that mapLcl (c::Stmt::pattern), except
+// R4's, which would be invalid; it decides nothing else. Then passes over the C AST:
+// eliminateBarriers removes the mapLcl barriers the rules prove unneeded (the optimisation
+// CompileOptions::barrierElimination switches off), dropRepeatedBarriers removes a barrier
+// that directly follows another, and checkBarrierPlacement rejects a barrier left inside a
+// mapLcl loop that not every work-item enters.
 #pragma once
 
 #include <functional>
 #include <unordered_map>
 
+#include "codegen/CAst.h"
 #include "codegen/ProgramIndex.h"
 
 namespace lift::codegen {
@@ -39,7 +48,7 @@ class BarrierPlan {
 
   // Whether the mapLcl pattern node needs a barrier after it. `singleIteration` says whether
   // a mapWrg pattern node was generated without a loop.
-  bool needed(const ir::FunNode* mapLcl, bool eliminate,
+  bool needed(const ir::FunNode* mapLcl,
               const std::function<bool(const ir::FunNode*)>& singleIteration) const;
   const Facts* facts(const ir::FunNode* mapLcl) const;
 
@@ -47,5 +56,14 @@ class BarrierPlan {
 };
 
 BarrierPlan planBarriers(const ProgramIndex& index);
+
+// Removes the barriers after mapLcls that the plan proves unneeded (R1-R3).
+void eliminateBarriers(c::Block& body, const BarrierPlan& plan);
+// Removes a barrier whose preceding statement is a barrier or a block that ends with one: the
+// work-items are already synchronised there.
+void dropRepeatedBarriers(c::Block& body);
+// Throws LiftError, located at the mapLcl, for a barrier inside a mapLcl loop or guard that
+// not every work-item runs exactly once (invalid OpenCL).
+void checkBarrierPlacement(const c::Block& body, const ir::Program& program);
 
 }  // namespace lift::codegen

@@ -87,6 +87,9 @@ struct Stmt {
   };
   Kind kind = Kind::Line;
   ir::NodeId node = 0;
+  // For, If, Scope of a parallel map: that map; Barrier after a mapLcl: that mapLcl, whose
+  // writes it orders (BarrierElimination may remove it). Null otherwise.
+  const ir::PatternNode* pattern = nullptr;
   std::string text;
   std::string name;
   std::string init, cond, step;

@@ -5,10 +5,12 @@
 
 #include "codegen/BarrierElimination.h"
 #include "codegen/KernelBuilder.h"
+#include "codegen/KernelInterface.h"
 #include "codegen/KernelPrinter.h"
 #include "codegen/LoweringCheck.h"
 #include "codegen/NDRange.h"
 #include "codegen/ProgramIndex.h"
+#include "codegen/Unrolling.h"
 #include "core/ir/TypeCheck.h"
 
 namespace lift::codegen {
@@ -65,7 +67,13 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   checkLowered(index);
   NDRange nd = deriveNDRange(program, types, options.globalSize, options.localSize);
   BarrierPlan barriers = planBarriers(index);
+
+  // Generation: the statements of every pattern, with every barrier that may be needed.
   KernelModel model = buildKernel(program, options, nd, barriers);
+  if (options.barrierElimination) eliminateBarriers(model.body, barriers);
+  dropRepeatedBarriers(model.body);
+  checkBarrierPlacement(model.body, program);
+  if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
   model.name = kernelNameFor(program, model);
 
   CompiledKernel k;
@@ -74,120 +82,14 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   k.inputTypes = types.paramTypes;
   k.resultType = types.resultType;
   for (auto& s : program.sizes) k.sizeNames.push_back(s.name);
+  k.params = kernelParameters(program, model);
+  k.launch = launchInfo(program, model, options);
 
-  // Parameters: the program's inputs in order, the outputs, global temporaries, local buffers
-  // sized at launch, then the size variables.
-  for (size_t i = 0; i < program.main->params().size(); ++i) {
-    for (auto& m : model.memories.memories())
-      if (m->role == Memory::Role::Input && m->input == static_cast<int>(i)) {
-        KernelParam p;
-        p.kind = KernelParam::Kind::Input;
-        p.name = m->name;
-        p.elemType = m->elemType;
-        p.count = m->count;
-        p.input = m->input;
-        p.path = m->path;
-        k.params.push_back(p);
-      }
-    for (auto& s : model.scalars)
-      if (s.input == static_cast<int>(i)) {
-        KernelParam p;
-        p.kind = KernelParam::Kind::Scalar;
-        p.name = s.name;
-        p.elemType = s.type;
-        p.input = s.input;
-        k.params.push_back(p);
-      }
-  }
-  // Inputs of tuple type are stored by component: number them.
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    int n = 0;
-    for (auto& q : k.params)
-      if (q.kind == KernelParam::Kind::Input && q.input == k.params[i].input) ++n;
-    if (k.params[i].kind == KernelParam::Kind::Input && n > 1) {
-      int c = 0;
-      for (size_t j = 0; j < i; ++j)
-        if (k.params[j].kind == KernelParam::Kind::Input && k.params[j].input == k.params[i].input) ++c;
-      k.params[i].component = c;
-    }
-  }
-  bool tupleOutput = false;
-  for (auto& m : model.memories.memories())
-    if (m->role == Memory::Role::Output && m->component > 0) tupleOutput = true;
-  for (auto& m : model.memories.memories())
-    if (m->role == Memory::Role::Output) {
-      KernelParam p;
-      p.kind = KernelParam::Kind::Output;
-      p.name = m->name;
-      p.elemType = m->elemType;
-      p.count = m->count;
-      p.component = tupleOutput ? m->component : -1;
-      p.path = m->path;
-      k.params.push_back(p);
-    }
-  for (auto& m : model.memories.memories())
-    if (m->role == Memory::Role::Temporary && m->isParameter()) {
-      KernelParam p;
-      p.kind =
-          m->space == AddressSpace::Global ? KernelParam::Kind::Temporary : KernelParam::Kind::LocalBuffer;
-      p.name = m->name;
-      p.elemType = m->elemType;
-      p.count = m->count;
-      k.params.push_back(p);
-    }
-  for (auto& s : program.sizes) {
-    KernelParam p;
-    p.kind = KernelParam::Kind::Size;
-    p.name = s.name;
-    p.elemType = Type::int_();
-    k.params.push_back(p);
-  }
-
-  // Launch information.
-  k.launch.dims = nd.dims;
-  bool allLocal = true;
-  for (int d = 0; d < nd.dims; ++d) {
-    k.launch.global.push_back(nd.global[d] ? nd.global[d] : arith::cst(1));
-    allLocal = allLocal && nd.local[d];
-  }
-  if (allLocal)
-    for (int d = 0; d < nd.dims; ++d) k.launch.local.push_back(nd.local[d]);
-  arith::Expr bytes = arith::cst(0);
-  for (auto& m : model.memories.memories())
-    if (m->space == AddressSpace::Local && m->role == Memory::Role::Temporary && !m->dynamicLocal)
-      bytes = bytes + m->count * m->elemType.byteSize();
-  k.launch.localMemoryBytes = bytes;
-  if (bytes.isCst() && bytes.value() > kMaxLocalBytes) {
-    const Memory* largest = nullptr;
-    for (auto& m : model.memories.memories())
-      if (m->space == AddressSpace::Local && m->role == Memory::Role::Temporary && !m->dynamicLocal &&
-          (!largest || arith::evaluate(m->count * m->elemType.byteSize(), {}) >
-                           arith::evaluate(largest->count * largest->elemType.byteSize(), {})))
-        largest = m.get();
-    throw LiftError(program.diagnosticAt(
-        largest ? largest->node : program.main->id(),
-        fmt::format(
-            "the kernel needs {} bytes of local memory, more than a work-group can have ({} bytes); this "
-            "allocation ({} {}) is the largest",
-            bytes.value(), kMaxLocalBytes, arith::toString(largest ? largest->count : arith::cst(0)),
-            largest ? largest->elemType.toString() : "")));
-  }
-  k.launch.fixed = options.cfgSimplification || model.perWorkItemPrivate;
-
-  std::string attributes;
-  if (options.cfgSimplification && allLocal && nd.usesWorkGroups) {
-    bool constant = true;
-    for (int d = 0; d < nd.dims; ++d) constant = constant && nd.local[d].isCst();
-    if (constant) {
-      int64_t l[3] = {1, 1, 1};
-      for (int d = 0; d < nd.dims; ++d) l[d] = nd.local[d].value();
-      attributes = fmt::format("__attribute__((reqd_work_group_size({}, {}, {}))) ", l[0], l[1], l[2]);
-    }
-  }
   std::string header =
       fmt::format("// {}: generated by Lift Studio from {}", model.name,
                   program.file.empty() ? std::string("a program built in memory") : program.file);
-  PrintedKernel printed = printKernel(model, k.params, options.simplifyIndices, header, attributes);
+  PrintedKernel printed =
+      printKernel(model, k.params, options.simplifyIndices, header, kernelAttributes(model, options));
   k.source = std::move(printed.source);
   k.lineNodes = std::move(printed.lineNodes);
   k.indices = std::move(printed.indices);

@@ -1,8 +1,9 @@
 // The code generator's entry point: a lowered Lift program to one OpenCL kernel (CGO 2017,
-// section 5). The passes, in order: type check (core), lowering checks, NDRange, barrier
-// planning, address spaces and memory allocation with views during generation, index
-// simplification, control-flow simplification, unrolling and private-array scalarization,
-// printing. docs/CODEGEN.md describes each.
+// section 5). compileKernel (Compiler.cpp) is the pipeline, one pass a line: type check (core),
+// lowering checks, NDRange, barrier planning, generation (KernelGenerator.h: address spaces,
+// memory and views, every barrier that may be needed), barrier elimination, repeated barriers,
+// barrier placement check, private-array scalarization, parameters and launch configuration
+// (KernelInterface.h), printing with index simplification. docs/CODEGEN.md describes each.
 #pragma once
 
 #include "codegen/CompileOptions.h"

@@ -1,5 +1,5 @@
-// The OpenCL code generator proper (CGO 2017, section 5.5): traverses the low-level program
-// following the data flow and emits the code of each pattern, in destination-passing style.
+// The OpenCL code generator proper (CGO 2017, section 5.5; KernelGenerator.h): traverses the
+// low-level program following the data flow and emits the code of each pattern, in destination-passing style.
 // `produce(e, dest)` emits code that writes the value of e into the view `dest`; `read(e)`
 // gives a view of e's value, emitting code into a temporary first if e computes anything.
 // Data-layout patterns generate no code: reading through them wraps views, and producing
@@ -58,8 +58,9 @@ struct KernelModel {
 constexpr int64_t kMaxPrivateBytes = 16 * 1024;
 constexpr int64_t kMaxLocalBytes = 64 * 1024;
 
-// Generates the kernel of a lowered, type-checked program. Throws LiftError (located at the
-// offending node) for programs that cannot be compiled.
+// Generates the kernel of a lowered, type-checked program, with every barrier that may be
+// needed (the barrier passes of BarrierElimination.h remove the others). Throws LiftError
+// (located at the offending node) for programs that cannot be compiled.
 KernelModel buildKernel(const ir::Program& p, const CompileOptions& options, const NDRange& ndrange,
                         const BarrierPlan& barriers);
 

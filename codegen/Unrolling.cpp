@@ -12,12 +12,12 @@ bool shouldUnroll(ir::PatternKind kind, arith::Expr n, bool touchesPrivateArray,
   return touchesPrivateArray && n.value() <= kMaxUnrollDefault;
 }
 
-void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories) {
+void scalarizePrivateArrays(const c::Block& body, MemoryAllocator& memories) {
   std::unordered_map<const Memory*, bool> ok;
-  for (Memory* m : memories)
+  for (auto& m : memories.memories())
     if (m->space == AddressSpace::Private && m->role == Memory::Role::Temporary && !m->addressTaken &&
         m->count.isCst() && m->count.value() > 1)
-      ok[m] = true;
+      ok[m.get()] = true;
   c::forEachExpr(body, [&](const c::Expr& e) {
     if (e.kind != c::Expr::Kind::Access) return;
     auto it = ok.find(e.access->mem);
@@ -29,8 +29,8 @@ void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories
                     e.access->simplified.isCst();
     if (!constant) it->second = false;
   });
-  for (Memory* m : memories) {
-    auto it = ok.find(m);
+  for (auto& m : memories.memories()) {
+    auto it = ok.find(m.get());
     if (it != ok.end() && it->second) m->scalarized = true;
   }
 }

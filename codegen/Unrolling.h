@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "codegen/CAst.h"
-#include "codegen/Memory.h"
+#include "codegen/MemoryAllocator.h"
 #include "core/ir/Pattern.h"
 
 namespace lift::codegen {
@@ -23,6 +23,6 @@ bool shouldUnroll(ir::PatternKind kind, arith::Expr n, bool touchesPrivateArray,
 
 // Marks private arrays of constant size whose every access has a constant element index as
 // scalarized (Memory::scalarized); the printer then names element k `name_k`.
-void scalarizePrivateArrays(const c::Block& body, std::vector<Memory*>& memories);
+void scalarizePrivateArrays(const c::Block& body, MemoryAllocator& memories);
 
 }  // namespace lift::codegen

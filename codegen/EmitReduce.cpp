@@ -1,0 +1,180 @@
+// The emitter of the sequential reductions (KernelGenerator.h): the accumulator (in registers
+// when small, split over the work-items when a work-group's mapLcl spreads it), its initial
+// value, and a loop producing f(acc, a[i]) into it; in place when no read of the old
+// accumulator can see a value the iteration already wrote, else double-buffered.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+
+#include "codegen/KernelGenerator.h"
+#include "codegen/Unrolling.h"
+
+namespace lift::codegen {
+
+using arith::cst;
+
+namespace {
+
+bool hasDivMod(arith::Expr e) {
+  if (e.kind() == arith::Kind::Div || e.kind() == arith::Kind::Mod) return true;
+  for (auto o : e.operands())
+    if (hasDivMod(o)) return true;
+  return false;
+}
+
+bool mentionsVar(arith::Expr e, const std::string& name) {
+  for (auto v : arith::variables(e))
+    if (arith::varName(v) == name) return true;
+  return false;
+}
+
+// Whether a reduction's iteration may update the accumulator in place: no read of the old
+// accumulator (tagged `tag`) can see a value this iteration already wrote.
+bool inPlaceSafe(const c::Block& iteration, int tag) {
+  struct Site {
+    const c::Access* a;
+    size_t stmt;
+    std::vector<std::string> loops;
+  };
+  std::vector<Site> reads, writes;
+  size_t counter = 0;
+  std::vector<std::string> loops;
+  std::function<void(const c::Block&)> walk = [&](const c::Block& b) {
+    for (auto& s : b) {
+      size_t idx = counter++;
+      auto visit = [&](const c::ExprP& e, bool lhs) {
+        if (!e) return;
+        c::forEachExpr(*e, [&](const c::Expr& x) {
+          if (x.kind != c::Expr::Kind::Access) return;
+          const c::Access* a = x.access.get();
+          if (lhs && a->write && (s->kind == c::Stmt::Kind::Assign || s->kind == c::Stmt::Kind::Store))
+            writes.push_back({a, idx, loops});
+          else if (!a->write && std::find(a->tags.begin(), a->tags.end(), tag) != a->tags.end())
+            reads.push_back({a, idx, loops});
+        });
+      };
+      visit(s->rhs, false);
+      visit(s->lhs, true);
+      if (s->kind == c::Stmt::Kind::For) {
+        loops.push_back(s->text);
+        walk(s->body);
+        loops.pop_back();
+      } else {
+        walk(s->body);
+      }
+    }
+  };
+  walk(iteration);
+  for (auto& r : reads) {
+    for (auto& w : writes) {
+      if (w.a->mem != r.a->mem) continue;
+      size_t common = 0;
+      while (common < r.loops.size() && common < w.loops.size() && r.loops[common] == w.loops[common])
+        ++common;
+      bool sameForm = w.a->form == r.a->form && w.a->lane == r.a->lane && w.a->width == r.a->width;
+      arith::Expr diff = arith::simplify(w.a->simplified - r.a->simplified);
+      bool different = sameForm && diff.isCst() && diff.value() != 0;
+      if (w.stmt < r.stmt && !different) return false;
+      if (common > 0) {
+        bool same = sameForm && w.a->simplified == r.a->simplified && !hasDivMod(r.a->simplified);
+        for (size_t l = 0; l < common && same; ++l) same = mentionsVar(r.a->simplified, r.loops[l]);
+        if (!same) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest,
+                             ir::NodeId site) {
+  View av = readArg(arr);
+  arith::Expr n = av->type.length();
+  Type accT = dest->type.elem();
+  View destElem = view::access(dest, cst(0));
+  View acc = destElem;
+  bool copyBack = false;
+  arith::Expr scalars = storage_.largest(accT).scalarCount();
+  // A small accumulator of one work-item's own reduction lives in registers. At work-group
+  // level a function with a mapLcl spreads the accumulator over the work-items, so it stays
+  // shared; a function without one is run by every work-item redundantly, and each must update
+  // its own copy (updating a shared one at once would add each element several times).
+  bool redundant = ctx_.level() == Level::WorkGroup && !ir::containsPattern(p.f(), {ir::PatternKind::MapLcl});
+  if ((ctx_.level() == Level::Thread || redundant) && !TemporaryStorage::allPrivate(destElem) &&
+      scalars.isCst() && scalars.value() <= kMaxDefaultPrivateScalars) {
+    acc = storage_.allocate(accT, AddressSpace::Private, site, false, "acc");
+    copyBack = true;
+  }
+  if (redundant && !TemporaryStorage::allPrivate(acc))
+    fail(site,
+         "a reduction at work-group level whose function has no mapLcl is computed by every work-item; its "
+         "accumulator is too large for private memory: spread the function over the work-items (mapLcl)");
+  if (ctx_.level() == Level::Kernel && !TemporaryStorage::allPrivate(acc))
+    fail(site,
+         "a reduction at kernel level (outside mapGlb/mapWrg) with a large accumulator would be updated by "
+         "every work-item at once; move it inside a parallel map");
+  ctx_.comment(std::string(ir::patternName(p.pattern())), site);
+  size_t beforeInit = sync_.mark();
+  bool initSplit = false;
+  if (ctx_.level() == Level::WorkGroup && TemporaryStorage::perWorkItem(acc)) {
+    // An accumulator split over the work-items whose initial value is not made by mapLcl
+    // (zeros): each work-item initialises its own slice.
+    std::vector<int> initDims;
+    if (init.expr)
+      if (auto* c = ir::asCall(init.expr))
+        initDims = TemporaryStorage::workItemDims(c->fun(), c->args().empty() ? nullptr : &c->args()[0]);
+    if (std::none_of(initDims.begin(), initDims.end(), [](int d) { return d >= 0; })) {
+      copySplit(readArg(init), acc, TemporaryStorage::workItemDimsOfView(acc), 0, site);
+      initSplit = true;
+    }
+  }
+  if (!initSplit) produceArg(init, acc, site);
+  // Every work-item of a work-group initialises a shared accumulator; all must be done before
+  // any updates its elements.
+  sync_.endIteration(beforeInit, site);
+  bool unroll = shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, acc), opts_.unrolling);
+  LoopForm form = ctx_.sequentialForm(n, unroll);
+  int tag = ++tags_;
+
+  auto generate = [&](const View* next, bool& safe) {
+    c::Block code;
+    ctx_.into(code, [&] {
+      ctx_.seqLoop(n, form, site, [&](arith::Expr i) {
+        c::Block iteration;
+        size_t before = sync_.mark();
+        ctx_.into(iteration, [&] {
+          std::vector<Arg> a{viewArg(view::tag(acc, tag)), viewArg(view::access(av, i))};
+          produceApply(p.f(), a, next ? *next : acc, site);
+          if (next) copyValue(*next, acc, site);
+          sync_.endIteration(before, site);
+        });
+        if (!next && !inPlaceSafe(iteration, tag)) safe = false;
+        ctx_.splice(iteration);
+      });
+    });
+    return code;
+  };
+  size_t mark = mem_.mark();
+  size_t savedWrites = sync_.mark();
+  bool safe = true;
+  c::Block code = generate(nullptr, safe);
+  if (!safe) {
+    // Double buffering: the function writes a second accumulator, copied back per iteration.
+    mem_.rollback(mark);
+    sync_.rollback(savedWrites);
+    std::vector<const Memory*> ms;
+    view::memoriesOf(acc, ms);
+    AddressSpace space = TemporaryStorage::allPrivate(acc) ? AddressSpace::Private : ms.front()->space;
+    std::vector<int> lclDims;
+    // Split over the work-items like the first.
+    if (TemporaryStorage::perWorkItem(acc)) lclDims = TemporaryStorage::workItemDimsOfView(acc);
+    View next = storage_.allocate(accT, space, site, false, "acc", lclDims);
+    code = generate(&next, safe);
+  }
+  ctx_.splice(code);
+  if (copyBack) copyValue(acc, destElem, site);
+}
+
+}  // namespace lift::codegen

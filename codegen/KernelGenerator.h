@@ -1,0 +1,94 @@
+// The code generator's walk over the program (KernelBuilder.h): `produce(e, dest)` and
+// `read(e)` dispatch on expressions and functions, and one emitter per pattern family writes
+// the pattern's code — maps (EmitMap.cpp), reductions (EmitReduce.cpp), iterate
+// (EmitIterate.cpp), vectors and data layout (EmitLayout.cpp), values and user functions
+// (KernelGenerator.cpp). The policies are units of their own: what parameters stand for
+// (Bindings), where temporaries live (TemporaryStorage), which barriers may be needed
+// (SyncTracker) and where statements go (EmitContext). Internal to codegen/.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "codegen/AddressSpaceInference.h"
+#include "codegen/Bindings.h"
+#include "codegen/EmitContext.h"
+#include "codegen/KernelBuilder.h"
+#include "codegen/SyncTracker.h"
+#include "codegen/TemporaryStorage.h"
+
+namespace lift::codegen {
+
+class KernelGenerator {
+ public:
+  KernelGenerator(const ir::Program& p, const CompileOptions& o, const NDRange& nd, const BarrierPlan& b,
+                  KernelModel& m);
+
+  // Generates the kernel's body into the model.
+  void run();
+
+ private:
+  [[noreturn]] void fail(ir::NodeId at, const std::string& msg) const;
+
+  // ----- the walk (KernelGenerator.cpp) -----
+  View read(const ir::Expr& e);
+  void produce(const ir::Expr& e, const View& dest);
+  View readApply(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
+  void produceApply(const ir::Fun& f, std::vector<Arg>& args, const View& dest, ir::NodeId site);
+  View readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
+  View readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
+  void producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest, ir::NodeId site);
+  View readArg(Arg& a);
+  void produceArg(Arg& a, const View& dest, ir::NodeId site);
+  Bindings::Saved bind(const ir::LambdaNode& l, std::vector<Arg>& args, ir::NodeId site);
+
+  // ----- values and user functions (KernelGenerator.cpp) -----
+  void assign(const View& dest, c::ExprP value, Type t, ir::NodeId node);
+  void copyValue(const View& src, const View& dest, ir::NodeId node);
+  c::ExprP userFunValue(const ir::UserFunNode& u, std::vector<Arg>& args, ir::NodeId site);
+  c::ExprP inlineValue(const ir::Expr& e, Type t);
+  std::string userFunName(const ir::UserFunDef& d);
+  void useTuple(Type t);
+
+  // ----- maps (EmitMap.cpp) -----
+  void map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
+  void checkPrivateResult(const ir::PatternNode& mapLcl, const View& dest, ir::NodeId site);
+  void copySplit(const View& src, const View& dest, const std::vector<int>& dims, size_t d, ir::NodeId node);
+
+  // ----- reductions (EmitReduce.cpp) -----
+  void reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
+
+  // ----- iterate (EmitIterate.cpp) -----
+  View iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::NodeId site);
+
+  // ----- vectors and data layout (EmitLayout.cpp) -----
+  std::optional<View> readLayout(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site);
+  std::optional<View> destOfArg(const ir::Fun& f, const View& dest, Type argType);
+  std::optional<View> destThrough(const ir::Expr& e, const View& dest, const ir::ParamNode* p, Type pType);
+  void mapVec(const ir::PatternNode& p, Arg& v, const View& dest, ir::NodeId site);
+  void vectorize(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest, ir::NodeId site);
+
+  const ir::Program& prog_;
+  const CompileOptions& opts_;
+  const BarrierPlan& barriers_;
+  KernelModel& model_;
+  MemoryAllocator& mem_;
+  AddressSpaceInference spaces_;
+  EmitContext ctx_;
+  Bindings env_;
+  TemporaryStorage storage_;
+  SyncTracker sync_;
+
+  std::unordered_map<const ir::UserFunDef*, std::string> funNames_;
+  int iterDepth_ = 0;
+  int tags_ = 0;
+  int mapVars_ = 0;
+};
+
+// A pattern node as a function value, for the functions that take one. The node is owned by
+// the program, which outlives code generation, so the handle does not own it.
+inline ir::Fun asFun(const ir::PatternNode& p) { return ir::Fun(std::shared_ptr<const ir::FunNode>(), &p); }
+
+}  // namespace lift::codegen
