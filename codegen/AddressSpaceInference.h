@@ -8,11 +8,11 @@
 //    a work-group makes together (inside mapWrg, outside mapLcl) is local when its size is a
 //    small constant; anything else is global.
 //  * Kernel inputs and the kernel's result are global; a reduction's accumulator is private
-//    when it is small (ReduceSeq in KernelBuilder), whatever its result's destination.
+//    when it is small (EmitReduce.cpp), whatever its result's destination.
 //
 // A private value a work-group's mapLcl makes (toPrivate(mapLcl1(mapLcl0(...))), or a
 // work-group-level reduceSeq whose initial value or function is such a mapLcl) is split over the
-// work-items: each stores only its own slice (Memory::lclDims, KernelBuilder's allocTemp).
+// work-items: each stores only its own slice (Memory::lclDims, TemporaryStorage).
 //
 // A value written directly into its destination (a map's body writing element i of the map's
 // result, a reduction's function writing the accumulator) goes where the destination is.
