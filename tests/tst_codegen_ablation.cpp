@@ -4,6 +4,7 @@
 // megabytes).
 #include <QtTest/QtTest>
 
+#include "codegen/BarrierElimination.h"
 #include "codegen/Compiler.h"
 #include "core/lang/Parser.h"
 
@@ -16,6 +17,19 @@ std::string compile(const std::string& example, void (*tweak)(codegen::CompileOp
   if (tweak) tweak(o);
   ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + example);
   return codegen::compileKernel(p, o).source;
+}
+
+codegen::c::StmtP stmt(codegen::c::Stmt::Kind kind, std::vector<codegen::c::StmtP> body = {}) {
+  auto s = std::make_unique<codegen::c::Stmt>();
+  s->kind = kind;
+  for (auto& b : body) s->body.push_back(std::move(b));
+  return s;
+}
+
+int barriers(const codegen::c::Block& b) {
+  int n = 0;
+  for (auto& s : b) n += (s->kind == codegen::c::Stmt::Kind::Barrier) + barriers(s->body);
+  return n;
 }
 
 int count(const std::string& s, const std::string& what) {
@@ -50,6 +64,26 @@ class TestCodegenAblation : public QObject {
     std::string off = compile("dot.lift", [](codegen::CompileOptions& o) { o.barrierElimination = false; });
     QVERIFY(on != off);
     QVERIFY(count(off, "barrier(") > count(on, "barrier("));
+  }
+
+  // The generator emits an iteration's barrier even where one precedes it; the pass after
+  // elimination drops it when the preceding statement, or a block it ends, is a barrier.
+  void repeatedBarriersDropped() {
+    using K = codegen::c::Stmt::Kind;
+    std::vector<codegen::c::StmtP> inScope, inLoop;
+    inScope.push_back(stmt(K::Barrier));
+    inLoop.push_back(stmt(K::Barrier));
+    codegen::c::Block b;
+    b.push_back(stmt(K::Barrier));
+    b.push_back(stmt(K::Barrier));  // dropped
+    b.push_back(stmt(K::Scope, std::move(inScope)));
+    b.push_back(stmt(K::Barrier));  // dropped: the scope ends with one
+    b.push_back(stmt(K::For, std::move(inLoop)));
+    b.push_back(stmt(K::Barrier));  // kept: the loop may not run
+    codegen::dropRepeatedBarriers(b);
+    QCOMPARE(b.size(), size_t(4));
+    QCOMPARE(barriers(b), 4);
+    QCOMPARE(int(b.back()->kind), int(K::Barrier));
   }
 
   void controlFlowSimplificationRemovesLoops() {
