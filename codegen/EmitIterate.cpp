@@ -44,7 +44,7 @@ View KernelGenerator::iterate(const ir::PatternNode& p, Arg& x, const View* dest
       produceApply(f, a, *d, site);
       return *d;
     }
-    std::optional<AddressSpace> s = spaces_.explicitSpaceOf(f);
+    std::optional<AddressSpace> s = storage_.explicitSpaceOf(f);
     Type t = env_.typeOfApplication(f, a);
     View tmp =
         storage_.allocate(t, s ? *s : AddressSpaceInference::defaultSpace(ctx_.level(), storage_.largest(t)),
@@ -90,7 +90,7 @@ View KernelGenerator::iterate(const ir::PatternNode& p, Arg& x, const View* dest
   for (auto& t : ts) lens.push_back(t.length());
   arith::Expr maxOut = lens[1];
   for (size_t k = 2; k < lens.size(); ++k) maxOut = arith::max(maxOut, lens[k]);
-  std::optional<AddressSpace> s = spaces_.explicitSpaceOf(f);
+  std::optional<AddressSpace> s = storage_.explicitSpaceOf(f);
   Type bufT = Type::array(elem, maxOut);
   AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(ctx_.level(), bufT);
   View a = storage_.allocate(bufT, space, site, s.has_value());

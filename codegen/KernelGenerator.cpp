@@ -117,33 +117,8 @@ View KernelGenerator::readApply(const ir::Fun& f, std::vector<Arg>& args, ir::No
 View KernelGenerator::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site,
                                    const ir::Expr* call) {
   Type t = env_.typeOfApplication(f, args);
-  std::optional<AddressSpace> s = call ? spaces_.explicitSpace(*call) : spaces_.explicitSpaceOf(f);
-  AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(ctx_.level(), storage_.largest(t));
-  if (!s && ctx_.level() == Level::Kernel && !ctx_.sequentialKernel()) space = AddressSpace::Global;
-  const ir::PatternNode* pat = unwrapAddressSpace(f);
-  bool reduction = pat && ir::isReduceLike(pat->pattern());
-  if (!pat) {
-    // toPrivate(reduceSeq(f, z)): a lambda applying the partially applied reduction.
-    ir::Fun g = f;
-    while (auto* w = ir::asPattern(g)) {
-      if (!ir::isAddressSpace(w->pattern())) break;
-      g = w->f();
-    }
-    auto* l = ir::asLambda(g);
-    auto* c = l ? ir::asCall(l->body()) : nullptr;
-    const ir::PatternNode* inner = c ? unwrapAddressSpace(c->fun()) : nullptr;
-    reduction = inner && ir::isReduceLike(inner->pattern());
-  }
-  // A private value a work-group's mapLcl makes: each work-item holds its own slice.
-  std::vector<int> lclDims;
-  if (space == AddressSpace::Private && ctx_.level() == Level::WorkGroup) {
-    lclDims = TemporaryStorage::workItemDims(f, args.empty() || !args[0].expr ? nullptr : &args[0].expr);
-    if (std::none_of(lclDims.begin(), lclDims.end(), [](int d) { return d >= 0; })) lclDims.clear();
-  }
-  // Not splittable: stored whole (a mapLcl writing it is then rejected unless its consumer is
-  // element-wise, see map()).
-  View tmp = storage_.allocate(t, space, site, s.has_value(),
-                               reduction && space == AddressSpace::Private ? "acc" : nullptr, lclDims, true);
+  const ir::Expr* firstArg = args.empty() || !args[0].expr ? nullptr : &args[0].expr;
+  View tmp = storage_.forResult(f, call, firstArg, t, site);
   produceApply(f, args, tmp, site);
   return tmp;
 }

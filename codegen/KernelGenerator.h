@@ -75,7 +75,6 @@ class KernelGenerator {
   const BarrierPlan& barriers_;
   KernelModel& model_;
   MemoryAllocator& mem_;
-  AddressSpaceInference spaces_;
   EmitContext ctx_;
   Bindings env_;
   TemporaryStorage storage_;

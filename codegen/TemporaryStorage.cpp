@@ -144,6 +144,38 @@ View TemporaryStorage::allocate(Type t, AddressSpace space, ir::NodeId site, boo
   return v;
 }
 
+View TemporaryStorage::forResult(const ir::Fun& f, const ir::Expr* call, const ir::Expr* firstArg, Type t,
+                                 ir::NodeId site) {
+  Level level = ctx_.level();
+  std::optional<AddressSpace> s = call ? spaces_.explicitSpace(*call) : spaces_.explicitSpaceOf(f);
+  AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(level, largest(t));
+  if (!s && level == Level::Kernel && !ctx_.sequentialKernel()) space = AddressSpace::Global;
+  const ir::PatternNode* pat = unwrapAddressSpace(f);
+  bool reduction = pat && ir::isReduceLike(pat->pattern());
+  if (!pat) {
+    // toPrivate(reduceSeq(f, z)): a lambda applying the partially applied reduction.
+    ir::Fun g = f;
+    while (auto* w = ir::asPattern(g)) {
+      if (!ir::isAddressSpace(w->pattern())) break;
+      g = w->f();
+    }
+    auto* l = ir::asLambda(g);
+    auto* c = l ? ir::asCall(l->body()) : nullptr;
+    const ir::PatternNode* inner = c ? unwrapAddressSpace(c->fun()) : nullptr;
+    reduction = inner && ir::isReduceLike(inner->pattern());
+  }
+  // A private value a work-group's mapLcl makes: each work-item holds its own slice.
+  std::vector<int> lclDims;
+  if (space == AddressSpace::Private && level == Level::WorkGroup) {
+    lclDims = workItemDims(f, firstArg);
+    if (std::none_of(lclDims.begin(), lclDims.end(), [](int d) { return d >= 0; })) lclDims.clear();
+  }
+  // Not splittable: stored whole (a mapLcl writing it is then rejected unless its consumer is
+  // element-wise, see KernelGenerator::checkPrivateResult).
+  return allocate(t, space, site, s.has_value(),
+                  reduction && space == AddressSpace::Private ? "acc" : nullptr, lclDims, true);
+}
+
 std::string TemporaryStorage::unsplitReason(const View& dest) const {
   std::vector<const Memory*> ms;
   view::memoriesOf(dest, ms);

@@ -5,6 +5,7 @@
 // limits of private and local memory are checked here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -26,6 +27,14 @@ class TemporaryStorage {
   // is kept for unsplitReason().
   View allocate(Type t, AddressSpace space, ir::NodeId site, bool isExplicit, const char* prefix = nullptr,
                 const std::vector<int>& lclDims = {}, bool wholeIfUnsplittable = false);
+
+  // The temporary a computed value is read from: the value of applying f (at `call`, if any;
+  // `firstArg`: the expression of its first argument) of type t, made at `site`. In the space
+  // the program gives (toGlobal, toLocal, toPrivate), else by AddressSpaceInference; a
+  // private value a work-group's mapLcl makes is split over the work-items when it can be.
+  View forResult(const ir::Fun& f, const ir::Expr* call, const ir::Expr* firstArg, Type t, ir::NodeId site);
+  // The space the program gives the result of applying f, if any.
+  std::optional<AddressSpace> explicitSpaceOf(const ir::Fun& f) { return spaces_.explicitSpaceOf(f); }
 
   // Why a private value in dest was stored whole rather than split over the work-items (empty:
   // it was not a candidate).
@@ -64,6 +73,7 @@ class TemporaryStorage {
   KernelModel& model_;
   MemoryAllocator& mem_;
   MemoryAllocator::Bounds bounds_;
+  AddressSpaceInference spaces_;
   std::unordered_map<const Memory*, std::string> unsplit_;  // private values left whole, and why
 };
 
