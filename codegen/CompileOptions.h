@@ -13,6 +13,7 @@ struct CompileOptions {
   bool barrierElimination = true;  // drop barriers proven unneeded (BarrierElimination.h)
   bool cfgSimplification = true;   // no loop / an if where the NDRange allows (ControlFlow.h)
   bool unrolling = true;           // unroll small loops over private arrays (Unrolling.h)
+  bool fusedMultiplyAdd = true;    // a user function's float `a + b * c` as fma(b, c, a)
 
   // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
   // derived from the program (NDRange.h).

@@ -258,8 +258,11 @@ std::string declaration(const Memory& m) {
 }  // namespace
 
 PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params,
-                          bool simplifyIndices, const std::string& header, const std::string& attributes) {
-  Printer p(model, simplifyIndices);
+                          const CompileOptions& options, const std::string& header,
+                          const std::string& attributes) {
+  Printer p(model, options.simplifyIndices);
+  cfun::PrintOptions userFunOptions;
+  userFunOptions.fusedMultiplyAdd = options.fusedMultiplyAdd;
   p.lines(header, 0);
   if (model.usesDouble) p.line("#pragma OPENCL EXTENSION cl_khr_fp64 : enable", 0);
   p.line("", 0);
@@ -282,7 +285,7 @@ PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelPara
   for (auto* d : model.userFuns) {
     std::string name = model.userFunNames.at(d);
     if (d->body) {
-      p.lines(cfun::printFunction(name, *d->body), 0);
+      p.lines(cfun::printFunction(name, *d->body, userFunOptions), 0);
     } else {
       std::string sig = cfun::cTypeName(d->returnType) + " " + name + "(";
       for (size_t i = 0; i < d->params.size(); ++i)

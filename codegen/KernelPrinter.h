@@ -15,8 +15,11 @@ struct PrintedKernel {
   std::vector<IndexEntry> indices;
 };
 
+// The kernel's text; `options` decide the form of indices (simplified or raw) and of user
+// functions (fma).
 PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelParam>& params,
-                          bool simplifyIndices, const std::string& header, const std::string& attributes);
+                          const CompileOptions& options, const std::string& header,
+                          const std::string& attributes);
 
 // The C type of a parameter as it appears in the signature: "const global float* restrict".
 std::string parameterDeclaration(const KernelParam& p);

@@ -345,6 +345,28 @@ class TestCFun : public QObject {
              QString("float multAndSumUp(float acc, float l, float r) { return acc + l * r; }"));
   }
 
+  // With fusedMultiplyAdd, a floating-point a + b * c (either order) becomes fma(b, c, a); other
+  // sums, integer ones and sums of a converted product stay as written.
+  void printsFusedMultiplyAdd() {
+    PrintOptions fma;
+    fma.fusedMultiplyAdd = true;
+    auto m = parse("return acc + l * r;", {{"acc", F}, {"l", F}, {"r", F}}, F);
+    QCOMPARE(QString::fromStdString(printFunction("madd", *m, fma)),
+             QString("float madd(float acc, float l, float r) { return fma(l, r, acc); }"));
+    auto swapped =
+        parse("float t = (x - 1.0f) * y + z; return t * t + (t + 1.0f);", {{"x", F}, {"y", F}, {"z", F}}, F);
+    QCOMPARE(QString::fromStdString(printStatements(*swapped, 0, fma)),
+             QString("float t = fma(x - 1.0f, y, z);\nreturn fma(t, t, t + 1.0f);"));
+    auto ints = parse("return a + b * c;", {{"a", I}, {"b", I}, {"c", I}}, I);
+    QCOMPARE(QString::fromStdString(printStatements(*ints, 0, fma)), QString("return a + b * c;"));
+    auto converted = parse("return a + b * c;", {{"a", F}, {"b", I}, {"c", I}}, F);
+    QCOMPARE(QString::fromStdString(printStatements(*converted, 0, fma)), QString("return a + b * c;"));
+    auto sub = parse("return a - b * c;", {{"a", F}, {"b", F}, {"c", F}}, F);
+    QCOMPARE(QString::fromStdString(printStatements(*sub, 0, fma)), QString("return a - b * c;"));
+    auto vec = parse("return a + b * c;", {{"a", F4}, {"b", F4}, {"c", F4}}, F4);
+    QCOMPARE(QString::fromStdString(printStatements(*vec, 0, fma)), QString("return fma(b, c, a);"));
+  }
+
   void printsMinimalParentheses() {
     Params p{{"a", F}, {"b", F}, {"c", F}};
     auto expr = [&](const std::string& e) {

@@ -78,7 +78,7 @@ class TestCodegenRun : public QObject {
   void matchesInterpreterUnoptimised() {
     QFETCH(QString, file);
     codegen::CompileOptions o;
-    o.simplifyIndices = o.barrierElimination = o.cfgSimplification = o.unrolling = false;
+    o.simplifyIndices = o.barrierElimination = o.cfgSimplification = o.unrolling = o.fusedMultiplyAdd = false;
     check(file.toStdString(), o, {5});
   }
 

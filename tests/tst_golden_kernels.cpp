@@ -91,7 +91,7 @@ std::pair<std::string, std::string> generate(const ir::Program& program, const s
       title += "sizes " + (list.empty() ? std::string("(none)") : list);
     } else if (variant == "plain") {
       options.simplifyIndices = options.barrierElimination = options.cfgSimplification = options.unrolling =
-          false;
+          options.fusedMultiplyAdd = false;
       title += "every optimisation off";
     } else {
       title += "symbolic sizes, default options";

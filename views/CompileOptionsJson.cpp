@@ -13,6 +13,7 @@ constexpr Switch kSwitches[] = {
     {"barrierElimination", &codegen::CompileOptions::barrierElimination},
     {"cfgSimplification", &codegen::CompileOptions::cfgSimplification},
     {"unrolling", &codegen::CompileOptions::unrolling},
+    {"fusedMultiplyAdd", &codegen::CompileOptions::fusedMultiplyAdd},
 };
 }  // namespace
 

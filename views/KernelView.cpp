@@ -29,18 +29,21 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   barriers_ = new QCheckBox("Eliminate barriers", this);
   cfg_ = new QCheckBox("Simplify control flow", this);
   unroll_ = new QCheckBox("Unroll", this);
+  fma_ = new QCheckBox("fma", this);
   diff_ = new QCheckBox("Diff with previous step", this);
   simplify_->setObjectName("toggleSimplify");
   barriers_->setObjectName("toggleBarriers");
   cfg_->setObjectName("toggleCfg");
   unroll_->setObjectName("toggleUnroll");
+  fma_->setObjectName("toggleFma");
   simplify_->setToolTip("Range-aware simplification of every array index (CGO 2017, 5.4)");
   barriers_->setToolTip("Remove barriers proven unnecessary (CGO 2017, 5.5)");
   cfg_->setToolTip(
       "No loop when each thread runs exactly one iteration, an if when at most one (CGO 2017, 5.6)");
   unroll_->setToolTip("Unroll small loops over private arrays, turning them into scalars");
+  fma_->setToolTip("Emit a user function's floating-point a + b * c as fma(b, c, a)");
   diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
-  for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_}) {
+  for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_, fma_}) {
     c->setChecked(true);
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
@@ -94,15 +97,17 @@ codegen::CompileOptions KernelView::options() const {
   o.barrierElimination = barriers_->isChecked();
   o.cfgSimplification = cfg_->isChecked();
   o.unrolling = unroll_->isChecked();
+  o.fusedMultiplyAdd = fma_->isChecked();
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
-  const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_);
+  const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
   unroll_->setChecked(o.unrolling);
+  fma_->setChecked(o.fusedMultiplyAdd);
   recompile();
 }
 

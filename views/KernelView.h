@@ -58,6 +58,7 @@ class KernelView : public QWidget {
   QCheckBox* barriers_;
   QCheckBox* cfg_;
   QCheckBox* unroll_;
+  QCheckBox* fma_;
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

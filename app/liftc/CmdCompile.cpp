@@ -2,7 +2,7 @@
 // --size NAME=VALUE[,...] specialises the program to those sizes first (the kernel then has
 // constants where the size variables were); --indices lists every memory access with its raw
 // and simplified index instead of the kernel; --no-simplify-indices, --no-barrier-elim,
-// --no-cfg-simplify and --no-unroll turn the optimisations off one by one.
+// --no-cfg-simplify, --no-unroll and --no-fma turn the optimisations off one by one.
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -60,6 +60,7 @@ int runCompile(const Args& args) {
   o.barrierElimination = !args.has("--no-barrier-elim");
   o.cfgSimplification = !args.has("--no-cfg-simplify");
   o.unrolling = !args.has("--no-unroll");
+  o.fusedMultiplyAdd = !args.has("--no-fma");
   codegen::CompiledKernel k = codegen::compileKernel(p, o);
   if (!args.has("--indices")) {
     std::fputs(k.source.c_str(), stdout);
@@ -84,8 +85,9 @@ const CommandRegistration registration(Command{
     "compile",
     "compile FILE.lift [--size N=...] [--indices] [--no-simplify-indices] [--no-barrier-elim] "
     "[--no-cfg-simplify] "
-    "[--no-unroll]   print the OpenCL kernel",
-    {"--indices", "--no-simplify-indices", "--no-barrier-elim", "--no-cfg-simplify", "--no-unroll"},
+    "[--no-unroll] [--no-fma]   print the OpenCL kernel",
+    {"--indices", "--no-simplify-indices", "--no-barrier-elim", "--no-cfg-simplify", "--no-unroll",
+     "--no-fma"},
     {"--size"},
     &runCompile});
 

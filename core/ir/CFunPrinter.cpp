@@ -84,9 +84,26 @@ const char* assignText(AssignOp op) {
   return "=";
 }
 
+// The product of a floating-point `a + b * c` (either order of the sum), or null: both sides of
+// the sum and the product's operands of one floating-point type, nothing converted in between.
+const Expr* fusableProduct(const Expr& sum, const Expr** addend) {
+  if (sum.kind != Expr::Kind::Binary || sum.binaryOp != BinaryOp::Add) return nullptr;
+  if (sum.scalar != ScalarKind::Float && sum.scalar != ScalarKind::Double) return nullptr;
+  for (int i : {1, 0}) {
+    const Expr& p = *sum.operands[i];
+    if (p.kind == Expr::Kind::Binary && p.binaryOp == BinaryOp::Mul && p.type == sum.type &&
+        p.operands[0]->type == sum.type && p.operands[1]->type == sum.type &&
+        sum.operands[1 - i]->type == sum.type) {
+      *addend = sum.operands[1 - i].get();
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
 class Printer {
  public:
-  explicit Printer(const Body& b) : b_(b) {}
+  explicit Printer(const Body& b, const PrintOptions& o = {}) : b_(b), o_(o) {}
 
   // The expression with the precedence level it binds at.
   std::pair<std::string, int> expr(const Expr& e) const {
@@ -104,6 +121,12 @@ class Printer {
         return {op + operand, kUnary};
       }
       case Expr::Kind::Binary: {
+        const Expr* addend = nullptr;
+        if (o_.fusedMultiplyAdd)
+          if (const Expr* product = fusableProduct(e, &addend))
+            return {fmt::format("fma({}, {}, {})", sub(*product->operands[0], kAny),
+                                sub(*product->operands[1], kAny), sub(*addend, kAny)),
+                    kPrimary};
         int p = binaryPrecedence(e.binaryOp);
         return {fmt::format("{} {} {}", sub(*e.operands[0], p), binaryText(e.binaryOp),
                             sub(*e.operands[1], p - 1)),
@@ -257,6 +280,7 @@ class Printer {
 
  private:
   const Body& b_;
+  PrintOptions o_;
 };
 
 void collectTuples(Type t, std::vector<Type>& out) {
@@ -287,8 +311,8 @@ std::string printSignature(const std::string& name, const Body& body) {
   return s + ")";
 }
 
-std::string printStatements(const Body& body, int indent) {
-  Printer p(body);
+std::string printStatements(const Body& body, int indent, const PrintOptions& options) {
+  Printer p(body, options);
   std::vector<std::string> lines;
   for (auto& st : body.block->body) p.stmt(*st, indent, lines);
   std::string out;
@@ -296,12 +320,12 @@ std::string printStatements(const Body& body, int indent) {
   return out;
 }
 
-std::string printFunction(const std::string& name, const Body& body) {
+std::string printFunction(const std::string& name, const Body& body, const PrintOptions& options) {
   std::string sig = printSignature(name, body);
   const auto& stmts = body.block->body;
   if (stmts.size() == 1 && stmts[0]->kind == Stmt::Kind::Return)
-    return sig + " { " + printStatements(body, 0) + " }";
-  return sig + " {\n" + printStatements(body, 2) + "\n}";
+    return sig + " { " + printStatements(body, 0, options) + " }";
+  return sig + " {\n" + printStatements(body, 2, options) + "\n}";
 }
 
 std::string printExpr(const Body& body, const Expr& e) { return Printer(body).sub(e, kAny); }

@@ -10,13 +10,19 @@
 
 namespace lift::cfun {
 
+struct PrintOptions {
+  // `a + b * c` on floating-point values printed as `fma(b, c, a)`: one rounding, and the
+  // multiply-add instruction whatever the OpenCL compiler's contraction rules (CompileOptions).
+  bool fusedMultiplyAdd = false;
+};
+
 // The whole function definition. A body that is a single return statement stays on one line.
-std::string printFunction(const std::string& name, const Body& body);
+std::string printFunction(const std::string& name, const Body& body, const PrintOptions& options = {});
 // The function's signature: "float add(float acc, float x)".
 std::string printSignature(const std::string& name, const Body& body);
 // The statements between the braces, each line indented by `indent` spaces, lines separated
 // by '\n' (no trailing newline).
-std::string printStatements(const Body& body, int indent = 2);
+std::string printStatements(const Body& body, int indent = 2, const PrintOptions& options = {});
 // One expression in C syntax with minimal parentheses.
 std::string printExpr(const Body& body, const Expr& e);
 

@@ -11,7 +11,7 @@
 
 double twice(double x) { return 2.0 * x; }
 
-double axpy(double a, double x, double y) { return a * x + y; }
+double axpy(double a, double x, double y) { return fma(a, x, y); }
 
 kernel void scalars(
     const global double* restrict x,

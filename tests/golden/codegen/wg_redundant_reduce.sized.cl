@@ -15,7 +15,7 @@ float mult(float x, float y) { return x * y; }
 
 float add(float acc, float x) { return acc + x; }
 
-float scaleAdd(float alpha, float ax, float beta, float y) { return alpha * ax + beta * y; }
+float scaleAdd(float alpha, float ax, float beta, float y) { return fma(beta, y, alpha * ax); }
 
 kernel __attribute__((reqd_work_group_size(3, 1, 1))) void gemv(
     const global float* restrict A,
