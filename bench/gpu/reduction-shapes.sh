@@ -15,11 +15,7 @@ small=${2:-}
 pack=$root/.gpu-ex
 liftc=${LIFTC:-$pack/liftc}
 [[ -x $liftc ]] || liftc=$root/build-ex/app/liftc
-[[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
-  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
+source "$root/bench/gpu/device-env.sh"
 work=$(mktemp -d)
 log2() { local n=$1 k=0; while ((n > 1)); do n=$((n / 2)); k=$((k + 1)); done; echo $k; }
 elems=$((1 << 26)) rows=16384 cols=16384

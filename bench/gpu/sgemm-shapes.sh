@@ -17,11 +17,7 @@ small=${2:-}
 pack=$root/.gpu-ex
 liftc=${LIFTC:-$pack/liftc}
 [[ -x $liftc ]] || liftc=$root/build/app/liftc
-[[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
-  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
+source "$root/bench/gpu/device-env.sh"
 program=$root/resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift
 size=M=32,N=32,K=256  # tiles: 4096³
 [[ $small == cpu ]] && size=M=4,N=4,K=32

@@ -14,11 +14,7 @@ fraction=${2:-0.002}
 pack=$root/.gpu-ex
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-[[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
-  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
+source "$root/bench/gpu/device-env.sh"
 tuner=$pack/clblast_tuner_xgemm
 [[ -x $tuner ]] || tuner=$(command -v clblast_tuner_xgemm)
 work=$(mktemp -d)

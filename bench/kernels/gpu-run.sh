@@ -22,22 +22,5 @@ if [[ -z ${TABLE_ONLY:-} ]]; then
 fi
 DB=$out/gpu.sqlite TABLE_ONLY=1 REPEAT=${REPEAT:-10} "$root/bench/kernels/run.sh" gpu >"$out/table.md" 2>>"$out/log.txt"
 echo "table: run.sh exit $?" >>"$out/log.txt"
-python3 - >"$out/cublas.txt" 2>&1 <<'PY'
-import time
-try:
-    import torch
-except Exception as e:
-    print("no torch:", e); raise SystemExit
-torch.backends.cuda.matmul.allow_tf32 = False
-torch.backends.cudnn.allow_tf32 = False
-for n in (1024, 4096, 8192):
-    a = torch.randn(n, n, device="cuda"); b = torch.randn(n, n, device="cuda")
-    for _ in range(3): torch.mm(a, b)
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(10):
-        t = time.perf_counter(); torch.mm(a, b); torch.cuda.synchronize(); ts.append(time.perf_counter() - t)
-    ts.sort(); m = ts[len(ts) // 2]
-    print(f"cuBLAS sgemm n={n}: {m*1e3:.3f} ms, {2*n**3/m/1e12:.1f} TFLOP/s")
-PY
+python3 "$root/bench/gpu/cublas_sgemm.py" 1024 4096 8192 8192x8192x2048 2048x2048x8192 >"$out/cublas.txt" 2>&1
 cat "$out/device.txt" "$out/table.md" "$out/cublas.txt"; tail -40 "$out/log.txt"

@@ -1,0 +1,10 @@
+# Sourced by the scripts that run on the NVIDIA GPU machine: the libraries of the pack (.gpu-ex,
+# bench/kernels/pack-gpu.sh) on the library path, and the NVIDIA OpenCL driver as the only ICD
+# (the machine has no ICD loader set-up of its own; ../shared/device/README.md).
+# Expects $root (the project root); sets $pack.
+pack=${pack:-$root/.gpu-ex}
+[[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
+  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
+  export OCL_ICD_VENDORS=/tmp/icd
+fi
