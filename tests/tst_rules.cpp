@@ -298,6 +298,30 @@ const Example kExamples[] = {
      R"(fun f(A: [[float]8]4*N) =
   map(fun(y => id(y))) $ A)",
      R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(applies to a call of id)"},
+    {"implement-id-deep", R"(fun f(A: [[float]8]4*N) = id $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(fun(y => map(id) $ y)) $ A)",
+     R"(fun f(x: [float]8*N) = map(fun(v => id $ v)) $ x)", "0.0.0.0", "", R"(id already copies as a whole)"},
+    {"add-id-for-current-value-in-reduce", R"(fun f(x: [float]8*N) = reduceSeq(fun((acc, v) => add(acc, sq(v))), 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduceSeq(fun((acc, v) => fun(y => add(acc, sq(y))) $ id(v)), 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduceSeq(fun((acc, v) => fun(y => add(acc, sq(y))) $ id(v)), 0.0f) $ x)", "0", "", R"(already copied)"},
+    {"add-id-for-current-value-in-reduce", R"(fun f(x: [float]8*N) = reduceSeq(fun((acc, v) => add(acc, sq(v))), 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  reduceSeq(fun((acc, v) => fun(y => add(acc, sq(y))) $ id(v)), 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "", R"(not a lambda of two parameters)"},
+    {"add-id-before-map-lcl", R"(fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0.1.0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  join o mapWrg0(fun(r => mapLcl0(neg) $ id(r))) $ A)",
+     R"(fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => mapLcl0(neg) $ id $ r)) $ A)", "0.1.0.0.0", "", R"(already copied)"},
+    {"add-id-for-map-wrg-param", R"(fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0.1", "",
+     R"(fun f(A: [[float]8]4*N) =
+  join o mapWrg0(fun(y => fun(r => mapLcl0(neg) $ r) $ id(y))) $ A)",
+     R"(fun f(T: [[[float]8]4]4*N) = mapWrg1(fun(rs => mapWrg0(fun(r => mapLcl0(neg) $ r)) $ rs)) $ T)", "0", "", R"(contains another mapWrg)"},
+    {"add-id-after-reduce", R"(fun f(x: [float]8*N) = reduceSeq(add, 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  mapSeq(id) $ reduceSeq(add, 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = mapSeq(id) $ reduceSeq(add, 0.0f) $ x)", "0.1", "", R"(already copied)"},
     {"map-to-glb", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "dim=0",
      R"(fun f(x: [float]8*N) =
   mapGlb0(neg) $ x)",
@@ -310,6 +334,10 @@ const Example kExamples[] = {
      R"(fun f(A: [[float]8]4*N) =
   mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)",
      R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "dim=0", R"(nested inside a mapWrg0)"},
+    {"map-to-lcl", R"(fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => reduceSeq(fun((acc, v) => map(add) $ zip(acc, v)), zeros([float]8)) $ split(8) $ r)) $ A)", "0.1.0.0.0.0.0.0", "dim=0",
+     R"(fun f(A: [[float]8]4*N) =
+  join o mapWrg0(fun(r => reduceSeq(fun((acc, v) => mapLcl0(add) $ zip(acc, v)), zeros([float]8)) $ split(8) $ r)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => mapLcl0(fun(v => reduceSeq(fun((acc, w) => map(add) $ zip(acc, w)), zeros([float]1)) $ split(1) $ r)) $ r)) $ A)", "0.1.0.0.0.0.0.0.0.0.0", "dim=0", R"(sequential loop of one local thread)"},
     {"map-to-seq", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "",
      R"(fun f(x: [float]8*N) =
   mapSeq(neg) $ x)",
@@ -431,6 +459,32 @@ const Example kExamples[] = {
     )) o split(2) $ transpose(B)
   )) o split(2) $ A)",
      R"(fun f(A: [[float]8]4*N) = map(fun(r => map(neg) $ r)) $ A)", "0", "x=2,y=2", R"(step 2 of 4)"},
+    {"tile-reduction", R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=4",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) =
+  join o reduce(
+    fun((acc, tiles) =>
+      map(fun((accRow, a) =>
+        map(fun((c, b) =>
+          join o map(fun(s => reduce(add, s) o map(mult) $ zip(a, b))) $ c
+        )) $ zip(accRow, get(1, tiles))
+      )) $ zip(acc, get(0, tiles))
+    ),
+    zeros([[[float]1]2*N]2*M)
+  ) $ zip(transpose o map(split(4)) $ A, transpose o map(split(4)) $ B))",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=3", R"(does not provably divide)"},
+    {"tile-reduction", R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => add(acc, mult(p))), 0.0f) $ zip(b, a))) $ B)) $ A)", "0", "k=2",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) =
+  join o reduce(
+    fun((acc, tiles) =>
+      map(fun((accRow, a) =>
+        map(fun((c, b) =>
+          join o map(fun(s => reduce(fun((acc_1, p) => add(acc_1, mult(p))), s) $ zip(b, a))) $ c
+        )) $ zip(accRow, get(1, tiles))
+      )) $ zip(acc, get(0, tiles))
+    ),
+    zeros([[[float]1]2*N]2*M)
+  ) $ zip(transpose o map(split(2)) $ A, transpose o map(split(2)) $ B))",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N, z: float) = map(fun(a => map(fun(b => reduce(add, z) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=2", R"(not a constant)"},
     {"finish-tiling", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "k=4",
      R"(fun f(x: [float]8*N) =
   reduce(add, 0.0f) o join o map(reduce(add, 0.0f)) o split(4) $ x)",

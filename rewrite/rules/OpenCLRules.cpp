@@ -13,6 +13,31 @@ namespace {
 using namespace support;
 using ir::PatternKind;
 
+// Why a mapLcl may not run at the site because of sequential code around it; "" if it may. A
+// sequential loop of the whole work-group — a reduceSeq or mapSeq between the mapWrg and the site
+// that no mapLcl encloses — is fine: every thread of the work-group runs it the same number of
+// times (the loop over the K tiles of a tiled matmul, Lift's MapLcl inside ReduceSeq). Sequential
+// code inside a local thread, and the operators of unlowered reductions, are not.
+std::string localSequentialContext(const Site& s) {
+  bool inLoop = false;
+  for (size_t i = s.ancestors.size(); i-- > 0;) {
+    auto* p = s.ancestors[i].fun ? ir::asPattern(s.ancestors[i].fun) : nullptr;
+    if (!p) continue;
+    PatternKind k = p->pattern();
+    if (k == PatternKind::MapWrg) return "";
+    if (k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll || k == PatternKind::ReduceSeq ||
+        k == PatternKind::ReduceSeqUnroll) {
+      inLoop = true;
+    } else if (k == PatternKind::Reduce || k == PatternKind::PartRed || k == PatternKind::MapVec) {
+      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
+    } else if (k == PatternKind::MapLcl && inLoop) {
+      return "it is inside a sequential loop of one local thread (only loops of the whole work-group may "
+             "contain local maps)";
+    }
+  }
+  return "";
+}
+
 Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
   auto mc = m::mapCall(s.expr(), PatternKind::Map);
   if (!mc) return fail("not a call of map");
@@ -22,7 +47,8 @@ Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
       return fail("the function contains parallel maps, which cannot run inside a sequential loop");
     return Outcome::ok(m::callMap(PatternKind::MapSeq, mc->f, mc->input));
   }
-  if (std::string why = sequentialContext(s); !why.empty()) return Outcome::fail(why);
+  std::string why = to == PatternKind::MapLcl ? localSequentialContext(s) : sequentialContext(s);
+  if (!why.empty()) return Outcome::fail(why);
   switch (to) {
     case PatternKind::MapGlb:
       if (s.insidePattern(PatternKind::MapWrg) || s.insidePattern(PatternKind::MapLcl))
