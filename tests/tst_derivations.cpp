@@ -1,7 +1,8 @@
 // Derivations: every shipped resources/derivations/*.derivation replays, its result means what
 // its starting program means (interpreter), is fully lowered and compiles to an OpenCL kernel;
 // the text format round-trips; strategies expand into replayable rewrites; errors name the
-// file, line and step. Two derivations must reach the hand-written low-level examples.
+// file, line and step. Two derivations must reach the hand-written low-level examples; the
+// local-memory tiled matmul loops over K tiles copied to local memory.
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -83,6 +84,20 @@ class TestDerivations : public QObject {
     ir::Program expected = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/dot.lift");
     EquivalenceReport eq = checkEquivalence(expected, r.result.program);
     QVERIFY2(eq, eq.message.c_str());
+  }
+
+  void tiledLocalLoopsOverKTilesInLocalMemory() {
+    // The reduction over K is the work-group's loop over pairs of tiles, both copied to local
+    // memory in each step (two local tiles besides the accumulator), with barriers around them.
+    ReplayResult r = replay(Derivation::load(derivationPath("matmul_tiled_local.derivation")));
+    std::string printed = lang::printProgram(r.result.program);
+    QVERIFY2(printed.find("reduceSeq(\n        fun((acc, tiles) =>") != std::string::npos, printed.c_str());
+    size_t first = printed.find("toLocal(mapLcl1");
+    QVERIFY2(first != std::string::npos && printed.find("toLocal(mapLcl1", first + 1) != std::string::npos,
+             printed.c_str());
+    codegen::CompiledKernel k = codegen::compileKernel(r.result.program);
+    QVERIFY2(k.source.find("local float tmp3[256];") != std::string::npos, k.source.c_str());
+    QVERIFY2(k.source.find("barrier(CLK_LOCAL_MEM_FENCE)") != std::string::npos, k.source.c_str());
   }
 
   void textRoundTrips() {
