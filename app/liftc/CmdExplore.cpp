@@ -1,6 +1,7 @@
 // liftc explore FILE.lift --device D --size N=... (--budget 10m | --max-kernels K) --db FILE
 //               [--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D]
 //               [--top N] [--repeat R] [--timeout S] [--no-resume] [--no-warm-start] [--quiet]
+// liftc explore FILE.lift --dry-run [--device D | --device-info SPEC] --size N=... [--max-kernels K] ...
 // searches derivations and parameters of a high-level program for fast kernels on a device
 // (rewrite/explore/SearchRunner.h), storing every evaluated kernel in an SQLite store that a
 // later search resumes from. A live progress line (kernels evaluated, valid, best so far) goes
@@ -12,6 +13,18 @@
 // stores with `liftc results --merge`. The evolution strategy starts from the fastest kernels the
 // store holds for the same program at other sizes (--no-warm-start: from scratch).
 //
+// --dry-run compiles every candidate the strategy proposes and checks it against the device's
+// limits without running anything (no worker, no store): one line per candidate with its
+// status (compiled, compile-failed, constraint, invalid-launch) and why, then the count of each
+// status and of each code-generator message. The device is --device, looked up in this process,
+// or one described by --device-info (a device this machine lacks): "gpu" or "cpu", then
+// comma-separated compute-units=N, local-memory=BYTES, global-memory=BYTES, max-alloc=BYTES
+// (the largest buffer; BYTES may end in K, M or G), work-group=N (the largest work-group, also
+// per dimension but the third, 64), vector-width=N (preferred float vector width); what is not
+// given is as DeviceLimits assumes. An H100 (as its OpenCL driver reports it):
+// gpu,compute-units=132,local-memory=48K,global-memory=79G,max-alloc=19G,work-group=1024,vector-width=1
+// --max-kernels counts the candidates that compile or fail to.
+//
 // Exit status: 0 when the search ended (any stop reason but an error), 2 for bad input or a
 // set-up error (no device, no reference).
 #include <fmt/format.h>
@@ -20,9 +33,13 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <map>
+#include <optional>
+#include <sstream>
 #include <thread>
 
 #include "app/liftc/Command.h"
+#include "codegen/runtime/Device.h"
 #include "core/lang/Parser.h"
 #include "rewrite/explore/ResultStore.h"
 #include "rewrite/explore/SearchRunner.h"
@@ -72,6 +89,65 @@ std::string oneLine(const std::string& derivation) {
   std::string s = derivation;
   for (size_t p = s.find('\n'); p != std::string::npos; p = s.find('\n', p)) s.replace(p, 1, "; ");
   return s;
+}
+
+// A device described by --device-info (see the file comment).
+runtime::DeviceInfo describedDevice(const std::string& spec) {
+  runtime::DeviceInfo d;
+  std::istringstream in(spec);
+  std::string item;
+  std::getline(in, item, ',');
+  if (item != "gpu" && item != "cpu")
+    throw LiftError(fmt::format("--device-info: starts with gpu or cpu, got '{}'", item));
+  d.type = item == "gpu" ? "GPU" : "CPU";
+  d.name = fmt::format("described device {}", spec);
+  d.platformName = "dry run";
+  while (std::getline(in, item, ',')) {
+    size_t eq = item.find('=');
+    std::string key = item.substr(0, eq), text = eq == std::string::npos ? "" : item.substr(eq + 1);
+    uint64_t scale = 1;
+    for (auto [suffix, bytes] : {std::pair{'K', 1ull << 10}, {'M', 1ull << 20}, {'G', 1ull << 30}})
+      if (!text.empty() && text.back() == suffix) scale = bytes;
+    if (scale > 1) text.pop_back();
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+    if (text.empty() || *end || v == 0)
+      throw LiftError(fmt::format("--device-info: expected NAME=POSITIVE-NUMBER, got '{}'", item));
+    v *= scale;
+    if (key == "compute-units")
+      d.computeUnits = static_cast<uint32_t>(v);
+    else if (key == "local-memory")
+      d.localMemBytes = v;
+    else if (key == "global-memory")
+      d.globalMemBytes = v;
+    else if (key == "max-alloc")
+      d.maxAllocBytes = v;
+    else if (key == "work-group") {
+      d.maxWorkGroupSize = v;
+      d.maxWorkItemSizes = {v, v, std::min<uint64_t>(v, 64)};
+    } else if (key == "vector-width")
+      d.preferredFloatVectorWidth = static_cast<uint32_t>(v);
+    else
+      throw LiftError(
+          fmt::format("--device-info: unknown '{}' (compute-units, local-memory, global-memory, max-alloc, "
+                      "work-group, vector-width)",
+                      key));
+  }
+  return d;
+}
+
+// A dry run's summary: candidates by status, and those the code generator refused by message.
+void printDryRun(const std::vector<explore::KernelEvent>& kernels) {
+  std::map<std::string, int64_t> byStatus, byMessage;
+  for (const explore::KernelEvent& k : kernels) {
+    ++byStatus[k.status];
+    if (k.status == "compile-failed") ++byMessage[k.message];
+  }
+  std::printf("\nby status:\n");
+  for (auto& [status, n] : byStatus) std::printf("%6lld  %s\n", static_cast<long long>(n), status.c_str());
+  if (byMessage.empty()) return;
+  std::printf("\ncompile-failed by message:\n");
+  for (auto& [message, n] : byMessage) std::printf("%6lld  %s\n", static_cast<long long>(n), message.c_str());
 }
 
 void printBest(const std::vector<explore::KernelRecord>& best, size_t top) {
@@ -128,13 +204,21 @@ int runExplore(const Args& args) {
   if (args.has("--timeout")) o.run.timeoutMs = static_cast<double>(positive(args, "--timeout", 5)) * 1000;
   o.resume = !args.has("--no-resume");
   if (args.has("--reference")) o.reference = codegen::ReferenceChoice::parse(args.get("--reference"));
-  if (!args.has("--db"))
+  bool dryRun = args.has("--dry-run");
+  if (dryRun)
+    o.dryRun = args.has("--device-info") ? describedDevice(args.get("--device-info"))
+                                         : runtime::Device::find(o.devices.front()).info();
+  else if (args.has("--device-info"))
+    throw LiftError("--device-info describes the device of a --dry-run");
+  std::optional<explore::ResultStore> store;
+  if (args.has("--db"))
+    store.emplace(args.get("--db"));
+  else if (!dryRun)
     throw LiftError("--db FILE: the result store is required (it is created if missing)");
-  explore::ResultStore store(args.get("--db"));
 
   bool quiet = args.has("--quiet");
   bool tty = isatty(fileno(stderr));
-  explore::SearchRunner runner(problem, o, &store);
+  explore::SearchRunner runner(problem, o, store ? &*store : nullptr);
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
   std::atomic<bool> done{false};
@@ -152,7 +236,16 @@ int runExplore(const Args& args) {
                problem.sizesText.c_str(), o.strategy.c_str(), static_cast<unsigned long long>(o.seed),
                o.shardCount > 1 ? fmt::format(", shard {}/{}", o.shardIndex, o.shardCount).c_str() : "");
   std::string lastActivity;
+  std::vector<explore::KernelEvent> dryKernels;
   explore::SearchSummary summary = runner.run([&](const explore::SearchEvent& e) {
+    if (dryRun && e.kind == explore::SearchEvent::Kind::Kernel) {
+      const explore::KernelEvent& k = e.kernel;
+      dryKernels.push_back(k);
+      std::printf("#%lld %s %s | %s%s%s\n", static_cast<long long>(k.index), k.status.c_str(),
+                  k.parameters.c_str(), oneLine(k.derivation).c_str(), k.message.empty() ? "" : " | ",
+                  k.message.c_str());
+      return;
+    }
     if (quiet) return;
     std::string status = fmt::format(
         "[{:6.1f}s] kernels {} (valid {}, cached {}, rejected {}, duplicates {})", e.elapsedS,
@@ -185,6 +278,16 @@ int runExplore(const Args& args) {
 
   if (summary.stopReason == explore::StopReason::Error) throw LiftError(summary.error);
   const auto& c = summary.counts;
+  if (dryRun) {
+    std::printf("\ndry run on %s: %s after %.1f s\n", summary.device.c_str(),
+                explore::toString(summary.stopReason), summary.seconds);
+    std::printf("candidates %lld: compiled %lld, compile failed %lld, rejected %lld, duplicates %lld\n",
+                static_cast<long long>(c.generated), static_cast<long long>(c.compiled),
+                static_cast<long long>(c.compileFailed), static_cast<long long>(c.rejected),
+                static_cast<long long>(c.duplicates));
+    printDryRun(dryKernels);
+    return kExitOk;
+  }
   std::printf("search %lld on %s: %s after %.1f s\n", static_cast<long long>(summary.searchId),
               summary.device.c_str(), explore::toString(summary.stopReason), summary.seconds);
   std::printf(
@@ -204,10 +307,11 @@ int runExplore(const Args& args) {
 CommandRegistration reg({"explore",
                          "explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE "
                          "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] "
-                         "[--top N] [--no-resume] [--no-warm-start]",
-                         {"--no-resume", "--no-warm-start", "--quiet"},
+                         "[--top N] [--no-resume] [--no-warm-start] [--dry-run [--device-info SPEC]]",
+                         {"--no-resume", "--no-warm-start", "--quiet", "--dry-run"},
                          {"--device", "--size", "--budget", "--max-kernels", "--db", "--strategy", "--seed",
-                          "--shard", "--depth", "--top", "--repeat", "--timeout", "--reference"},
+                          "--shard", "--depth", "--top", "--repeat", "--timeout", "--reference",
+                          "--device-info"},
                          runExplore});
 
 }  // namespace

@@ -25,6 +25,7 @@ struct SearchCounts {
   int64_t rejected = 0;    // failed derivations, heuristics and resource constraints
   int64_t otherShard = 0;  // left to another shard (--shard)
   int64_t compileFailed = 0;
+  int64_t compiled = 0;   // dry run: compiled and within the limits (they would run)
   int64_t cached = 0;     // measured before (in the store): not measured again
   int64_t evaluated = 0;  // kernels run on a device in this search (any status)
   int64_t valid = 0;      // of those (and of the cached ones), correct results

@@ -125,6 +125,11 @@ struct SearchRunner::Impl {
     emit(std::move(e));
   }
 
+  // What limits.maxKernels counts.
+  int64_t kernelsCounted() const {
+    return self.options_.dryRun ? counts.compileFailed + counts.compiled : counts.evaluated;
+  }
+
   // Under the mutex: whether a limit stops the search now.
   bool limitReached() {
     if (stop != StopReason::None) return true;
@@ -132,7 +137,7 @@ struct SearchRunner::Impl {
       stop = StopReason::Cancelled;
     else if (self.options_.limits.seconds > 0 && elapsed() >= self.options_.limits.seconds)
       stop = StopReason::TimeLimit;
-    else if (self.options_.limits.maxKernels > 0 && counts.evaluated >= self.options_.limits.maxKernels)
+    else if (self.options_.limits.maxKernels > 0 && kernelsCounted() >= self.options_.limits.maxKernels)
       stop = StopReason::KernelLimit;
     return stop != StopReason::None;
   }
@@ -207,7 +212,7 @@ struct SearchRunner::Impl {
 
   int64_t store(KernelRecord& k, const std::string& source) {
     k.elapsedS = elapsed();
-    if (!self.store_) return 0;
+    if (!self.store_ || self.options_.dryRun) return 0;
     try {
       k.id = self.store_->addKernel(k, source);
     } catch (const LiftError& e) {
@@ -217,8 +222,8 @@ struct SearchRunner::Impl {
     return k.id;
   }
 
-  // One worker's loop.
-  void work(runtime::WorkerClient& worker) {
+  // One worker's loop (a dry run: no worker).
+  void work(runtime::WorkerClient* worker) {
     std::unique_lock lock(mutex);
     while (!limitReached()) {
       std::optional<Candidate> c;
@@ -265,11 +270,23 @@ struct SearchRunner::Impl {
       evaluate(*c, worker, lock);
       --active;
     }
-    if (stop == StopReason::Cancelled || stop == StopReason::TimeLimit) worker.cancel();
+    if (worker && (stop == StopReason::Cancelled || stop == StopReason::TimeLimit)) worker->cancel();
   }
 
-  // Compiles, checks and runs one candidate; takes the lock for what is shared.
-  void evaluate(const Candidate& c, runtime::WorkerClient& worker, std::unique_lock<std::mutex>& lock) {
+  // Under the mutex, in a dry run: a candidate that would not run, or would.
+  void reportDry(const Candidate& c, KernelRecord& k, const std::string& status, const std::string& why) {
+    k.status = status;
+    k.message = why;
+    if (status == "compiled")
+      ++counts.compiled;
+    else
+      ++counts.rejected;
+    report(c, k, false);
+  }
+
+  // Compiles, checks and runs one candidate (a dry run: without running it; no worker); takes
+  // the lock for what is shared.
+  void evaluate(const Candidate& c, runtime::WorkerClient* worker, std::unique_lock<std::mutex>& lock) {
     KernelRecord k = recordFor(c);
     codegen::EvaluationRequest req = request;
     if (!c.local.empty()) req.local = c.local;
@@ -294,6 +311,7 @@ struct SearchRunner::Impl {
       if (!c.local.empty()) launch.local.assign(c.local.begin(), c.local.end());
     } catch (const LiftError& e) {
       lock.lock();
+      if (self.options_.dryRun) return reportDry(c, k, "invalid-launch", e.diagnostic().message);
       ++counts.rejected;
       strategy->observe(c, Measurement{"invalid-launch"});
       return;
@@ -303,6 +321,7 @@ struct SearchRunner::Impl {
     std::string why = resourceViolation(*kernel, launch, limits);
     if (!why.empty()) {
       lock.lock();
+      if (self.options_.dryRun) return reportDry(c, k, "constraint", why);
       ++counts.rejected;
       strategy->observe(c, Measurement{"constraint"});
       return;
@@ -322,9 +341,10 @@ struct SearchRunner::Impl {
         strategy->observe(c, m != measuredByProgram.end() ? m->second : Measurement{"duplicate"});
         return;
       }
+      if (!worker) return reportDry(c, k, "compiled", "");
       lock.unlock();
     }
-    codegen::Evaluation e = codegen::evaluate(c.program->program, kernel, req, worker, &reference);
+    codegen::Evaluation e = codegen::evaluate(c.program->program, kernel, req, *worker, &reference);
     k.status = codegen::toString(e.status);
     k.message = e.message;
     k.medianMs = e.run.medianMs;
@@ -392,32 +412,39 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     return summary;
   };
 
-  // Workers, one per device.
+  // Workers, one per device (a dry run: the device described, no worker).
   std::vector<std::unique_ptr<runtime::WorkerClient>> workers;
-  try {
-    std::string liftc = options_.liftcPath.empty() ? runtime::WorkerClient::findLiftc() : options_.liftcPath;
-    if (liftc.empty()) throw LiftError("no liftc executable for the worker (set LIFT_LIFTC)");
-    for (const std::string& d : options_.devices.empty() ? std::vector<std::string>{"0"} : options_.devices) {
-      runtime::WorkerOptions wo;
-      wo.liftcPath = liftc;
-      wo.device = d;
-      wo.cacheDir = options_.cacheDir;
-      auto w = std::make_unique<runtime::WorkerClient>(wo);
-      {
-        std::lock_guard lock(impl.mutex);
-        impl.activity(fmt::format("starting the worker for device {}", d.empty() ? "0" : d));
+  if (options_.dryRun) {
+    impl.device = deviceName(*options_.dryRun);
+    impl.limits = options_.deviceLimits ? *options_.deviceLimits : DeviceLimits::of(*options_.dryRun);
+    impl.preferredWidth = options_.dryRun->preferredFloatVectorWidth;
+  } else
+    try {
+      std::string liftc =
+          options_.liftcPath.empty() ? runtime::WorkerClient::findLiftc() : options_.liftcPath;
+      if (liftc.empty()) throw LiftError("no liftc executable for the worker (set LIFT_LIFTC)");
+      for (const std::string& d :
+           options_.devices.empty() ? std::vector<std::string>{"0"} : options_.devices) {
+        runtime::WorkerOptions wo;
+        wo.liftcPath = liftc;
+        wo.device = d;
+        wo.cacheDir = options_.cacheDir;
+        auto w = std::make_unique<runtime::WorkerClient>(wo);
+        {
+          std::lock_guard lock(impl.mutex);
+          impl.activity(fmt::format("starting the worker for device {}", d.empty() ? "0" : d));
+        }
+        runtime::DeviceInfo info = w->start();
+        if (impl.device.empty()) {
+          impl.device = deviceName(info);
+          impl.limits = options_.deviceLimits ? *options_.deviceLimits : DeviceLimits::of(info);
+          impl.preferredWidth = info.preferredFloatVectorWidth;
+        }
+        workers.push_back(std::move(w));
       }
-      runtime::DeviceInfo info = w->start();
-      if (impl.device.empty()) {
-        impl.device = deviceName(info);
-        impl.limits = options_.deviceLimits ? *options_.deviceLimits : DeviceLimits::of(info);
-        impl.preferredWidth = info.preferredFloatVectorWidth;
-      }
-      workers.push_back(std::move(w));
+    } catch (const LiftError& e) {
+      return finish(StopReason::Error, e.what());
     }
-  } catch (const LiftError& e) {
-    return finish(StopReason::Error, e.what());
-  }
   {
     std::lock_guard lock(workersMutex_);
     for (auto& w : workers) workers_.push_back(w.get());
@@ -437,20 +464,22 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   impl.request.seed = options_.inputSeed;
   impl.request.reference = options_.reference;
   impl.request.cancel = &cancel_;
-  {
-    std::lock_guard lock(impl.mutex);
-    impl.activity("computing the expected outputs");
+  if (!options_.dryRun) {
+    {
+      std::lock_guard lock(impl.mutex);
+      impl.activity("computing the expected outputs");
+    }
+    try {
+      impl.reference = codegen::prepareReference(problem_.original, impl.request);
+    } catch (const LiftError& e) {
+      if (cancel_.load()) return finish(StopReason::Cancelled, "");
+      return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", e.what()));
+    }
+    impl.request.work = impl.reference.work;
   }
-  try {
-    impl.reference = codegen::prepareReference(problem_.original, impl.request);
-  } catch (const LiftError& e) {
-    if (cancel_.load()) return finish(StopReason::Cancelled, "");
-    return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", e.what()));
-  }
-  impl.request.work = impl.reference.work;
 
   // The store: this search, and what earlier ones measured.
-  if (store_) {
+  if (store_ && !options_.dryRun) {
     try {
       SearchRecord s;
       s.program = options_.programLabel.empty() ? problem_.name : options_.programLabel;
@@ -481,7 +510,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   // The strategy.
   StrategyOptions so;
   so.seed = options_.seed;
-  if (store_ && options_.warmStart > 0) {
+  if (store_ && !options_.dryRun && options_.warmStart > 0) {
     // The fastest kernels of the same program on this device at other sizes, one per
     // derivation (the strategy maps them to its templates, or ignores them).
     try {
@@ -528,8 +557,8 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
 
   std::vector<std::thread> threads;
   for (size_t i = 1; i < workers.size(); ++i)
-    threads.emplace_back([&impl, w = workers[i].get()] { impl.work(*w); });
-  impl.work(*workers[0]);
+    threads.emplace_back([&impl, w = workers[i].get()] { impl.work(w); });
+  impl.work(workers.empty() ? nullptr : workers[0].get());
   for (auto& t : threads) t.join();
   for (auto& w : workers) w->stop();
   return finish(impl.stop == StopReason::None ? StopReason::Exhausted : impl.stop, "");

@@ -3,7 +3,8 @@
 // (one per device, all feeding one result store), deduplicates programs by structural hash and
 // kernels by their OpenCL source, type-checks every candidate (the rewrite engine does) and
 // checks the resource constraints before anything runs, skips what the store has measured
-// (resume), and reports progress as value-type events. It ends with a StopReason.
+// (resume), and reports progress as value-type events. It ends with a StopReason. A dry run
+// (SearchOptions::dryRun) compiles and checks the candidates for a described device without one.
 //
 // The desktop app runs a search in the background:
 //
@@ -75,6 +76,14 @@ struct SearchOptions {
   std::string programLabel;   // the program's path or name, for the store
   double phase1Share = 0.25;  // of the time budget, at most, for phases 1 and 2
   uint64_t inputSeed = 1;     // the inputs every kernel is run on
+  // A dry run for this device: every candidate is compiled and checked against the limits
+  // (deviceLimits, default: DeviceLimits::of this device) and nothing runs — no worker, no
+  // reference, nothing stored or resumed. Each candidate that is not a duplicate is reported as
+  // a kernel event with status "compile-failed" (the code generator's message), "constraint" or
+  // "invalid-launch" (why) or "compiled" (it would run); limits.maxKernels counts the
+  // candidates that are compiled or fail to compile (what a real search evaluates or counts
+  // as compile failed).
+  std::optional<runtime::DeviceInfo> dryRun;
 };
 
 struct SearchSummary {
