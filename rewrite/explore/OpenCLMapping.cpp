@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "codegen/LoweringCheck.h"
 #include "rewrite/RuleRegistry.h"
 
 namespace lift::explore {
@@ -241,7 +242,11 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
   return m;
 }
 
-// Whether every step applies to p in turn, a tree's "$threads" set to `threads`.
+// Whether every step applies to p in turn, a tree's "$threads" set to `threads`, and the code
+// generator's lowering check accepts the result: a mapping that leaves a high-level pattern
+// (a partRed, which no mapping lowers; a map the walk does not reach, such as the inner map of a
+// point-free map(map(f))) or makes a mapGlb or mapWrg whose result is consumed in the same
+// kernel is refused by the code generator whatever the values, so it is dropped here.
 bool applies(const rewrite::TypedProgram& p, const std::vector<RewriteStep>& steps, int64_t threads) {
   std::optional<rewrite::TypedProgram> cur = p;
   for (const RewriteStep& step : steps) {
@@ -250,6 +255,11 @@ bool applies(const rewrite::TypedProgram& p, const std::vector<RewriteStep>& ste
     rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
     if (!r) return false;
     cur = std::move(r.program);
+  }
+  try {
+    codegen::checkLowered(codegen::ProgramIndex(cur->program));
+  } catch (const codegen::LoweringError&) {
+    return false;
   }
   return true;
 }

@@ -32,8 +32,9 @@ struct MappingOptions {
   bool workGroups = true;  // schemes with mapWrg/mapLcl
 };
 
-// The mappings of a program (each checked: every step applies). Empty when the program has
-// nothing to map (or only mappings that break the OpenCL rules).
+// The mappings of a program (each checked: every step applies, and the code generator's
+// lowering check accepts the lowered program). Empty when the program has nothing to map (or
+// only mappings that break the OpenCL rules or that no kernel can compute).
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options = {});
 
 // The levels of the program's computing maps (for tests and the heuristics): one entry per map

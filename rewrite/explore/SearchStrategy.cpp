@@ -1,9 +1,6 @@
 // The strategy factory and the template space shared by the strategies (see SearchStrategy.h).
 #include "rewrite/explore/SearchStrategy.h"
 
-#include "codegen/Compiler.h"
-#include "codegen/LoweringCheck.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,25 +94,6 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
   return t;
 }
 
-// Whether the code generator may accept some instance of the template: its default instance is
-// compiled, and the template is dropped only for errors that no choice of values changes
-// (codegen::LoweringError: a parallel map's result consumed by another one inside the same
-// kernel, a high-level pattern left unlowered, local memory outside a work-group). Other
-// errors (a private array too large for these values) keep it, as does a default instance
-// that does not derive.
-static bool structurallyCompilable(const SearchProblem& problem,
-                                   const std::shared_ptr<const DerivationTemplate>& t) {
-  std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
-  if (!c) return true;
-  try {
-    codegen::compileKernel(c->program->program, codegen::CompileOptions{});
-  } catch (const codegen::LoweringError&) {
-    return false;
-  } catch (const LiftError&) {
-  }
-  return true;
-}
-
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options) {
   TemplateSpace space;
   if (ctx.activity) ctx.activity("phase 1: algorithmic exploration");
@@ -138,20 +116,13 @@ TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& op
       continue;
     }
     for (const OpenCLMapping& m : maps) {
-      std::shared_ptr<const DerivationTemplate> t = withMapping(*v.tmpl, m, options);
-      if (!structurallyCompilable(*ctx.problem, t)) {
-        ++space.uncompilable;
-        continue;
-      }
-      space.templates.push_back(t);
+      space.templates.push_back(withMapping(*v.tmpl, m, options));
     }
   }
   space.mappings = space.templates.size();
   if (ctx.activity)
-    ctx.activity(
-        fmt::format("phase 2: {} templates ({} programs x their mappings; {} mappings the code generator "
-                    "rejects dropped)",
-                    space.templates.size(), variants.size(), space.uncompilable));
+    ctx.activity(fmt::format("phase 2: {} templates ({} programs x their mappings)", space.templates.size(),
+                             variants.size()));
   return space;
 }
 

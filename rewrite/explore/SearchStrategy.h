@@ -88,9 +88,8 @@ std::vector<std::string> strategyNames();
 struct TemplateSpace {
   std::vector<std::shared_ptr<const DerivationTemplate>> templates;
   AlgorithmicStats algorithmic;
-  size_t variants = 0;      // phase-1 programs
-  size_t mappings = 0;      // templates that failed no mapping step
-  size_t uncompilable = 0;  // mappings dropped: the code generator rejects them whatever the values
+  size_t variants = 0;  // phase-1 programs
+  size_t mappings = 0;  // templates that failed no mapping step
 };
 TemplateSpace buildTemplateSpace(StrategyContext& ctx, const StrategyOptions& options);
 
