@@ -26,8 +26,20 @@ const QString kH100 =
     u"gpu,compute-units=132,local-memory=48K,global-memory=79G,max-alloc=19G,work-group=1024,vector-width=1"_s;
 
 QStringList dryRun(const QString& deviceInfo) {
-  return {"explore",  "resources/examples/matmul.lift", "--dry-run", "--device-info", deviceInfo, "--size",
-          "M=256,N=256,K=256", "--strategy", "random", "--seed", "3", "--max-kernels", "10", "--quiet"};
+  return {"explore",
+          "resources/examples/matmul.lift",
+          "--dry-run",
+          "--device-info",
+          deviceInfo,
+          "--size",
+          "M=256,N=256,K=256",
+          "--strategy",
+          "random",
+          "--seed",
+          "3",
+          "--max-kernels",
+          "10",
+          "--quiet"};
 }
 
 }  // namespace
