@@ -20,9 +20,9 @@
 #include <regex>
 #include <set>
 
-#include "codegen/Vectorization.h"
 #include "core/ir/CFun.h"
 #include "core/ir/CFunAst.h"
+#include "core/ir/Vectorizable.h"
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -92,7 +92,7 @@ Type vectorOf(Type t, int n) { return t.isScalar() ? Type::vector(t.scalarKind()
 // result). Null when the function is not lane-wise.
 std::shared_ptr<const ir::UserFunDef> vectorUserFun(const ir::UserFunDef& d, const std::vector<bool>& vec,
                                                     int n, std::string& why) {
-  if (!codegen::canVectorize(d)) {
+  if (!ir::canVectorize(d)) {
     why = fmt::format("user function '{}' is not one lane-wise arithmetic expression", d.name);
     return nullptr;
   }
