@@ -15,8 +15,8 @@
 
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
-#include "rewrite/DerivationReport.h"
 #include "rewrite/Equivalence.h"
+#include "rewrite/explore/DerivationReport.h"
 #include "views/CompileOptionsJson.h"
 #include "views/DerivationTreeModel.h"
 #include "views/TreeReplay.h"
@@ -464,13 +464,13 @@ bool Session::exportReport(const QString& path, QString* error) {
     return false;
   }
   try {
-    rewrite::ReportOptions opts;
+    explore::ReportOptions opts;
     opts.html = !path.endsWith(".md", Qt::CaseInsensitive);
     opts.title = "Derivation of " + (program_ ? program_->program.name : std::string("a program"));
     std::vector<rewrite::RewriteStep> steps;
     for (const QString& spec : tree_->specsTo(cur))
       steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
-    std::string report = rewrite::derivationReport(*tree_->state(tree_->rootOf(cur)).program, steps, opts);
+    std::string report = explore::derivationReport(*tree_->state(tree_->rootOf(cur)).program, steps, opts);
     return writeFile(path, QByteArray::fromStdString(report), error);
   } catch (const LiftError& e) {
     if (error) *error = fromStd(e.diagnostic().format());

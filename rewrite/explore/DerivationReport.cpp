@@ -1,5 +1,5 @@
 // See DerivationReport.h.
-#include "rewrite/DerivationReport.h"
+#include "rewrite/explore/DerivationReport.h"
 
 #include <fmt/format.h>
 
@@ -9,9 +9,13 @@
 #include "core/lang/Printer.h"
 #include "core/support/TextDiff.h"
 
-namespace lift::rewrite {
+namespace lift::explore {
 
 namespace {
+
+using rewrite::RewriteResult;
+using rewrite::RewriteStep;
+using rewrite::TypedProgram;
 
 std::string htmlEscape(const std::string& s) {
   std::string r;
@@ -98,7 +102,7 @@ std::optional<std::string> kernelOf(const TypedProgram& p) {
 
 }  // namespace
 
-std::string derivationReport(const TypedProgram& start, const std::vector<RewriteStep>& steps,
+std::string derivationReport(const rewrite::TypedProgram& start, const std::vector<RewriteStep>& steps,
                              const ReportOptions& options) {
   Writer w(options.html);
   w.heading(1, options.title);
@@ -115,7 +119,7 @@ std::string derivationReport(const TypedProgram& start, const std::vector<Rewrit
       w.paragraph(step.rule->description);
       w.code(step.rule->display(), "");
     }
-    RewriteResult r = applyRewrite(current, step);
+    RewriteResult r = rewrite::applyRewrite(current, step);
     if (!r) {
       w.paragraph("This step does not apply: " + r.message);
       break;
@@ -142,4 +146,4 @@ std::string derivationReport(const TypedProgram& start, const std::vector<Rewrit
   return w.finish(options.title);
 }
 
-}  // namespace lift::rewrite
+}  // namespace lift::explore

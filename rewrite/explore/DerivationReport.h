@@ -1,6 +1,7 @@
 // A derivation report for lecture notes: the starting program, then each step with its rule
 // (name, description, lhs => rhs), the program diff it made, and the OpenCL kernel diff once
-// the program is lowered. Markdown or self-contained HTML.
+// the program is lowered. Markdown or self-contained HTML. Part of the explore library, the
+// layer above rewriting and code generation, because it compiles the kernels it shows.
 #pragma once
 
 #include <string>
@@ -8,7 +9,7 @@
 
 #include "rewrite/Engine.h"
 
-namespace lift::rewrite {
+namespace lift::explore {
 
 struct ReportOptions {
   bool html = false;
@@ -17,7 +18,8 @@ struct ReportOptions {
 };
 
 // Replays `steps` from `start`; a step that does not apply ends the report with its reason.
-std::string derivationReport(const TypedProgram& start, const std::vector<RewriteStep>& steps,
+std::string derivationReport(const rewrite::TypedProgram& start,
+                             const std::vector<rewrite::RewriteStep>& steps,
                              const ReportOptions& options = {});
 
-}  // namespace lift::rewrite
+}  // namespace lift::explore
