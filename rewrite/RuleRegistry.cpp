@@ -22,14 +22,12 @@ const RuleRegistry& RuleRegistry::instance() {
     registerSimplificationRules(*r);
     registerCopyRules(*r);
     registerOpenCLRules(*r);
-    registerTreeReductionRules(*r);
     registerVectorisationRules(*r);
     registerBuiltinRules(*r);
     registerCoalescingRules(*r);
     registerStencilRules(*r);
     registerSizeRules(*r);
     registerMacroRules(*r);
-    registerLaneRules(*r);
     return r;
   }();
   return *registry;

@@ -41,7 +41,8 @@ class RuleRegistry {
   std::unordered_map<std::string, const Rule*> byName_;
 };
 
-// Registration functions, one per rules file.
+// Registration functions, one per rules file (one file per family, registered in the order of
+// LIFT_RULE_FAMILIES).
 void registerFusionRules(RuleRegistry& r);
 void registerFissionRules(RuleRegistry& r);
 void registerSplitJoinRules(RuleRegistry& r);
@@ -56,11 +57,9 @@ void registerOpenCLRules(RuleRegistry& r);
 void registerVectorisationRules(RuleRegistry& r);
 void registerBuiltinRules(RuleRegistry& r);
 void registerCoalescingRules(RuleRegistry& r);
-void registerTreeReductionRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerSizeRules(RuleRegistry& r);
 void registerMacroRules(RuleRegistry& r);
-void registerLaneRules(RuleRegistry& r);  // rules/LaneRules.cpp (exploration)
 
 // Levenshtein distance (for suggestions).
 size_t editDistance(std::string_view a, std::string_view b);

@@ -1,5 +1,16 @@
 // Fusion rules: two patterns become one and the intermediate array disappears (map fusion,
-// fusion through zip, reduce-map fusion as in the 003 slides' step 7 and 000 Figure 5.7g).
+// fusion through zip, reduce-map fusion as in the 003 slides' step 7 and 000 Figure 5.7g), and
+// the fusion of user functions:
+//
+//   userfun-fusion       f(.., g(..), ..)  =>  fg(.., .., ..)
+//       A user function applied to the result of another becomes one user function whose
+//       body is the composition (both bodies single expressions): `acc + x * y` in one
+//       expression lets the OpenCL compiler contract it into a fused multiply-add.
+#include <map>
+#include <regex>
+#include <set>
+
+#include "core/ir/CFun.h"
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -70,6 +81,97 @@ Outcome reduceMapFusion(const Site& s, PatternKind reduceKind, std::initializer_
   return Outcome::ok(m::callReduce(reduceKind, f, r->init, mc->input));
 }
 
+// ----- userfun-fusion ------------------------------------------------------------------------
+
+// The expression of a body `return EXPR;`, or "".
+std::string singleReturn(const ir::UserFunDef& d) {
+  static const std::regex ret(R"(^\s*return\s+([^;]*);\s*$)");
+  std::smatch m;
+  if (!std::regex_match(d.bodyText, m, ret)) return "";
+  return m[1];
+}
+
+std::string renameIdents(const std::string& text, const std::map<std::string, std::string>& names) {
+  static const std::regex ident(R"([A-Za-z_][A-Za-z0-9_]*)");
+  std::string out;
+  size_t last = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), ident); it != std::sregex_iterator(); ++it) {
+    size_t pos = static_cast<size_t>(it->position());
+    // Skip vector components (v.x) and numeric suffixes (1.0f).
+    bool member =
+        pos > 0 && (text[pos - 1] == '.' || std::isdigit(static_cast<unsigned char>(text[pos - 1])));
+    out += text.substr(last, pos - last);
+    auto f = names.find(it->str());
+    out += (!member && f != names.end()) ? f->second : it->str();
+    last = pos + it->str().size();
+  }
+  return out + text.substr(last);
+}
+
+Outcome userFunFusion(const Site& s, const ParamValues&) {
+  auto* c = ir::asCall(s.expr());
+  auto* f = c ? ir::asUserFun(c->fun()) : nullptr;
+  if (!f) return fail("not a call of a user function");
+  std::string fe = singleReturn(f->def());
+  if (fe.empty()) return fail("the body of '{}' is not one return statement", f->def().name);
+  if (c->args().size() != f->def().params.size())
+    return fail("'{}' takes its arguments as a tuple", f->def().name);
+  for (size_t i = 0; i < c->args().size(); ++i) {
+    auto* ic = ir::asCall(c->args()[i]);
+    auto* g = ic ? ir::asUserFun(ic->fun()) : nullptr;
+    if (!g || ic->args().size() != g->def().params.size()) continue;
+    std::string ge = singleReturn(g->def());
+    if (ge.empty()) continue;
+    const ir::UserFunDef& fd = f->def();
+    const ir::UserFunDef& gd = g->def();
+    // Parameters: f's before i, g's (renamed apart), f's after i.
+    std::map<std::string, std::string> gNames;
+    std::vector<std::pair<std::string, Type>> params;
+    std::vector<Expr> args;
+    std::set<std::string> taken;
+    for (auto& [pn, pt] : fd.params) taken.insert(pn);
+    for (size_t j = 0; j < i; ++j) {
+      params.push_back(fd.params[j]);
+      args.push_back(c->args()[j]);
+    }
+    for (size_t j = 0; j < gd.params.size(); ++j) {
+      std::string name = gd.params[j].first;
+      while (taken.count(name)) name += "_";
+      taken.insert(name);
+      gNames[gd.params[j].first] = name;
+      params.emplace_back(name, gd.params[j].second);
+      args.push_back(ic->args()[j]);
+    }
+    for (size_t j = i + 1; j < fd.params.size(); ++j) {
+      params.push_back(fd.params[j]);
+      args.push_back(c->args()[j]);
+    }
+    std::string inner = "(" + renameIdents(ge, gNames) + ")";
+    std::string body = " return " + renameIdents(fe, {{fd.params[i].first, inner}}) + "; ";
+    std::string name = fd.name + "_" + gd.name;
+    std::string key = name + "|" + body + "|" + fd.returnType.toString();
+    for (auto& [pn, pt] : params) key += "|" + pn + ":" + pt.toString();
+    auto def = cachedUserFun(key, [&]() -> std::shared_ptr<ir::UserFunDef> {
+      auto u = std::make_shared<ir::UserFunDef>();
+      u->name = name;
+      u->params = params;
+      u->returnType = fd.returnType;
+      u->bodyText = body;
+      u->loc = fd.loc;
+      try {
+        u->body =
+            cfun::parseBody(u->bodyText, u->params, u->returnType, fd.loc.file, fd.loc.line, fd.loc.col);
+      } catch (const LiftError&) {
+        return nullptr;
+      }
+      return u;
+    });
+    if (!def) continue;
+    return Outcome::ok(m::call(ir::UserFunNode::make(def), args));
+  }
+  return fail("no argument of '{}' is a call of a user function with a one-expression body", f->def().name);
+}
+
 }  // namespace
 
 void registerFusionRules(RuleRegistry& reg) {
@@ -94,6 +196,11 @@ void registerFusionRules(RuleRegistry& reg) {
       [](const Site& s, const ParamValues&) {
         return reduceMapFusion(s, PatternKind::ReduceSeq, {PatternKind::MapSeq, PatternKind::Map});
       }));
+  reg.add(
+      makeRule("userfun-fusion", Family::Fusion,
+               "Fuse a user function with one whose result it takes into one user function (one expression, "
+               "so that a * b + c can become a fused multiply-add).",
+               "f(x, g(y, z))", "fg(x, y, z)", {}, userFunFusion));
 }
 
 }  // namespace lift::rewrite

@@ -2,6 +2,8 @@
 #include "rewrite/rules/RuleSupport.h"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <unordered_map>
 
 #include "core/ir/CFunAst.h"
@@ -399,6 +401,18 @@ Rule makeRule(std::string name, Family family, std::string description, std::str
   r.roots = std::move(roots);
   r.apply = std::move(apply);
   return r;
+}
+
+std::shared_ptr<const ir::UserFunDef> cachedUserFun(
+    const std::string& key, const std::function<std::shared_ptr<ir::UserFunDef>()>& make) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const ir::UserFunDef>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  std::shared_ptr<const ir::UserFunDef> def = make();
+  if (def) cache[key] = def;
+  return def;
 }
 
 }  // namespace lift::rewrite::support

@@ -100,6 +100,13 @@ const ir::PatternNode* functionAsPattern(const Fun& f, PatternKind k);
 // f is a map used as a function: map(g) or fun(a => map(g) $ a) with g not using a.
 std::optional<m::MapCall> functionAsMap(const Fun& f);
 
+// The user function that `make` builds for `key` (its name, body and signature), made once and
+// shared by every program, so that a program never holds two user functions of one name (the
+// vector versions of vectorize-lanes, the fused functions of userfun-fusion). Null when `make`
+// returns null.
+std::shared_ptr<const ir::UserFunDef> cachedUserFun(
+    const std::string& key, const std::function<std::shared_ptr<ir::UserFunDef>()>& make);
+
 // Registration shorthand.
 Rule makeRule(std::string name, Family family, std::string description, std::string lhs, std::string rhs,
               std::vector<PatternKind> roots, std::function<Outcome(const Site&, const ParamValues&)> apply);
