@@ -17,7 +17,6 @@ const RuleRegistry& RuleRegistry::instance() {
     registerReduceRules(*r);
     registerIterateRules(*r);
     registerInterchangeRules(*r);
-    registerReuseRules(*r);
     registerTransposeRules(*r);
     registerSimplificationRules(*r);
     registerCopyRules(*r);

@@ -49,7 +49,6 @@ void registerSplitJoinRules(RuleRegistry& r);
 void registerReduceRules(RuleRegistry& r);
 void registerIterateRules(RuleRegistry& r);
 void registerInterchangeRules(RuleRegistry& r);
-void registerReuseRules(RuleRegistry& r);  // rules/ReuseRules.cpp (tiling the reduction)
 void registerTransposeRules(RuleRegistry& r);
 void registerSimplificationRules(RuleRegistry& r);
 void registerCopyRules(RuleRegistry& r);
