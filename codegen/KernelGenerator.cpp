@@ -11,7 +11,7 @@
 #include "codegen/ProgramIndex.h"
 #include "codegen/Unrolling.h"
 #include "codegen/ViewConsumer.h"
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 #include "core/ir/TypeCheck.h"
 
 namespace lift::codegen {

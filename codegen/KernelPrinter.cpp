@@ -7,8 +7,8 @@
 
 #include "codegen/Vectorization.h"
 #include "codegen/ViewConsumer.h"
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunPrinter.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunPrinter.h"
 
 namespace lift::codegen {
 

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunPrinter.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunPrinter.h"
 
 namespace lift::codegen {
 

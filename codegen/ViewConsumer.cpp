@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 namespace lift::codegen {
 

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 namespace lift::rewrite::m {
 

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <limits>
 
-#include "core/ir/CFun.h"
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunEval.h"
-#include "core/ir/CFunPrinter.h"
+#include "core/cfun/CFun.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunEval.h"
+#include "core/cfun/CFunPrinter.h"
 
 using namespace lift;
 using namespace lift::cfun;

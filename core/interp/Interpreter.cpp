@@ -11,8 +11,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/cfun/CFun.h"
 #include "core/interp/IndexFunctions.h"
-#include "core/ir/CFun.h"
 #include "core/ir/TypeCheck.h"
 
 namespace lift::interp {

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "core/arith/ArithExpr.h"
+#include "core/cfun/CFunEval.h"
 #include "core/interp/Value.h"
-#include "core/ir/CFunEval.h"
 #include "core/ir/IR.h"
 #include "core/support/Diagnostic.h"
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 #include "core/types/Type.h"
 
 namespace lift::interp {

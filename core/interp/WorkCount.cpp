@@ -9,10 +9,10 @@
 #include <optional>
 #include <unordered_map>
 
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunBuiltins.h"
 #include "core/interp/Interpreter.h"
 #include "core/interp/Sizes.h"
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunBuiltins.h"
 #include "core/ir/TypeCheck.h"
 
 namespace lift::interp {

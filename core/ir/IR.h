@@ -20,7 +20,7 @@
 #include "core/types/Type.h"
 
 namespace lift::cfun {
-struct Body;  // the parsed body of a user function (a small C subset), see core/ir/CFun.h
+struct Body;  // the parsed body of a user function (a small C subset), see core/cfun/CFun.h
 }
 
 namespace lift::ir {

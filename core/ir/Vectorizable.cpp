@@ -1,8 +1,8 @@
 // Whether a user function's body is one lane-wise arithmetic expression (see Vectorizable.h).
 #include "core/ir/Vectorizable.h"
 
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunBuiltins.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunBuiltins.h"
 
 namespace lift::ir {
 

@@ -20,8 +20,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "core/cfun/CFun.h"
 #include "core/ir/Build.h"
-#include "core/ir/CFun.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Lexer.h"
 

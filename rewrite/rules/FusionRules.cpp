@@ -10,7 +10,7 @@
 #include <regex>
 #include <set>
 
-#include "core/ir/CFun.h"
+#include "core/cfun/CFun.h"
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {

@@ -6,8 +6,8 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunBuiltins.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunBuiltins.h"
 
 namespace lift::rewrite::support {
 

@@ -14,7 +14,7 @@
 //       For matrix multiplication after register blocking this gives the kernel a CPU's
 //       vector units want: each work-item owns k rows x n columns of C in k vector
 //       accumulators, each step one vector load of a row of B and k broadcasts of A.
-#include "core/ir/CFun.h"
+#include "core/cfun/CFun.h"
 #include "core/ir/Vectorizable.h"
 #include "rewrite/rules/RuleSupport.h"
 

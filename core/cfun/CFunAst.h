@@ -1,4 +1,4 @@
-// The typed syntax tree of a user-function body (the small C subset of core/ir/CFun.h).
+// The typed syntax tree of a user-function body (the small C subset of core/cfun/CFun.h).
 //
 // The parser resolves every name, computes every type and makes every implicit conversion an
 // explicit `Convert` node, so the evaluator (CFunEval) and the OpenCL printer (CFunPrinter)
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir/CFun.h"
+#include "core/cfun/CFun.h"
 #include "core/types/Type.h"
 
 namespace lift::cfun {
@@ -32,7 +32,7 @@ struct Loc {
   int col = 0;
 };
 
-struct BuiltinFunction;  // core/ir/CFunBuiltins.h
+struct BuiltinFunction;  // core/cfun/CFunBuiltins.h
 
 enum class UnaryOp : uint8_t { Neg, Plus, Not, BitNot };
 // clang-format off

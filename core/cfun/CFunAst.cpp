@@ -1,5 +1,5 @@
 // Type helpers of the user-function AST: slot layout of values and the C names of types.
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 #include <fmt/format.h>
 

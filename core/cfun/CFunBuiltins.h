@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 namespace lift::cfun {
 

@@ -16,7 +16,7 @@
 //                (float4)(x); arithmetic lane by lane with scalars broadcast; comparisons
 //                give intN with -1 for true; convert_int4(v)
 //   tuples       fields t._0, t._1 (also assignable); (Tuple2_float_int){a, i}; `= {a, i}`
-//   built-ins    see core/ir/CFunBuiltins.h: sqrt rsqrt exp log pow fabs fmin fmax mad fma
+//   built-ins    see core/cfun/CFunBuiltins.h: sqrt rsqrt exp log pow fabs fmin fmax mad fma
 //                clamp min max floor ceil round sin cos tan erf dot length normalize cross ...
 // Semantics: float computes in 32 bits, double in 64; int is 32-bit and wraps; shifts use
 // the count modulo 32; C's implicit conversions apply (they are explicit nodes in the AST).
@@ -35,7 +35,7 @@
 
 namespace lift::cfun {
 
-struct Body;  // defined in core/ir/CFunAst.h
+struct Body;  // defined in core/cfun/CFunAst.h
 
 // Parses `text` (what stands between the braces of a user function). `line`/`col` give the
 // position of the text's first character in `file`, so that errors point into the .lift

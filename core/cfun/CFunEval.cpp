@@ -1,6 +1,6 @@
 // The evaluator of user-function bodies: a tree walk over the typed AST writing into a frame
 // of scalar slots laid out by the parser.
-#include "core/ir/CFunEval.h"
+#include "core/cfun/CFunEval.h"
 
 #include <fmt/format.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "core/ir/CFunBuiltins.h"
+#include "core/cfun/CFunBuiltins.h"
 
 namespace lift::cfun {
 

@@ -1,4 +1,4 @@
-// Parser and checker of user-function bodies: C text -> typed AST (core/ir/CFunAst.h).
+// Parser and checker of user-function bodies: C text -> typed AST (core/cfun/CFunAst.h).
 //
 // One pass: tokens are read by a recursive-descent parser that resolves names in nested
 // scopes, types every expression with C's (and OpenCL C's) rules, inserts the implicit
@@ -17,9 +17,9 @@
 #include <optional>
 #include <string_view>
 
-#include "core/ir/CFun.h"
-#include "core/ir/CFunAst.h"
-#include "core/ir/CFunBuiltins.h"
+#include "core/cfun/CFun.h"
+#include "core/cfun/CFunAst.h"
+#include "core/cfun/CFunBuiltins.h"
 
 namespace lift::cfun {
 

@@ -1,5 +1,5 @@
 // OpenCL C built-in functions for user-function bodies: the name table, typing and evaluation.
-#include "core/ir/CFunBuiltins.h"
+#include "core/cfun/CFunBuiltins.h"
 
 #include <fmt/format.h>
 

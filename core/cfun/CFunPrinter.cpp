@@ -1,5 +1,5 @@
 // OpenCL C printer for user-function bodies.
-#include "core/ir/CFunPrinter.h"
+#include "core/cfun/CFunPrinter.h"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 namespace lift::cfun {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <span>
 
-#include "core/ir/CFunAst.h"
+#include "core/cfun/CFunAst.h"
 
 namespace lift::cfun {
 
