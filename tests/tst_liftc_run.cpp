@@ -203,6 +203,33 @@ class TestLiftcRun : public QObject {
                 "not a multiple of the local size");
   }
 
+  // --kernel: a hand-edited kernel runs with the program's parameters, NDRange and validation;
+  // a wrong one is caught, a file without the program's kernel or no file at all is an error.
+  void handWrittenKernel() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Run compiled = liftc({"compile", "lowlevel/vecmult.lift"});
+    QVERIFY2(compiled.exitCode == 0, qPrintable(describe(compiled)));
+    auto write = [&](const QString& name, const QString& text) {
+      QFile f(dir.filePath(name));
+      if (!f.open(QIODevice::WriteOnly)) return QString();
+      f.write(text.toUtf8());
+      return f.fileName();
+    };
+    QStringList run = {"run", "lowlevel/vecmult.lift", "--device", "cpu", "--size", "N=64", "--repeat", "2"};
+    Run same = liftc(run + QStringList{"--kernel", write("same.cl", compiled.out)});
+    QVERIFY2(same.exitCode == 0, qPrintable(describe(same)));
+    QVERIFY2(line(same.out, "validation:").startsWith("validation: ok"), qPrintable(same.out));
+    QString wrong = compiled.out;
+    wrong.replace("float4 y) { return x * y; }", "float4 y) { return x + y; }");
+    QVERIFY(wrong != compiled.out);
+    Run bad = liftc(run + QStringList{"--kernel", write("wrong.cl", wrong)});
+    QVERIFY2(bad.exitCode == 1, qPrintable(describe(bad)));
+    expectError(run + QStringList{"--kernel", write("other.cl", "kernel void other(global float* x) {}")},
+                "defines no kernel named 'vecMult'");
+    expectError(run + QStringList{"--kernel", dir.filePath("missing.cl")}, "cannot read");
+  }
+
   void errors() {
     QString hl = "matmul.lift";
     expectError({"run", hl, "--device", "cpu", "--size", "M=8,N=8,K=8"},
