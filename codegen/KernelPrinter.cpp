@@ -295,7 +295,7 @@ PrintedKernel printKernel(const KernelModel& model, const std::vector<KernelPara
     p.line("", 0);
   }
   for (auto& v : model.vectorized) {
-    p.line(printVectorized(*v.def, v.name, v.width), 0);
+    p.line(printVectorized(*v.def, v.name, v.width, userFunOptions), 0);
     p.line("", 0);
   }
 

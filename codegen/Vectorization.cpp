@@ -8,12 +8,13 @@
 
 namespace lift::codegen {
 
-std::string printVectorized(const ir::UserFunDef& f, const std::string& name, int width) {
+std::string printVectorized(const ir::UserFunDef& f, const std::string& name, int width,
+                            const cfun::PrintOptions& options) {
   std::string type = fmt::format("{}{}", Type::scalar(f.returnType.scalarKind()).openclName(), width);
   std::string s = fmt::format("{} {}(", type, name);
   for (size_t i = 0; i < f.params.size(); ++i)
     s += fmt::format("{}{} {}", i ? ", " : "", type, f.params[i].first);
-  return s + ") { " + cfun::printStatements(*f.body, 0) + " }";
+  return s + ") { " + cfun::printStatements(*f.body, 0, options) + " }";
 }
 
 }  // namespace lift::codegen

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "core/cfun/CFunPrinter.h"
 #include "core/ir/IR.h"
 #include "core/ir/Vectorizable.h"
 
@@ -15,7 +16,9 @@ namespace lift::codegen {
 // Which user functions have a vector version: core's answer, the one the lane rules get.
 using ir::canVectorize;
 
-// The vector version of f named `name` for vectors of `width` lanes.
-std::string printVectorized(const ir::UserFunDef& f, const std::string& name, int width);
+// The vector version of f named `name` for vectors of `width` lanes, its body printed with
+// `options` like every user function's (fma).
+std::string printVectorized(const ir::UserFunDef& f, const std::string& name, int width,
+                            const cfun::PrintOptions& options = {});
 
 }  // namespace lift::codegen
