@@ -102,6 +102,21 @@ std::pair<std::string, std::string> generate(const ir::Program& program, const s
   }
 }
 
+// Golden files whose program is gone (a file NAME.VARIANT... belongs to NAME.lift).
+std::vector<fs::path> staleGoldenFiles() {
+  std::vector<fs::path> stale;
+  for (auto& [folder, name] : kFolders) {
+    fs::path dir = kSource + "/tests/golden/" + name;
+    if (!fs::exists(dir)) continue;
+    for (auto& entry : fs::directory_iterator(dir)) {
+      std::string stem = entry.path().filename().string();
+      stem = stem.substr(0, stem.find('.'));
+      if (!fs::exists(kSource + "/" + folder + "/" + stem + ".lift")) stale.push_back(entry.path());
+    }
+  }
+  return stale;
+}
+
 }  // namespace
 
 class TestGoldenKernels : public QObject {
@@ -168,28 +183,15 @@ class TestGoldenKernels : public QObject {
   // Every golden file belongs to a program that still exists.
   void noStaleGoldenFiles() {
     if (updating()) {
-      // Remove files of programs that are gone.
-      for (auto& [folder, name] : kFolders) {
-        fs::path dir = kSource + "/tests/golden/" + name;
-        if (!fs::exists(dir)) continue;
-        for (auto& entry : fs::directory_iterator(dir)) {
-          std::string stem = entry.path().filename().string();
-          stem = stem.substr(0, stem.find('.'));
-          if (!fs::exists(kSource + "/" + folder + "/" + stem + ".lift")) fs::remove(entry.path());
-        }
-      }
+      for (const fs::path& f : staleGoldenFiles()) fs::remove(f);
       return;
     }
     for (auto& [folder, name] : kFolders) {
       fs::path dir = kSource + "/tests/golden/" + name;
       QVERIFY2(fs::exists(dir), qPrintable(QString::fromStdString("no folder " + dir.string())));
-      for (auto& entry : fs::directory_iterator(dir)) {
-        std::string stem = entry.path().filename().string();
-        stem = stem.substr(0, stem.find('.'));
-        QVERIFY2(fs::exists(kSource + "/" + folder + "/" + stem + ".lift"),
-                 qPrintable(QString::fromStdString(entry.path().string() + " has no program")));
-      }
     }
+    for (const fs::path& f : staleGoldenFiles())
+      QFAIL(qPrintable(QString::fromStdString(f.string() + " has no program")));
   }
 };
 
