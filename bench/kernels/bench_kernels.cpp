@@ -159,6 +159,16 @@ class Peers {
   runtime::DeviceContext ctx_;
 };
 
+// CLBlast's C = A x B of row-major M x K and K x N matrices, as a call for Peers::clblast.
+std::function<clblast::StatusCode(cl_command_queue*)> sgemm(int64_t M, int64_t N, int64_t K,
+                                                            const cl::Buffer& a, const cl::Buffer& b,
+                                                            const cl::Buffer& c) {
+  return [=](cl_command_queue* q) {
+    return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo,
+                                M, N, K, 1.0f, a(), 0, K, b(), 0, N, 0.0f, c(), 0, N, q);
+  };
+}
+
 Case parseCase(const std::string& spec) {
   Case c;
   std::vector<std::string> parts;
@@ -344,14 +354,7 @@ int main(int argc, char** argv) {
         row.work = 2.0 * M * N * K;
         row.M = M, row.N = N, row.K = K;
         cl::Buffer a = peers.buffer(A), b = peers.buffer(B), cb = peers.buffer(C.size());
-        row.clblastMs = peers.clblast(
-            2, reps,
-            [&](cl_command_queue* q) {
-              return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
-                                          clblast::Transpose::kNo, M, N, K, 1.0f, a(), 0, K, b(), 0, N, 0.0f,
-                                          cb(), 0, N, q);
-            },
-            err);
+        row.clblastMs = peers.clblast(2, reps, sgemm(M, N, K, a, b, cb), err);
         row.openblasMs = timeHost(2, reps, [&] {
           cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A.data(), K, B.data(), N,
                       0.0f, C.data(), N);
@@ -465,14 +468,7 @@ int main(int argc, char** argv) {
               continue;
             }
             std::string err;
-            double ms = peers.clblast(
-                2, reps,
-                [&](cl_command_queue* q) {
-                  return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
-                                              clblast::Transpose::kNo, row.M, row.N, row.K, 1.0f, a(), 0,
-                                              row.K, b(), 0, row.N, 0.0f, cb(), 0, row.N, q);
-                },
-                err);
+            double ms = peers.clblast(2, reps, sgemm(row.M, row.N, row.K, a, b, cb), err);
             if (!err.empty()) errors += " " + err + ";";
             if (ms > 0 && (best == 0 || ms < best)) {
               best = ms;
