@@ -134,7 +134,9 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
   // Every work-item of a work-group initialises a shared accumulator; all must be done before
   // any updates its elements.
   sync_.endIteration(beforeInit, site);
-  bool unroll = shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, acc), opts_.unrolling);
+  // Unrolled when the loop index selects elements of a private array (the input's): the
+  // accumulator is the same in every iteration, so its indices stay constant in a loop.
+  bool unroll = shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()), opts_.unrolling);
   LoopForm form = ctx_.sequentialForm(n, unroll);
   int tag = ++tags_;
 

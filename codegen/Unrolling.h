@@ -1,6 +1,9 @@
 // Unrolling (CASES 2016, section 5.2): mapSeqUnroll and reduceSeqUnroll are always unrolled;
-// with unrolling on, a mapSeq or reduceSeq of a small constant length that reads or writes a
-// private array is unrolled too, so that every access to the array has a constant index. Private
+// with unrolling on, a mapSeq of a small constant length that reads or writes a private array,
+// and a reduceSeq of one whose input is a private array, are unrolled too, so that every access
+// to the array has a constant index (a reduceSeq's accumulator is the same in every iteration:
+// a private accumulator alone keeps the loop, which a K-tile loop over a register block needs —
+// unrolled, its loads are hoisted and the registers spent cost occupancy). Private
 // arrays whose accesses all have constant indices then become one variable per element (GPUs
 // keep variables in registers, private arrays in slow memory).
 #pragma once

@@ -170,7 +170,10 @@ class TestCodegenGolden : public QObject {
     QCOMPARE(countRegex(body, "local float tmp[0-9]+\\[1024\\];"), 2);
     QCOMPARE(count(body, "local float"), 2);  // no local accumulator
     QCOMPARE(countRegex(body, "acc[0-9]+_[0-9]+ = 0.0f;"), 16);
-    QCOMPARE(countRegex(body, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, tmp"), 16 * 16);
+    // The 16 columns of a K tile are a loop (its accumulator is private, its input is not): 16
+    // multiply-adds per iteration.
+    QCOMPARE(countRegex(body, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, tmp"), 16);
+    QVERIFY(body.find("for (int j = 0; j < 16; j += 1)") != std::string::npos);
     QCOMPARE(countRegex(body, "out\\[[^\\]]*\\] = acc[0-9]+_[0-9]+;"), 16);
     QCOMPARE(count(body, "barrier("), 2);
     size_t loop = body.find("for (int i = 0; i < K; i += 1)");
@@ -198,25 +201,29 @@ class TestCodegenGolden : public QObject {
     QVERIFY(std::regex_search(v, std::regex(accs + ";")));
     QCOMPARE(count(v, "barrier("), 2);
 
-    // 8 x 8 register blocks (128 x 128 tiles of C, K tiles of 16): 64 scalar accumulators, the
-    // 8 values of A and the 8 of B for each k loaded into private scalars once (16 local loads
-    // per 64 multiply-adds), two vload4 copies per work-item and tile with no barrier between
-    // them, two barriers per K step, no division or modulo in the compute phase.
+    // 8 x 8 register blocks (128 x 128 tiles of C, K tiles of 16): 64 scalar accumulators; each
+    // K tile in a loop over groups of 4 columns, per group the float4 of A of each of the 8 rows
+    // and 8 float4s of B loaded into private registers (40 local loads, 16 distinct float4s, per
+    // 256 multiply-adds, unrolled); two vload4 copies per work-item and tile with no barrier
+    // between them, two barriers per K step, no division or modulo in the compute phase, the
+    // results written as 16 float4s.
     auto e = kernelBody(compile("resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift"));
     std::string accs64 = "float acc[0-9]+_0";
     for (int i = 1; i < 64; ++i) accs64 += ", acc[0-9]+_" + std::to_string(i);
     QVERIFY(std::regex_search(e, std::regex(accs64 + ";")));
     QVERIFY(!std::regex_search(e, std::regex("\\n  float [a-z]+[0-9_]*\\[")));  // no private array
+    QVERIFY(std::regex_search(e, std::regex("\\n  float4 prv[0-9]+_0, [^;]*prv[0-9]+_7;")));
     QCOMPARE(countRegex(e, "local float4 tmp[0-9]+\\[512\\];"), 2);
     QCOMPARE(count(e, "= vload4("), 2);
     QCOMPARE(countRegex(e, "vload4\\([^;]* \\+ l_id, B\\);"), 1);
     QCOMPARE(countRegex(e, "acc[0-9]+_[0-9]+ = 0.0f;"), 64);
-    QCOMPARE(
-        countRegex(
-            e, "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, prv[0-9]+_[0-7], prv[0-9]+_[0-7]\\);"),
-        64 * 16);
-    QCOMPARE(countRegex(e, "prv[0-9]+_[0-7] = [^;]*tmp[0-9]+"), 16 * 16);  // 16 local loads per k
-    QCOMPARE(countRegex(e, "out\\[[^\\]]* \\+ l_id( \\+ [0-9]+)?\\] = acc[0-9]+_[0-9]+;"), 64);
+    QCOMPARE(countRegex(e,
+                        "acc[0-9]+_[0-9]+ = multAndSumUp\\(acc[0-9]+_[0-9]+, prv[0-9]+_[0-7]\\.s[0-3], "
+                        "prv[0-9]+_[0-9]+\\);"),
+             64 * 4);
+    QCOMPARE(countRegex(e, "prv[0-9]+_[0-7] = tmp[0-9]+\\[[^\\]]*\\];"), 8);
+    QCOMPARE(countRegex(e, "prv[0-9]+_[0-9]+ = tmp[0-9]+\\[[^\\]]*\\]\\.s[0-3];"), 32);
+    QCOMPARE(countRegex(e, "vstore4\\(\\(float4\\)\\([^;]* \\+ l_id( \\+ [0-9]+)?, out\\);"), 16);
     QCOMPARE(count(e, "barrier("), 2);
     size_t eLoop = e.find("for (int i = 0; i < K; i += 1)");
     QVERIFY(eLoop != std::string::npos);

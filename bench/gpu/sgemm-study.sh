@@ -4,15 +4,17 @@
 # (clblast-tuned/, bench_kernels --clblast-tuned) and cuBLAS (PyTorch, FP32, TF32 off) — and
 # whatever kernel the store STORE holds for each size (default: none, then "ours" is empty).
 # Prints the tables; writes them to $OUT. Carry .gpu-ex (bench/kernels/pack-gpu.sh).
-# SHAPES_ONLY=1: the shapes only.
+# SHAPES_ONLY=1: the shapes only; PEERS_ONLY=1: the peers only.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 source "$root/bench/gpu/device-env.sh"
 nvidia-smi -L | tee "$out/device.txt"
-echo "== hand-written shapes (4096³)"
-"$root/bench/gpu/sgemm-shapes.sh" nvidia | tee "$out/shapes.md"
+if [[ -z ${PEERS_ONLY:-} ]]; then
+  echo "== hand-written shapes (4096³)"
+  "$root/bench/gpu/sgemm-shapes.sh" nvidia | tee "$out/shapes.md"
+fi
 [[ -n ${SHAPES_ONLY:-} ]] && exit 0
 echo "== peers"
 ex=$root/resources/examples/matmul.lift

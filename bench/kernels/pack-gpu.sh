@@ -3,7 +3,7 @@
 # with the `run` tool), with the shared libraries the machine lacks (see the shared
 # device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
 # the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
-# statically (LIFT_STATIC_LIFTC). Also CLBlast's tuner, clblast_tuner_xgemm (clblast-tune.sh).
+# statically (LIFT_STATIC_LIFTC). Also CLBlast's tuner, clblast_tuner_xgemm (clblast-tune.sh), and cl_build_info.
 #
 # Usage: bench/kernels/pack-gpu.sh [BUILD_DIR]      (default build-ex-gpu)
 # Then on the device:  PACK=.gpu-ex bench/kernels/run.sh gpu
@@ -34,6 +34,8 @@ copy_deps "$pack/liftc"
 copy_deps "$pack/bench_kernels"
 [[ -e $pack/lib/libopenblas.so.0 ]] || cp -L "$libdir/libopenblas.so.0" "$pack/lib/"
 copy_deps "$libdir/libopenblas.so.0"
+# What the driver says of a kernel's build (registers, spills: bench/gpu/cl_build_info.cpp).
+g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_build_info" "$root/bench/gpu/cl_build_info.cpp" -lOpenCL
 # CLBlast's own tuner (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
 tmp=$(mktemp -d)
 if (cd "$tmp" && apt-get download clblast-utils >/dev/null 2>&1); then

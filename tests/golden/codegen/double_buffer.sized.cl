@@ -19,31 +19,17 @@ kernel void doubleBuffer(const global float* restrict x, global float* restrict 
     acc1_1 = 0.0f;
     acc1_2 = 0.0f;
     acc1_3 = 0.0f;
-    // mapSeq
-    acc2_0 = add(acc1_3, x[12*gl_id]);
-    acc2_1 = add(acc1_2, x[12*gl_id + 1]);
-    acc2_2 = add(acc1_1, x[12*gl_id + 2]);
-    acc2_3 = add(acc1_0, x[12*gl_id + 3]);
-    acc1_0 = acc2_0;
-    acc1_1 = acc2_1;
-    acc1_2 = acc2_2;
-    acc1_3 = acc2_3;
-    acc2_0 = add(acc1_3, x[12*gl_id + 4]);
-    acc2_1 = add(acc1_2, x[12*gl_id + 5]);
-    acc2_2 = add(acc1_1, x[12*gl_id + 6]);
-    acc2_3 = add(acc1_0, x[12*gl_id + 7]);
-    acc1_0 = acc2_0;
-    acc1_1 = acc2_1;
-    acc1_2 = acc2_2;
-    acc1_3 = acc2_3;
-    acc2_0 = add(acc1_3, x[12*gl_id + 8]);
-    acc2_1 = add(acc1_2, x[12*gl_id + 9]);
-    acc2_2 = add(acc1_1, x[12*gl_id + 10]);
-    acc2_3 = add(acc1_0, x[12*gl_id + 11]);
-    acc1_0 = acc2_0;
-    acc1_1 = acc2_1;
-    acc1_2 = acc2_2;
-    acc1_3 = acc2_3;
+    for (int i = 0; i < 3; i += 1) {
+      // mapSeq
+      acc2_0 = add(acc1_3, x[12*gl_id + 4*i]);
+      acc2_1 = add(acc1_2, x[12*gl_id + 4*i + 1]);
+      acc2_2 = add(acc1_1, x[12*gl_id + 4*i + 2]);
+      acc2_3 = add(acc1_0, x[12*gl_id + 4*i + 3]);
+      acc1_0 = acc2_0;
+      acc1_1 = acc2_1;
+      acc1_2 = acc2_2;
+      acc1_3 = acc2_3;
+    }
     // mapSeq
     // mapSeq
     out[4*gl_id] = acc1_0;

@@ -21,8 +21,8 @@ kernel void matmulTiledGpu8x8(
   local float4 tmp1[512];
   local float4 tmp2[512];
   float acc1[64];
-  float prv1[8];
-  float prv2[8];
+  float4 prv1[8];
+  float prv2[32];
   // mapWrg1
   for (int wg_id_1 = get_group_id(1); wg_id_1 < M; wg_id_1 += (int)get_num_groups(1)) {
     // mapWrg0
@@ -73,20 +73,30 @@ kernel void matmulTiledGpu8x8(
               for (int k = 0; k < 8; k += 1) {
               }
             }
-            for (int j = 0; j < 16; j += 1) {
+            for (int j = 0; j < 4; j += 1) {
               // mapSeq
               for (int k = 0; k < 8; k += 1) {
-                prv1[k] = ((local float*)tmp1)[(((k*16 + l_id_1)/16*4 + j/4)/2*32 + (((k*16 + l_id_1)/16*4 + j/4)%2*16 + (k*16 + l_id_1)%16))*4 + j%4];
+                prv1[k] = tmp1[((k*16 + l_id_1)/16*4 + j)/2*32 + (((k*16 + l_id_1)/16*4 + j)%2*16 + (k*16 + l_id_1)%16)];
               }
               // mapSeq
-              for (int k = 0; k < 8; k += 1) {
-                prv2[k] = ((local float*)tmp2)[(j*32 + ((k*16 + l_id)/4/16*16 + (k*16 + l_id)/4%16))*4 + (k*16 + l_id)%4];
-              }
-              // mapSeq
-              for (int k = 0; k < 8; k += 1) {
+              for (int k = 0; k < 4; k += 1) {
                 // mapSeq
                 for (int i3 = 0; i3 < 8; i3 += 1) {
-                  acc1[0 + ((0 + k)*8 + i3)] = multAndSumUp(acc1[0 + ((0 + k)*8 + i3)], prv1[k], prv2[i3]);
+                  prv2[k*8 + i3] = ((local float*)tmp2)[((j*4 + k)*32 + ((i3/4*16 + l_id)/16*16 + (i3/4*16 + l_id)%16))*4 + i3%4];
+                }
+              }
+              // reduceSeq
+              for (int k = 0; k < 8; k += 1) {
+                for (int i3 = 0; i3 < 8; i3 += 1) {
+                }
+              }
+              for (int k = 0; k < 4; k += 1) {
+                // mapSeq
+                for (int i3 = 0; i3 < 8; i3 += 1) {
+                  // mapSeq
+                  for (int i4 = 0; i4 < 8; i4 += 1) {
+                    acc1[0 + ((0 + (0 + i3))*8 + i4)] = multAndSumUp(acc1[0 + ((0 + (0 + i3))*8 + i4)], ((float*)prv1)[(i3*4 + k)/4*4 + (i3*4 + k)%4], prv2[k*8 + i4]);
+                  }
                 }
               }
             }
@@ -101,8 +111,8 @@ kernel void matmulTiledGpu8x8(
           // mapSeq
           for (int i = 0; i < 8; i += 1) {
             // mapSeq
-            for (int j = 0; j < 8; j += 1) {
-              out[(wg_id_1*128 + (i*16 + l_id_1))*(128*N) + (wg_id*128 + (j*16 + l_id))] = acc1[l_id_1/16*64 + (i*8 + j)];
+            for (int j = 0; j < 2; j += 1) {
+              vstore4(vload4((l_id_1/16*64 + (i*8 + j*4))/4, acc1), ((wg_id_1*128 + (i*16 + l_id_1))*(128*N) + (wg_id*128 + (j*16 + l_id)*4))/4, out);
             }
           }
         }

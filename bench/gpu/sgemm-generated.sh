@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The kernels the code generator makes of tiled low-level matmul programs (128 x 128 tiles of C
+# per work-group; sizes count tiles: M, N of 128, K of 16) at the five SGEMM shapes of issue 14,
+# each through `liftc run`, validated against OpenBLAS, one table row per program and shape;
+# then bench/gpu/sgemm/tiled.cl (the hand-written reference shape) at 4096³, so that the
+# generated kernels are read against it in the same run. Peers: bench/gpu/sgemm-study.sh.
+#
+# Usage: bench/gpu/sgemm-generated.sh [DEVICE] PROGRAM.lift...   (default device: nvidia)
+# Environment: LIFTC (default .gpu-ex/liftc, else build/app/liftc), REPEAT (default 10),
+# SHAPES (default the five shapes below, as MxNxK in elements), LOG (a file for liftc's whole output).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+device=nvidia
+[[ $# -gt 0 && $1 != *.lift ]] && device=$1 && shift
+pack=$root/.gpu-ex
+liftc=${LIFTC:-$pack/liftc}
+[[ -x $liftc ]] || liftc=$root/build/app/liftc
+source "$root/bench/gpu/device-env.sh"
+shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192"}
+
+measure() {  # PROGRAM SIZES [liftc run args...] -> "ms | TFLOP/s | validation"
+  local program=$1 size=$2 out ms gf val
+  shift 2
+  out=$("$liftc" run "$program" --device "$device" --size "$size" --repeat "${REPEAT:-10}" \
+    --reference sgemm --interp-budget 0 "$@" 2>&1)
+  [[ -n ${LOG:-} ]] && printf '== %s %s\n%s\n' "$program" "$size" "$out" >>"$LOG"
+  ms=$(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
+  gf=$(sed -n 's/^throughput: *\([0-9.e+-]*\) GFLOP\/s.*/\1/p' <<<"$out")
+  [[ -n $gf ]] && gf=$(awk -v g="$gf" 'BEGIN { printf "%.1f", g / 1000 }')
+  val=$(sed -n 's/^validation: *//p' <<<"$out" | cut -c1-50)
+  [[ -z $ms ]] && val=$(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-200)
+  printf '%s | %s | %s' "${ms:--}" "${gf:--}" "$val"
+}
+
+printf '| program | shape | median ms | TFLOP/s | validation |\n|---|---|---|---|---|\n'
+for program in "$@"; do
+  for shape in $shapes; do
+    IFS=x read -r m n k <<<"$shape"
+    printf '| %s | %s | %s |\n' "$(basename "$program" .lift)" "$shape" \
+      "$(measure "$program" "M=$((m / 128)),N=$((n / 128)),K=$((k / 16))")"
+  done
+done
+ref=$(mktemp --suffix=.cl)
+printf '#define TY 16\n#define TK 16\n#define PREFETCH 1\n#define PADA 4\n' >"$ref"
+cat "$root/bench/gpu/sgemm/tiled.cl" >>"$ref"
+printf '| tiled.cl TY=16 TK=16 PREFETCH=1 PADA=4 | 4096x4096x4096 | %s |\n' \
+  "$(measure "$root/resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift" M=32,N=32,K=256 --kernel "$ref" --local 16,16)"
+rm -f "$ref"
