@@ -1,7 +1,8 @@
 // The Lift IR (CGO 2017, Figure 2): expressions (Literal, Param, FunCall) and function
-// declarations (Lambda, Pattern, UserFun). Nodes are immutable and shared; a rewrite rebuilds
-// only the path to what it changed, so untouched nodes keep their stable ids (the GUI uses the
-// ids to highlight what a rewrite changed and to link graph, kernel lines and indices).
+// declarations (Lambda, Pattern, UserFun), both nodes (Node: kind and id). Nodes are immutable
+// and shared; a rewrite rebuilds only the path to what it changed, so untouched nodes keep their
+// stable ids (the GUI uses the ids to highlight what a rewrite changed and to link graph, kernel
+// lines and indices).
 // Types are not stored in nodes: the type checker returns them per node (TypeInfo).
 #pragma once
 
@@ -25,6 +26,7 @@ struct Body;  // the parsed body of a user function (a small C subset), see core
 
 namespace lift::ir {
 
+class Node;
 class ExprNode;
 class FunNode;
 class LambdaNode;
@@ -38,21 +40,39 @@ using NodeId = uint64_t;
 // A fresh id, unique in this process.
 NodeId freshNodeId();
 
-// ----- expressions ------------------------------------------------------------------------
+// ----- nodes -------------------------------------------------------------------------------
 
-class ExprNode {
+// What every node is: one closed set of kinds, expressions first, then function declarations.
+enum class NodeKind : uint8_t { Literal, Param, Call, Lambda, Pattern, UserFun };
+
+// The base of expressions and function declarations: a node's kind and its id. Analyses that
+// walk both (parents, memos, the occurrences of a program) key on `const Node*` or the id.
+class Node {
  public:
-  enum class Kind : uint8_t { Literal, Param, Call };
-  virtual ~ExprNode() = default;
-  Kind kind() const { return kind_; }
+  virtual ~Node() = default;
+  NodeKind nodeKind() const { return kind_; }
   NodeId id() const { return id_; }
+  bool isExpr() const { return kind_ <= NodeKind::Call; }
+  bool isFun() const { return !isExpr(); }
 
  protected:
-  explicit ExprNode(Kind k) : kind_(k), id_(freshNodeId()) {}
+  explicit Node(NodeKind k) : kind_(k), id_(freshNodeId()) {}
 
  private:
-  Kind kind_;
+  NodeKind kind_;
   NodeId id_;
+};
+
+// ----- expressions ------------------------------------------------------------------------
+
+class ExprNode : public Node {
+ public:
+  // The expression kinds of NodeKind, in the same order.
+  enum class Kind : uint8_t { Literal, Param, Call };
+  Kind kind() const { return static_cast<Kind>(nodeKind()); }
+
+ protected:
+  explicit ExprNode(Kind k) : Node(static_cast<NodeKind>(k)) {}
 };
 
 // A constant. A scalar literal ("0.0f", "1", "true"), a vector literal, or an array whose
@@ -102,20 +122,22 @@ class CallNode : public ExprNode {
 
 // ----- function declarations ----------------------------------------------------------------
 
-class FunNode {
+class FunNode : public Node {
  public:
+  // The function kinds of NodeKind, in the same order.
   enum class Kind : uint8_t { Lambda, Pattern, UserFun };
-  virtual ~FunNode() = default;
-  Kind kind() const { return kind_; }
-  NodeId id() const { return id_; }
+  Kind kind() const { return static_cast<Kind>(static_cast<uint8_t>(nodeKind()) - kFirst); }
 
  protected:
-  explicit FunNode(Kind k) : kind_(k), id_(freshNodeId()) {}
+  explicit FunNode(Kind k) : Node(static_cast<NodeKind>(static_cast<uint8_t>(k) + kFirst)) {}
 
  private:
-  Kind kind_;
-  NodeId id_;
+  static constexpr uint8_t kFirst = static_cast<uint8_t>(NodeKind::Lambda);
 };
+
+// ExprNode::Kind and FunNode::Kind are the two halves of NodeKind, in its order.
+static_assert(int(ExprNode::Kind::Call) == int(NodeKind::Call));
+static_assert(int(FunNode::Kind::UserFun) + int(NodeKind::Lambda) == int(NodeKind::UserFun));
 
 class LambdaNode : public FunNode {
  public:
