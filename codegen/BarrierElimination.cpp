@@ -15,7 +15,7 @@ namespace {
 using Parent = ProgramIndex::Parent;
 
 const void* key(const ir::NodeRef& n) {
-  return n.isExpr() ? static_cast<const void*>(n.expr.get()) : static_cast<const void*>(n.fun.get());
+  return n.isExpr() ? static_cast<const void*>(n.expr().get()) : static_cast<const void*>(n.fun().get());
 }
 
 // Where the result of applying function node `f` goes: climbs address-space wrappers and
@@ -26,9 +26,9 @@ Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const void**
   while (true) {
     Parent p = idx.parentOf(cur);
     if (p.edge == ir::Edge::PatternFun) {
-      auto* pat = ir::asPattern(p.node.fun);
+      auto* pat = ir::asPattern(p.node.fun());
       if (pat && ir::isAddressSpace(pat->pattern())) {
-        cur = p.node.fun.get();
+        cur = p.node.fun().get();
         continue;
       }
     }
@@ -61,12 +61,12 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
 
   // R1 and R2: follow the value of the call through zips (R1) and data-layout patterns (R2).
   if (app.edge == ir::Edge::CallFun) {
-    const ir::ExprNode* value = app.node.expr.get();
+    const ir::ExprNode* value = app.node.expr().get();
     bool firstZip = true, rearranged = false;
     while (true) {
       Parent p = idx.parentOf(value);
       if (p.edge != ir::Edge::CallArg) break;
-      auto* call = ir::asCall(p.node.expr);
+      auto* call = ir::asCall(p.node.expr());
       const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
       if (!consumer) break;
       if (consumer->pattern() == ir::PatternKind::Zip || consumer->pattern() == ir::PatternKind::Tuple) {
@@ -76,12 +76,12 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
             if (const ir::PatternNode* sib = mapLclOfCall(call->args()[j])) facts.laterSibling = sib;
         }
         firstZip = false;
-        value = p.node.expr.get();
+        value = p.node.expr().get();
         continue;
       }
       if (isSingleLayout(consumer) && firstZip) {
         rearranged = true;
-        value = p.node.expr.get();
+        value = p.node.expr().get();
         continue;
       }
       if (!rearranged && consumer->pattern() == ir::PatternKind::MapLcl && p.index == 0 &&
@@ -96,13 +96,13 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
   const void* cur = outer;
   while (true) {
     if (p.edge == ir::Edge::CallFun) {
-      // The value is the result of the call p.node.expr; see where that goes.
+      // The value is the result of the call p.node.expr(); see where that goes.
       cur = key(p.node);
       p = idx.parentOf(cur);
       continue;
     }
     if (p.edge == ir::Edge::CallArg) {
-      auto* call = ir::asCall(p.node.expr);
+      auto* call = ir::asCall(p.node.expr());
       const ir::PatternNode* pat = unwrapAddressSpace(call->fun());
       if (isSingleLayout(pat)) {
         cur = key(p.node);
@@ -113,11 +113,11 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
     }
     if (p.edge == ir::Edge::LambdaBody) {
       // The result of a lambda: where does the lambda's result go?
-      p = applicationOf(idx, p.node.fun.get(), &cur);
+      p = applicationOf(idx, p.node.fun().get(), &cur);
       continue;
     }
     if (p.edge == ir::Edge::PatternFun) {
-      auto* pat = ir::asPattern(p.node.fun);
+      auto* pat = ir::asPattern(p.node.fun());
       if (!pat) return;
       if (pat->pattern() == ir::PatternKind::MapLcl) {
         facts.nestedInLocal = true;
@@ -151,7 +151,7 @@ BarrierPlan planBarriers(const ProgramIndex& idx) {
   ir::visitPreOrder(idx.program().main, [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (n.isExpr()) return true;
-    auto* pat = ir::asPattern(n.fun);
+    auto* pat = ir::asPattern(n.fun());
     if (pat && pat->pattern() == ir::PatternKind::MapLcl && !plan.facts_.count(pat))
       analyse(idx, pat, plan.facts_[pat]);
     return true;

@@ -434,7 +434,7 @@ void KernelGenerator::run() {
   if (!ctx_.ndrange().usesWorkGroups) {
     bool glb = false;
     ir::visitPreOrder(prog_.main, [&](const ir::NodePath& path) {
-      auto* pat = path.back().node.isExpr() ? nullptr : ir::asPattern(path.back().node.fun);
+      auto* pat = path.back().node.isExpr() ? nullptr : ir::asPattern(path.back().node.fun());
       if (pat && pat->pattern() == K::MapGlb) glb = true;
       return !glb;
     });

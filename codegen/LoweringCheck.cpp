@@ -59,11 +59,11 @@ ir::NodeId siteOf(const ProgramIndex& idx, const ir::FunNode* f) {
   ir::NodeId id = f->id();
   while (true) {
     Parent p = idx.parentOf(cur);
-    if (p.edge == ir::Edge::CallFun) return p.node.expr->id();
+    if (p.edge == ir::Edge::CallFun) return p.node.expr()->id();
     if (p.edge == ir::Edge::PatternFun) {
-      auto* pat = ir::asPattern(p.node.fun);
+      auto* pat = ir::asPattern(p.node.fun());
       if (pat && ir::isAddressSpace(pat->pattern())) {
-        cur = p.node.fun.get();
+        cur = p.node.fun().get();
         continue;
       }
     }
@@ -77,12 +77,12 @@ bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
     Parent p = idx.parentOf(cur);
     if (p.edge == ir::Edge::Root) return false;
     if (p.edge == ir::Edge::PatternFun) {
-      auto* pat = ir::asPattern(p.node.fun);
+      auto* pat = ir::asPattern(p.node.fun());
       if (pat && pat->pattern() == ir::PatternKind::MapWrg) return true;
       if (pat && pat->pattern() == ir::PatternKind::MapGlb) return false;
     }
-    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr.get())
-                          : static_cast<const void*>(p.node.fun.get());
+    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr().get())
+                          : static_cast<const void*>(p.node.fun().get());
   }
 }
 
@@ -96,9 +96,9 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
     while (true) {
       Parent p = idx.parentOf(cur);
       if (p.edge == ir::Edge::PatternFun) {
-        auto* pat = ir::asPattern(p.node.fun);
+        auto* pat = ir::asPattern(p.node.fun());
         if (pat && ir::isAddressSpace(pat->pattern())) {
-          cur = p.node.fun.get();
+          cur = p.node.fun().get();
           continue;
         }
       }
@@ -114,14 +114,14 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
       case ir::Edge::Root:
         return;
       case ir::Edge::CallFun:
-        cur = p.node.expr.get();
+        cur = p.node.expr().get();
         p = idx.parentOf(cur);
         continue;
       case ir::Edge::LambdaBody:
-        p = climb(p.node.fun.get(), &cur);
+        p = climb(p.node.fun().get(), &cur);
         continue;
       case ir::Edge::PatternFun: {
-        auto* pat = ir::asPattern(p.node.fun);
+        auto* pat = ir::asPattern(p.node.fun());
         if (pat &&
             (pat->pattern() == ir::PatternKind::MapSeq || pat->pattern() == ir::PatternKind::MapSeqUnroll ||
              pat->pattern() == ir::PatternKind::Map)) {
@@ -138,11 +138,11 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
                  label(*par), pat ? std::string(ir::patternName(pat->pattern())) : "function"));
       }
       case ir::Edge::CallArg: {
-        auto* call = ir::asCall(p.node.expr);
+        auto* call = ir::asCall(p.node.expr());
         const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
         if (consumer && (isViewFunction(call->fun()) || consumer->pattern() == ir::PatternKind::Id)) {
           if (consumer->pattern() != ir::PatternKind::Zip) zipOnly = false;
-          cur = p.node.expr.get();
+          cur = p.node.expr().get();
           p = idx.parentOf(cur);
           continue;
         }
@@ -169,7 +169,7 @@ void checkLowered(const ProgramIndex& idx) {
   ir::visitPreOrder(idx.program().main, [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (n.isExpr()) return true;
-    auto* pat = ir::asPattern(n.fun);
+    auto* pat = ir::asPattern(n.fun());
     if (!pat) return true;
     using K = ir::PatternKind;
     switch (pat->pattern()) {

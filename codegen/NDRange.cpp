@@ -39,12 +39,12 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
   ir::visitPreOrder(p.main, [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (n.isExpr()) return true;
-    const ir::PatternNode* pat = ir::asPattern(n.fun);
+    const ir::PatternNode* pat = ir::asPattern(n.fun());
     if (!pat) return true;
     ir::PatternKind k = pat->pattern();
     if (k != ir::PatternKind::MapGlb && k != ir::PatternKind::MapWrg && k != ir::PatternKind::MapLcl)
       return true;
-    const ir::FunType* ft = types.funTypeOf(n.fun);
+    const ir::FunType* ft = types.funTypeOf(n.fun());
     if (!ft || ft->inputs.empty() || !ft->inputs[0].isArray()) return true;
     arith::Expr len = ft->inputs[0].length();
     int d = pat->index();

@@ -6,8 +6,8 @@ namespace lift::codegen {
 ProgramIndex::ProgramIndex(const ir::Program& p) : program_(p) {
   ir::visitPreOrder(p.main, [&](const ir::NodePath& path) {
     const ir::PathStep& last = path.back();
-    const void* key = last.node.isExpr() ? static_cast<const void*>(last.node.expr.get())
-                                         : static_cast<const void*>(last.node.fun.get());
+    const void* key = last.node.isExpr() ? static_cast<const void*>(last.node.expr().get())
+                                         : static_cast<const void*>(last.node.fun().get());
     if (parents_.count(key)) return false;  // a shared node: its first occurrence wins
     Parent par;
     if (path.size() >= 2) {

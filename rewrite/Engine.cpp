@@ -98,7 +98,7 @@ std::string quickReject(const Rule& rule, const ir::NodeRef& node) {
   if (rule.target == Target::Fun && node.isExpr())
     return fmt::format("{} rewrites functions, but {} is an expression", rule.name, describeNode(node));
   if (!rule.roots.empty()) {
-    auto* p = ir::calledPattern(node.expr);
+    auto* p = ir::calledPattern(node.expr());
     bool ok = false;
     for (auto k : rule.roots) ok = ok || (p && p->pattern() == k);
     if (!ok)
@@ -110,7 +110,7 @@ std::string quickReject(const Rule& rule, const ir::NodeRef& node) {
 bool quickOk(const Rule& rule, const ir::NodeRef& node) {
   if ((rule.target == Target::Expr) != node.isExpr()) return false;
   if (rule.roots.empty()) return true;
-  auto* p = ir::calledPattern(node.expr);
+  auto* p = ir::calledPattern(node.expr());
   if (!p) return false;
   for (auto k : rule.roots)
     if (p->pattern() == k) return true;
@@ -256,9 +256,9 @@ std::vector<RewriteStep> enumerateRewrites(const TypedProgram& p, const Enumerat
     }
     site.ancestors.pop_back();
   };
-  site.ancestors.push_back({nullptr, p.main()});
+  site.ancestors.push_back(ir::Fun(p.main()));
   steps.push_back(0);
-  visit({p.main()->body(), nullptr});
+  visit(p.main()->body());
   return out;
 }
 

@@ -69,17 +69,17 @@ Location Location::operator+(const Location& rel) const {
 std::vector<ir::NodeRef> locationChildren(const ir::NodeRef& n) {
   std::vector<ir::NodeRef> out;
   if (n.isExpr()) {
-    if (auto* c = ir::asCall(n.expr)) {
+    if (auto* c = ir::asCall(n.expr())) {
       out.reserve(c->args().size() + 1);
-      out.push_back({nullptr, c->fun()});
-      for (auto& a : c->args()) out.push_back({a, nullptr});
+      out.push_back(c->fun());
+      for (auto& a : c->args()) out.push_back(a);
     }
     return out;
   }
-  if (auto* l = ir::asLambda(n.fun)) {
-    out.push_back({l->body(), nullptr});
-  } else if (auto* p = ir::asPattern(n.fun)) {
-    for (auto& f : p->params().funs) out.push_back({nullptr, f});
+  if (auto* l = ir::asLambda(n.fun())) {
+    out.push_back(l->body());
+  } else if (auto* p = ir::asPattern(n.fun())) {
+    for (auto& f : p->params().funs) out.push_back(f);
   }
   return out;
 }
@@ -89,19 +89,18 @@ namespace {
 // Child i of n without building the whole child list.
 ir::NodeRef childAt(const ir::NodeRef& n, int i) {
   if (n.isExpr()) {
-    if (auto* c = ir::asCall(n.expr)) {
-      if (i == 0) return {nullptr, c->fun()};
-      if (i - 1 < static_cast<int>(c->args().size())) return {c->args()[static_cast<size_t>(i - 1)], nullptr};
+    if (auto* c = ir::asCall(n.expr())) {
+      if (i == 0) return c->fun();
+      if (i - 1 < static_cast<int>(c->args().size())) return c->args()[static_cast<size_t>(i - 1)];
     }
     return {};
   }
-  if (auto* l = ir::asLambda(n.fun)) {
-    if (i == 0) return {l->body(), nullptr};
+  if (auto* l = ir::asLambda(n.fun())) {
+    if (i == 0) return l->body();
     return {};
   }
-  if (auto* p = ir::asPattern(n.fun)) {
-    if (i < static_cast<int>(p->params().funs.size()))
-      return {nullptr, p->params().funs[static_cast<size_t>(i)]};
+  if (auto* p = ir::asPattern(n.fun())) {
+    if (i < static_cast<int>(p->params().funs.size())) return p->params().funs[static_cast<size_t>(i)];
   }
   return {};
 }
@@ -113,27 +112,27 @@ ir::NodeRef rebuild(const ir::NodeRef& n, const std::vector<int>& steps, size_t 
   ir::NodeRef child = childAt(n, i);
   ir::NodeRef newChild = rebuild(child, steps, depth + 1, replacement);
   if (n.isExpr()) {
-    auto* c = ir::asCall(n.expr);
-    if (i == 0) return {ir::CallNode::make(newChild.fun, c->args()), nullptr};
+    auto* c = ir::asCall(n.expr());
+    if (i == 0) return ir::Expr(ir::CallNode::make(newChild.fun(), c->args()));
     std::vector<ir::Expr> args = c->args();
-    args[static_cast<size_t>(i - 1)] = newChild.expr;
-    return {ir::CallNode::make(c->fun(), std::move(args)), nullptr};
+    args[static_cast<size_t>(i - 1)] = newChild.expr();
+    return ir::Expr(ir::CallNode::make(c->fun(), std::move(args)));
   }
-  if (auto* l = ir::asLambda(n.fun)) return {nullptr, ir::LambdaNode::make(l->params(), newChild.expr)};
-  auto* p = ir::asPattern(n.fun);
+  if (auto* l = ir::asLambda(n.fun())) return ir::Fun(ir::LambdaNode::make(l->params(), newChild.expr()));
+  auto* p = ir::asPattern(n.fun());
   ir::PatternNode::Params ps = p->params();
-  ps.funs[static_cast<size_t>(i)] = newChild.fun;
-  return {nullptr, ir::PatternNode::make(p->pattern(), std::move(ps))};
+  ps.funs[static_cast<size_t>(i)] = newChild.fun();
+  return ir::Fun(ir::PatternNode::make(p->pattern(), std::move(ps)));
 }
 
 }  // namespace
 
 Resolved resolve(const ir::Lambda& main, const Location& loc, std::string* error) {
   Resolved r;
-  ir::NodeRef cur{nullptr, main};
+  ir::NodeRef cur = ir::Fun(main);
   for (size_t d = 0; d < loc.steps().size(); ++d) {
     ir::NodeRef next = childAt(cur, loc.steps()[d]);
-    if (!next.expr && !next.fun) {
+    if (!next) {
       if (error) {
         Location prefix(
             std::vector<int>(loc.steps().begin(), loc.steps().begin() + static_cast<std::ptrdiff_t>(d)));
@@ -155,10 +154,9 @@ Resolved resolve(const ir::Lambda& main, const Location& loc, std::string* error
 }
 
 ir::Lambda replaceAt(const ir::Lambda& main, const Location& loc, const ir::NodeRef& replacement) {
-  ir::NodeRef root{nullptr, main};
-  ir::NodeRef r = rebuild(root, loc.steps(), 0, replacement);
-  LIFT_ASSERT(r.fun && ir::asLambda(r.fun), "replacing the main function by a non-lambda");
-  return std::static_pointer_cast<const ir::LambdaNode>(r.fun);
+  ir::NodeRef r = rebuild(ir::Fun(main), loc.steps(), 0, replacement);
+  LIFT_ASSERT(ir::asLambda(r.fun()), "replacing the main function by a non-lambda");
+  return std::static_pointer_cast<const ir::LambdaNode>(r.fun());
 }
 
 namespace {
@@ -176,27 +174,27 @@ void collect(const ir::NodeRef& n, Location& loc, std::vector<LocatedNode>& out)
 std::vector<LocatedNode> allLocations(const ir::Lambda& main) {
   std::vector<LocatedNode> out;
   Location loc = Location::body();
-  collect({main->body(), nullptr}, loc, out);
+  collect(main->body(), loc, out);
   return out;
 }
 
 std::string describeNode(const ir::NodeRef& n) {
   if (n.isExpr()) {
-    if (auto* l = ir::asLiteral(n.expr)) return fmt::format("literal {}", l->text());
-    if (auto* p = ir::asParam(n.expr)) return fmt::format("parameter {}", p->name());
-    auto* c = ir::asCall(n.expr);
+    if (auto* l = ir::asLiteral(n.expr())) return fmt::format("literal {}", l->text());
+    if (auto* p = ir::asParam(n.expr())) return fmt::format("parameter {}", p->name());
+    auto* c = ir::asCall(n.expr());
     if (auto* p = ir::asPattern(c->fun())) return fmt::format("call of {}", ir::patternName(p->pattern()));
     if (auto* u = ir::asUserFun(c->fun())) return fmt::format("call of {}", u->def().name);
     return "call of a lambda";
   }
-  if (!n.fun) return "nothing";
-  if (auto* l = ir::asLambda(n.fun)) {
+  if (!n) return "nothing";
+  if (auto* l = ir::asLambda(n.fun())) {
     std::string ps;
     for (auto& p : l->params()) ps += (ps.empty() ? "" : ", ") + p->name();
     return fmt::format("lambda ({})", ps);
   }
-  if (auto* p = ir::asPattern(n.fun)) return fmt::format("pattern {}", ir::patternName(p->pattern()));
-  return fmt::format("user function {}", ir::asUserFun(n.fun)->def().name);
+  if (auto* p = ir::asPattern(n.fun())) return fmt::format("pattern {}", ir::patternName(p->pattern()));
+  return fmt::format("user function {}", ir::asUserFun(n.fun())->def().name);
 }
 
 }  // namespace lift::rewrite

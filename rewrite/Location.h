@@ -59,7 +59,7 @@ std::vector<ir::NodeRef> locationChildren(const ir::NodeRef& n);
 struct Resolved {
   ir::NodeRef node;
   std::vector<ir::NodeRef> ancestors;
-  explicit operator bool() const { return node.expr || node.fun; }
+  explicit operator bool() const { return bool(node); }
 };
 Resolved resolve(const ir::Lambda& main, const Location& loc, std::string* error = nullptr);
 

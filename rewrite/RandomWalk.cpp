@@ -22,7 +22,7 @@ bool excluded(const RandomWalkOptions& o, const Rule& r) {
 bool rootMatches(const Rule& r, const ir::NodeRef& n) {
   if ((r.target == Target::Expr) != n.isExpr()) return false;
   if (r.roots.empty()) return true;
-  auto* p = ir::calledPattern(n.expr);
+  auto* p = ir::calledPattern(n.expr());
   return p && std::find(r.roots.begin(), r.roots.end(), p->pattern()) != r.roots.end();
 }
 

@@ -198,7 +198,7 @@ namespace {
 template <class F>
 bool anyEnclosingPattern(const Site& s, F&& pred) {
   for (size_t i = 0; i + 1 <= s.ancestors.size(); ++i) {
-    auto* p = ir::asPattern(s.ancestors[i].fun);
+    auto* p = ir::asPattern(s.ancestors[i].fun());
     if (!p) continue;
     // The next node on the way down is one of p's nested functions (patterns' only children).
     if (pred(*p)) return true;
@@ -212,10 +212,10 @@ Type Site::typeOf(const ir::Expr& e) const {
   const ir::CallNode* call = nullptr;
   size_t at = 0;
   for (size_t i = ancestors.size(); i-- > 0;) {
-    auto* c = ancestors[i].isExpr() ? ir::asCall(ancestors[i].expr) : nullptr;
+    auto* c = ir::asCall(ancestors[i].expr());
     auto* p = c ? ir::asPattern(c->fun()) : nullptr;
     if (p && p->pattern() == ir::PatternKind::Iterate && i + 1 < ancestors.size() &&
-        ancestors[i + 1].fun == c->fun()) {
+        ancestors[i + 1].get() == c->fun().get()) {
       call = c;
       at = i;
       break;
@@ -223,9 +223,7 @@ Type Site::typeOf(const ir::Expr& e) const {
   }
   if (!call) return types->typeOf(e);
   for (size_t i = 0; i < at; ++i)  // an outer iterate varies these types as well
-    if (auto* p = ancestors[i].fun ? ir::asPattern(ancestors[i].fun) : nullptr;
-        p && p->pattern() == ir::PatternKind::Iterate)
-      return {};
+    if (auto* p = ir::asPattern(ancestors[i].fun()); p && p->pattern() == ir::PatternKind::Iterate) return {};
   auto it = types->iterations.find(call);
   if (it == types->iterations.end()) return types->typeOf(e);  // a symbolic count: already symbolic
   if (iterateCall != call) {

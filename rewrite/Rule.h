@@ -113,8 +113,8 @@ struct Site {
   ir::NodeRef node;
   std::vector<ir::NodeRef> ancestors;  // from the main function (first) to the parent (last)
 
-  const ir::Expr& expr() const { return node.expr; }
-  const ir::Fun& fun() const { return node.fun; }
+  ir::Expr expr() const { return node.expr(); }
+  ir::Fun fun() const { return node.fun(); }
   // The type of an expression of the program; the null type for nodes the checker did not see.
   // Inside the function of an iterate, whose lengths change from one iteration to the next, the
   // types are symbolic: the iterated input has length g*L for a fresh L, g the largest constant
@@ -147,22 +147,22 @@ class Outcome {
   }
   static Outcome ok(ir::Expr e) {
     Outcome o;
-    o.result_.expr = std::move(e);
+    o.result_ = std::move(e);
     return o;
   }
   static Outcome ok(ir::Fun f) {
     Outcome o;
-    o.result_.fun = std::move(f);
+    o.result_ = std::move(f);
     return o;
   }
   // For rules that change the whole program (its sizes and input types), not one node.
   static Outcome ok(ir::Program p) {
     Outcome o;
-    o.result_.expr = p.main->body();
+    o.result_ = p.main->body();
     o.program_ = std::make_shared<const ir::Program>(std::move(p));
     return o;
   }
-  explicit operator bool() const { return result_.expr || result_.fun; }
+  explicit operator bool() const { return bool(result_); }
   const std::string& reason() const { return reason_; }
   const ir::NodeRef& result() const { return result_; }
   // The whole new program, for program-level rules (null for the others).

@@ -270,7 +270,7 @@ Strategy body(Strategy s) {
     // The focus is a call of a pattern whose function is a lambda: call.0 = pattern,
     // pattern.0 = lambda, lambda.0 = body.
     Resolved r = resolve(st.program().main, focus);
-    auto* p = r && r.node.isExpr() ? ir::calledPattern(r.node.expr) : nullptr;
+    auto* p = r && r.node.isExpr() ? ir::calledPattern(r.node.expr()) : nullptr;
     if (!p || p->params().funs.empty() || !ir::asLambda(p->params().funs[0]))
       return StrategyResult::failure(
           fmt::format("body: {} is not a call of a pattern with a lambda", focus.toString()));

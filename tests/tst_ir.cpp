@@ -162,11 +162,11 @@ class TestIR : public QObject {
       const PathStep& s = path.back();
       maxDepth = std::max(maxDepth, static_cast<int>(path.size()));
       if (s.edge == Edge::LambdaParam) ++binders;
-      if (s.node.isExpr() && asCall(s.node.expr)) {
+      if (s.node.isExpr() && asCall(s.node.expr())) {
         ++calls;
-        if (calledPattern(s.node.expr, PatternKind::Zip)) {
+        if (calledPattern(s.node.expr(), PatternKind::Zip)) {
           for (auto& step : path)
-            if (step.node.isExpr() && calledPattern(step.node.expr, PatternKind::Reduce))
+            if (step.node.isExpr() && calledPattern(step.node.expr(), PatternKind::Reduce))
               sawZipUnderReduce = true;
         }
       }
@@ -182,7 +182,7 @@ class TestIR : public QObject {
       ++visited;
       return path.size() < 2;
     });
-    QCOMPARE(visited, 1 + static_cast<int>(ir::children(NodeRef{nullptr, Fun(p.main)}).size()));
+    QCOMPARE(visited, 1 + static_cast<int>(ir::children(Fun(p.main)).size()));
   }
 
   void freeParamsAndOccurrence() {
@@ -277,7 +277,7 @@ class TestIR : public QObject {
     Fun r = ToSeq().mutate(Fun(p.main));
     int maps = 0, seqs = 0;
     visitPreOrder(r, [&](const NodePath& path) {
-      if (auto* q = asPattern(path.back().node.fun)) {
+      if (auto* q = asPattern(path.back().node.fun())) {
         maps += q->pattern() == PatternKind::Map;
         seqs += q->pattern() == PatternKind::MapSeq;
       }
@@ -288,9 +288,9 @@ class TestIR : public QObject {
     // The transpose call under the outer lambda is untouched and shared.
     bool sharedTranspose = false;
     visitPreOrder(r, [&](const NodePath& path) {
-      if (calledPattern(path.back().node.expr, PatternKind::Transpose)) {
+      if (calledPattern(path.back().node.expr(), PatternKind::Transpose)) {
         visitPreOrder(Fun(p.main), [&](const NodePath& q) {
-          sharedTranspose = sharedTranspose || q.back().node.expr == path.back().node.expr;
+          sharedTranspose = sharedTranspose || q.back().node.get() == path.back().node.get();
           return true;
         });
       }

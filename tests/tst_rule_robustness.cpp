@@ -46,7 +46,7 @@ class TestRuleRobustness : public QObject {
       TypedProgram p = TypedProgram::check(lang::parseFile(path.string()));
       std::string size = p.program.sizes.empty() ? "4" : p.program.sizes[0].name;
       std::vector<Location> locs;
-      locations(ir::NodeRef{nullptr, ir::Fun(p.main())}, Location(), locs);
+      locations(ir::Fun(p.main()), Location(), locs);
       for (const Rule* r : RuleRegistry::instance().rules()) {
         for (const std::string& v :
              {size, "2*" + size, std::string("1"), std::string("3"), std::string("64")}) {

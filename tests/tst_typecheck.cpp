@@ -174,9 +174,9 @@ class TestTypeCheck : public QObject {
       const PathStep& s = path.back();
       if (s.node.isExpr()) {
         ++exprs;
-        untypedExprs += !info.typeOf(s.node.expr);
+        untypedExprs += !info.typeOf(s.node.expr());
       } else {
-        untypedFuns += !info.funTypeOf(s.node.fun);
+        untypedFuns += !info.funTypeOf(s.node.fun());
       }
       return true;
     });

@@ -99,9 +99,9 @@ void RulePalette::clear() {
 void RulePalette::showNode(std::shared_ptr<const rewrite::TypedProgram> program, ir::NodeId id) {
   for (auto& located : rewrite::allLocations(program->main())) {
     const ir::NodeRef& n = located.node;
-    if (!n.expr || n.expr->id() != id) continue;
+    if (!n.isExpr() || n.id() != id) continue;
     std::vector<rewrite::Location> locs{located.loc};
-    if (ir::asCall(n.expr)) locs.push_back(located.loc.child(0));
+    if (ir::asCall(n.expr())) locs.push_back(located.loc.child(0));
     QString what = QString::fromStdString(rewrite::describeNode(n)) + " at " +
                    QString::fromStdString(located.loc.toString());
     setSite(std::move(program), std::move(locs), what);

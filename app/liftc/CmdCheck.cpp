@@ -19,7 +19,7 @@ int runCheck(const Args& args) {
   std::printf("%s\n", info.signature().c_str());
   if (args.has("--types")) {
     ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
-      const ir::Expr& e = path.back().node.expr;
+      ir::Expr e = path.back().node.expr();
       if (!e || e->kind() == ir::ExprNode::Kind::Literal) return true;
       if (path.back().edge == ir::Edge::CallArg && e->kind() == ir::ExprNode::Kind::Param) return true;
       SourceLoc loc = p.locationOf(e->id());

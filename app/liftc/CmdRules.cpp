@@ -62,7 +62,7 @@ int runRules(const Args& args) {
     for (const LocatedNode& ln : all) {
       std::string what = describeNode(ln.node);
       if (ln.node.isExpr()) {
-        if (Type t = p.types->typeOf(ln.node.expr)) what += " : " + t.toString();
+        if (Type t = p.types->typeOf(ln.node.expr())) what += " : " + t.toString();
       }
       std::printf("%-*s  %*s%s\n", width, ln.loc.toString().c_str(),
                   static_cast<int>(2 * (ln.loc.depth() - 1)), "", what.c_str());

@@ -253,7 +253,7 @@ std::vector<int64_t> constantFactors(const ir::Program& p) {
   ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (n.isExpr()) return true;
-    auto* pat = ir::asPattern(n.fun);
+    auto* pat = ir::asPattern(n.fun());
     if (!pat) return true;
     const auto& ps = pat->params();
     switch (pat->pattern()) {

@@ -318,7 +318,7 @@ std::vector<std::shared_ptr<const UserFunDef>> userFunsOf(const Fun& f) {
   std::vector<std::shared_ptr<const UserFunDef>> out;
   std::unordered_set<std::string> seen;
   visitPreOrder(f, [&](const NodePath& path) {
-    if (auto* u = asUserFun(path.back().node.fun); u && seen.insert(u->def().name).second)
+    if (auto* u = asUserFun(path.back().node.fun()); u && seen.insert(u->def().name).second)
       out.push_back(u->defPtr());
     return true;
   });

@@ -286,13 +286,12 @@ size_t structuralHash(const Program& p) {
 }
 
 size_t nodeCount(const Fun& root) {
-  std::unordered_set<const void*> seen;
-  std::vector<NodeRef> work{{nullptr, root}};
+  std::unordered_set<const Node*> seen;
+  std::vector<NodeRef> work{root};
   while (!work.empty()) {
     NodeRef n = std::move(work.back());
     work.pop_back();
-    const void* key = n.isExpr() ? static_cast<const void*>(n.expr.get()) : n.fun.get();
-    if (!seen.insert(key).second) continue;
+    if (!seen.insert(n.get()).second) continue;
     for (auto& c : children(n)) work.push_back(c.node);
   }
   return seen.size();
@@ -303,20 +302,21 @@ size_t nodeCount(const Fun& root) {
 std::vector<PathStep> children(const NodeRef& n) {
   std::vector<PathStep> out;
   if (n.isExpr()) {
-    if (auto* c = asCall(n.expr)) {
-      out.push_back({{nullptr, c->fun()}, Edge::CallFun, 0});
+    if (auto* c = asCall(n.expr())) {
+      out.push_back({c->fun(), Edge::CallFun, 0});
       for (size_t i = 0; i < c->args().size(); ++i)
-        out.push_back({{c->args()[i], nullptr}, Edge::CallArg, static_cast<int>(i)});
+        out.push_back({c->args()[i], Edge::CallArg, static_cast<int>(i)});
     }
     return out;
   }
-  if (auto* l = asLambda(n.fun)) {
+  Fun f = n.fun();
+  if (auto* l = asLambda(f)) {
     for (size_t i = 0; i < l->params().size(); ++i)
-      out.push_back({{l->params()[i], nullptr}, Edge::LambdaParam, static_cast<int>(i)});
-    out.push_back({{l->body(), nullptr}, Edge::LambdaBody, 0});
-  } else if (auto* p = asPattern(n.fun)) {
+      out.push_back({Expr(l->params()[i]), Edge::LambdaParam, static_cast<int>(i)});
+    out.push_back({l->body(), Edge::LambdaBody, 0});
+  } else if (auto* p = asPattern(f)) {
     for (size_t i = 0; i < p->params().funs.size(); ++i)
-      out.push_back({{nullptr, p->params().funs[i]}, Edge::PatternFun, static_cast<int>(i)});
+      out.push_back({p->params().funs[i], Edge::PatternFun, static_cast<int>(i)});
   }
   return out;
 }
@@ -336,12 +336,12 @@ void walk(NodePath& path, const std::function<bool(const NodePath&)>& visit) {
 }  // namespace
 
 void visitPreOrder(const Fun& root, const std::function<bool(const NodePath&)>& visit) {
-  NodePath path{{{nullptr, root}, Edge::Root, 0}};
+  NodePath path{{root, Edge::Root, 0}};
   walk(path, visit);
 }
 
 void visitPreOrder(const Expr& root, const std::function<bool(const NodePath&)>& visit) {
-  NodePath path{{{root, nullptr}, Edge::Root, 0}};
+  NodePath path{{root, Edge::Root, 0}};
   walk(path, visit);
 }
 
@@ -354,11 +354,13 @@ std::vector<Param> collectFree(const Root& root) {
   visitPreOrder(root, [&](const NodePath& path) {
     const PathStep& s = path.back();
     if (s.edge == Edge::LambdaParam) {
-      bound.insert(asParam(s.node.expr));
+      bound.insert(asParam(s.node.expr()));
       return false;
     }
-    if (auto* p = asParam(s.node.expr); p && !bound.count(p) && seen.insert(p).second)
-      out.push_back(std::static_pointer_cast<const ParamNode>(s.node.expr));
+    if (Expr e = s.node.expr(); auto* p = asParam(e)) {
+      if (!bound.count(p) && seen.insert(p).second)
+        out.push_back(std::static_pointer_cast<const ParamNode>(e));
+    }
     return true;
   });
   return out;
@@ -370,7 +372,7 @@ bool mentionsParam(const Root& root, const ParamNode* p) {
   visitPreOrder(root, [&](const NodePath& path) {
     if (found) return false;
     const PathStep& s = path.back();
-    if (s.edge != Edge::LambdaParam && s.node.expr.get() == p) found = true;
+    if (s.edge != Edge::LambdaParam && s.node.get() == p) found = true;
     return !found;
   });
   return found;

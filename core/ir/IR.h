@@ -268,12 +268,25 @@ size_t nodeCount(const Fun& f);
 
 // ----- traversal -------------------------------------------------------------------------
 
-// A node of the program graph: an expression or a function declaration (exactly one is set).
-struct NodeRef {
-  Expr expr;
-  Fun fun;
-  bool isExpr() const { return expr != nullptr; }
-  NodeId id() const { return expr ? expr->id() : fun->id(); }
+// A node of the program graph, an expression or a function declaration: one shared pointer to
+// the node, viewed as the one or the other through expr() and fun().
+class NodeRef {
+ public:
+  NodeRef() = default;
+  NodeRef(Expr e) : node_(std::move(e)) {}  // NOLINT: an Expr is a node
+  NodeRef(Fun f) : node_(std::move(f)) {}   // NOLINT: a Fun is a node
+
+  explicit operator bool() const { return node_ != nullptr; }
+  const Node* get() const { return node_.get(); }
+  bool isExpr() const { return node_ && node_->isExpr(); }
+  bool isFun() const { return node_ && node_->isFun(); }
+  NodeId id() const { return node_->id(); }
+  // The node as an expression / as a function declaration; null when it is the other (or none).
+  Expr expr() const { return isExpr() ? std::static_pointer_cast<const ExprNode>(node_) : nullptr; }
+  Fun fun() const { return isFun() ? std::static_pointer_cast<const FunNode>(node_) : nullptr; }
+
+ private:
+  std::shared_ptr<const Node> node_;
 };
 
 // How a node hangs below its parent.

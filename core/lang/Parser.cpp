@@ -433,7 +433,7 @@ void Parser::mainDecl() {
 // Rejects IR deeper than kMaxProgramDepth (possible with very long chains), which recursive
 // passes (type checking, printing, hashing) could not handle safely. Iterative.
 void Parser::checkProgramDepth(const ir::Program& p) {
-  std::vector<std::pair<ir::NodeRef, int>> work{{ir::NodeRef{nullptr, p.main}, 1}};
+  std::vector<std::pair<ir::NodeRef, int>> work{{ir::Fun(p.main), 1}};
   while (!work.empty()) {
     auto [node, depth] = work.back();
     work.pop_back();

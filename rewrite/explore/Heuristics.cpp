@@ -23,8 +23,7 @@ bool callsUserFunWith(const Root& root, char op) {
   bool found = false;
   ir::visitPreOrder(root, [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
-    if (!n.isExpr())
-      if (auto* u = ir::asUserFun(n.fun); u && u->def().bodyText.find(op) != std::string::npos) found = true;
+    if (auto* u = ir::asUserFun(n.fun()); u && u->def().bodyText.find(op) != std::string::npos) found = true;
     return !found;
   });
   return found;
@@ -78,7 +77,7 @@ int nestingDepth(const ir::Program& p) {
     int depth = 0;
     for (const ir::PathStep& s : path)
       if (!s.node.isExpr())
-        if (auto* pat = ir::asPattern(s.node.fun); pat && loopLike(pat->pattern())) ++depth;
+        if (auto* pat = ir::asPattern(s.node.fun()); pat && loopLike(pat->pattern())) ++depth;
     best = std::max(best, depth);
     return true;
   });
@@ -90,7 +89,7 @@ int mulAddDistance(const ir::Program& p) {
   ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
     const ir::NodeRef& n = path.back().node;
     if (!n.isExpr()) return true;
-    auto* call = ir::asCall(n.expr);
+    auto* call = ir::asCall(n.expr());
     auto* pat = call ? ir::asPattern(call->fun()) : nullptr;
     if (!pat || !rewrite::m::isReduction(pat->pattern()) || call->args().empty()) return true;
     if (!callsUserFunWith(pat->f(), '+')) return true;

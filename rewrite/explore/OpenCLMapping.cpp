@@ -79,7 +79,7 @@ bool treeShaped(const ir::CallNode& call, const ir::PatternNode& reduce) {
 void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential, Sites& out) {
   std::vector<ir::NodeRef> kids = rewrite::locationChildren(n);
   if (n.isExpr()) {
-    if (auto* call = ir::asCall(n.expr)) {
+    if (auto* call = ir::asCall(n.expr())) {
       auto* p = ir::asPattern(call->fun());
       if (p && p->pattern() == PatternKind::Map && computesFun(p->f())) {
         out.maps.push_back({loc, sequential ? -1 : level});
@@ -111,7 +111,7 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
 
 Sites findSites(const rewrite::TypedProgram& p) {
   Sites s;
-  walk(ir::NodeRef{nullptr, ir::Fun(p.main())}, Location(), 0, false, s);
+  walk(ir::Fun(p.main()), Location(), 0, false, s);
   return s;
 }
 

@@ -122,7 +122,7 @@ Outcome reduceMapFission(const Site& s, const ParamValues&) {
 
 // The path from `e` to the only use of p below it (empty when there is not exactly one).
 bool pathToUse(const ir::NodeRef& n, const ir::ParamNode* p, std::vector<ir::NodeRef>& path, int& uses) {
-  if (n.isExpr() && n.expr.get() == p) {
+  if (n.get() == p) {
     ++uses;
     return true;
   }
@@ -158,7 +158,7 @@ Outcome mapHoist(const Site& s, const ParamValues&) {
   const ir::Param& a = l->params()[0];
   std::vector<ir::NodeRef> path;
   int uses = 0;
-  pathToUse({l->body(), nullptr}, a.get(), path, uses);
+  pathToUse(l->body(), a.get(), path, uses);
   if (uses != 1) return fail("the element is used {} times (hoisting needs exactly one use)", uses);
   // Only the element and the program's inputs: what depends on nothing else the body binds or
   // receives from enclosing functions.
@@ -169,11 +169,11 @@ Outcome mapHoist(const Site& s, const ParamValues&) {
   for (size_t i = path.size(); i-- > 1;) {  // path[0] is the body itself: hoisting all of it is fission
     const ir::NodeRef& n = path[i];
     if (!n.isExpr()) continue;
-    if (!freeWithin(n.expr, allowed)) break;
+    if (!freeWithin(n.expr(), allowed)) break;
     best = &n;
   }
   if (!best) return fail("no part of the body around the element's use can be computed on its own");
-  Expr hoisted = best->expr;
+  Expr hoisted = best->expr();
   ir::Param b = ir::ParamNode::make(a->name() + "_h");
   class Replace : public ir::Mutator {
    public:

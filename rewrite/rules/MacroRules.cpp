@@ -45,7 +45,7 @@ Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
   if (!r) return Outcome::fail(r.reason);
   Resolved at = resolve(r.state->program().main, s.loc);
   LIFT_ASSERT(at, "macro rule lost its location");
-  return at.node.isExpr() ? Outcome::ok(at.node.expr) : Outcome::ok(at.node.fun);
+  return at.node.isExpr() ? Outcome::ok(at.node.expr()) : Outcome::ok(at.node.fun());
 }
 
 Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::string lhs, std::string rhs,

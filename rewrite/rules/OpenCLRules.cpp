@@ -32,7 +32,7 @@ using ir::PatternKind;
 std::string localSequentialContext(const Site& s) {
   bool inLoop = false;
   for (size_t i = s.ancestors.size(); i-- > 0;) {
-    auto* p = s.ancestors[i].fun ? ir::asPattern(s.ancestors[i].fun) : nullptr;
+    auto* p = ir::asPattern(s.ancestors[i].fun());
     if (!p) continue;
     PatternKind k = p->pattern();
     if (k == PatternKind::MapWrg) return "";

@@ -128,7 +128,7 @@ Outcome partRedReorder(const Site& s, const ParamValues& pv) {
   // The partial results change with the order; only their reduction by the same operator
   // stays the same. So the partRed must feed a full reduction directly.
   ParentCall pc = parentCall(s);
-  auto consumer = pc.call ? m::reduceCall(s.ancestors.back().expr) : std::nullopt;
+  auto consumer = pc.call ? m::reduceCall(s.ancestors.back().expr()) : std::nullopt;
   if (!consumer || pc.argIndex != 1 || !m::isReduction(consumer->kind()))
     return fail("the partial results must be consumed directly by a reduction (they change with the order)");
   OperatorInfo a = analyseOperator(r->f), b = analyseOperator(consumer->f);

@@ -362,7 +362,7 @@ ParentCall parentCall(const Site& s) {
   if (!parent.isExpr()) return pc;
   int step = s.loc.steps().back();
   if (step == 0) return pc;
-  pc.call = ir::asCall(parent.expr);
+  pc.call = ir::asCall(parent.expr());
   pc.argIndex = step - 1;
   return pc;
 }

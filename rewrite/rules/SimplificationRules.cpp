@@ -158,7 +158,7 @@ Outcome etaReduction(const Site& s, const ParamValues&) {
 Outcome etaExpansion(const Site& s, const ParamValues&) {
   auto* p = ir::asPattern(s.fun());
   if (!p) return fail("only patterns used as functions are eta-expanded, not the {}", describeNode(s.node));
-  auto* parent = s.ancestors.empty() ? nullptr : ir::asPattern(s.ancestors.back().fun);
+  auto* parent = s.ancestors.empty() ? nullptr : ir::asPattern(s.ancestors.back().fun());
   if (!parent || !(ir::isMapLike(parent->pattern()) || parent->pattern() == PatternKind::Iterate))
     return fail("the pattern is not the function of a map or an iterate (e.g. map(transpose))");
   const ir::FunType* ft = s.types->funTypeOf(s.fun());
