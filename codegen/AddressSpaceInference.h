@@ -41,7 +41,7 @@ class AddressSpaceInference {
   static AddressSpace defaultSpace(Level level, Type t);
 
  private:
-  std::unordered_map<const void*, std::optional<AddressSpace>> memo_;
+  std::unordered_map<const ir::Node*, std::optional<AddressSpace>> memo_;
 };
 
 // Private and local arrays larger than these (in scalars) are not made by default.

@@ -14,21 +14,17 @@ namespace {
 
 using Parent = ProgramIndex::Parent;
 
-const void* key(const ir::NodeRef& n) {
-  return n.isExpr() ? static_cast<const void*>(n.expr().get()) : static_cast<const void*>(n.fun().get());
-}
-
 // Where the result of applying function node `f` goes: climbs address-space wrappers and
 // returns the parent of the outermost one (a call applying it, or a pattern applying it to
 // elements).
-Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const void** outermost) {
-  const void* cur = f;
+Parent applicationOf(const ProgramIndex& idx, const ir::FunNode* f, const ir::Node** outermost) {
+  const ir::Node* cur = f;
   while (true) {
     Parent p = idx.parentOf(cur);
     if (p.edge == ir::Edge::PatternFun) {
       auto* pat = ir::asPattern(p.node.fun());
       if (pat && ir::isAddressSpace(pat->pattern())) {
-        cur = p.node.fun().get();
+        cur = p.node.get();
         continue;
       }
     }
@@ -56,12 +52,12 @@ const ir::PatternNode* mapLclOfCall(const ir::Expr& e) {
 }
 
 void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::Facts& facts) {
-  const void* outer = nullptr;
+  const ir::Node* outer = nullptr;
   Parent app = applicationOf(idx, lcl, &outer);
 
   // R1 and R2: follow the value of the call through zips (R1) and data-layout patterns (R2).
   if (app.edge == ir::Edge::CallFun) {
-    const ir::ExprNode* value = app.node.expr().get();
+    const ir::Node* value = app.node.get();
     bool firstZip = true, rearranged = false;
     while (true) {
       Parent p = idx.parentOf(value);
@@ -76,12 +72,12 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
             if (const ir::PatternNode* sib = mapLclOfCall(call->args()[j])) facts.laterSibling = sib;
         }
         firstZip = false;
-        value = p.node.expr().get();
+        value = p.node.get();
         continue;
       }
       if (isSingleLayout(consumer) && firstZip) {
         rearranged = true;
-        value = p.node.expr().get();
+        value = p.node.get();
         continue;
       }
       if (!rearranged && consumer->pattern() == ir::PatternKind::MapLcl && p.index == 0 &&
@@ -93,11 +89,11 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
 
   // R3 and R4: follow the value up through layout patterns and function results.
   Parent p = app;
-  const void* cur = outer;
+  const ir::Node* cur = outer;
   while (true) {
     if (p.edge == ir::Edge::CallFun) {
       // The value is the result of the call p.node.expr(); see where that goes.
-      cur = key(p.node);
+      cur = p.node.get();
       p = idx.parentOf(cur);
       continue;
     }
@@ -105,7 +101,7 @@ void analyse(const ProgramIndex& idx, const ir::PatternNode* lcl, BarrierPlan::F
       auto* call = ir::asCall(p.node.expr());
       const ir::PatternNode* pat = unwrapAddressSpace(call->fun());
       if (isSingleLayout(pat)) {
-        cur = key(p.node);
+        cur = p.node.get();
         p = idx.parentOf(cur);
         continue;
       }

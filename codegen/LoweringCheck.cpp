@@ -55,15 +55,15 @@ std::string label(const ir::PatternNode& p) {
 
 // The id of the call applying a function node (through wrappers), for error locations.
 ir::NodeId siteOf(const ProgramIndex& idx, const ir::FunNode* f) {
-  const void* cur = f;
+  const ir::Node* cur = f;
   ir::NodeId id = f->id();
   while (true) {
     Parent p = idx.parentOf(cur);
-    if (p.edge == ir::Edge::CallFun) return p.node.expr()->id();
+    if (p.edge == ir::Edge::CallFun) return p.node.id();
     if (p.edge == ir::Edge::PatternFun) {
       auto* pat = ir::asPattern(p.node.fun());
       if (pat && ir::isAddressSpace(pat->pattern())) {
-        cur = p.node.fun().get();
+        cur = p.node.get();
         continue;
       }
     }
@@ -71,8 +71,8 @@ ir::NodeId siteOf(const ProgramIndex& idx, const ir::FunNode* f) {
   }
 }
 
-bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
-  const void* cur = node;
+bool insideWorkGroup(const ProgramIndex& idx, const ir::Node* node) {
+  const ir::Node* cur = node;
   while (true) {
     Parent p = idx.parentOf(cur);
     if (p.edge == ir::Edge::Root) return false;
@@ -81,8 +81,7 @@ bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
       if (pat && pat->pattern() == ir::PatternKind::MapWrg) return true;
       if (pat && pat->pattern() == ir::PatternKind::MapGlb) return false;
     }
-    cur = p.node.isExpr() ? static_cast<const void*>(p.node.expr().get())
-                          : static_cast<const void*>(p.node.fun().get());
+    cur = p.node.get();
   }
 }
 
@@ -91,14 +90,14 @@ bool insideWorkGroup(const ProgramIndex& idx, const void* node) {
 // another dimension), instead of becoming the kernel's output or an enclosing parallel map's
 // result.
 void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par) {
-  auto climb = [&](const void* f, const void** out) {
-    const void* cur = f;
+  auto climb = [&](const ir::Node* f, const ir::Node** out) {
+    const ir::Node* cur = f;
     while (true) {
       Parent p = idx.parentOf(cur);
       if (p.edge == ir::Edge::PatternFun) {
         auto* pat = ir::asPattern(p.node.fun());
         if (pat && ir::isAddressSpace(pat->pattern())) {
-          cur = p.node.fun().get();
+          cur = p.node.get();
           continue;
         }
       }
@@ -106,7 +105,7 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
       return p;
     }
   };
-  const void* cur = nullptr;
+  const ir::Node* cur = nullptr;
   Parent p = climb(par, &cur);
   bool zipOnly = true;
   while (true) {
@@ -114,11 +113,11 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
       case ir::Edge::Root:
         return;
       case ir::Edge::CallFun:
-        cur = p.node.expr().get();
+        cur = p.node.get();
         p = idx.parentOf(cur);
         continue;
       case ir::Edge::LambdaBody:
-        p = climb(p.node.fun().get(), &cur);
+        p = climb(p.node.get(), &cur);
         continue;
       case ir::Edge::PatternFun: {
         auto* pat = ir::asPattern(p.node.fun());
@@ -142,7 +141,7 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
         const ir::PatternNode* consumer = unwrapAddressSpace(call->fun());
         if (consumer && (isViewFunction(call->fun()) || consumer->pattern() == ir::PatternKind::Id)) {
           if (consumer->pattern() != ir::PatternKind::Zip) zipOnly = false;
-          cur = p.node.expr().get();
+          cur = p.node.get();
           p = idx.parentOf(cur);
           continue;
         }

@@ -6,8 +6,7 @@ namespace lift::codegen {
 ProgramIndex::ProgramIndex(const ir::Program& p) : program_(p) {
   ir::visitPreOrder(p.main, [&](const ir::NodePath& path) {
     const ir::PathStep& last = path.back();
-    const void* key = last.node.isExpr() ? static_cast<const void*>(last.node.expr().get())
-                                         : static_cast<const void*>(last.node.fun().get());
+    const ir::Node* key = last.node.get();
     if (parents_.count(key)) return false;  // a shared node: its first occurrence wins
     Parent par;
     if (path.size() >= 2) {
@@ -20,7 +19,7 @@ ProgramIndex::ProgramIndex(const ir::Program& p) : program_(p) {
   });
 }
 
-ProgramIndex::Parent ProgramIndex::parentOf(const void* node) const {
+ProgramIndex::Parent ProgramIndex::parentOf(const ir::Node* node) const {
   auto it = parents_.find(node);
   return it == parents_.end() ? Parent{} : it->second;
 }

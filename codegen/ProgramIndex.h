@@ -19,13 +19,13 @@ class ProgramIndex {
     int index = 0;
   };
   // The parent of the (first) occurrence of a node; a root parent for the root or unknown nodes.
-  Parent parentOf(const void* node) const;
+  Parent parentOf(const ir::Node* node) const;
 
   const ir::Program& program() const { return program_; }
 
  private:
   const ir::Program& program_;
-  std::unordered_map<const void*, Parent> parents_;
+  std::unordered_map<const ir::Node*, Parent> parents_;
 };
 
 // The pattern below any toGlobal/toLocal/toPrivate wrappers (null for non-patterns).

@@ -217,7 +217,7 @@ class Hasher {
       }
       case ExprNode::Kind::Param: {
         auto it = bound_.find(asParam(e));
-        if (it == bound_.end()) return mix(2, std::hash<const void*>()(e.get()));
+        if (it == bound_.end()) return mix(2, std::hash<const Node*>()(e.get()));
         return mix(mix(3, static_cast<size_t>(it->second.level)), static_cast<size_t>(it->second.index));
       }
       case ExprNode::Kind::Call: {

@@ -100,7 +100,7 @@ class Printer {
     auto it = flatMemo_.find({e.get(), false});
     if (it != flatMemo_.end()) return it->second;
     std::string t = layoutExpr(e, 0, 0);
-    flatMemo_.emplace(std::make_pair(static_cast<const void*>(e.get()), false), t);
+    flatMemo_.emplace(FlatKey(e.get(), false), t);
     return t;
   }
 
@@ -145,7 +145,7 @@ class Printer {
     auto it = flatMemo_.find({f.get(), called});
     if (it != flatMemo_.end()) return it->second;
     std::string t = layoutFun(f, 0, 0, called);
-    flatMemo_.emplace(std::make_pair(static_cast<const void*>(f.get()), called), t);
+    flatMemo_.emplace(FlatKey(f.get(), called), t);
     return t;
   }
 
@@ -233,7 +233,7 @@ class Printer {
   // Layouts of a link are tried at two columns at most; the memo keeps nested tries linear.
   std::string linkText(const ir::CallNode& c, int indent, int col) {
     if (flat_) return linkTextUncached(c, indent, col);
-    auto key = std::make_tuple(static_cast<const void*>(&c), indent, col);
+    auto key = std::make_tuple(&c, indent, col);
     auto it = linkMemo_.find(key);
     if (it != linkMemo_.end()) return it->second;
     std::string t = linkTextUncached(c, indent, col);
@@ -431,8 +431,9 @@ class Printer {
   std::unordered_set<std::string> bound_;
   std::unordered_set<std::string> reserved_;
   bool flat_ = false;
-  std::map<std::tuple<const void*, int, int>, std::string> linkMemo_;
-  std::map<std::pair<const void*, bool>, std::string> flatMemo_;
+  std::map<std::tuple<const ir::CallNode*, int, int>, std::string> linkMemo_;
+  using FlatKey = std::pair<const ir::Node*, bool>;  // the node, and whether a function is called
+  std::map<FlatKey, std::string> flatMemo_;
 };
 
 }  // namespace
