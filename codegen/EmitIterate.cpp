@@ -34,7 +34,8 @@ std::optional<std::string> pointerTo(const View& v) {
 
 }  // namespace
 
-View KernelGenerator::iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::NodeId site) {
+View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site) {
+  const ir::PatternNode& p = *ir::asPattern(pattern);
   arith::Expr n = p.params().sizes.at(0);
   const ir::Fun& f = p.f();
   View xv = readArg(x);
@@ -71,7 +72,7 @@ View KernelGenerator::iterate(const ir::PatternNode& p, Arg& x, const View* dest
   } else {
     ts.push_back(typeAfter(ts.back()));
     std::vector<Arg> whole{viewArg(xv)};
-    ts.push_back(env_.typeOfApplication(asFun(p), whole));
+    ts.push_back(env_.typeOfApplication(pattern, whole));
   }
   if (!loopable) {
     // Iterations of different shapes: one after the other, each into its own temporary.

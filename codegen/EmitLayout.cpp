@@ -17,8 +17,9 @@ using arith::cst;
 
 // The view of a data-layout pattern (or a map of one) applied to args; nothing for a pattern
 // that computes.
-std::optional<View> KernelGenerator::readLayout(const ir::PatternNode& p, std::vector<Arg>& args,
+std::optional<View> KernelGenerator::readLayout(const ir::Fun& pattern, std::vector<Arg>& args,
                                                 ir::NodeId site) {
+  const ir::PatternNode& p = *ir::asPattern(pattern);
   const auto& ps = p.params();
   auto arg = [&](size_t i) { return readArg(args.at(i)); };
   switch (p.pattern()) {
@@ -59,7 +60,7 @@ std::optional<View> KernelGenerator::readLayout(const ir::PatternNode& p, std::v
     case K::Get:
       return view::get(arg(0), ps.index);
     case K::Unzip:
-      return view::retype(arg(0), env_.typeOfApplication(asFun(p), args));
+      return view::retype(arg(0), env_.typeOfApplication(pattern, args));
     case K::Map:
     case K::MapSeq:
     case K::MapSeqUnroll:

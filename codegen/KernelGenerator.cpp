@@ -108,7 +108,7 @@ View KernelGenerator::readApply(const ir::Fun& f, std::vector<Arg>& args, ir::No
     case ir::FunNode::Kind::UserFun:
       return readProducer(f, args, site, call);
     case ir::FunNode::Kind::Pattern:
-      return readPattern(*ir::asPattern(f), args, site, call);
+      return readPattern(f, args, site, call);
   }
   return nullptr;
 }
@@ -123,11 +123,11 @@ View KernelGenerator::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir:
   return tmp;
 }
 
-View KernelGenerator::readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site,
+View KernelGenerator::readPattern(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site,
                                   const ir::Expr* call) {
-  if (std::optional<View> v = readLayout(p, args, site)) return *v;
-  if (p.pattern() == K::Iterate) return iterate(p, args.at(0), nullptr, site);
-  return readProducer(asFun(p), args, site, call);
+  if (std::optional<View> v = readLayout(pattern, args, site)) return *v;
+  if (ir::asPattern(pattern)->pattern() == K::Iterate) return iterate(pattern, args.at(0), nullptr, site);
+  return readProducer(pattern, args, site, call);
 }
 
 // ===== producing ===============================================================================
@@ -174,14 +174,14 @@ void KernelGenerator::produceApply(const ir::Fun& f, std::vector<Arg>& args, con
       return;
     }
     case ir::FunNode::Kind::Pattern:
-      producePattern(*ir::asPattern(f), args, dest, site);
+      producePattern(f, args, dest, site);
       return;
   }
 }
 
-void KernelGenerator::producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest,
+void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& args, const View& dest,
                                      ir::NodeId site) {
-  ir::Fun self = asFun(p);
+  const ir::PatternNode& p = *ir::asPattern(pattern);
   switch (p.pattern()) {
     case K::Map:
     case K::MapSeq:
@@ -207,7 +207,7 @@ void KernelGenerator::producePattern(const ir::PatternNode& p, std::vector<Arg>&
       fail(site, fmt::format("high-level pattern {} must be lowered before code generation",
                              ir::patternName(p.pattern())));
     case K::Iterate:
-      iterate(p, args.at(0), &dest, site);
+      iterate(pattern, args.at(0), &dest, site);
       return;
     case K::ToGlobal:
     case K::ToLocal:
@@ -241,12 +241,12 @@ void KernelGenerator::producePattern(const ir::PatternNode& p, std::vector<Arg>&
   }
   // Data-layout patterns (and maps of them): push the destination through the inverse.
   if (args.size() == 1) {
-    if (auto d = destOfArg(self, dest, env_.typeOfArg(args[0]))) {
+    if (auto d = destOfArg(pattern, dest, env_.typeOfArg(args[0]))) {
       produceArg(args[0], *d, site);
       return;
     }
   }
-  copyValue(readPattern(p, args, site, nullptr), dest, site);
+  copyValue(readPattern(pattern, args, site, nullptr), dest, site);
 }
 
 // ===== values written to destinations =========================================================

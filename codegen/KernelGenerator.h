@@ -38,8 +38,10 @@ class KernelGenerator {
   View readApply(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
   void produceApply(const ir::Fun& f, std::vector<Arg>& args, const View& dest, ir::NodeId site);
   View readProducer(const ir::Fun& f, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
-  View readPattern(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
-  void producePattern(const ir::PatternNode& p, std::vector<Arg>& args, const View& dest, ir::NodeId site);
+  // The emitters that need a pattern as a function value (to type its application, to push a
+  // destination through it) take the program's own node, `pattern`, a PatternNode.
+  View readPattern(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site, const ir::Expr* call);
+  void producePattern(const ir::Fun& pattern, std::vector<Arg>& args, const View& dest, ir::NodeId site);
   View readArg(Arg& a);
   void produceArg(Arg& a, const View& dest, ir::NodeId site);
   Bindings::Saved bind(const ir::LambdaNode& l, std::vector<Arg>& args, ir::NodeId site);
@@ -61,10 +63,10 @@ class KernelGenerator {
   void reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
 
   // ----- iterate (EmitIterate.cpp) -----
-  View iterate(const ir::PatternNode& p, Arg& x, const View* dest, ir::NodeId site);
+  View iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site);
 
   // ----- vectors and data layout (EmitLayout.cpp) -----
-  std::optional<View> readLayout(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site);
+  std::optional<View> readLayout(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site);
   std::optional<View> destOfArg(const ir::Fun& f, const View& dest, Type argType);
   std::optional<View> destThrough(const ir::Expr& e, const View& dest, const ir::ParamNode* p, Type pType);
   void mapVec(const ir::PatternNode& p, Arg& v, const View& dest, ir::NodeId site);
@@ -85,9 +87,5 @@ class KernelGenerator {
   int tags_ = 0;
   int mapVars_ = 0;
 };
-
-// A pattern node as a function value, for the functions that take one. The node is owned by
-// the program, which outlives code generation, so the handle does not own it.
-inline ir::Fun asFun(const ir::PatternNode& p) { return ir::Fun(std::shared_ptr<const ir::FunNode>(), &p); }
 
 }  // namespace lift::codegen
