@@ -294,6 +294,15 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N) =
   map(neg) $ id(x))",
      R"(fun f(x: [float]8*N) = map(neg) $ id $ x)", "0.1", "", R"(already copied)"},
+    {"add-id", R"(fun f(A: [[float]4]8*N) = reduceSeq(fun((acc, r) => mapSeq(fun(p => add(get(0, p), get(1, p)))) $ zip(acc, r)), zeros([float]4)) $ A)", "0.1", "",
+     R"(fun f(A: [[float]4]8*N) =
+  reduceSeq(
+    fun((acc, r) =>
+      mapSeq(fun(p => add(get(0, p), get(1, p)))) $ zip(acc, r)
+    ),
+    id(zeros([float]4))
+  ) $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ zeros([float]8*N))", "0.1", "", R"(only as the initial value of a reduction)"},
     {"implement-id", R"(fun f(A: [[float]8]4*N) = id $ A)", "0", "",
      R"(fun f(A: [[float]8]4*N) =
   map(fun(y => id(y))) $ A)",
@@ -375,6 +384,10 @@ const Example kExamples[] = {
      R"(fun f(A: [[float]8]4*N) =
   mapGlb0(fun(r => toPrivate(mapSeq(neg)) $ r)) $ A)",
      R"(fun f(x: [float]8*N) = mapSeq(neg) $ x)", "0", "", R"(inside a parallel map)"},
+    {"to-private", R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  mapWrg0(fun(r => toPrivate(mapLcl0(neg)) $ r)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = mapGlb0(fun(r => map(neg) $ r)) $ A)", "0.0.0.0", "", R"(wraps a mapSeq, a mapLcl or a user function)"},
     {"vectorize-map", R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4",
      R"(fun f(x: [float]8*N) =
   asScalar o map(vectorize(4, neg)) o asVector(4) $ x)",

@@ -13,9 +13,17 @@ using namespace support;
 using ir::PatternKind;
 
 Outcome addId(const Site& s, const ParamValues&) {
-  if (!s.node.isExpr() || ir::asLiteral(s.expr())) return fail("only computed arrays and inputs are copied");
+  if (!s.node.isExpr()) return fail("only computed arrays and inputs are copied");
   if (m::callOf(s.expr(), PatternKind::Id)) return fail("the array is already copied");
   ParentCall pc = parentCall(s);
+  // A literal is copied only where it becomes memory: the initial value of a reduction (its
+  // accumulator, e.g. the zero tile of a register-blocked reduction, which the copy then places
+  // in private or local memory).
+  bool reduceInit = pc.call && pc.argIndex == 0 && pc.call->args().size() == 2 &&
+                    ir::asPattern(pc.call->fun()) &&
+                    ir::isReduceLike(ir::asPattern(pc.call->fun())->pattern());
+  if (ir::asLiteral(s.expr()) && !reduceInit)
+    return fail("a literal is copied only as the initial value of a reduction");
   if (pc.call) {
     if (auto* p = ir::asPattern(pc.call->fun()); p && p->pattern() == PatternKind::Id)
       return fail("the array is already copied");
@@ -26,7 +34,7 @@ Outcome addId(const Site& s, const ParamValues&) {
     return p && (ir::isMapLike(p->pattern()) || ir::isReduceLike(p->pattern()) ||
                  p->pattern() == PatternKind::Iterate || ir::isAddressSpace(p->pattern()));
   };
-  bool result = computes(s.expr());
+  bool result = computes(s.expr()) || reduceInit;
   bool input = pc.call && pc.argIndex + 1 == static_cast<int>(pc.call->args().size()) &&
                computesArray(ir::asPattern(pc.call->fun()));
   if (!result && !input)

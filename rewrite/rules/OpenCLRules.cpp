@@ -136,8 +136,15 @@ Outcome addressSpace(const Site& s, PatternKind space) {
       if (!s.insidePattern(PatternKind::MapWrg)) return fail("local memory is only used inside a mapWrg");
       break;
     case PatternKind::ToPrivate:
+      // A mapLcl inside a mapWrg: each work-item keeps its own part (the code generator splits
+      // the value over the work-items, e.g. a register-blocked accumulator).
+      if (p && p->pattern() == PatternKind::MapLcl) {
+        if (!s.insidePattern(PatternKind::MapWrg))
+          return fail("toPrivate wraps a mapLcl only inside a mapWrg");
+        break;
+      }
       if (!(p && m::isSequentialMap(p->pattern())) && !isUserFun)
-        return fail("toPrivate wraps a mapSeq or a user function call");
+        return fail("toPrivate wraps a mapSeq, a mapLcl or a user function call");
       if (!s.insideParallelMap()) return fail("private memory is only used inside a parallel map");
       break;
     default:
@@ -258,7 +265,7 @@ void registerOpenCLRules(RuleRegistry& reg) {
                    "mapX(f)", "toLocal(mapX(f))", {},
                    [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToLocal); }));
   reg.add(makeRule("to-private", Family::OpenCL, "Keep the result in the thread's private memory.",
-                   "mapSeq(f)", "toPrivate(mapSeq(f))", {},
+                   "mapSeq(f) (or mapLcl(f) in a mapWrg)", "toPrivate(mapSeq(f))", {},
                    [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToPrivate); }));
 
   Rule tree = makeRule(
