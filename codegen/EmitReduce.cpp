@@ -136,7 +136,8 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
   sync_.endIteration(beforeInit, site);
   // Unrolled when the loop index selects elements of a private array (the input's): the
   // accumulator is the same in every iteration, so its indices stay constant in a loop.
-  bool unroll = shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()), opts_.unrolling);
+  bool unroll =
+      shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()), opts_.unrolling);
   LoopForm form = ctx_.sequentialForm(n, unroll);
   int tag = ++tags_;
 
