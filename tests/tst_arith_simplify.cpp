@@ -104,6 +104,11 @@ class TestArithSimplify : public QObject {
     row("sum-div-mod-recombine-scaled", "2*((x/4)*4) + 2*(x%4) + y", "", "2*x + y");
     row("sum-div-mod-recombine-sum", "((i + j)/8)*8 + (i + j)%8", "", "i + j");
     row("sum-div-mod-recombine-nested", "(x%32)/4*4 + x%4", "", "x%32");
+    row("sum-div-mod-recombine-offset", "16*((4*a + j + 64)/16) + (4*a + j)%16", "a=0:16;j=0:4",
+        "4*a + j + 64");
+    row("sum-div-mod-recombine-offset-symbolic", "N*((x + 2*N)/N) + x%N", "x=0:", "2*N + x");
+    row("sum-div-mod-recombine-offset-may-be-negative", "16*((x + 64)/16) + x%16", "x=-20:16",
+        "16*((x + 64)/16) + x%16");
     row("sum-div-mod-recombine-reorder-stride", "32*(x/32) + 4*(x%32/4) + x%4", "x=0:", "x");
     row("sum-sub-div-to-mod", "x - (x/16)*16", "", "x%16");
     row("sum-sub-div-to-mod-symbolic", "N - (N/16)*16 + 1", "", "N%16 + 1");

@@ -338,6 +338,8 @@ std::map<std::string, Example> references() {
                                          tiledMatmul(64, 64, 16)};
   r["lowlevel/matmul_tiled_gpu_vec.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
                                              tiledMatmul(64, 64, 16)};
+  r["lowlevel/matmul_tiled_gpu_float4.lift"] = {
+      {{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 2}, {"N", 1}, {"K", 3}}}, tiledMatmul(64, 64, 16)};
   r["lowlevel/matmul_tiled_gpu_8x8.lift"] = {{{{"M", 1}, {"N", 1}, {"K", 1}}, {{"M", 1}, {"N", 2}, {"K", 2}}},
                                              tiledMatmul(128, 128, 16)};
   r["lowlevel/gemv.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 3}, {"N", 12}}}, gemvRef};

@@ -191,7 +191,8 @@ Expr recombineMod(const Collected& c) {
 }
 
 // Rules sum-div-mod-recombine: c*y*(x/y) + c*(x%y) -> c*x (also with x = z%a, y | a, and
-// z%y in place of x%y) and sum-sub-div-to-mod:
+// z%y in place of x%y, and with x = z + t*y, z and x non-negative, and z%y in place of x%y)
+// and sum-sub-div-to-mod:
 // c*y*(x/y) - c*x -> -c*(x%y). Both hold for every x and y != 0 in C. Returns the rewritten
 // sum or null when no pair matches.
 Expr recombine(const Collected& c) {
@@ -213,9 +214,13 @@ Expr recombine(const Collected& c) {
         auto g = c.terms[j].factors();
         if (j == i || g.size() != 1 || g[0].kind() != Kind::Mod || c.terms[j].coef != k) continue;
         if (g[0]->ops[1] != y) continue;
-        // x%y itself, or z%y where x = z%a and y divides a (then x%y = (z%a)%y = z%y)
+        // x%y itself, or z%y where x = z%a and y divides a (then x%y = (z%a)%y = z%y), or z%y
+        // where x = z + t*y with z, x >= 0 (then x/y = z/y + t: y*((z + 64)/16) + z%16 with
+        // y = 16 is z + 64, a view's row offset past a split)
         Expr m = g[0]->ops[0];
-        bool matches = m == x || (x->kind == Kind::Mod && x->ops[0] == m && provablyDivisible(x->ops[1], y));
+        bool matches = m == x ||
+                       (x->kind == Kind::Mod && x->ops[0] == m && provablyDivisible(x->ops[1], y)) ||
+                       (provablyNonNegative(m) && provablyNonNegative(x) && exactDiv(difference(x, m), y));
         if (!matches) continue;
         size_t skip[2] = {i, j};
         auto rest = exprsExcept(c, skip);
