@@ -179,6 +179,17 @@ void checkLowered(const ProgramIndex& idx) {
             fmt::format("high-level pattern {} must be lowered before code generation (to reduceSeq inside a "
                         "parallel map, for instance)",
                         ir::patternName(pat->pattern())));
+      case K::MdHom:
+        fail(idx, siteOf(idx, pat),
+             "md_hom is not yet lowered to OpenCL; write it as the equivalent nest of map and reduce (see "
+             "docs/LANGUAGE.md, md_hom) to compile it");
+      case K::PairVV:
+      case K::PairMV:
+      case K::PairMM:
+        fail(idx, siteOf(idx, pat),
+             fmt::format("{} is not yet lowered to OpenCL; write it with zip, map and transpose (see "
+                         "docs/LANGUAGE.md, md_hom) to compile it",
+                         ir::patternName(pat->pattern())));
       case K::Map:
         if (!isViewFunction(pat->f()))
           fail(idx, siteOf(idx, pat),

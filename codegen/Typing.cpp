@@ -68,8 +68,9 @@ class Typer {
 
  private:
   Type pattern(const ir::PatternNode& p, const std::vector<Type>& args) {
-    ir::InferredType t =
-        ir::inferPatternType(p, args, [&](const std::vector<Type>& fArgs) { return apply(p.f(), fArgs); });
+    ir::InferredType t = ir::inferPatternType(p, args, [&](const std::vector<Type>& fArgs, size_t fun) {
+      return apply(p.params().funs.at(fun), fArgs);
+    });
     LIFT_ASSERT(t, "codegen typing of " + ir::diagnosticLabel(p) + ": " + t.reason());
     return t.type();
   }

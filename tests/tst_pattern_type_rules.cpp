@@ -26,7 +26,7 @@ struct Nested {
   std::function<Type(const std::vector<Type>&)> body;
   std::vector<std::vector<Type>> calls;
   NestedTyping typing() {
-    return [this](const std::vector<Type>& args) {
+    return [this](const std::vector<Type>& args, size_t) {
       calls.push_back(args);
       return body(args);
     };

@@ -573,6 +573,82 @@ class Interpreter {
     return b.finish();
   }
 
+  // md_hom(f, (⊛1, ..., ⊛d)) on the sub-array `a` of dimensions k+1..d (seed 001, Definition 6):
+  // f at every point, the results combined along each dimension by its operator, outermost
+  // first: ++ gives the array of the parts' results, an operator folds them from the left.
+  Value mdHom(const ir::PatternNode& p, const Value& a, size_t k, const ir::ExprNode* site) {
+    const auto& ps = p.params();
+    if (k == ps.concat.size()) return apply(p.f(), Args(&a, 1), site);
+    const Value& in = expectArray(a, p, site);
+    if (ps.concat[k]) {
+      ArrayBuilder b(in.size());
+      for (size_t i = 0; i < in.size(); ++i) b.push(mdHom(p, in.at(i), k + 1, site));
+      return b.finish();
+    }
+    if (in.size() == 0)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("md_hom: dimension {} is empty, and its combine operator has no neutral element",
+                       k + 1));
+    size_t op = 1, kept = 0;
+    for (size_t j = 0; j < ps.concat.size(); ++j) {
+      if (j < k && !ps.concat[j]) ++op;
+      if (j > k && ps.concat[j]) ++kept;
+    }
+    Value acc = mdHom(p, in.at(0), k + 1, site);
+    for (size_t i = 1; i < in.size(); ++i)
+      acc = combine(ps.funs.at(op), acc, mdHom(p, in.at(i), k + 1, site), kept, site);
+    return acc;
+  }
+
+  // x ⊛ y for partial results that keep `depth` dimensions (of ++): op applied point by point,
+  // as the seed's element-wise vector (+_vec) and matrix (+_mat) addition for op = +.
+  Value combine(const ir::Fun& op, const Value& x, const Value& y, size_t depth, const ir::ExprNode* site) {
+    if (depth == 0) {
+      std::array<Value, 2> xy{x, y};
+      return apply(op, Args(xy.data(), 2), site);
+    }
+    if (!x.isArray() || !y.isArray() || x.size() != y.size())
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("md_hom: cannot combine partial results {} and {}", describe(x), describe(y)));
+    ArrayBuilder b(x.size());
+    for (size_t i = 0; i < x.size(); ++i) b.push(combine(op, x.at(i), y.at(i), depth - 1, site));
+    return b.finish();
+  }
+
+  // pair_vv, pair_mv and pair_mm (typing rules in PatternTypeRules.cpp).
+  Value pairView(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
+    expectArgs(args, 2, p, site);
+    const Value& a = expectArray(args[0], p, site);
+    const Value& b = expectArray(args[1], p, site);
+    auto pairs = [&](const Value& x, const Value& y) {
+      if (x.size() != y.size())
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{}: pairing arrays of different lengths, {} and {}", ir::patternName(p.pattern()),
+                         x.size(), y.size()));
+      return Value::zip({x, y});
+    };
+    switch (p.pattern()) {
+      case PatternKind::PairVV:
+        return pairs(a, b);
+      case PatternKind::PairMV: {
+        ArrayBuilder rows(a.size());
+        for (size_t i = 0; i < a.size(); ++i) rows.push(pairs(expectArray(a.at(i), p, site), b));
+        return rows.finish();
+      }
+      default: {
+        Value columns = transpose(p, b, site);
+        ArrayBuilder rows(a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+          Value row = expectArray(a.at(i), p, site);
+          ArrayBuilder points(columns.size());
+          for (size_t j = 0; j < columns.size(); ++j) points.push(pairs(row, columns.at(j)));
+          rows.push(points.finish());
+        }
+        return rows.finish();
+      }
+    }
+  }
+
   Value applyPattern(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
     const auto& ps = p.params();
     switch (p.pattern()) {
@@ -789,6 +865,13 @@ class Interpreter {
         for (int i = 0; i < a.width(); ++i) s += a.lane(i).d * b.lane(i).d;
         return Value::ofDouble(s);
       }
+      case PatternKind::MdHom:
+        expectArgs(args, 1, p, site);
+        return mdHom(p, args[0], 0, site);
+      case PatternKind::PairVV:
+      case PatternKind::PairMV:
+      case PatternKind::PairMM:
+        return pairView(p, args, site);
     }
     fail(InterpError::Kind::Shape, site, "unknown pattern");
   }

@@ -423,6 +423,30 @@ class ProgramCounter {
         noteInexact("an iterate costed at its first iteration's types");
         return;
       }
+      case PK::MdHom: {
+        // f at every point; the operator of reduced dimension k once per pair of neighbouring
+        // parts of that dimension, point by point over the dimensions kept inside it.
+        const auto& concat = p->params().concat;
+        std::vector<double> n;
+        Type t = arrayArg(0);
+        for (size_t k = 0; k < concat.size() && t && t.isArray(); ++k, t = t.elem())
+          n.push_back(static_cast<double>(lengthOf(t, sizes_)));
+        if (n.size() != concat.size()) return;
+        double points = 1;
+        for (double len : n) points *= len;
+        apply(p->f(), {t}, mult * points);
+        const ir::FunType* ft = info_.funTypeOf(p->f());
+        size_t op = 1;
+        for (size_t k = 0; k < concat.size(); ++k) {
+          if (concat[k]) continue;
+          double combines = std::max(n[k] - 1, 0.0);
+          for (size_t j = 0; j < concat.size(); ++j)
+            if (j < k || (j > k && concat[j])) combines *= n[j];
+          if (ft) apply(p->params().funs.at(op), {ft->output, ft->output}, mult * combines);
+          ++op;
+        }
+        return;
+      }
       case PK::Dot: {
         Type a = arrayArg(0);
         if (a && a.isVector() && isFloating(a.scalarKind())) out_.flops += mult * (2.0 * a.vectorWidth() - 1);

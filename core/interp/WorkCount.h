@@ -17,7 +17,8 @@
 //   negation, conversions, selections, isnan & co.             0
 // Every application of a reduction's operator counts, the one that combines the initial value
 // too: reduce(add, 0.0f) over N elements is N additions, so asum (fabs and +) counts 2N, dot
-// (mult and add) 2N, scal N, matmul 2MNK, gemv 2MN + 3M (its alpha * Ax + beta * y).
+// (mult and add) 2N, scal N, matmul 2MNK, gemv 2MN + 3M (its alpha * Ax + beta * y). md_hom
+// has no initial value: md_dot is 2N - 1, md_gemv 2MK - M, md_gemm 2MNK - MN.
 // Integer arithmetic is counted separately (intOps) and is not part of the flops.
 //
 // A body with a loop whose trip count is not a constant (`for (int i = 0; i < 4; i++)` is one),

@@ -260,6 +260,21 @@ Fun scatter(IndexFun f) {
   return pattern(PatternKind::Scatter, std::move(p));
 }
 
+Fun mdHom(const Callable& f, const std::vector<std::optional<Callable>>& combine) {
+  PatternNode::Params p;
+  p.funs = {f.toFun()};
+  for (auto& op : combine) {
+    p.concat.push_back(!op);
+    if (op) p.funs.push_back(op->toFun());
+  }
+  return pattern(PatternKind::MdHom, std::move(p));
+}
+
+Fun mdHomView(PatternKind k) {
+  LIFT_ASSERT(isMdHomView(k), "not an md_hom view");
+  return pattern(k);
+}
+
 IndexFun reverseIndex() { return IndexFun{IndexFun::Kind::Reverse, {}, {}}; }
 IndexFun strideIndex(arith::Expr s) { return IndexFun{IndexFun::Kind::ReorderStride, s, {}}; }
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols) {
@@ -278,6 +293,15 @@ Expr tuple(std::vector<Expr> elems) {
 
 Expr get(int i, Expr t) { return CallNode::make(get(i), {std::move(t)}); }
 Expr dot(Expr a, Expr b) { return CallNode::make(dot(), {std::move(a), std::move(b)}); }
+Expr pairVV(Expr x, Expr y) {
+  return CallNode::make(mdHomView(PatternKind::PairVV), {std::move(x), std::move(y)});
+}
+Expr pairMV(Expr m, Expr v) {
+  return CallNode::make(mdHomView(PatternKind::PairMV), {std::move(m), std::move(v)});
+}
+Expr pairMM(Expr a, Expr b) {
+  return CallNode::make(mdHomView(PatternKind::PairMM), {std::move(a), std::move(b)});
+}
 
 // ----- programs ----------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <unordered_map>
 
 #include "core/ir/IR.h"
@@ -131,6 +132,12 @@ Fun tuplePattern(int arity);
 Fun gather(IndexFun f);
 Fun scatter(IndexFun f);
 
+// md_hom(f, (⊛1, ..., ⊛d)) of seed 001: one combine operator per dimension, outermost first;
+// nullopt stands for concatenation (++) in that dimension.
+Fun mdHom(const Callable& f, const std::vector<std::optional<Callable>>& combine);
+// The view pair_vv, pair_mv or pair_mm (see isMdHomView).
+Fun mdHomView(PatternKind k);
+
 IndexFun reverseIndex();
 IndexFun strideIndex(arith::Expr s);
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols);
@@ -140,6 +147,10 @@ Expr zip(std::vector<Expr> arrays);
 Expr tuple(std::vector<Expr> elems);
 Expr get(int i, Expr t);
 Expr dot(Expr a, Expr b);
+// pair_vv(x, y), pair_mv(M, v) and pair_mm(A, B): the inputs of md_dot, md_gemv and md_gemm.
+Expr pairVV(Expr x, Expr y);
+Expr pairMV(Expr m, Expr v);
+Expr pairMM(Expr a, Expr b);
 
 // ----- programs ------------------------------------------------------------------------
 // A program whose inputs are `inputs` (with declared types). Its size declarations are the

@@ -183,7 +183,7 @@ class AlphaEq {
         auto &x = pa->params(), &y = pb->params();
         if (pa->pattern() != pb->pattern() || x.index != y.index || x.sizes != y.sizes ||
             !(x.indexFun == y.indexFun) || x.padMode != y.padMode || x.padValue != y.padValue ||
-            x.funs.size() != y.funs.size())
+            x.concat != y.concat || x.funs.size() != y.funs.size())
           return false;
         for (size_t i = 0; i < x.funs.size(); ++i)
           if (!fun(x.funs[i], y.funs[i])) return false;
@@ -256,6 +256,7 @@ class Hasher {
         if (ps.indexFun.b) h = mix(h, ps.indexFun.b.hash());
         h = mix(h, static_cast<size_t>(ps.padMode));
         if (!ps.padValue.empty()) h = mix(h, std::hash<std::string>()(ps.padValue));
+        for (bool c : ps.concat) h = mix(h, c ? 2 : 1);
         for (auto& g : ps.funs) h = mix(h, fun(g));
         return h;
       }

@@ -176,6 +176,9 @@ class PatternNode : public FunNode {
     IndexFun indexFun;               // gather, scatter
     PadMode padMode = PadMode::Clamp;
     std::string padValue;  // PadMode::Constant
+    // md_hom: per dimension (outermost first), whether it combines by concatenation (++); the
+    // combine operators of the other dimensions are funs[1], funs[2], ... in order (funs[0] is f).
+    std::vector<bool> concat;
   };
   static std::shared_ptr<const PatternNode> make(PatternKind k, Params p);
   PatternKind pattern() const { return pattern_; }

@@ -74,10 +74,17 @@ bool isDataLayout(PatternKind k) {
     case PatternKind::AsVector:
     case PatternKind::AsScalar:
     case PatternKind::ReorderStride:
+    case PatternKind::PairVV:
+    case PatternKind::PairMV:
+    case PatternKind::PairMM:
       return true;
     default:
       return false;
   }
+}
+
+bool isMdHomView(PatternKind k) {
+  return k == PatternKind::PairVV || k == PatternKind::PairMV || k == PatternKind::PairMM;
 }
 
 bool isAddressSpace(PatternKind k) {

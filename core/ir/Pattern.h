@@ -28,6 +28,10 @@ namespace lift::ir {
   X(AsVector, "asVector", Algo)                 \
   X(AsScalar, "asScalar", Algo)                 \
   X(Vectorize, "vectorize", Algo)               \
+  X(MdHom, "md_hom", Algo)                      \
+  X(PairVV, "pair_vv", Algo)                    \
+  X(PairMV, "pair_mv", Algo)                    \
+  X(PairMM, "pair_mm", Algo)                    \
   X(MapGlb, "mapGlb", OpenCL)                   \
   X(MapWrg, "mapWrg", OpenCL)                   \
   X(MapLcl, "mapLcl", OpenCL)                   \
@@ -60,6 +64,9 @@ bool isMapLike(PatternKind k);
 bool isReduceLike(PatternKind k);
 // Patterns that only reorganise data and generate no code by themselves (split, join, zip, ...).
 bool isDataLayout(PatternKind k);
+// The views of seed 001 (pair_vv, pair_mv, pair_mm): several arrays fused into the one
+// multi-dimensional array of pairs an md_hom takes.
+bool isMdHomView(PatternKind k);
 // Address-space wrappers (toGlobal, toLocal, toPrivate).
 bool isAddressSpace(PatternKind k);
 

@@ -48,6 +48,8 @@ std::string diagnosticLabel(const PatternNode& p) {
 namespace {
 
 using Blame = InferredType::Blame;
+// The typing of a pattern's first (for all patterns but md_hom, only) nested function.
+using FunTyping = std::function<Type(const std::vector<Type>& args)>;
 
 // Constant counts up to this are typed one iteration at a time; larger ones like symbolic ones.
 constexpr int64_t kMaxTypedIterations = 256;
@@ -84,13 +86,13 @@ std::optional<InferredType> nonPositiveFactor(const PatternNode& p, arith::Expr 
   return parameterError(fmt::format("{}: the factor must be positive, got {}", diagnosticLabel(p), str(by)));
 }
 
-InferredType typeMap(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+InferredType typeMap(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   if (auto failure = notArrayError(p, args[0])) return *failure;
   return InferredType::ok(Type::array(typeF({args[0].elem()}), args[0].length()));
 }
 
-InferredType typeMapVec(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+InferredType typeMapVec(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   Type in = args[0];
   if (!in.isVector()) return argumentError(fmt::format("mapVec expects a vector, got {}", in.toString()));
@@ -102,7 +104,7 @@ InferredType typeMapVec(const PatternNode& p, const std::vector<Type>& args, con
 }
 
 // reduce, reduceSeq, reduceSeqUnroll and partRed, applied to (init, xs).
-InferredType typeReduce(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+InferredType typeReduce(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
   if (auto failure = arityError(p, args, 2)) return *failure;
   Type init = args[0], in = args[1];
   if (auto failure = notArrayError(p, in, " to reduce")) return *failure;
@@ -238,7 +240,7 @@ std::optional<arith::Expr> power(int64_t k, arith::Expr n) {
 // iteration at a time, each with its own input type. Otherwise f is typed once on the symbolic
 // length L of iterateBodyLength and must keep the length (L), or divide (L/k) or multiply (L*k)
 // it by a constant k; the result's length is the input's divided or multiplied by k^n.
-InferredType typeIterate(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+InferredType typeIterate(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   Type in = args[0];
   arith::Expr n = p.size(0);
@@ -320,7 +322,7 @@ InferredType typeAsScalar(const PatternNode& p, const std::vector<Type>& args) {
 
 // vectorize(n, f): f on scalars becomes a function on vectors of width n (tuples of vectors are
 // taken apart component-wise, as a zip of vectorised arrays gives).
-InferredType typeVectorize(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF) {
+InferredType typeVectorize(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
   arith::Expr n = p.size(0);
   if (!n.isCst()) return parameterError("vectorize: the width must be a constant");
   int width = static_cast<int>(n.value());
@@ -359,10 +361,123 @@ InferredType typeDot(const PatternNode& p, const std::vector<Type>& args) {
   return InferredType::ok(Type::scalar(args[0].scalarKind()));
 }
 
+// The combine operators of md_hom as written: "++" or the operator's name, per dimension.
+std::string combineList(const PatternNode& p) {
+  std::string s;
+  size_t op = 1;
+  for (size_t k = 0; k < p.params().concat.size(); ++k) {
+    std::string name = "++";
+    if (!p.params().concat[k]) {
+      const Fun& f = p.params().funs.at(op++);
+      auto* u = asUserFun(f);
+      name = u ? u->def().name : "a function";
+    }
+    s += (k ? ", " : "") + name;
+  }
+  return "(" + s + ")";
+}
+
+// How many parameters a function written as a user function or a lambda takes (nullopt for a
+// pattern, whose arity its own rule decides).
+std::optional<size_t> declaredArity(const Fun& f) {
+  if (auto* u = asUserFun(f)) return u->def().params.size();
+  if (auto* l = asLambda(f)) return l->params().size();
+  return std::nullopt;
+}
+
+// md_hom(f, (⊛1, ..., ⊛d)) applied to a d-dimensional array of T, with f : T -> T' and every
+// combine operator but ++ of type T' x T' -> T'. The result keeps the dimensions combined by ++
+// (in order, their lengths those of the input) and drops the others: T' nested in one array
+// per ++ dimension, T' itself when there is none.
+InferredType typeMdHom(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeFun) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  const auto& ps = p.params();
+  size_t d = ps.concat.size();
+  size_t operators = 0;
+  for (bool c : ps.concat) operators += c ? 0 : 1;
+  if (d == 0) return parameterError("md_hom needs one combine operator per dimension, got none");
+  if (ps.funs.size() != 1 + operators)
+    return parameterError(fmt::format("md_hom: {} combine functions for {} dimensions that are not ++",
+                                      ps.funs.size() - 1, operators));
+  std::vector<arith::Expr> lengths;
+  Type elem = args[0];
+  for (size_t k = 0; k < d; ++k) {
+    if (!elem.isArray())
+      return argumentError(fmt::format(
+          "md_hom with {} combine operator{} {} needs a {}-dimensional array, but is applied to {} ({} "
+          "dimension{}): give one combine operator per dimension",
+          d, d == 1 ? "" : "s", combineList(p), d, args[0].toString(), k, k == 1 ? "" : "s"));
+    lengths.push_back(elem.length());
+    elem = elem.elem();
+  }
+  Type value = typeFun({elem}, 0);
+  size_t op = 1;
+  for (size_t k = 0; k < d; ++k) {
+    if (ps.concat[k]) continue;
+    size_t fun = op++;
+    std::optional<size_t> arity = declaredArity(ps.funs[fun]);
+    if (arity && *arity != 2)
+      return parameterError(fmt::format(
+          "md_hom {}: the combine operator of dimension {} takes {} argument{}, but a combine operator "
+          "is binary ({} x {} -> {}), associative and commutative",
+          combineList(p), k + 1, *arity, *arity == 1 ? "" : "s", value.toString(), value.toString(),
+          value.toString()));
+    Type combined = typeFun({value, value}, fun);
+    if (combined != value)
+      return parameterError(fmt::format(
+          "md_hom {}: the combine operator of dimension {} returns {}, but must combine two results of "
+          "the scalar function into one of the same type ({} x {} -> {})",
+          combineList(p), k + 1, combined.toString(), value.toString(), value.toString(), value.toString()));
+  }
+  Type out = value;
+  for (size_t k = d; k-- > 0;)
+    if (ps.concat[k]) out = Type::array(out, lengths[k]);
+  return InferredType::ok(out);
+}
+
+// pair_vv(x, y): [T]N x [U]N -> [(T, U)]N; pair_mv(M, v): [[T]K]N x [U]K -> [[(T, U)]K]N;
+// pair_mm(A, B): [[T]K]M x [[U]N]K -> [[[(T, U)]K]N]M (point (i, j, k) pairs A[i][k] with B[k][j]).
+InferredType typeMdHomView(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  std::string name(patternName(p.pattern()));
+  Type a = args[0], b = args[1];
+  auto sameLength = [&](arith::Expr x, arith::Expr y, const char* what) -> std::optional<InferredType> {
+    if (x == y) return std::nullopt;
+    return argumentError(fmt::format("{}: {} differ ({} and {}) in {} and {}", name, what, str(x), str(y),
+                                     a.toString(), b.toString()));
+  };
+  bool matrixA = p.pattern() != PatternKind::PairVV, matrixB = p.pattern() == PatternKind::PairMM;
+  if (!a.isArray() || (matrixA && !a.elem().isArray()))
+    return argumentError(fmt::format("{} expects a {} as first argument, got {}", name,
+                                     matrixA ? "matrix" : "vector", a.toString()));
+  if (!b.isArray() || (matrixB && !b.elem().isArray()))
+    return argumentError(fmt::format("{} expects a {} as second argument, got {}", name,
+                                     matrixB ? "matrix" : "vector", b.toString()));
+  switch (p.pattern()) {
+    case PatternKind::PairVV:
+      if (auto failure = sameLength(a.length(), b.length(), "the lengths")) return *failure;
+      return InferredType::ok(Type::array(Type::tuple({a.elem(), b.elem()}), a.length()));
+    case PatternKind::PairMV:
+      if (auto failure =
+              sameLength(a.elem().length(), b.length(), "the matrix's columns and the vector's length"))
+        return *failure;
+      return InferredType::ok(
+          Type::array(Type::array(Type::tuple({a.elem().elem(), b.elem()}), b.length()), a.length()));
+    default: {
+      arith::Expr m = a.length(), k = a.elem().length(), n = b.elem().length();
+      if (auto failure = sameLength(k, b.length(), "the first matrix's columns and the second's rows"))
+        return *failure;
+      Type pair = Type::tuple({a.elem().elem(), b.elem().elem()});
+      return InferredType::ok(Type::array(Type::array(Type::array(pair, k), n), m));
+    }
+  }
+}
+
 }  // namespace
 
 InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& args,
-                              const NestedTyping& typeF) {
+                              const NestedTyping& typeFun) {
+  FunTyping typeF = [&](const std::vector<Type>& fArgs) { return typeFun(fArgs, 0); };
   switch (p.pattern()) {
     case PatternKind::Map:
     case PatternKind::MapSeq:
@@ -416,6 +531,12 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
       return InferredType::ok(typeF(args));
     case PatternKind::Dot:
       return typeDot(p, args);
+    case PatternKind::MdHom:
+      return typeMdHom(p, args, typeFun);
+    case PatternKind::PairVV:
+    case PatternKind::PairMV:
+    case PatternKind::PairMM:
+      return typeMdHomView(p, args);
   }
   return argumentError("unknown pattern");
 }

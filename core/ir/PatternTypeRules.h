@@ -38,9 +38,10 @@ class InferredType {
   std::vector<Type> iterations_;
 };
 
-// Types the pattern's nested function (map's f, reduce's operator, iterate's body, ...) applied
-// to arguments of the given types. It may throw; the exception passes through the rule.
-using NestedTyping = std::function<Type(const std::vector<Type>& args)>;
+// Types nested function `fun` of the pattern (params().funs[fun]: 0 is map's f, reduce's
+// operator, iterate's body, ...; md_hom's combine operators follow its f) applied to arguments of
+// the given types. It may throw; the exception passes through the rule.
+using NestedTyping = std::function<Type(const std::vector<Type>& args, size_t fun)>;
 
 // The result type of pattern p applied to arguments of types `args`.
 InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& args, const NestedTyping& typeF);

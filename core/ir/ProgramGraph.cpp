@@ -13,6 +13,10 @@ int ProgramGraph::findNode(NodeId id) const {
   return -1;
 }
 
+namespace {
+std::string shortFunName(const Fun& f);
+}  // namespace
+
 std::string patternLabel(const PatternNode& p) {
   std::string name(patternName(p.pattern()));
   auto& ps = p.params();
@@ -37,6 +41,15 @@ std::string patternLabel(const PatternNode& p) {
           return name;
       }
       return name;
+    }
+    case PatternKind::MdHom: {
+      // md_hom(mult, (++, add)) 2D: the scalar function, the combine operators, the dimensions.
+      std::string ops;
+      size_t op = 1;
+      for (size_t k = 0; k < ps.concat.size(); ++k)
+        ops += (k ? ", " : "") + (ps.concat[k] ? std::string("++") : shortFunName(ps.funs.at(op++)));
+      return fmt::format("md_hom({}, ({})) {}D", ps.funs.empty() ? "?" : shortFunName(ps.funs[0]), ops,
+                         ps.concat.size());
     }
     case PatternKind::Pad: {
       static const char* modes[] = {"clamp", "mirror", "wrap", "constant"};
@@ -102,6 +115,7 @@ std::string shortFunName(const Fun& f) {
   if (auto* u = asUserFun(f)) return u->def().name;
   if (auto* p = asPattern(f)) {
     std::string s = patternLabel(*p);
+    if (p->pattern() == PatternKind::MdHom) return s;  // its label names its functions
     if (!p->params().funs.empty()) {
       s += "(";
       for (size_t i = 0; i < p->params().funs.size(); ++i)
@@ -122,6 +136,16 @@ bool inlineInLabel(const Fun& f) {
     return true;
   }
   return false;
+}
+
+// The label of the dotted edge from nested function `fun` of p to p: "f", or for md_hom's
+// combine operators "⊛k" with k the dimension it combines.
+std::string edgeLabel(const PatternNode& p, size_t fun) {
+  if (p.pattern() != PatternKind::MdHom || fun == 0) return "f";
+  size_t op = 0;
+  for (size_t k = 0; k < p.params().concat.size(); ++k)
+    if (!p.params().concat[k] && ++op == fun) return fmt::format("⊛{}", k + 1);
+  return "f";
 }
 
 class GraphBuilder {
@@ -223,7 +247,8 @@ class GraphBuilder {
     g_.nodes[n].level = levelOf(*p);
     for (size_t i = 0; i < argNodes.size(); ++i) addEdge(argNodes[i], n, labelFor(i));
     if (!inlined) {
-      for (auto& g : p->params().funs) {
+      for (size_t gi = 0; gi < p->params().funs.size(); ++gi) {
+        const Fun& g = p->params().funs[gi];
         int body = -1;
         std::string owner(patternName(p->pattern()));
         if (auto* gl = asLambda(g)) {
@@ -239,7 +264,7 @@ class GraphBuilder {
               if (auto* hl = asLambda(h))
                 addEdge(visitNestedLambda(*hl, c, std::string(patternName(gp->pattern()))), body, {}, true);
         }
-        addEdge(body, n, "f", true);
+        addEdge(body, n, edgeLabel(*p, gi), true);
       }
     }
     return n;

@@ -290,12 +290,12 @@ class TypeChecker {
   Type applyPattern(const PatternNode& p, const std::vector<Type>& args, const ExprNode* site) {
     bool parallel = p.pattern() == PatternKind::MapGlb || p.pattern() == PatternKind::MapWrg ||
                     p.pattern() == PatternKind::MapLcl;
-    auto typeF = [&](const std::vector<Type>& fArgs) {
+    auto typeF = [&](const std::vector<Type>& fArgs, size_t fun) {
       if (parallel) {
         checkNesting(p);
         parallel_.push_back(&p);
       }
-      Type t = apply(p.f(), fArgs, site);
+      Type t = apply(p.params().funs.at(fun), fArgs, site);
       if (parallel) parallel_.pop_back();
       return t;
     };

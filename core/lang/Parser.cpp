@@ -924,6 +924,34 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::AsScalar:
     case PatternKind::Dot:
       return patternTerm(k, std::move(ps), t);
+    case PatternKind::MdHom: {
+      // md_hom(f, (⊛1, ..., ⊛d)): a combine operator per dimension, ++ for concatenation.
+      open();
+      Term f = funArg(name);
+      withFun(f);
+      comma();
+      expect(Tok::LParen, "'(' and the combine operators, one per dimension, e.g. md_hom(mult, (++, add))");
+      do {
+        if (peek().kind == Tok::Plus) {
+          Token plus = next();
+          if (peek().kind != Tok::Plus || peek().offset != plus.offset + 1)
+            error(plus, "expected a combine operator: ++ (concatenation) or a binary function such as add");
+          next();
+          ps.concat.push_back(true);
+          continue;
+        }
+        Term op = expr();
+        ps.funs.push_back(nestedFun(op, "a combine operator of md_hom"));
+        ps.concat.push_back(false);
+        depth = std::max(depth, op.depth + 2);
+      } while (accept(Tok::Comma));
+      expect(Tok::RParen, "')' after the combine operators");
+      close();
+      return patternTerm(k, std::move(ps), t, depth);
+    }
+    case PatternKind::PairVV:
+    case PatternKind::PairMV:
+    case PatternKind::PairMM:
     case PatternKind::Zip:
     case PatternKind::Tuple: {
       if (peek().kind != Tok::LParen)
@@ -931,8 +959,12 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       open();
       int argDepth = 0;
       std::vector<Expr> args = valueArgs(name, argDepth);
-      if (args.size() < 2) error(t, fmt::format("{} needs at least two arguments", name));
-      ps.index = static_cast<int>(args.size());
+      if (ir::isMdHomView(k)) {
+        if (args.size() != 2) error(t, fmt::format("{} takes two arrays, got {}", name, args.size()));
+      } else {
+        if (args.size() < 2) error(t, fmt::format("{} needs at least two arguments", name));
+        ps.index = static_cast<int>(args.size());
+      }
       Term f = patternTerm(k, std::move(ps), t);
       return valueTerm(apply(f.fn, std::move(args)), t, argDepth + 1);
     }

@@ -405,6 +405,18 @@ class Printer {
             ps.padMode == ir::PadMode::Constant ? ps.padValue : modes[static_cast<int>(ps.padMode)];
         return fmt::format("pad({}, {}, {})", size(p.size(0)), size(p.size(1)), mode);
       }
+      case PatternKind::MdHom:
+        return list(
+            name, 2,
+            [&](size_t i, int ind, int cl) {
+              if (i == 0) return fun(p.f(), ind, cl);
+              std::string ops;
+              size_t op = 1;
+              for (size_t k = 0; k < ps.concat.size(); ++k)
+                ops += (k ? ", " : "") + (ps.concat[k] ? std::string("++") : fun(ps.funs.at(op++), ind, cl));
+              return "(" + ops + ")";
+            },
+            indent, col);
       case PatternKind::Get:
         return fmt::format("get({})", ps.index);
       case PatternKind::Gather:
