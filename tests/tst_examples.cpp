@@ -273,6 +273,32 @@ std::map<std::string, Example> references() {
                       for (float v : floatsOf(in[1])) out.push_back(in[0].asFloat() * v);
                       return floatArray({static_cast<int64_t>(out.size())}, out);
                     }};
+  // md_hom folds each reduced dimension from its first element (no initial value): ((p0 + p1) + p2)...
+  r["md_dot.lift"] = {{{{"N", 1}}, {{"N", 37}}}, [](const Inputs& in, const arith::Env&) {
+                        auto x = floatsOf(in[0]), y = floatsOf(in[1]);
+                        float acc = x[0] * y[0];
+                        for (size_t i = 1; i < x.size(); ++i) acc = acc + x[i] * y[i];
+                        return Value::ofFloat(acc);
+                      }};
+  r["md_gemv.lift"] = {{{{"M", 5}, {"K", 7}}, {{"M", 16}, {"K", 1}}},
+                       [](const Inputs& in, const arith::Env& s) {
+                         int64_t m = dim(s, "M"), k = dim(s, "K");
+                         auto a = floatsOf(in[0]), v = floatsOf(in[1]);
+                         std::vector<float> out;
+                         for (int64_t i = 0; i < m; ++i) {
+                           float acc = a[static_cast<size_t>(i * k)] * v[0];
+                           for (int64_t j = 1; j < k; ++j)
+                             acc = acc + a[static_cast<size_t>(i * k + j)] * v[static_cast<size_t>(j)];
+                           out.push_back(acc);
+                         }
+                         return floatArray({m}, out);
+                       }};
+  r["md_gemm.lift"] = {
+      {{{"M", 3}, {"N", 5}, {"K", 4}}, {{"M", 8}, {"N", 2}, {"K", 7}}},
+      [](const Inputs& in, const arith::Env& s) {
+        int64_t m = dim(s, "M"), n = dim(s, "N"), k = dim(s, "K");
+        return floatArray({m, n}, matmulRef(floatsOf(in[0]), floatsOf(in[1]), m, n, k, false));
+      }};
   r["transpose.lift"] = {
       {{{"M", 3}, {"N", 5}}, {{"M", 8}, {"N", 8}}},
       [](const Inputs& in, const arith::Env& s) { return transposeRef(in[0], dim(s, "M"), dim(s, "N")); }};

@@ -1,5 +1,5 @@
 // `liftc compile` through QProcess: the kernel on stdout, --indices, the switches, --size, and
-// the errors (a program not lowered, an unsupported nesting, local memory outside a
+// the errors (a program not lowered, md_hom, an unsupported nesting, local memory outside a
 // work-group, a size making an allocation impossible, bad options): one located message on
 // stderr and exit status 2.
 #include <QtTest/QtTest>
@@ -91,6 +91,8 @@ class TestLiftcCompile : public QObject {
     QTest::addColumn<QString>("message");
     QTest::newRow("high-level") << QStringList{"compile", "resources/examples/dot.lift"}
                                 << "dot.lift:10:3: error: high-level pattern reduce must be lowered";
+    QTest::newRow("md_hom") << QStringList{"compile", "resources/examples/md_gemv.lift"}
+                            << "md_gemv.lift:14:3: error: md_hom is not yet lowered to OpenCL";
     QTest::newRow("mapLcl outside mapWrg")
         << QStringList{"compile", "tests/data/codegen/bad_nesting.lift"}
         << "bad_nesting.lift:6:31: error: mapLcl0 must be nested inside a mapWrg";
