@@ -44,7 +44,8 @@ constexpr int kPreludeLines = 10;
 
 const std::string kDot = "fun f(x: [float]N, y: [float]N) = md_hom(mult, (add)) $ pair_vv(x, y)";
 const std::string kGemv = "fun f(A: [[float]K]M, v: [float]K) = md_hom(mult, (++, add)) $ pair_mv(A, v)";
-const std::string kGemm = "fun f(A: [[float]K]M, B: [[float]N]K) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B)";
+const std::string kGemm =
+    "fun f(A: [[float]K]M, B: [[float]N]K) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B)";
 
 arith::Expr N = arith::sizeVar("N"), M = arith::sizeVar("M"), K = arith::sizeVar("K");
 Type f32 = Type::float_();
@@ -120,7 +121,8 @@ Value combinePointwise(const Fun& op, const Value& x, const Value& y, size_t dep
 // ⊛k of md_hom p on two results of md_hom (on parts split along dimension k): concatenation in
 // the result's dimension that dimension k became, or the dimension's operator point by point
 // over all of the result's dimensions (the seed's +_vec, +_mat).
-Value combineInDimension(const PatternNode& p, size_t k, const Value& x, const Value& y, const arith::Env& sizes) {
+Value combineInDimension(const PatternNode& p, size_t k, const Value& x, const Value& y,
+                         const arith::Env& sizes) {
   const auto& concat = p.params().concat;
   size_t before = 0, kept = 0, op = 1;
   for (size_t j = 0; j < concat.size(); ++j) {
@@ -136,7 +138,8 @@ Value combineInDimension(const PatternNode& p, size_t k, const Value& x, const V
 // for several random partitionings of each dimension into 2 to 4 parts, md_hom of the parts
 // combined from the left with that dimension's operator equals md_hom of the whole. Returns the
 // first violation found, or "".
-std::string homomorphismViolation(const std::string& fun, const arith::Env& sizes, uint64_t seed, double relTol) {
+std::string homomorphismViolation(const std::string& fun, const arith::Env& sizes, uint64_t seed,
+                                  double relTol) {
   Program p = parse(fun);
   typeCheck(p);
   Split s = splitAtMdHom(p);
@@ -170,7 +173,8 @@ std::string homomorphismViolation(const std::string& fun, const arith::Env& size
 }
 
 // Runs `fun` and `reference` (same inputs) on random inputs at `sizes` and compares.
-void checkAgainst(const std::string& fun, const std::string& reference, const arith::Env& sizes, uint64_t seed) {
+void checkAgainst(const std::string& fun, const std::string& reference, const arith::Env& sizes,
+                  uint64_t seed) {
   Program p = parse(fun), r = parse(reference);
   typeCheck(p);
   typeCheck(r);
@@ -194,7 +198,8 @@ class TestMdHom : public QObject {
         kGemm,
         "fun f(x: [float]N) = md_hom(neg, (++)) $ x",
         "fun f(x: [[[int]K]M]N) = md_hom(isq, (imax, ++, iadd)) $ x",
-        "fun f(A: [[float]K]M, v: [float]K) = md_hom(fun(p => mult(get(0, p), get(1, p))), (++, fun((a, b) => "
+        "fun f(A: [[float]K]M, v: [float]K) = md_hom(fun(p => mult(get(0, p), get(1, p))), (++, fun((a, b) "
+        "=> "
         "add(a, b)))) $ pair_mv(A, v)",
         "fun f(x: [[int]K]N) = md_hom(id, (fun((a, b) => map(iadd) $ zip(a, b)))) $ x",
         "fun f(A: [[float]K]M, v: [float]K) = pair_mv(A, v)",
@@ -222,8 +227,10 @@ class TestMdHom : public QObject {
       }
     };
     fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, add) $ pair_vv(x, y)", "combine operators");
-    fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, (+, add)) $ pair_vv(x, y)", "expected a combine operator");
-    fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, (+ +)) $ pair_vv(x, y)", "expected a combine operator");
+    fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, (+, add)) $ pair_vv(x, y)",
+          "expected a combine operator");
+    fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, (+ +)) $ pair_vv(x, y)",
+          "expected a combine operator");
     fails("fun f(x: [float]N, y: [float]N) = md_hom(mult, (1.0f)) $ pair_vv(x, y)", "must be a function");
     fails("fun f(x: [float]N) = pair_vv(x)", "two arrays");
   }
@@ -239,7 +246,8 @@ class TestMdHom : public QObject {
     QCOMPARE(resultOf("fun f(x: [[[int]K]M]N) = md_hom(isq, (imax, ++, iadd)) $ x"), arr(i32, M));
     QCOMPARE(resultOf("fun f(x: [[[int]K]M]N) = md_hom(isq, (++, iadd, ++)) $ x"), arr(arr(i32, K), N));
     // An md_hom over fewer dimensions than the array has: the elements are arrays.
-    QCOMPARE(resultOf("fun f(x: [[int]K]N) = md_hom(id, (fun((a, b) => map(iadd) $ zip(a, b)))) $ x"), arr(i32, K));
+    QCOMPARE(resultOf("fun f(x: [[int]K]N) = md_hom(id, (fun((a, b) => map(iadd) $ zip(a, b)))) $ x"),
+             arr(i32, K));
     // Dependent sizes: the result's lengths are the input's.
     QCOMPARE(resultOf("fun f(A: [[float]K]2*M, v: [float]K) = md_hom(mult, (++, add)) $ pair_mv(A, v)"),
              arr(f32, arith::cst(2) * M));
@@ -282,7 +290,8 @@ class TestMdHom : public QObject {
   void matchesNestsOfMapAndReduce() {
     const std::string dotRef = "fun f(x: [float]N, y: [float]N) = reduce(add, 0.0f) o map(mult) $ zip(x, y)";
     const std::string gemvRef =
-        "fun f(A: [[float]K]M, v: [float]K) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, v))) "
+        "fun f(A: [[float]K]M, v: [float]K) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, "
+        "v))) "
         "$ A";
     const std::string gemmRef =
         "fun f(A: [[float]K]M, B: [[float]N]K) = map(fun(rowA => join o map(fun(colB => reduce(add, 0.0f) o "
@@ -336,15 +345,16 @@ class TestMdHom : public QObject {
     // Operators that do not fit together make md_hom ill-defined (seed 001: md_hom(id, (max_vec,
     // +_vec)) is no homomorphism): the definition's order of the dimensions is one result, a
     // split of the sum's dimension another.
-    std::string violation = homomorphismViolation("fun f(x: [[[int]K]M]N) = md_hom(isq, (imax, ++, iadd)) $ x",
-                                                  {{"N", 5}, {"M", 3}, {"K", 6}}, 3, 0);
+    std::string violation = homomorphismViolation(
+        "fun f(x: [[[int]K]M]N) = md_hom(isq, (imax, ++, iadd)) $ x", {{"N", 5}, {"M", 3}, {"K", 6}}, 3, 0);
     QVERIFY(violation.find("dimension 3") != std::string::npos);
   }
 
   void emptyReducedDimensionIsAnError() {
     Program p = parse(kDot);
     arith::Env sizes{{"N", 0}};
-    QVERIFY_THROWS_EXCEPTION(interp::InterpError, interp::interpret(p, interp::randomInputs(p, sizes), sizes));
+    QVERIFY_THROWS_EXCEPTION(interp::InterpError,
+                             interp::interpret(p, interp::randomInputs(p, sizes), sizes));
   }
 
   void workCounts() {
@@ -353,8 +363,9 @@ class TestMdHom : public QObject {
     QCOMPARE(interp::countWork(parse(kGemv), {{"N", 1}, {"M", 4}, {"K", 8}}).flops, 2.0 * 32 - 4);
     QCOMPARE(interp::countWork(parse(kGemm), {{"M", 3}, {"N", 5}, {"K", 4}}).flops, 2.0 * 60 - 15);
     // The reduction outside the concatenation: its operator on whole rows, point by point.
-    QCOMPARE(interp::countWork(parse("fun f(A: [[float]K]M, v: [float]K) = md_hom(mult, (add, ++)) $ pair_mv(A, v)"),
-                               {{"N", 1}, {"M", 4}, {"K", 8}})
+    QCOMPARE(interp::countWork(
+                 parse("fun f(A: [[float]K]M, v: [float]K) = md_hom(mult, (add, ++)) $ pair_mv(A, v)"),
+                 {{"N", 1}, {"M", 4}, {"K", 8}})
                  .flops,
              2.0 * 32 - 8);
   }
@@ -373,7 +384,8 @@ class TestMdHom : public QObject {
       }
     }
     try {
-      codegen::compileKernel(parse("fun f(A: [[float]K]M, v: [float]K) = mapGlb(mapSeq(mult)) $ pair_mv(A, v)"), {});
+      codegen::compileKernel(
+          parse("fun f(A: [[float]K]M, v: [float]K) = mapGlb(mapSeq(mult)) $ pair_mv(A, v)"), {});
       QFAIL("pair_mv compiled");
     } catch (const codegen::LoweringError& e) {
       QVERIFY2(e.diagnostic().message.find("pair_mv is not yet lowered to OpenCL") != std::string::npos,
@@ -389,13 +401,14 @@ class TestMdHom : public QObject {
         QVERIFY2(r.error != rewrite::RewriteError::IllTyped, (step.spec() + ": " + r.message).c_str());
       }
       // The rule palette at every node.
-      std::function<void(const NodeRef&, const rewrite::Location&)> everyNode = [&](const NodeRef& n,
-                                                                                   const rewrite::Location& at) {
-        for (const auto& rule : rewrite::rulesAt(p, at, /*withPreview=*/true))
-          QVERIFY2(!rule.applies || rule.preview, rule.rule->name.c_str());
-        auto children = rewrite::locationChildren(n);
-        for (size_t i = 0; i < children.size(); ++i) everyNode(children[i], at.child(static_cast<int>(i)));
-      };
+      std::function<void(const NodeRef&, const rewrite::Location&)> everyNode =
+          [&](const NodeRef& n, const rewrite::Location& at) {
+            for (const auto& rule : rewrite::rulesAt(p, at, /*withPreview=*/true))
+              QVERIFY2(!rule.applies || rule.preview, rule.rule->name.c_str());
+            auto children = rewrite::locationChildren(n);
+            for (size_t i = 0; i < children.size(); ++i)
+              everyNode(children[i], at.child(static_cast<int>(i)));
+          };
       everyNode(NodeRef(Fun(p.main())), rewrite::Location());
     }
   }
@@ -410,9 +423,10 @@ class TestMdHom : public QObject {
     for (auto& n : g.nodes) found = found || n.label == "md_hom(mult, (++, ++, add)) 3D";
     QVERIFY(found);
     // With lambdas, they are drawn as clusters feeding the node: f and the operator of dimension 2.
-    g = buildProgramGraph(parse(
-        "fun f(A: [[float]K]M, v: [float]K) = md_hom(fun(p => mult(get(0, p), get(1, p))), (++, fun((a, b) => "
-        "add(a, b)))) $ pair_mv(A, v)"));
+    g =
+        buildProgramGraph(parse("fun f(A: [[float]K]M, v: [float]K) = md_hom(fun(p => mult(get(0, p), get(1, "
+                                "p))), (++, fun((a, b) => "
+                                "add(a, b)))) $ pair_mv(A, v)"));
     found = false;
     for (auto& n : g.nodes) found = found || n.label == "md_hom(λ, (++, λ)) 2D";
     QVERIFY(found);
