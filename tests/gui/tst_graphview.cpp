@@ -1,5 +1,6 @@
 // The program graph pane: a known program gives the expected nodes, edges and clusters, the
-// layout places every node, selection and search work, and the main window loads examples.
+// layout places every node, selection and search work, and the main window loads examples (md_hom's
+// node among them).
 #include <QtTest/QtTest>
 
 #include "core/ir/ProgramGraph.h"
@@ -93,6 +94,17 @@ class TestGraphView : public QObject {
     QVERIFY(!w.programEditor()->diagnosticText().isEmpty());
     QCOMPARE(w.graphView()->nodeItemCount(), nodes);
     QVERIFY(!w.openExample("no-such-example"));
+  }
+
+  void mainWindowShowsMdHom() {
+    views::MainWindow w;
+    QVERIFY(w.openExample("md_gemv"));
+    QVERIFY(w.session()->program() != nullptr);
+    QSignalSpy spy(w.graphView(), &views::GraphView::nodeSelected);
+    // The node names its scalar function, its combine operators and its dimensions.
+    QVERIFY(w.graphView()->findNext("md_hom(mult, (++, add)) 2D"));
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(w.graphView()->findNext("pair_mv"));
   }
 };
 
