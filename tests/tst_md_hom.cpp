@@ -10,6 +10,7 @@
 #include <functional>
 #include <random>
 
+#include "TypeErrorCheck.h"
 #include "codegen/Compiler.h"
 #include "codegen/LoweringCheck.h"
 #include "core/interp/Compare.h"
@@ -60,17 +61,7 @@ Type resultOf(const std::string& fun) { return typeCheck(parse(fun)).resultType;
 void expectError(const std::string& fun, const std::string& needle, const std::vector<std::string>& parts) {
   size_t pos = fun.find(needle);
   QVERIFY2(pos != std::string::npos, "needle not in the program");
-  try {
-    typeCheck(parse(fun));
-    QFAIL(qPrintable(QString("no error for: %1").arg(QString::fromStdString(fun))));
-  } catch (const LiftError& e) {
-    const Diagnostic& d = e.diagnostic();
-    QString msg = QString::fromStdString(d.format());
-    for (auto& part : parts) QVERIFY2(d.message.find(part) != std::string::npos, qPrintable(msg));
-    QCOMPARE(d.loc.file, std::string("t.lift"));
-    QVERIFY2(d.loc.line == kPreludeLines + 1, qPrintable(msg));
-    QVERIFY2(d.loc.col == static_cast<int>(pos) + 1, qPrintable(msg));
-  }
+  test::expectTypeErrorAt(parse(fun), fun, kPreludeLines + 1, static_cast<int>(pos) + 1, parts);
 }
 
 // The md_hom a program's body applies, and the program that computes only its input (the view).

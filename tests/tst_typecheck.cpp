@@ -1,6 +1,7 @@
 // The type checker: the type rule of every pattern, and every diagnostic with its location.
 #include <QtTest/QtTest>
 
+#include "TypeErrorCheck.h"
 #include "core/ir/Build.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
@@ -36,18 +37,7 @@ void expectError(const std::string& fun, const std::string& needle, std::vector<
   size_t pos = std::string::npos;
   for (int i = 0; i < occurrence; ++i) pos = fun.find(needle, pos == std::string::npos ? 0 : pos + 1);
   QVERIFY2(pos != std::string::npos, "needle not in the program");
-  try {
-    typeCheck(p);
-    QFAIL(qPrintable(QString("no error for: %1").arg(QString::fromStdString(fun))));
-  } catch (const LiftError& e) {
-    const Diagnostic& d = e.diagnostic();
-    QString msg = QString::fromStdString(d.format());
-    for (auto& part : parts) QVERIFY2(d.message.find(part) != std::string::npos, qPrintable(msg));
-    QCOMPARE(d.loc.file, std::string("t.lift"));
-    QVERIFY2(d.loc.line == kPreludeLines + 1, qPrintable(msg));
-    QVERIFY2(d.loc.col == static_cast<int>(pos) + 1, qPrintable(msg));
-    QVERIFY2(!d.sourceLine.empty(), qPrintable(msg));  // with the caret line
-  }
+  test::expectTypeErrorAt(p, fun, kPreludeLines + 1, static_cast<int>(pos) + 1, parts);
 }
 
 }  // namespace

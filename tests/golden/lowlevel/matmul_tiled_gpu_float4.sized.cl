@@ -86,9 +86,9 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void matmulTiledGpuFloat
             for (int j = 0; j < 4; j += 1) {
               // mapSeq
               prv1_0 = tmp1[4*l_id_1 + j];
-              prv1_1 = tmp1[16*((4*l_id_1 + j + 64)/16) + (4*l_id_1 + j)%16];
-              prv1_2 = tmp1[16*((4*l_id_1 + j + 128)/16) + (4*l_id_1 + j)%16];
-              prv1_3 = tmp1[16*((4*l_id_1 + j + 192)/16) + (4*l_id_1 + j)%16];
+              prv1_1 = tmp1[4*l_id_1 + j + 64];
+              prv1_2 = tmp1[4*l_id_1 + j + 128];
+              prv1_3 = tmp1[4*l_id_1 + j + 192];
               // mapSeq
               // mapSeq
               prv2_0 = tmp2[64*j + l_id].s0;

@@ -88,18 +88,18 @@ kernel __attribute__((reqd_work_group_size(16, 16, 1))) void matmulTiledGpuVec(
               acc1_1 = multAndSumUp(acc1_1, ((local float*)tmp1)[16*l_id_1 + j], ((local float*)tmp2)[64*j + l_id + 16]);
               acc1_2 = multAndSumUp(acc1_2, ((local float*)tmp1)[16*l_id_1 + j], ((local float*)tmp2)[64*j + l_id + 32]);
               acc1_3 = multAndSumUp(acc1_3, ((local float*)tmp1)[16*l_id_1 + j], ((local float*)tmp2)[64*j + l_id + 48]);
-              acc1_4 = multAndSumUp(acc1_4, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 64)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id]);
-              acc1_5 = multAndSumUp(acc1_5, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 64)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 16]);
-              acc1_6 = multAndSumUp(acc1_6, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 64)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 32]);
-              acc1_7 = multAndSumUp(acc1_7, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 64)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 48]);
-              acc1_8 = multAndSumUp(acc1_8, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 128)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id]);
-              acc1_9 = multAndSumUp(acc1_9, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 128)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 16]);
-              acc1_10 = multAndSumUp(acc1_10, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 128)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 32]);
-              acc1_11 = multAndSumUp(acc1_11, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 128)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 48]);
-              acc1_12 = multAndSumUp(acc1_12, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 192)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id]);
-              acc1_13 = multAndSumUp(acc1_13, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 192)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 16]);
-              acc1_14 = multAndSumUp(acc1_14, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 192)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 32]);
-              acc1_15 = multAndSumUp(acc1_15, ((local float*)tmp1)[64*((4*l_id_1 + j/4 + 192)/16) + 4*((4*l_id_1 + j/4)%16) + j%4], ((local float*)tmp2)[64*j + l_id + 48]);
+              acc1_4 = multAndSumUp(acc1_4, ((local float*)tmp1)[16*l_id_1 + j + 256], ((local float*)tmp2)[64*j + l_id]);
+              acc1_5 = multAndSumUp(acc1_5, ((local float*)tmp1)[16*l_id_1 + j + 256], ((local float*)tmp2)[64*j + l_id + 16]);
+              acc1_6 = multAndSumUp(acc1_6, ((local float*)tmp1)[16*l_id_1 + j + 256], ((local float*)tmp2)[64*j + l_id + 32]);
+              acc1_7 = multAndSumUp(acc1_7, ((local float*)tmp1)[16*l_id_1 + j + 256], ((local float*)tmp2)[64*j + l_id + 48]);
+              acc1_8 = multAndSumUp(acc1_8, ((local float*)tmp1)[16*l_id_1 + j + 512], ((local float*)tmp2)[64*j + l_id]);
+              acc1_9 = multAndSumUp(acc1_9, ((local float*)tmp1)[16*l_id_1 + j + 512], ((local float*)tmp2)[64*j + l_id + 16]);
+              acc1_10 = multAndSumUp(acc1_10, ((local float*)tmp1)[16*l_id_1 + j + 512], ((local float*)tmp2)[64*j + l_id + 32]);
+              acc1_11 = multAndSumUp(acc1_11, ((local float*)tmp1)[16*l_id_1 + j + 512], ((local float*)tmp2)[64*j + l_id + 48]);
+              acc1_12 = multAndSumUp(acc1_12, ((local float*)tmp1)[16*l_id_1 + j + 768], ((local float*)tmp2)[64*j + l_id]);
+              acc1_13 = multAndSumUp(acc1_13, ((local float*)tmp1)[16*l_id_1 + j + 768], ((local float*)tmp2)[64*j + l_id + 16]);
+              acc1_14 = multAndSumUp(acc1_14, ((local float*)tmp1)[16*l_id_1 + j + 768], ((local float*)tmp2)[64*j + l_id + 32]);
+              acc1_15 = multAndSumUp(acc1_15, ((local float*)tmp1)[16*l_id_1 + j + 768], ((local float*)tmp2)[64*j + l_id + 48]);
             }
           }
         }
