@@ -18,7 +18,8 @@ std::optional<Location> Location::parse(std::string_view text) {
     if (part.empty() || part.size() > 6) return std::nullopt;
     int v = 0;
     auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (ec != std::errc() || p != part.data() + part.size() || v < 0) return std::nullopt;
+    if (ec != std::errc() || p != part.data() + part.size() || v < 0 || v > kMaxLocationStep)
+      return std::nullopt;
     steps.push_back(v);
     i = j + 1;
   }
@@ -88,6 +89,7 @@ namespace {
 
 // Child i of n without building the whole child list.
 ir::NodeRef childAt(const ir::NodeRef& n, int i) {
+  if (i < 0) return {};
   if (n.isExpr()) {
     if (auto* c = ir::asCall(n.expr())) {
       if (i == 0) return c->fun();

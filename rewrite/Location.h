@@ -23,6 +23,10 @@
 
 namespace lift::rewrite {
 
+// The largest index one step of a location may have (no node has a million children). Every
+// index read from user text (locations, `argument(I, s)`, `child(I, s)`) is checked against it.
+inline constexpr int kMaxLocationStep = 999999;
+
 class Location {
  public:
   Location() = default;  // the main function

@@ -248,6 +248,7 @@ Strategy at(Location relative, Strategy s) {
 }
 
 Strategy child(int i, Strategy s) {
+  LIFT_ASSERT(i >= 0 && i <= kMaxLocationStep, "child index out of range");
   Strategy a = at(Location({i}), s);
   return Strategy("child(" + std::to_string(i) + ", " + s.text() + ")",
                   [a](const StrategyState& st, const Location& focus) { return a(st, focus); });
@@ -260,6 +261,7 @@ Strategy function(Strategy s) {
 }
 
 Strategy argument(int i, Strategy s) {
+  LIFT_ASSERT(i >= 0 && i < kMaxLocationStep, "argument index out of range");
   Strategy a = at(Location({i + 1}), s);
   return Strategy("argument(" + std::to_string(i) + ", " + s.text() + ")",
                   [a](const StrategyState& st, const Location& focus) { return a(st, focus); });

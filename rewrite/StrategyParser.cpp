@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "rewrite/Strategy.h"
 
@@ -69,12 +70,22 @@ class StrategyParser {
     return parts.size() == 1 ? parts[0] : S::seq(parts);
   }
 
-  int integer() {
+  // A child or argument index, 0..max; errors point at the number.
+  int index(int max) {
+    skip();
+    size_t start = i_;
     std::string w = word();
-    if (w.empty() ||
-        !std::all_of(w.begin(), w.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      error(fmt::format("expected a number, got '{}'", w));
-    return std::stoi(w);
+    int v = 0;
+    auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
+    bool digits = !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+    i_ = start;
+    if (!digits) error(fmt::format("expected an index (a number), got '{}'", w));
+    if (ec != std::errc() || p != w.data() + w.size() || v > max)
+      error(fmt::format("index {} is too large (at most {})", w, max));
+    i_ = start + w.size();
+    return v;
   }
 
   Strategy atom() {
@@ -123,7 +134,8 @@ class StrategyParser {
     }
     if (name == "argument" || name == "child") {
       expect("(");
-      int n = integer();
+      // Argument i is child i + 1.
+      int n = index(name == "argument" ? kMaxLocationStep - 1 : kMaxLocationStep);
       expect(",");
       Strategy s = choice();
       expect(")");
@@ -131,9 +143,15 @@ class StrategyParser {
     }
     if (name == "at") {
       expect("(");
+      skip();
+      size_t locStart = i_;
       std::string loc = word();
       auto l = Location::parse(loc);
-      if (!l) error(fmt::format("bad location '{}'", loc));
+      if (!l) {
+        i_ = locStart;
+        error(fmt::format("bad location '{}' (expected dot-separated indices 0..{}, e.g. 0.1)", loc,
+                          kMaxLocationStep));
+      }
       expect(",");
       Strategy s = choice();
       expect(")");

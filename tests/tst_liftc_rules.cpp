@@ -128,6 +128,24 @@ class TestLiftcRules : public QObject {
     QCOMPARE(badDerivation.code, 2);
   }
 
+  void hugeStrategyIndicesAreRefused() {
+    for (const QString& strategy : {u"argument(2147483647, id)"_s, u"child(4294967296, id)"_s}) {
+      Run r = liftc({"rewrite", kMatmul, "--strategy", strategy});
+      QCOMPARE(r.code, 2);
+      QVERIFY2(r.err.contains("too large") && !r.err.contains("stoi"), qPrintable(r.err));
+    }
+    QTemporaryDir dir;
+    QString path = dir.filePath("huge.derivation");
+    {
+      std::ofstream f(path.toStdString());
+      f << "program: " LIFT_SOURCE_DIR
+           "/resources/examples/matmul.lift\nstrategy: argument(2147483647, id)\n";
+    }
+    Run d = liftc({"derive", path});
+    QCOMPARE(d.code, 2);
+    QVERIFY2(d.err.contains("too large") && !d.err.contains("stoi"), qPrintable(d.err));
+  }
+
   void deriveWritesTheResult() {
     QTemporaryDir dir;
     QString out = dir.filePath("reduce.lift");

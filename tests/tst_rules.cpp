@@ -819,6 +819,29 @@ class TestRules : public QObject {
              QString("repeat(topDown(map-fusion))"));
   }
 
+  void strategyIndicesAreBounded() {
+    // Indices past the bound are refused by the parser, pointing at the number (they used to
+    // overflow `i + 1` and crash, or leak "stoi").
+    for (const char* text : {"argument(2147483647, id)", "argument(999999, id)", "argument(99999999999, id)",
+                             "child(2147483648, id)", "at(0.99999999999, id)"}) {
+      try {
+        parseStrategy(text);
+        QFAIL(text);
+      } catch (const LiftError& e) {
+        std::string msg = e.what();
+        QVERIFY2(msg.find("too large") != std::string::npos || msg.find("bad location") != std::string::npos,
+                 msg.c_str());
+        QVERIFY2(msg.find("stoi") == std::string::npos, msg.c_str());
+        QVERIFY2(e.diagnostic().loc.col > 1, msg.c_str());
+      }
+    }
+    // The largest indices parse and fail cleanly where there is no such child.
+    TypedProgram p = program("fun f(x: [float]8*N) = map(neg) $ x");
+    QVERIFY(!runStrategy(parseStrategy("argument(999998, id)"), p));
+    QVERIFY(!runStrategy(parseStrategy("child(999999, id)"), p));
+    QVERIFY(!runStrategy(parseStrategy("at(999999.999999, id)"), p));
+  }
+
   void operatorAlgebra() {
     // partial reductions need associativity and an identity
     TypedProgram p = program("fun f(x: [float]8*N) = reduce(fun((a, b) => add(b, a)), 0.0f) $ x");
