@@ -264,6 +264,10 @@ class TestCFun : public QObject {
     QVERIFY2(d.message != "<no error>", d.message.c_str());
     auto d2 = parseError("return (Tuple4000_float_int){x, 1}._0;", {{"x", F}}, F);
     QVERIFY2(d2.message != "<no error>", d2.message.c_str());
+    // A field index past any integer is "no field", not an escaped std::stoul error.
+    auto d3 = parseError("return t._99999999999999999999999;", {{"t", Type::tuple({F, I})}}, F);
+    QVERIFY2(d3.message.find("has no field '_99999999999999999999999'") != std::string::npos,
+             d3.message.c_str());
   }
 
   void unknownNamesSuggest() {

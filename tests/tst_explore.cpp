@@ -376,6 +376,10 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY(!matchHint(ts, Hint{"split-join@0.1:n=64\nmap-to-glb@0.1:dim=1", "n=64"}));
     QVERIFY(!matchHint(ts, Hint{"split-join@0.1:n=64", "n=64"}));
     QVERIFY(!matchHint(ts, Hint{"no-such-rule@0", ""}));
+    // A damaged work-group size in a stored hint matches nothing (it used to escape as std::stoll).
+    for (const char* local : {"local=x", "local=4xy", "local=99999999999999999999"})
+      QVERIFY(
+          !matchHint(ts, Hint{"split-join@0.1:n=64\nmap-to-glb@0.1:dim=0", std::string("n=64,") + local}));
   }
 
   // Phase 2 drops the mappings the code generator rejects whatever the values (a mapGlb whose

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -1049,8 +1050,9 @@ class Parser {
     if (base->type.isTuple()) {
       auto elems = base->type.tupleElems();
       if (name.size() >= 2 && name[0] == '_' && std::all_of(name.begin() + 1, name.end(), isDigit)) {
-        size_t k = std::stoul(name.substr(1));
-        if (k < elems.size()) {
+        size_t k = 0;
+        auto [end, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), k);
+        if (ec == std::errc() && end == name.data() + name.size() && k < elems.size()) {
           auto e = node(Expr::Kind::Field, elems[k], m.offset);
           e->lanes = {static_cast<int>(k)};
           e->offset = fieldOffset(base->type, k);

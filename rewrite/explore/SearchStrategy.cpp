@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <sstream>
 
@@ -40,7 +41,12 @@ std::optional<std::pair<size_t, Assignment>> matchHint(
   for (std::string item; std::getline(ps, item, ',');) {
     if (item.rfind("local=", 0) != 0) continue;
     std::istringstream ls(item.substr(6));
-    for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
+    for (std::string v; std::getline(ls, v, 'x');) {
+      int64_t n = 0;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || end != v.data() + v.size()) return std::nullopt;  // a damaged hint
+      local.push_back(n);
+    }
   }
   for (size_t t = 0; t < templates.size(); ++t) {
     const DerivationTemplate& tm = *templates[t];
