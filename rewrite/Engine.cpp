@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <optional>
 #include <unordered_set>
 
 #include "core/ir/Build.h"
@@ -130,6 +132,47 @@ Site makeSite(const TypedProgram& p, const Location& loc, Resolved&& r) {
 
 }  // namespace
 
+namespace {
+
+// The first constant in `e` beyond the 32-bit sizes the language can write (the parser refuses
+// a larger literal), if any.
+std::optional<int64_t> oversizedConstant(arith::Expr e) {
+  if (e.isCst()) {
+    int64_t v = e.value();
+    if (v > INT32_MAX || v < -INT32_MAX) return v;
+    return std::nullopt;
+  }
+  for (arith::Expr o : e.operands())
+    if (auto v = oversizedConstant(o)) return v;
+  return std::nullopt;
+}
+
+std::optional<int64_t> oversizedConstant(const Type& t) {
+  if (!t) return std::nullopt;
+  if (t.isArray()) {
+    if (auto v = oversizedConstant(t.length())) return v;
+    return oversizedConstant(t.elem());
+  }
+  if (t.isTuple())
+    for (const Type& e : t.tupleElems())
+      if (auto v = oversizedConstant(e)) return v;
+  return std::nullopt;
+}
+
+// Why a whole-program result cannot be written as a program (an input length such as
+// 1099511627776*N that `liftc check` would refuse), or "".
+std::string unwritableInputs(const ir::Program& p) {
+  for (const auto& in : p.main->params())
+    if (auto v = oversizedConstant(in->declaredType()))
+      return fmt::format(
+          "the type of input '{}' would be {}: its constant {} is beyond the 32-bit sizes "
+          "(at most {})",
+          in->name(), in->declaredType().toString(), *v, INT32_MAX);
+  return "";
+}
+
+}  // namespace
+
 Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, ParamValues params,
                 RewriteError* error) {
   auto setError = [&](RewriteError e) {
@@ -160,6 +203,8 @@ Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, Pa
   Site site = makeSite(p, loc, std::move(r));
   try {
     Outcome o = rule.apply(site, params);
+    if (o && o.program())
+      if (std::string why = unwritableInputs(*o.program()); !why.empty()) o = Outcome::fail(why);
     setError(o ? RewriteError::None : RewriteError::DoesNotApply);
     return o;
   } catch (const ParamError& e) {

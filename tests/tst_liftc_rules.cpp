@@ -146,6 +146,28 @@ class TestLiftcRules : public QObject {
     QVERIFY2(d.err.contains("too large") && !d.err.contains("stoi"), qPrintable(d.err));
   }
 
+  // A rewrite whose result the language cannot write (a size beyond 32 bits) is refused, and
+  // nothing is printed (it used to print a program `check` rejects, with exit 0).
+  void oversizedSizeMultipleIsRefused() {
+    Run big = liftc({"rewrite", kMatmul, "--apply", "size-multiple@0:var=N,k=1099511627776"});
+    QCOMPARE(big.code, 2);
+    QVERIFY2(big.err.contains("too large") && big.out.isEmpty(), qPrintable(big.err));
+    QTemporaryDir dir;
+    QString path = dir.filePath("blocks.lift");
+    {
+      std::ofstream f(path.toStdString());
+      f << "size N;\nuserfun neg(float x) -> float { return -x; }\nfun f(x: [float]128*N) = map(neg) $ x\n";
+    }
+    // k fits, 128*k does not: the engine refuses the result.
+    Run product = liftc({"rewrite", path, "--apply", "size-multiple@0:var=N,k=1073741824"});
+    QCOMPARE(product.code, 2);
+    QVERIFY2(product.err.contains("beyond the 32-bit sizes") && product.out.isEmpty(),
+             qPrintable(product.err));
+    Run fits = liftc({"rewrite", path, "--apply", "size-multiple@0:var=N,k=1024"});
+    QCOMPARE(fits.code, 0);
+    QVERIFY2(fits.out.contains("[float]131072*N"), qPrintable(fits.out));
+  }
+
   void deriveWritesTheResult() {
     QTemporaryDir dir;
     QString out = dir.filePath("reduce.lift");

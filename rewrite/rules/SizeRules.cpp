@@ -4,6 +4,8 @@
 // (as the low-level examples do: "the inputs have N*128 elements"). On that domain the
 // program computes what it did, so the interpreter check compares it with the original on
 // the same inputs.
+#include <cstdint>
+
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -134,6 +136,8 @@ Outcome sizeMultiple(const Site& s, const ParamValues& pv) {
   }
   arith::Expr k = pv.factor("k", prog);
   if (!k.isCst() || k.value() < 2) return fail("the factor must be a constant of at least 2, got {}", str(k));
+  if (k.value() > INT32_MAX)
+    return fail("the factor {} is too large: sizes are at most {} (32 bits)", k.value(), INT32_MAX);
   bool used = false;
   for (auto& in : prog.main->params()) used = used || mentionsSize(in->declaredType(), decl->var);
   if (!used) return fail("size {} does not appear in the input types", name);
