@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
+#include <cstdio>
 
 #include "core/ir/ProgramGraph.h"
 #include "views/DerivationHistory.h"
@@ -141,7 +142,7 @@ void MainWindow::connectSession() {
   connect(session_, &Session::derivationOpened, recent_, &RecentFiles::add);
   connect(session_, &Session::message, statusBar(), &QStatusBar::showMessage);
   connect(session_, &Session::problem, this,
-          [this](const QString& title, const QString& text) { QMessageBox::warning(this, title, text); });
+          [this](const QString& title, const QString& text) { warn(title, text); });
   connect(session_, &Session::compileOptionsChanged, kernel_, &KernelView::setOptions);
   connect(kernel_, &KernelView::kernelChanged, this,
           [this] { session_->setCompileOptions(kernel_->options()); });
@@ -220,7 +221,7 @@ void MainWindow::buildMenus() {
                                                 "PNG image (*.png);;SVG image (*.svg)");
     auto p = session_->program();
     if (!path.isEmpty() && !graph_->saveImage(path, p ? QString::fromStdString(p->program.name) : "program"))
-      QMessageBox::warning(this, "Export graph", "Cannot write " + path);
+      warn("Export graph", "Cannot write " + path);
   });
   exportMenu->addAction("&Kernel (.cl)…", this, [this] {
     if (kernel_->source().isEmpty()) {
@@ -300,7 +301,7 @@ bool MainWindow::openText(const QString& text, const QString& file) {
 bool MainWindow::openFile(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly)) {
-    QMessageBox::warning(this, "Open program", "Cannot read " + path + ": " + f.errorString());
+    warn("Open program", "Cannot read " + path + ": " + f.errorString());
     return false;
   }
   recent_->add(path);
@@ -310,8 +311,15 @@ bool MainWindow::openFile(const QString& path) {
 bool MainWindow::openSession(const QString& path) {
   QString error;
   bool ok = session_->openSession(path, &error);
-  warnUnless(this, ok, "Open session", error);
+  if (!ok && !error.isEmpty()) warn("Open session", error);
   return ok;
+}
+
+void MainWindow::warn(const QString& title, const QString& text) {
+  if (headless_)
+    std::fprintf(stderr, "lift-studio: %s: %s\n", qPrintable(title), qPrintable(text));
+  else
+    QMessageBox::warning(this, title, text);
 }
 
 void MainWindow::resetLayout() {
@@ -373,7 +381,7 @@ void MainWindow::saveProgramAs() {
 
 bool MainWindow::exportPlot(const QString& path) {
   bool ok = path.endsWith(".pdf", Qt::CaseInsensitive) ? plot_->savePdf(path) : plot_->savePng(path);
-  if (!ok) QMessageBox::warning(this, "Export plot", "Cannot write " + path);
+  if (!ok) warn("Export plot", "Cannot write " + path);
   return ok;
 }
 

@@ -44,6 +44,9 @@ class MainWindow : public QMainWindow {
   bool openSession(const QString& path);
   // Puts the panes back where a first start puts them (View > Reset layout; screenshots).
   void resetLayout();
+  // Headless (the command line's --screenshot, tests): problems are written to standard error
+  // instead of shown in dialogs, so that nothing waits for a click that never comes.
+  void setHeadless(bool headless) { headless_ = headless; }
   // Renders the whole window to a PNG (at least 1400x900).
   bool saveScreenshot(const QString& path);
   // Writes the performance plot to a PNG or (for *.pdf) a PDF file.
@@ -72,6 +75,8 @@ class MainWindow : public QMainWindow {
   void highlightSource(ir::NodeId id);
   void saveProgramAs();
   void updateTitle();
+  // A problem for the user: a warning dialog, or a line on standard error when headless.
+  void warn(const QString& title, const QString& text);
 
   Session* session_ = nullptr;
   GraphPane* graphPane_ = nullptr;
@@ -86,6 +91,7 @@ class MainWindow : public QMainWindow {
   QByteArray defaultState_;  // the dock layout before the remembered one was restored
   QLabel* status_ = nullptr;
   RecentFiles* recent_ = nullptr;
+  bool headless_ = false;
 };
 
 }  // namespace lift::views

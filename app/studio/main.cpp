@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
   cli.process(app);
 
   lift::views::MainWindow window;
+  // A screenshot run exits by itself: no dialog may wait for a click.
+  window.setHeadless(cli.isSet(screenshot));
   if (cli.isSet(screenshot)) {  // the same picture whatever size and layout the user left
     window.resetLayout();
     window.resize(1400, 900);

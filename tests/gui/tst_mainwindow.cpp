@@ -7,6 +7,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -181,6 +182,30 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.session()->applyRewrite("no-such-rule@0", &error));
     QVERIFY2(error.contains("unknown rule"), qPrintable(error));
     QCOMPARE(w.session()->tree()->stateCount(), 1);  // nothing changed
+  }
+
+  // The app's headless flags never wait on a dialog: a missing file with --screenshot is a line
+  // on standard error and exit status 2 (it used to wait forever on a modal warning).
+  void headlessScreenshotOfAMissingFileFailsWithoutADialog() {
+    QTemporaryDir dir;
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    env.insert("HOME", dir.path());  // settings and the autosaved session stay in the temporary folder
+    env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+    env.insert("XDG_DATA_HOME", dir.filePath("data"));
+    app.setProcessEnvironment(env);
+    app.start(LIFT_STUDIO, {dir.filePath("MISSING.lift"), "--screenshot", dir.filePath("x.png")});
+    bool finished = app.waitForFinished(60000);
+    if (!finished) {
+      app.kill();
+      app.waitForFinished();
+    }
+    QVERIFY2(finished, "lift-studio did not exit (waiting on a dialog?)");
+    QCOMPARE(app.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(app.exitCode(), 2);
+    QString err = QString::fromUtf8(app.readAllStandardError());
+    QVERIFY2(err.contains("Cannot read") && err.contains("MISSING.lift"), qPrintable(err));
   }
 };
 
