@@ -7,6 +7,9 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <new>
+#include <stdexcept>
+#include <string>
 
 #include "codegen/runtime/Worker.h"
 #include "views/DeviceChoice.h"
@@ -134,6 +137,18 @@ void RunPanel::run() {
           e.status = codegen::EvaluationStatus::InvalidSizes;
           e.message = err.diagnostic().message;
           e.diagnostic = err.diagnostic();
+        } catch (const std::bad_alloc&) {  // whatever escapes would abort the whole app
+          e.status = codegen::EvaluationStatus::OutOfResources;
+          e.message = "out of memory: the sizes need more memory than this computer has";
+        } catch (const std::length_error&) {
+          e.status = codegen::EvaluationStatus::OutOfResources;
+          e.message = "the sizes are too large to allocate the inputs";
+        } catch (const std::exception& err) {
+          e.status = codegen::EvaluationStatus::Crashed;
+          e.message = std::string("the run failed: ") + err.what();
+        } catch (...) {
+          e.status = codegen::EvaluationStatus::Crashed;
+          e.message = "the run failed with an unknown error";
         }
         return e;
       },

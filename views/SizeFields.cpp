@@ -3,6 +3,7 @@
 
 #include <QFormLayout>
 #include <QLineEdit>
+#include <cstdint>
 
 #include "codegen/Evaluation.h"
 
@@ -63,6 +64,10 @@ bool SizeFields::values(arith::Env& out, QString* error) const {
     if (!ok || v < 1) {
       if (error)
         *error = QString("Size %1 must be a positive integer, not '%2'.").arg(it.key(), it.value()->text());
+      return false;
+    }
+    if (v > INT32_MAX) {  // as `liftc run`: sizes and generated indices are 32-bit
+      if (error) *error = QString("Size %1 must be at most %2, not %3.").arg(it.key()).arg(INT32_MAX).arg(v);
       return false;
     }
     out[it.key().toStdString()] = v;

@@ -24,7 +24,8 @@ class SizeFields : public QWidget {
   void setProgram(const std::shared_ptr<const rewrite::TypedProgram>& p);
   QMap<QString, QString> texts() const;
   void setTexts(const QMap<QString, QString>& sizes);
-  // The sizes as typed; false, with a sentence in `error`, unless every one is a positive integer.
+  // The sizes as typed; false, with a sentence in `error`, unless every one is a positive integer
+  // of at most 32 bits (2^31-1).
   bool values(arith::Env& out, QString* error) const;
 
  signals:

@@ -21,6 +21,7 @@
 #include "views/ProgramEditor.h"
 #include "views/RulePalette.h"
 #include "views/Session.h"
+#include "views/SizeFields.h"
 
 using namespace lift;
 using namespace lift::views;
@@ -182,6 +183,23 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.session()->applyRewrite("no-such-rule@0", &error));
     QVERIFY2(error.contains("unknown rule"), qPrintable(error));
     QCOMPARE(w.session()->tree()->stateCount(), 1);  // nothing changed
+  }
+
+  // A size beyond 32 bits is refused in the size fields (the run pane used to start a run with it,
+  // and the app aborted on what escaped the worker).
+  void sizeFieldsRefuseSizesBeyond32Bits() {
+    MainWindow w;
+    QVERIFY(w.openExample("scal"));
+    SizeFields f;
+    f.setProgram(w.session()->program());
+    arith::Env sizes;
+    QString error;
+    f.setTexts({{"N", "2147483648"}});
+    QVERIFY(!f.values(sizes, &error));
+    QVERIFY2(error.contains("at most 2147483647"), qPrintable(error));
+    f.setTexts({{"N", "2147483647"}});
+    QVERIFY2(f.values(sizes, &error), qPrintable(error));
+    QCOMPARE(sizes.at("N"), int64_t(2147483647));
   }
 
   // The app's headless flags never wait on a dialog: a missing file with --screenshot is a line
