@@ -154,6 +154,54 @@ class TestResultStore : public QObject {
     QVERIFY_THROWS_EXCEPTION(LiftError, ResultStore("/nonexistent/dir/x.sqlite"));
   }
 
+  // Reading never changes a file: a store opened read-only reads its kernels, and a file that is
+  // not a store (text, one byte, empty, an unrelated SQLite database) is refused and left
+  // byte-identical — liftc results exits 2 on it instead of replacing it with a new store.
+  void readOnlyNeverChangesTheFile() {
+    auto bytes = [](const QString& f) {
+      QFile in(f);
+      return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+    };
+    QString good = path("ro.sqlite");
+    {
+      ResultStore s(good.toStdString());
+      s.addKernel(kernel("kernel void a() {}", 1.5), "kernel void a() {}");
+    }
+    QByteArray before = bytes(good);
+    {
+      ResultStore r(good.toStdString(), ResultStore::Access::ReadOnly);
+      QCOMPARE(r.count(), int64_t(1));
+      QVERIFY_THROWS_EXCEPTION(LiftError, r.addKernel(kernel("kernel void b() {}", 2.0)));
+    }
+    QCOMPARE(bytes(good), before);
+
+    QString other = path("other.sqlite");
+    QProcess sq;
+    sq.start("sqlite3", {other, "CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');"});
+    bool haveSqlite3 = sq.waitForFinished(10000) && sq.exitCode() == 0;
+    std::ofstream(path("one.sqlite").toStdString()) << "x";
+    std::ofstream(path("empty.sqlite").toStdString());
+    std::ofstream(path("text.sqlite").toStdString())
+        << "this is not a database, just some text padding it out";
+    QStringList files = {path("one.sqlite"), path("empty.sqlite"), path("text.sqlite")};
+    if (haveSqlite3) files << other;
+    for (const QString& f : files) {
+      QByteArray was = bytes(f);
+      try {
+        ResultStore r(f.toStdString(), ResultStore::Access::ReadOnly);
+        QFAIL(qPrintable("no error for " + f));
+      } catch (const LiftError& e) {
+        QVERIFY2(std::string(e.what()).find("not a result store") != std::string::npos, e.what());
+      }
+      QProcess p;
+      p.start(LIFT_LIFTC, {"results", "--db", f});
+      QVERIFY(p.waitForFinished(30000));
+      QCOMPARE(p.exitCode(), 2);
+      QVERIFY2(p.readAllStandardError().contains("not a result store"), qPrintable(f));
+      QCOMPARE(bytes(f), was);
+    }
+  }
+
   // A search killed mid-run keeps every kernel it stored; resuming measures nothing again.
   void survivesKilledSearchAndResumes() {
     QString db = path("killed.sqlite");

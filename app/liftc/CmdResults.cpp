@@ -52,7 +52,7 @@ int runResults(const Args& args) {
   if (!args.has("--db")) throw LiftError("usage: liftc results --db FILE [--csv] [--all] [--top N]");
   std::string path = args.get("--db");
   if (!std::filesystem::exists(path)) throw LiftError(fmt::format("no result store '{}'", path));
-  explore::ResultStore store(path);
+  explore::ResultStore store(path, explore::ResultStore::Access::ReadOnly);  // reading never changes it
 
   if (args.has("--searches")) {
     std::printf("%-4s %-10s %-12s %-20s %-16s %-6s %9s %7s %10s  %s\n", "id", "strategy", "stop", "sizes",

@@ -252,9 +252,11 @@ std::string ResultStore::now() {
   return fmt::format("{}.{:03d}Z", buf, static_cast<int>(ms));
 }
 
-ResultStore::ResultStore(const std::string& path) : path_(path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
+ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
+  bool readOnly = access == Access::ReadOnly;
+  int flags =
+      SQLITE_OPEN_FULLMUTEX | (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
@@ -262,16 +264,30 @@ ResultStore::ResultStore(const std::string& path) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 30'000);  // several processes (one per device) may share the file
   try {
-    // WAL: readers do not block the writer, and each committed kernel survives a killed process.
-    exec("PRAGMA journal_mode=WAL");
-    exec("PRAGMA synchronous=NORMAL");
-    exec("PRAGMA foreign_keys=ON");
+    if (!readOnly) {
+      // WAL: readers do not block the writer, and each committed kernel survives a killed process.
+      exec("PRAGMA journal_mode=WAL");
+      exec("PRAGMA synchronous=NORMAL");
+      exec("PRAGMA foreign_keys=ON");
+    }
     Stmt v(db_, "PRAGMA user_version");
     v.step();
     int64_t version = v.integer(0);
     if (version > kSchemaVersion)
       throw LiftError(fmt::format("result store '{}' has schema version {}, newer than this liftc ({})", path,
                                   version, kSchemaVersion));
+    if (readOnly) {
+      Stmt t(db_,
+             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('searches', 'sources', "
+             "'kernels')");
+      t.step();
+      if (version == 0 || t.integer(0) != 3)
+        throw LiftError(
+            fmt::format("'{}' is not a result store (an SQLite database without the tables of "
+                        "Lift Studio's results); it was left as it is",
+                        path));
+      return;
+    }
     exec("BEGIN IMMEDIATE");
     exec(kSchema);
     exec(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str());

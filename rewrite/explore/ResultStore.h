@@ -76,9 +76,12 @@ struct KernelQuery {
 
 class ResultStore {
  public:
-  // Opens (creating it and its tables when needed) a store. Throws LiftError when the file
-  // cannot be opened or is not a result store.
-  explicit ResultStore(const std::string& path);
+  enum class Access { ReadWrite, ReadOnly };
+  // Opens a store. ReadWrite creates the file and its tables when needed (and keeps the store
+  // in WAL mode); ReadOnly only reads: it never creates, migrates or changes the file, and
+  // refuses a file that is not a result store (an SQLite database without our tables
+  // included). Throws LiftError when the file cannot be opened or is not a result store.
+  explicit ResultStore(const std::string& path, Access access = Access::ReadWrite);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;
   ResultStore& operator=(const ResultStore&) = delete;
