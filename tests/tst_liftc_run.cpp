@@ -255,6 +255,11 @@ class TestLiftcRun : public QObject {
     expectError({"run", "lowlevel/transpose.lift", "--device", "cpu", "--small", "--reference", "sgemm"},
                 "reference sgemm");
     expectError({"run"}, "expected one FILE.lift");
+    // In-process, nothing could stop a kernel that runs too long: the timeout is refused, not
+    // silently ignored.
+    expectError(
+        {"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--in-process", "--timeout", "5"},
+        "--timeout needs the worker process");
   }
 };
 

@@ -143,6 +143,10 @@ int runRun(const Args& args) {
   req.local = parseNDRange(args, "--local");
   req.run.repetitions = static_cast<int>(positiveOption(args, "--repeat", 10));
   req.run.warmups = static_cast<int>(positiveOption(args, "--warmup", 1, 0));
+  if (args.has("--in-process") && args.has("--timeout"))
+    throw LiftError(
+        "--timeout needs the worker process (a kernel running in this process cannot be stopped): drop "
+        "--in-process or --timeout");
   req.run.timeoutMs = 1000.0 * static_cast<double>(positiveOption(args, "--timeout", 60));
   req.run.returnOutputs = false;
   req.seed = static_cast<uint64_t>(positiveOption(args, "--seed", 1, 0));
