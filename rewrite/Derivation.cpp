@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/lang/Parser.h"
+#include "core/support/FileWrite.h"
 
 namespace lift::rewrite {
 
@@ -127,11 +128,7 @@ std::string Derivation::toText() const {
   return out;
 }
 
-void Derivation::save(const std::string& path) const {
-  std::ofstream out(path);
-  if (!out) throw LiftError(fmt::format("cannot write derivation file '{}'", path));
-  out << toText();
-}
+void Derivation::save(const std::string& path) const { writeFileAtomically(path, toText()); }
 
 std::string Derivation::programPath() const {
   fs::path p(program);

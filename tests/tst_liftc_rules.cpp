@@ -3,6 +3,7 @@
 // NAME FAMILY lhs => rhs; docs/RULES.md is what `rules --markdown` prints; errors (unknown
 // rule with "did you mean", missing location, rule that does not apply with its reason, bad
 // parameter) exit with status 2 and a clear message; derive replays shipped derivations.
+#include <sys/resource.h>
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -185,6 +186,51 @@ class TestLiftcRules : public QObject {
     QCOMPARE(f.code, 0);
     Run again = liftc({"derive", flat});
     QCOMPARE(again.code, 0);
+  }
+
+  // A write that fails is an error and never leaves a partial file: standard output on a full
+  // disk, -o under a file-size limit (the previous content stays, no temporary is left), -o
+  // into a missing folder.
+  void failedWritesExitTwoAndKeepThePreviousFile() {
+    QProcess full;
+    full.setWorkingDirectory(LIFT_SOURCE_DIR);
+    full.setStandardOutputFile("/dev/full");
+    full.start(LIFT_LIFTC, {"print", kMatmul});
+    QVERIFY(full.waitForFinished(60000));
+    QCOMPARE(full.exitCode(), 2);
+    QVERIFY2(full.readAllStandardError().contains("cannot write to standard output"), "no message");
+
+    QTemporaryDir dir;
+    QString target = dir.filePath("prev.lift");
+    QByteArray previous = "// the user's file, which a failed write must not touch\n";
+    {
+      QFile f(target);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(previous);
+    }
+    QProcess limited;
+    limited.setWorkingDirectory(LIFT_SOURCE_DIR);
+    limited.setChildProcessModifier([] {
+      struct rlimit lim {
+        1024, 1024
+      };
+      ::setrlimit(RLIMIT_FSIZE, &lim);
+    });
+    limited.start(LIFT_LIFTC,
+                  {"derive", "resources/derivations/matmul_tiled_local.derivation", "-o", target});
+    QVERIFY(limited.waitForFinished(120000));
+    QCOMPARE(limited.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(limited.exitCode(), 2);
+    QVERIFY2(limited.readAllStandardError().contains("cannot write"), "no message");
+    QFile f(target);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), previous);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"prev.lift"});
+
+    Run missing = liftc({"derive", "resources/derivations/vecsum_listing_5_8.derivation", "-o",
+                         dir.filePath("no/such/x.lift")});
+    QCOMPARE(missing.code, 2);
+    QVERIFY2(missing.err.contains("cannot write"), qPrintable(missing.err));
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include "app/liftc/Command.h"
 #include "core/lang/Printer.h"
+#include "core/support/FileWrite.h"
 #include "rewrite/Derivation.h"
 #include "rewrite/Equivalence.h"
 
@@ -30,9 +31,7 @@ int runDerive(const Args& args) {
   });
   std::string text = lang::printProgram(r.result.program);
   if (args.has("-o")) {
-    std::ofstream out(args.get("-o"));
-    if (!out) throw LiftError(fmt::format("cannot write '{}'", args.get("-o")));
-    out << text;
+    writeFileAtomically(args.get("-o"), text);
   } else {
     std::fputs(text.c_str(), stdout);
   }

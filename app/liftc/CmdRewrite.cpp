@@ -11,6 +11,7 @@
 #include "app/liftc/Command.h"
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
+#include "core/support/FileWrite.h"
 #include "rewrite/Engine.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/Strategy.h"
@@ -69,9 +70,7 @@ int runRewrite(const Args& args) {
   }
   std::string text = lang::printProgram(cur.program);
   if (args.has("-o")) {
-    std::ofstream out(args.get("-o"));
-    if (!out) throw LiftError(fmt::format("cannot write '{}'", args.get("-o")));
-    out << text;
+    writeFileAtomically(args.get("-o"), text);
   } else {
     std::fputs(text.c_str(), stdout);
   }

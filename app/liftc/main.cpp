@@ -1,5 +1,6 @@
 // liftc: the command-line face of the Lift compiler library (no Qt). Dispatches to the
 // registered subcommands; every user error ends with a message and exit status 2.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -104,7 +105,14 @@ static int dispatch(int argc, char** argv) {
     }
   }
   try {
-    return cmd->run(args);
+    int status = cmd->run(args);
+    // What went to standard output must have arrived: a full disk or a closed pipe is an error.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      std::fprintf(stderr, "liftc %s: error: cannot write to standard output (%s)\n", name.c_str(),
+                   std::strerror(errno));
+      return kExitError;
+    }
+    return status;
   } catch (const LiftError& e) {
     std::fprintf(stderr, "%s\n", e.diagnostic().format().c_str());
     return kExitError;
