@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# The kernels the code generator makes of tiled low-level matmul programs (128 x 128 tiles of C
-# per work-group; sizes count tiles: M, N of 128, K of 16) at the five SGEMM shapes of issue 14,
+# The kernels the code generator makes of tiled low-level matmul programs (sizes count tiles: M
+# and N of TILE elements, 128 unless the program is given as FILE:TILE, K of 16; a derived
+# program, `liftc derive ... -o`, counts its size-multiples likewise) at the SGEMM shapes of issue 14,
 # each through `liftc run`, validated against OpenBLAS, one table row per program and shape;
 # then bench/gpu/sgemm/tiled.cl (the hand-written reference shape) at 4096³, so that the
 # generated kernels are read against it in the same run. Peers: bench/gpu/sgemm-study.sh.
 #
-# Usage: bench/gpu/sgemm-generated.sh [DEVICE] PROGRAM.lift...   (default device: nvidia)
+# Usage: bench/gpu/sgemm-generated.sh [DEVICE] PROGRAM.lift[:TILE]...   (default device: nvidia)
 # Environment: LIFTC (default .gpu-ex/liftc, else build/app/liftc), REPEAT (default 10),
 # SHAPES (default the five shapes below, as MxNxK in elements), LOG (a file for liftc's whole output).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 device=nvidia
-[[ $# -gt 0 && $1 != *.lift ]] && device=$1 && shift
+[[ $# -gt 0 && $1 != *.lift && $1 != *.lift:* ]] && device=$1 && shift
 pack=$root/.gpu-ex
 liftc=${LIFTC:-$pack/liftc}
 [[ -x $liftc ]] || liftc=$root/build/app/liftc
@@ -33,11 +34,13 @@ measure() {  # PROGRAM SIZES [liftc run args...] -> "ms | TFLOP/s | validation"
 }
 
 printf '| program | shape | median ms | TFLOP/s | validation |\n|---|---|---|---|---|\n'
-for program in "$@"; do
+for spec in "$@"; do
+  program=${spec%%:*} tile=128
+  [[ $spec == *:* ]] && tile=${spec##*:}
   for shape in $shapes; do
     IFS=x read -r m n k <<<"$shape"
     printf '| %s | %s | %s |\n' "$(basename "$program" .lift)" "$shape" \
-      "$(measure "$program" "M=$((m / 128)),N=$((n / 128)),K=$((k / 16))")"
+      "$(measure "$program" "M=$((m / tile)),N=$((n / tile)),K=$((k / 16))")"
   done
 done
 ref=$(mktemp --suffix=.cl)
