@@ -3,8 +3,8 @@
 #include "core/support/FileWrite.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,7 +23,8 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   };
   if (path.empty()) throw LiftError("cannot write a file with an empty name");
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw LiftError(fmt::format("cannot write '{}': it is a folder", path));
+  if (std::filesystem::is_directory(path, ec))
+    throw LiftError(fmt::format("cannot write '{}': it is a folder", path));
   std::string tmpl = path + ".tmp-XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
@@ -32,7 +33,8 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   std::string tmp(name.data());
   // A file-size limit raises SIGXFSZ, which would kill the process: ignore it, so that the write
   // fails with EFBIG instead.
-  struct sigaction ignore {}, previous {};
+  struct sigaction ignore {
+  }, previous{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGXFSZ, &ignore, &previous);
   auto cleanup = [&](const char* what, int err) {
@@ -49,8 +51,10 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   }
   // Keep the target's permissions when it exists (mkstemp makes the file 0600).
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) ::fchmod(fd, st.st_mode & 07777);
-  else ::fchmod(fd, 0644);
+  if (::stat(path.c_str(), &st) == 0)
+    ::fchmod(fd, st.st_mode & 07777);
+  else
+    ::fchmod(fd, 0644);
   if (::fsync(fd) != 0) throw cleanup("syncing it failed", errno);
   if (::close(fd) != 0) {
     int err = errno;
