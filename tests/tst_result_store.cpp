@@ -4,6 +4,7 @@
 // nothing it stored, the store stays intact, and the resumed search measures nothing again.
 #include <QtTest/QtTest>
 
+#include <sqlite3.h>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -176,15 +177,19 @@ class TestResultStore : public QObject {
     QCOMPARE(bytes(good), before);
 
     QString other = path("other.sqlite");
-    QProcess sq;
-    sq.start("sqlite3", {other, "CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');"});
-    bool haveSqlite3 = sq.waitForFinished(10000) && sq.exitCode() == 0;
+    {
+      sqlite3* db = nullptr;
+      QCOMPARE(sqlite3_open(other.toUtf8().constData(), &db), SQLITE_OK);
+      QCOMPARE(sqlite3_exec(db, "CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');", nullptr,
+                            nullptr, nullptr),
+               SQLITE_OK);
+      sqlite3_close(db);
+    }
     std::ofstream(path("one.sqlite").toStdString()) << "x";
     std::ofstream(path("empty.sqlite").toStdString());
     std::ofstream(path("text.sqlite").toStdString())
         << "this is not a database, just some text padding it out";
-    QStringList files = {path("one.sqlite"), path("empty.sqlite"), path("text.sqlite")};
-    if (haveSqlite3) files << other;
+    QStringList files = {path("one.sqlite"), path("empty.sqlite"), path("text.sqlite"), other};
     for (const QString& f : files) {
       QByteArray was = bytes(f);
       try {
@@ -200,6 +205,15 @@ class TestResultStore : public QObject {
       QVERIFY2(p.readAllStandardError().contains("not a result store"), qPrintable(f));
       QCOMPARE(bytes(f), was);
     }
+    // Opened for writing (explore --db), someone else's database is refused too, not extended.
+    QByteArray was = bytes(other);
+    try {
+      ResultStore w(other.toStdString());
+      QFAIL("no error for a foreign SQLite database");
+    } catch (const LiftError& e) {
+      QVERIFY2(std::string(e.what()).find("not a result store") != std::string::npos, e.what());
+    }
+    QCOMPARE(bytes(other), was);
   }
 
   // A search killed mid-run keeps every kernel it stored; resuming measures nothing again.

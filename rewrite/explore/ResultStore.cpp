@@ -264,18 +264,26 @@ ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 30'000);  // several processes (one per device) may share the file
   try {
-    if (!readOnly) {
-      // WAL: readers do not block the writer, and each committed kernel survives a killed process.
-      exec("PRAGMA journal_mode=WAL");
-      exec("PRAGMA synchronous=NORMAL");
-      exec("PRAGMA foreign_keys=ON");
+    int64_t version = 0;
+    {
+      Stmt v(db_, "PRAGMA user_version");
+      v.step();
+      version = v.integer(0);
     }
-    Stmt v(db_, "PRAGMA user_version");
-    v.step();
-    int64_t version = v.integer(0);
     if (version > kSchemaVersion)
       throw LiftError(fmt::format("result store '{}' has schema version {}, newer than this liftc ({})", path,
                                   version, kSchemaVersion));
+    if (!readOnly && version == 0) {
+      // An SQLite database of someone else's (tables, none of ours): never add ours to it. (The
+      // statement ends before the journal mode changes below.)
+      Stmt t(db_,
+             "SELECT count(*), sum(name IN ('searches', 'sources', 'kernels')) FROM sqlite_master WHERE type "
+             "= 'table'");
+      t.step();
+      if (t.integer(0) > 0 && t.integer(1) == 0)
+        throw LiftError(fmt::format(
+            "'{}' is not a result store (an SQLite database with other tables); it was left as it is", path));
+    }
     if (readOnly) {
       Stmt t(db_,
              "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('searches', 'sources', "
@@ -288,6 +296,10 @@ ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
                         path));
       return;
     }
+    // WAL: readers do not block the writer, and each committed kernel survives a killed process.
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    exec("PRAGMA foreign_keys=ON");
     exec("BEGIN IMMEDIATE");
     exec(kSchema);
     exec(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str());
