@@ -264,38 +264,35 @@ ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
   }
   sqlite3_busy_timeout(db_, 30'000);  // several processes (one per device) may share the file
   try {
-    int64_t version = 0;
+    // The schema version and which tables the file has (statements end before the journal mode
+    // changes below).
+    int64_t version = 0, tables = 0, ours = 0;
     {
       Stmt v(db_, "PRAGMA user_version");
       v.step();
       version = v.integer(0);
+      Stmt t(
+          db_,
+          "SELECT count(*), coalesce(sum(name IN ('searches', 'sources', 'kernels')), 0) FROM sqlite_master "
+          "WHERE type = 'table'");
+      t.step();
+      tables = t.integer(0);
+      ours = t.integer(1);
     }
     if (version > kSchemaVersion)
       throw LiftError(fmt::format("result store '{}' has schema version {}, newer than this liftc ({})", path,
                                   version, kSchemaVersion));
-    if (!readOnly && version == 0) {
-      // An SQLite database of someone else's (tables, none of ours): never add ours to it. (The
-      // statement ends before the journal mode changes below.)
-      Stmt t(db_,
-             "SELECT count(*), sum(name IN ('searches', 'sources', 'kernels')) FROM sqlite_master WHERE type "
-             "= 'table'");
-      t.step();
-      if (t.integer(0) > 0 && t.integer(1) == 0)
-        throw LiftError(fmt::format(
-            "'{}' is not a result store (an SQLite database with other tables); it was left as it is", path));
-    }
-    if (readOnly) {
-      Stmt t(db_,
-             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('searches', 'sources', "
-             "'kernels')");
-      t.step();
-      if (version == 0 || t.integer(0) != 3)
-        throw LiftError(
-            fmt::format("'{}' is not a result store (an SQLite database without the tables of "
-                        "Lift Studio's results); it was left as it is",
-                        path));
-      return;
-    }
+    // Reading needs a whole store; writing may start one in an empty file, but never adds its
+    // tables to an SQLite database of someone else's (tables, none of ours).
+    if (readOnly && (version == 0 || ours != 3))
+      throw LiftError(
+          fmt::format("'{}' is not a result store (an SQLite database without the tables of "
+                      "Lift Studio's results); it was left as it is",
+                      path));
+    if (!readOnly && version == 0 && tables > 0 && ours == 0)
+      throw LiftError(fmt::format(
+          "'{}' is not a result store (an SQLite database with other tables); it was left as it is", path));
+    if (readOnly) return;
     // WAL: readers do not block the writer, and each committed kernel survives a killed process.
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
