@@ -31,16 +31,20 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   int fd = ::mkstemp(name.data());
   if (fd < 0) throw fail("cannot create a temporary file beside it", errno);
   std::string tmp(name.data());
-  // A file-size limit raises SIGXFSZ, which would kill the process: ignore it, so that the write
-  // fails with EFBIG instead.
-  struct sigaction ignore {
-  }, previous{};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGXFSZ, &ignore, &previous);
+  // A file-size limit raises SIGXFSZ, which would kill the process: ignored while writing, so
+  // that the write fails with EFBIG instead; the previous disposition is back on every return.
+  struct IgnoreFileSizeSignal {
+    struct sigaction previous {};
+    IgnoreFileSizeSignal() {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      ::sigaction(SIGXFSZ, &ignore, &previous);
+    }
+    ~IgnoreFileSizeSignal() { ::sigaction(SIGXFSZ, &previous, nullptr); }
+  } ignoreFileSizeSignal;
   auto cleanup = [&](const char* what, int err) {
     ::close(fd);
     ::unlink(tmp.c_str());
-    ::sigaction(SIGXFSZ, &previous, nullptr);
     return fail(what, err);
   };
   for (size_t done = 0; done < text.size();) {
@@ -59,10 +63,8 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   if (::close(fd) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
-    ::sigaction(SIGXFSZ, &previous, nullptr);
     throw fail("closing it failed", err);
   }
-  ::sigaction(SIGXFSZ, &previous, nullptr);
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
