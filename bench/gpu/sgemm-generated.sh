@@ -19,19 +19,7 @@ liftc=${LIFTC:-$pack/liftc}
 source "$root/bench/gpu/device-env.sh"
 shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192"}
 
-measure() {  # PROGRAM SIZES [liftc run args...] -> "ms | TFLOP/s | validation"
-  local program=$1 size=$2 out ms gf val
-  shift 2
-  out=$("$liftc" run "$program" --device "$device" --size "$size" --repeat "${REPEAT:-10}" \
-    --reference sgemm --interp-budget 0 "$@" 2>&1)
-  [[ -n ${LOG:-} ]] && printf '== %s %s\n%s\n' "$program" "$size" "$out" >>"$LOG"
-  ms=$(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
-  gf=$(sed -n 's/^throughput: *\([0-9.e+-]*\) GFLOP\/s.*/\1/p' <<<"$out")
-  [[ -n $gf ]] && gf=$(awk -v g="$gf" 'BEGIN { printf "%.1f", g / 1000 }')
-  val=$(sed -n 's/^validation: *//p' <<<"$out" | cut -c1-50)
-  [[ -z $ms ]] && val=$(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-200)
-  printf '%s | %s | %s' "${ms:--}" "${gf:--}" "$val"
-}
+source "$root/bench/gpu/liftc-measure.sh"
 
 printf '| program | shape | median ms | TFLOP/s | validation |\n|---|---|---|---|---|\n'
 for spec in "$@"; do

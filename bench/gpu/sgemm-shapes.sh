@@ -24,17 +24,11 @@ size=M=32,N=32,K=256  # tiles: 4096³
 work=$(mktemp -d)
 
 printf '| shape | median ms | TFLOP/s | validation |\n|---|---|---|---|\n'
-run_shape() {  # NAME [--kernel FILE]
-  local name=$1 out ms gf val
+source "$root/bench/gpu/liftc-measure.sh"
+run_shape() {  # NAME [--kernel FILE ...]
+  local name=$1
   shift
-  out=$("$liftc" run "$program" --device "$device" --size "$size" --repeat "${REPEAT:-10}" \
-    --reference sgemm --interp-budget 0 "$@" 2>&1)
-  ms=$(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$out")
-  gf=$(sed -n 's/^throughput: *\([0-9.e+-]*\) GFLOP\/s.*/\1/p' <<<"$out")
-  [[ -n $gf ]] && gf=$(awk -v g="$gf" 'BEGIN { printf "%.1f", g / 1000 }')
-  val=$(sed -n 's/^validation: *//p' <<<"$out" | cut -c1-60)
-  [[ -z $ms ]] && val=$(tail -3 <<<"$out" | tr '\n' ' ' | cut -c1-200)
-  printf '| %s | %s | %s | %s |\n' "$name" "${ms:--}" "${gf:--}" "$val"
+  printf '| %s | %s |\n' "$name" "$(measure "$program" "$size" "$@")"
 }
 run_shape "generated (matmul_tiled_gpu_8x8.lift)"
 # SHAPES: lines "TY TK PREFETCH PADA" (default: the sweep below)
