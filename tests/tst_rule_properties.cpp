@@ -64,6 +64,9 @@ const char* kSeeds[] = {
     "fun f(x: [float]8*N) = reduceSeq(fun((acc, v) => fun(w => add(acc, w)) $ sq(v)), 0.0f) $ x",
     // Copies of a work-group's share and of a local map's input (the copy rules of tiled kernels).
     "fun f(A: [[float]8]4*N) = join o mapWrg0(fun(r => mapLcl0(neg) $ r)) o id $ A",
+    // tile-reduction-blocked of a fused dot product whose zip takes the column first.
+    "fun f(A: [[float]4*K]4*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => "
+    "add(acc, mult(p))), 0.0f) $ zip(b, a))) $ B)) $ A",
     // tile-reduction of a fused dot product whose zip takes the column first.
     "fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => "
     "add(acc, "

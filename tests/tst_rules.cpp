@@ -498,6 +498,26 @@ const Example kExamples[] = {
     zeros([[[float]1]2*N]2*M)
   ) $ zip(transpose o map(split(2)) $ A, transpose o map(split(2)) $ B))",
      R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N, z: float) = map(fun(a => map(fun(b => reduce(add, z) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=2", R"(not a constant)"},
+    {"tile-reduction-blocked", R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]4*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=4,x=2,y=4,blocks=strided",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]4*N) =
+  map(split(1) o join o transpose) o join o transpose o map(transpose) o join o reduce(
+    fun((acc, tiles) =>
+      map(fun((accRow, as) =>
+        map(fun((blk, bs) =>
+          join o reduce(
+            fun((blk2, ab) =>
+              map(fun((blkRow, a) =>
+                map(fun((c, b) => add(c, mult(a, b)))) $ zip(blkRow, get(1, ab))
+              )) $ zip(blk2, get(0, ab))
+            ),
+            blk
+          ) $ zip(transpose(as), transpose(bs))
+        )) $ zip(accRow, transpose o split(N) $ get(1, tiles))
+      )) $ zip(acc, transpose o split(M) $ get(0, tiles))
+    ),
+    zeros([[[[float]4]2]N]M)
+  ) $ zip(transpose o map(split(4)) $ A, transpose o map(split(4)) $ B))",
+     R"(fun f(A: [[float]4*K]2*M, B: [[float]4*K]4*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(a, b))) $ B)) $ A)", "0", "k=4,x=4,y=4", R"(block rows 4 do not provably divide)"},
     {"finish-tiling", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "k=4",
      R"(fun f(x: [float]8*N) =
   reduce(add, 0.0f) o join o map(reduce(add, 0.0f)) o split(4) $ x)",

@@ -3,7 +3,8 @@
 // (Lift ReuseRules.scala finishTiling, MacroRules.scala moveReduceOutOneLevel), which moves the
 // reduction of a tile of dot products, tiled over its length, outside the maps over the tile's
 // elements, so that each step of that reduction reads one pair of tiles (which the copy rules
-// can then place in local memory) and updates the whole result tile.
+// can then place in local memory) and updates the whole result tile; tile-reduction-blocked does
+// the same with the tile's elements in register blocks.
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -204,6 +205,59 @@ std::optional<TileBody> tileBody(const Expr& body, const ir::ParamNode* a, const
   return t;
 }
 
+// The site of tile-reduction and tile-reduction-blocked:
+// map(a => map(b => reduce(f, z) o map(g) $ zip(a, b)) $ Bt) $ At, with At's rows (of length
+// len) and Bt's rows to be cut into tiles of k along the reduction.
+struct TileSite {
+  m::MapCall outer, inner;
+  TileBody body;
+  Type rowsA, rowsB;  // the types of At and Bt
+  arith::Expr k;
+};
+
+std::optional<TileSite> tileSite(const Site& s, const ParamValues& pv, Outcome& why) {
+  auto outer = m::mapCall(s.expr(), PatternKind::Map);
+  if (!outer) return why = fail("not a call of map"), std::nullopt;
+  auto* la = ir::asLambda(outer->f);
+  if (!la || la->params().size() != 1)
+    return why = fail("the function of the map is not a lambda of one parameter"), std::nullopt;
+  const ir::ParamNode* a = la->params()[0].get();
+  auto inner = m::mapCall(la->body(), PatternKind::Map);
+  if (!inner) return why = fail("the body of the outer map is not a map"), std::nullopt;
+  if (m::mentions(inner->input, a))
+    return why = fail("the inner map's input depends on the outer map's element"), std::nullopt;
+  auto* lb = ir::asLambda(inner->f);
+  if (!lb || lb->params().size() != 1)
+    return why = fail("the function of the inner map is not a lambda of one parameter"), std::nullopt;
+  std::string problem;
+  auto body = tileBody(lb->body(), la->params()[0].get(), lb->params()[0].get(), problem);
+  if (!body) return why = Outcome::fail(problem), std::nullopt;
+
+  Type ta = typeAt(s, outer->input), tb = typeAt(s, inner->input);
+  if (!ta || !tb) return why = unknownType(s), std::nullopt;
+  if (!ta.isArray() || !ta.elem().isArray() || !tb.isArray() || !tb.elem().isArray())
+    return why = fail("the maps' inputs are not two-dimensional arrays"), std::nullopt;
+  arith::Expr len = ta.elem().length();
+  for (arith::Expr e : {ta.length(), tb.length(), len})
+    if (s.variesPerIteration(e))
+      return why = fail("the lengths change from one iteration of the enclosing iterate to the next"),
+             std::nullopt;
+  arith::Expr k = pv.factor("k", *s.program);
+  if (!arith::provablyDivisible(len, k))
+    return why = fail("the tile length {} does not provably divide the reduced length {}", str(k), str(len)),
+           std::nullopt;
+  return TileSite{*outer, *inner, *body, ta, tb, k};
+}
+
+// The pairs of k-tiles of At's and Bt's rows the tiled reduction steps through:
+// zip(transpose o map(split(k)) $ At, transpose o map(split(k)) $ Bt).
+Expr tilePairs(const TileSite& t) {
+  auto tiles = [&](const Expr& rows) {
+    return m::callTranspose(m::callMap(PatternKind::Map, m::splitFun(t.k), rows));
+  };
+  return m::callZip({tiles(t.outer.input), tiles(t.inner.input)});
+}
+
 // map(a => map(b => reduce(f, z) o map(g) $ zip(a, b)) $ Bt) $ At
 //   =>  join o reduce((acc, tiles) =>
 //          map((accRow, a) => map((c, b) => join o map(s => reduce(f, s) o map(g) $ zip(a, b)) $ c)
@@ -212,49 +266,21 @@ std::optional<TileBody> tileBody(const Expr& body, const ir::ParamNode* a, const
 // Each step continues every element's fold from its value so far, so the result is the original
 // left fold for any f (no associativity needed).
 Outcome tileReduction(const Site& s, const ParamValues& pv) {
-  auto outer = m::mapCall(s.expr(), PatternKind::Map);
-  if (!outer) return fail("not a call of map");
-  auto* la = ir::asLambda(outer->f);
-  if (!la || la->params().size() != 1)
-    return fail("the function of the map is not a lambda of one parameter");
-  const ir::ParamNode* a = la->params()[0].get();
-  auto inner = m::mapCall(la->body(), PatternKind::Map);
-  if (!inner) return fail("the body of the outer map is not a map");
-  if (m::mentions(inner->input, a)) return fail("the inner map's input depends on the outer map's element");
-  auto* lb = ir::asLambda(inner->f);
-  if (!lb || lb->params().size() != 1)
-    return fail("the function of the inner map is not a lambda of one parameter");
-  const ir::ParamNode* b = lb->params()[0].get();
-  std::string why;
-  auto body = tileBody(lb->body(), a, b, why);
-  if (!body) return Outcome::fail(why);
-
-  Type ta = typeAt(s, outer->input), tb = typeAt(s, inner->input);
-  if (!ta || !tb) return unknownType(s);
-  if (!ta.isArray() || !ta.elem().isArray() || !tb.isArray() || !tb.elem().isArray())
-    return fail("the maps' inputs are not two-dimensional arrays");
-  arith::Expr len = ta.elem().length();
-  for (arith::Expr e : {ta.length(), tb.length(), len})
-    if (s.variesPerIteration(e))
-      return fail("the lengths change from one iteration of the enclosing iterate to the next");
-  arith::Expr k = pv.factor("k", *s.program);
-  if (!arith::provablyDivisible(len, k))
-    return fail("the tile length {} does not provably divide the reduced length {}", str(k), str(len));
-
-  Type accType =
-      Type::array(Type::array(Type::array(body->init->type(), arith::cst(1)), tb.length()), ta.length());
-  Expr acc0 = ir::LiteralNode::make(body->init->text(), accType);
-  PatternKind kind = body->reduce.kind();
-  auto tiles = [&](const Expr& rows) {
-    return m::callTranspose(m::callMap(PatternKind::Map, m::splitFun(k), rows));
-  };
+  Outcome why;
+  auto t = tileSite(s, pv, why);
+  if (!t) return why;
+  const TileBody& body = t->body;
+  Type accType = Type::array(Type::array(Type::array(body.init->type(), arith::cst(1)), t->rowsB.length()),
+                             t->rowsA.length());
+  Expr acc0 = ir::LiteralNode::make(body.init->text(), accType);
+  PatternKind kind = body.reduce.kind();
   Fun step = m::lambda2("acc", "tiles", [&](Expr acc, Expr ts) {
     Fun row = m::lambda2("accRow", "a", [&](Expr accRow, Expr ra) {
       Fun elem = m::lambda2("c", "b", [&](Expr c, Expr cb) {
         Fun cont = m::lambda1("s", [&](Expr sofar) {
-          Expr zipped = body->aFirst ? m::callZip({ra, cb}) : m::callZip({cb, ra});
-          Expr in = body->map ? m::callMap(PatternKind::Map, body->map->f, zipped) : zipped;
-          return m::callReduce(kind, body->reduce.f, sofar, in);
+          Expr zipped = body.aFirst ? m::callZip({ra, cb}) : m::callZip({cb, ra});
+          Expr in = body.map ? m::callMap(PatternKind::Map, body.map->f, zipped) : zipped;
+          return m::callReduce(kind, body.reduce.f, sofar, in);
         });
         return m::callJoin(m::callMap(PatternKind::Map, cont, c));
       });
@@ -262,8 +288,80 @@ Outcome tileReduction(const Site& s, const ParamValues& pv) {
     });
     return m::callMap(PatternKind::Map, row, m::callZip({acc, m::callGet(0, ts)}));
   });
-  return Outcome::ok(
-      m::callJoin(m::callReduce(kind, step, acc0, m::callZip({tiles(outer->input), tiles(inner->input)}))));
+  return Outcome::ok(m::callJoin(m::callReduce(kind, step, acc0, tilePairs(*t))));
+}
+
+// tile-reduction with the tile's elements in x-by-y blocks, each block's accumulators updated
+// together from one column of the block's x rows of A and one of its y columns of B (Lift
+// apply2DRegisterBlocking before moveReduceOutOneLevel):
+// map(a => map(b => reduce(f, z) o map(g) $ zip(a, b)) $ Bt) $ At
+//   =>  OUT o join o reduce((acc, tiles) =>
+//          map((accRow, as) => map((blk, bs) =>
+//              join o reduce((blk2, ab) =>
+//                  map((blkRow, a) => map((c, b) => f(c, g(a, b))) $ zip(blkRow, get(1, ab)))
+//                    $ zip(blk2, get(0, ab)),
+//                blk) $ zip(transpose(as), transpose(bs)))
+//            $ zip(accRow, BLOCKS(y) $ get(1, tiles))) $ zip(acc, BLOCKS(x) $ get(0, tiles)),
+//        [[[[z]y]x]n/y]m/x) $ zip(transpose o map(split(k)) $ At, transpose o map(split(k)) $ Bt)
+// The accumulator holds the result in blocks ([m/x][n/y][x][y]). With blocks=contiguous, block i
+// has the rows i*x .. i*x+x-1 (BLOCKS(x) = split(x), OUT = map(split(1) o join) o join o
+// map(transpose)); with blocks=strided (GPUs: neighbouring work-items read neighbouring rows and
+// columns, without bank conflicts) the rows i, i + m/x, ... (BLOCKS(x) = transpose o split(m/x),
+// OUT = map(split(1) o join o transpose) o join o transpose o map(transpose)). Every element is
+// still the left fold of f over its products in order, so any f is allowed.
+Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
+  Outcome why;
+  auto t = tileSite(s, pv, why);
+  if (!t) return why;
+  const TileBody& body = t->body;
+  arith::Expr x = pv.factor("x", *s.program), y = pv.factor("y", *s.program);
+  arith::Expr m = t->rowsA.length(), n = t->rowsB.length();
+  bool strided = pv.text("blocks") == "strided";
+  // The x (or y) rows a block takes from a tile's m rows.
+  auto blocksOf = [&](arith::Expr b, arith::Expr len, Expr rows) {
+    return strided ? m::callTranspose(m::callSplit(len / b, rows)) : m::callSplit(b, rows);
+  };
+  if (!arith::provablyDivisible(m, x))
+    return fail("the block rows {} do not provably divide the rows {}", str(x), str(m));
+  if (!arith::provablyDivisible(n, y))
+    return fail("the block columns {} do not provably divide the columns {}", str(y), str(n));
+
+  Type elem = body.init->type();
+  Type accType = Type::array(Type::array(Type::array(Type::array(elem, y), x), n / y), m / x);
+  Expr acc0 = ir::LiteralNode::make(body.init->text(), accType);
+  PatternKind kind = body.reduce.kind();
+  // f(c, g(a, b)), or f(c, (a, b)) for the fused form.
+  auto update = [&](Expr c, Expr a, Expr b) {
+    std::vector<Expr> pair = body.aFirst ? std::vector<Expr>{a, b} : std::vector<Expr>{b, a};
+    Expr product = body.map ? applyToTuple(m::freshCopy(body.map->f), pair) : m::callTuple(pair);
+    return simplifyGetOfTuple(m::apply(m::freshCopy(body.reduce.f), {c, product}));
+  };
+  Fun step = m::lambda2("acc", "tiles", [&](Expr acc, Expr ts) {
+    Fun row = m::lambda2("accRow", "as", [&](Expr accRow, Expr as) {
+      Fun block = m::lambda2("blk", "bs", [&](Expr blk, Expr bs) {
+        Fun column = m::lambda2("blk2", "ab", [&](Expr blk2, Expr ab) {
+          Fun blockRow = m::lambda2("blkRow", "a", [&](Expr blkRow, Expr a) {
+            Fun one = m::lambda2("c", "b", [&](Expr c, Expr b) { return update(c, a, b); });
+            return m::callMap(PatternKind::Map, one, m::callZip({blkRow, m::callGet(1, ab)}));
+          });
+          return m::callMap(PatternKind::Map, blockRow, m::callZip({blk2, m::callGet(0, ab)}));
+        });
+        return m::callJoin(
+            m::callReduce(kind, column, blk, m::callZip({m::callTranspose(as), m::callTranspose(bs)})));
+      });
+      return m::callMap(PatternKind::Map, block, m::callZip({accRow, blocksOf(y, n, m::callGet(1, ts))}));
+    });
+    return m::callMap(PatternKind::Map, row, m::callZip({acc, blocksOf(x, m, m::callGet(0, ts))}));
+  });
+  Expr blocks = m::callJoin(m::callReduce(kind, step, acc0, tilePairs(*t)));
+  Fun splitOne = m::splitFun(arith::cst(1));
+  if (!strided) {
+    Expr rows = m::callJoin(m::callMap(PatternKind::Map, m::transposeFun(), blocks));
+    return Outcome::ok(m::callMap(PatternKind::Map, m::compose(splitOne, m::joinFun()), rows));
+  }
+  Expr rows = m::callJoin(m::callTranspose(m::callMap(PatternKind::Map, m::transposeFun(), blocks)));
+  Fun row = m::compose(splitOne, m::compose(m::joinFun(), m::transposeFun()));
+  return Outcome::ok(m::callMap(PatternKind::Map, row, rows));
 }
 
 std::vector<ParamValues> tileReductionCandidates(const Site& s) {
@@ -272,6 +370,33 @@ std::vector<ParamValues> tileReductionCandidates(const Site& s) {
   Type t = typeAt(s, outer->input);
   if (!t || !t.isArray() || !t.elem().isArray()) return {};
   return factorCandidates("k", t.elem().length(), 4);
+}
+
+// tile-reduction's tile lengths, each with the largest block of 4, 2 or 1 rows and columns that
+// divides the tile and strided blocks; the first also with contiguous blocks.
+std::vector<ParamValues> tileReductionBlockedCandidates(const Site& s) {
+  std::vector<ParamValues> out = tileReductionCandidates(s);
+  auto outer = m::mapCall(s.expr(), PatternKind::Map);
+  auto* la = outer ? ir::asLambda(outer->f) : nullptr;
+  auto inner = la ? m::mapCall(la->body(), PatternKind::Map) : std::nullopt;
+  if (out.empty() || !inner) return {};
+  Type ta = typeAt(s, outer->input), tb = typeAt(s, inner->input);
+  if (!ta || !tb || !ta.isArray() || !tb.isArray()) return {};
+  auto block = [](arith::Expr len) {
+    for (int64_t b : {4, 2})
+      if (arith::provablyDivisible(len, arith::cst(b))) return b;
+    return int64_t{1};
+  };
+  for (ParamValues& pv : out) {
+    pv.set("x", std::to_string(block(ta.length())));
+    pv.set("y", std::to_string(block(tb.length())));
+    pv.set("blocks", "strided");
+  }
+  // The contiguous layout once, with the first tile length.
+  ParamValues contiguous = out.front();
+  contiguous.set("blocks", "contiguous");
+  out.insert(out.begin() + 1, contiguous);
+  return out;
 }
 
 }  // namespace
@@ -316,6 +441,29 @@ void registerInterchangeRules(RuleRegistry& reg) {
   tile.params = {{"k", ParamKind::Factor, "tile length along the reduction", "4", {}}};
   tile.candidates = tileReductionCandidates;
   reg.add(std::move(tile));
+  Rule blocked = makeRule(
+      "tile-reduction-blocked", Family::Interchange,
+      "Tile the reduction over K as tile-reduction does, with the tile's elements in x-by-y blocks: each "
+      "block's accumulators are updated together from one column of its x rows and one of its y columns "
+      "per step (2-D register blocking inside the tile; Lift apply2DRegisterBlocking and "
+      "moveReduceOutOneLevel).",
+      "map(a => map(b => reduce(f, z) o map(g) $ zip(a, b)) $ Bt) $ At",
+      "OUT o join o reduce((acc, tiles) => map((accRow, as) => map((blk, bs) => join o reduce((blk2, ab) "
+      "=> map((blkRow, a) => map((c, b) => f(c, g(a, b))) $ zip(blkRow, ab._1)) $ zip(blk2, ab._0), blk) "
+      "$ zip(transpose(as), transpose(bs))) $ zip(accRow, BLOCKS(y) $ tiles._1)) $ zip(acc, BLOCKS(x) $ "
+      "tiles._0), [[[[z]y]x]n/y]m/x) $ zip(transpose o map(split(k)) $ At, transpose o map(split(k)) $ Bt) "
+      "(strided blocks: BLOCKS(x) = transpose o split(m/x); contiguous: split(x))",
+      {PatternKind::Map}, tileReductionBlocked);
+  blocked.params = {{"k", ParamKind::Factor, "tile length along the reduction", "4", {}},
+                    {"x", ParamKind::Factor, "block rows (of A) per work-item", "4", {}},
+                    {"y", ParamKind::Factor, "block columns (of B) per work-item", "4", {}},
+                    {"blocks",
+                     ParamKind::Name,
+                     "which rows and columns a block takes",
+                     "strided",
+                     {"strided", "contiguous"}}};
+  blocked.candidates = tileReductionBlockedCandidates;
+  reg.add(std::move(blocked));
 }
 
 }  // namespace lift::rewrite
