@@ -1,6 +1,8 @@
 // Derivation of the NDRange from the lengths of the parallel maps.
 #include "codegen/NDRange.h"
 
+#include <algorithm>
+
 #include "codegen/ProgramIndex.h"
 
 namespace lift::codegen {
@@ -23,6 +25,17 @@ namespace {
 
 arith::Expr maxOf(arith::Expr a, arith::Expr b) { return a ? arith::max(a, b) : b; }
 
+// Whether f only moves data: it calls no user function (copies with id, views).
+bool onlyCopies(const ir::Fun& f) {
+  bool calls = false;
+  ir::visitPreOrder(f, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (!n.isExpr() && ir::asUserFun(n.fun())) calls = true;
+    return !calls;
+  });
+  return !calls;
+}
+
 arith::Expr pickLocal(arith::Expr len) {
   if (!len) return arith::cst(1);
   if (len.isCst()) return len.value() <= kMaxWorkGroupSize ? len : arith::cst(kDefaultLocalSize);
@@ -33,7 +46,11 @@ arith::Expr pickLocal(arith::Expr len) {
 
 NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std::vector<arith::Expr>& global,
                       const std::vector<arith::Expr>& local) {
-  std::array<arith::Expr, 3> wrg, lcl, glb;
+  // lcl: the longest mapLcl of each dimension; work: the longest one that computes (calls a
+  // user function) outside an iterate (whose rounds shrink their maps). A work-group is as
+  // large as the maps that compute need: the copies of a tiled kernel, which move more elements
+  // than there are work-items, loop instead.
+  std::array<arith::Expr, 3> wrg, lcl, work, glb;
   int maxDim = -1;
   bool anyGlb = false, anyWrg = false;
   ir::visitPreOrder(p.main, [&](const ir::NodePath& path) {
@@ -58,6 +75,11 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
       anyWrg = true;
     } else {
       lcl[d] = maxOf(lcl[d], len);
+      bool inIterate = std::any_of(path.begin(), path.end(), [](const ir::PathStep& s) {
+        auto* q = s.node.isExpr() ? nullptr : ir::asPattern(s.node.fun());
+        return q && q->pattern() == ir::PatternKind::Iterate;
+      });
+      if (!inIterate && !onlyCopies(pat->f())) work[d] = maxOf(work[d], len);
       anyWrg = true;
     }
     return true;
@@ -67,7 +89,7 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
   r.usesWorkGroups = anyWrg;
   r.dims = std::max(1, maxDim + 1);
   if (anyWrg) {
-    for (int d = 0; d < r.dims; ++d) r.local[d] = pickLocal(lcl[d]);
+    for (int d = 0; d < r.dims; ++d) r.local[d] = pickLocal(work[d] ? work[d] : lcl[d]);
     // Keep a constant work-group within the limit: halve the largest dimension.
     while (true) {
       int64_t product = 1;

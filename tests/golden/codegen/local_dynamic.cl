@@ -1,5 +1,5 @@
 // golden: tests/data/codegen/local_dynamic.lift, symbolic sizes, default options
-// kernel localDynamic, global N*min(256, max(8, K)), local min(256, max(8, K)) (fixed)
+// kernel localDynamic, global N*min(256, K), local min(256, K) (fixed)
 // param input x [K*N]
 // param input y [8*N]
 // param output out_0 [K*N]
@@ -42,8 +42,7 @@ kernel void localDynamic(
       tmp2[i] = twice(y[8*wg_id + i]);
     }
     // mapLcl0
-    if (get_local_id(0) < 8) {
-      int l_id = get_local_id(0);
+    for (int l_id = get_local_id(0); l_id < 8; l_id += (int)get_local_size(0)) {
       out_1[8*wg_id + l_id] = tmp2[l_id];
     }
     barrier(CLK_GLOBAL_MEM_FENCE);

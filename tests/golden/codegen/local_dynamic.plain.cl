@@ -1,5 +1,5 @@
 // golden: tests/data/codegen/local_dynamic.lift, every optimisation off
-// kernel localDynamic, global N*min(256, max(8, K)), local min(256, max(8, K))
+// kernel localDynamic, global N*min(256, K), local min(256, K)
 // param input x [K*N]
 // param input y [8*N]
 // param output out_0 [K*N]
