@@ -174,6 +174,50 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY(workGroups);
   }
 
+  // The loop over K tiles of a tiled, register-blocked matmul (tile-reduction-blocked) is shared
+  // by the work-group: its maps become the mapLcl levels, and the mapping has variants with the
+  // result tile in private memory and the pair of tiles copied to local memory each step, the
+  // copies looping over the tiles with the work-items of the computation and reading global
+  // memory coalesced (the tile of B's columns copied transposed).
+  void mappingsOfATiledReductionPlaceCopies() {
+    SearchProblem problem = matmulProblem(64);
+    auto tiled = replaySteps(
+        *problem.start, {rewrite::RewriteStep::parse("tiling@0:x=32,y=32"),
+                         rewrite::RewriteStep::parse(
+                             "tile-reduction-blocked@0.1.0.0.0.1.1.0.0.0.1:k=8,x=4,y=4,blocks=strided")});
+    QVERIFY(tiled);
+    std::vector<OpenCLMapping> maps = openclMappings(*tiled);
+    std::set<std::string> names;
+    for (const OpenCLMapping& m : maps) names.insert(m.name);
+    for (const char* name : {"wrg-1-0-lcl-1-0", "wrg-1-0-lcl-1-0-private", "wrg-1-0-lcl-1-0-local"})
+      QVERIFY2(names.count(name), name);
+    for (const OpenCLMapping& m : maps) {
+      if (m.name != "wrg-1-0-lcl-1-0-local" && m.name != "wrg-1-0-lcl-1-0-private") continue;
+      auto lowered = replaySteps(*tiled, m.steps);
+      QVERIFY2(lowered, m.name.c_str());
+      codegen::CompiledKernel k = codegen::compileKernel(lowered->program);
+      // 32 x 32 tiles in 4 x 4 blocks: 8 x 8 work-items, whatever the copies move.
+      runtime::KernelLaunch launch = codegen::instantiate(k, {{"M", 64}, {"N", 64}, {"K", 64}});
+      QCOMPARE(launch.local, (std::vector<uint64_t>{8, 8}));
+      QVERIFY2(k.source.find("float acc") != std::string::npos, k.source.c_str());  // private registers
+      bool local = m.name.ends_with("-local");
+      QCOMPARE(k.source.find("local float") != std::string::npos, local);
+      if (local) {
+        // Both tiles are read from global memory with unit stride in local dimension 0.
+        for (const codegen::IndexEntry& e : k.indices) {
+          if (e.write || (e.buffer != "A" && e.buffer != "B")) continue;
+          bool unit = false;
+          for (arith::Expr v : arith::variables(e.simplifiedExpr))
+            if (arith::varName(v) == "l_id")
+              unit = arith::simplify(arith::substitute(e.simplifiedExpr, {{v, v + 1}}) - e.simplifiedExpr) ==
+                     arith::cst(1);
+          QVERIFY2(unit, (e.buffer + "[" + e.simplified + "]").c_str());
+        }
+      }
+      QVERIFY(rewrite::checkEquivalence(problem.start->program, lowered->program).equal);
+    }
+  }
+
   // A reduction directly inside the work-group level gets a second mapping: a tree of
   // work-items (reduce-to-tree), whose size is a tunable of the template.
   void mappingsOfAReductionIncludeATree() {

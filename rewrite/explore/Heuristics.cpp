@@ -121,13 +121,15 @@ int derivationPromise(const std::vector<rewrite::RewriteStep>& steps) {
     // Reuse of loaded data first (register blocking), then vector units, then fused
     // multiply-adds; tiling pays off with local memory, the others are minor.
     const std::string& name = s.rule->name;
-    if (name.rfind("register-blocking", 0) == 0)
+    if (name == "tile-reduction-blocked")  // register blocks in local-memory tiles
+      score += 6;
+    else if (name.rfind("register-blocking", 0) == 0)
       score += 5;
     else if (name == "vectorize-lanes")
       score += 4;
     else if (name == "userfun-fusion" || s.rule->family == rewrite::Family::Vectorisation)
       score += 3;
-    else if (name == "tiling" || name == "dot-vectorisation")
+    else if (name == "tiling" || name == "tile-reduction" || name == "dot-vectorisation")
       score += 2;
     else if (name == "reduce-map-fusion" || name == "reduce-seq-map-fusion" || name == "asvector-asscalar-id")
       score += 1;

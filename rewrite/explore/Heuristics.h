@@ -13,7 +13,10 @@
 namespace lift::explore {
 
 struct HeuristicLimits {
-  int maxNesting = 6;   // nesting depth of maps and reductions
+  // Nesting depth of maps and reductions: 8 lets a tiled, K-blocked, register-blocked matmul
+  // through (two maps over tiles, the loop over K tiles, two maps over a tile's blocks, the loop
+  // over K within the tile, two maps over a block).
+  int maxNesting = 8;
   int maxDistance = 1;  // patterns between a multiplication and the addition it feeds (-1: no limit)
   int maxRuleUses = 2;  // applications of one rule in a derivation
 };
@@ -30,9 +33,10 @@ int mulAddDistance(const ir::Program& p);
 int maxRuleUses(const std::vector<rewrite::RewriteStep>& steps);
 
 // How promising a derivation looks, for the order in which the exploration visits programs:
-// distinct rewrites that restructure for performance count — register blocking (reuse of loaded
-// data) most, then vectorisation across iterations, vectorisation within them and user-function
-// fusion (fused multiply-add), tiling and the dot built-in, reduce fusion — and applying one
+// distinct rewrites that restructure for performance count — register blocks in local-memory
+// tiles (tile-reduction-blocked) most, then register blocking (reuse of loaded data), then
+// vectorisation across iterations, vectorisation within them and user-function fusion (fused
+// multiply-add), tiling, tile-reduction and the dot built-in, reduce fusion — and applying one
 // rule again costs.
 int derivationPromise(const std::vector<rewrite::RewriteStep>& steps);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "codegen/Compiler.h"
 #include "codegen/LoweringCheck.h"
 #include "rewrite/RuleRegistry.h"
 
@@ -40,6 +41,9 @@ bool computesFun(const ir::Fun& f) {
 struct MapSite {
   Location loc;
   int level = 0;  // -1: must be sequential
+  // The level of the innermost reduction whose operator the map is in, when that reduction may
+  // be shared by a work-group (-1: none): see sharedLevel.
+  int sharedAt = -1;
 };
 
 struct ReduceSite {
@@ -75,18 +79,28 @@ bool treeShaped(const ir::CallNode& call, const ir::PatternNode& reduce) {
   return !computesExpr(in);
 }
 
-// Walks the occurrences below `n` (at `loc`), numbering computing maps by parallel level.
-void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential, Sites& out) {
+// Walks the occurrences below `n` (at `loc`), numbering computing maps by parallel level. The
+// operator of a reduction that is not in sequential code may be run by a whole work-group (the
+// loop over K tiles of tile-reduction, whose steps update a tile with the work-group's threads):
+// the maps in it are numbered on from the reduction's level and marked with it (`sharedAt`).
+void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential, int sharedAt, Sites& out) {
   std::vector<ir::NodeRef> kids = rewrite::locationChildren(n);
   if (n.isExpr()) {
     if (auto* call = ir::asCall(n.expr())) {
       auto* p = ir::asPattern(call->fun());
       if (p && p->pattern() == PatternKind::Map && computesFun(p->f())) {
-        out.maps.push_back({loc, sequential ? -1 : level});
+        out.maps.push_back({loc, sequential ? -1 : level, sequential ? -1 : sharedAt});
         if (!sequential) out.maxLevel = std::max(out.maxLevel, level);
         // The map's function runs one level deeper; its input at this level.
         for (size_t i = 0; i < kids.size(); ++i)
-          walk(kids[i], loc.child(static_cast<int>(i)), i == 0 ? level + 1 : level, sequential, out);
+          walk(kids[i], loc.child(static_cast<int>(i)), i == 0 ? level + 1 : level, sequential, sharedAt,
+               out);
+        return;
+      }
+      if (p && p->pattern() == PatternKind::Reduce && !sequential) {
+        out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
+        for (size_t i = 0; i < kids.size(); ++i)
+          walk(kids[i], loc.child(static_cast<int>(i)), level, false, i == 0 ? level : sharedAt, out);
         return;
       }
       if (p && (p->pattern() == PatternKind::Reduce || p->pattern() == PatternKind::ReduceSeq ||
@@ -94,24 +108,24 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
         if (p->pattern() == PatternKind::Reduce)
           out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
         for (size_t i = 0; i < kids.size(); ++i)
-          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
+          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, sharedAt, out);
         return;
       }
       if (p && (p->pattern() == PatternKind::MapSeq || p->pattern() == PatternKind::MapSeqUnroll ||
                 p->pattern() == PatternKind::ReduceSeqUnroll || p->pattern() == PatternKind::MapVec)) {
         for (size_t i = 0; i < kids.size(); ++i)
-          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, out);
+          walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, sharedAt, out);
         return;
       }
     }
   }
   for (size_t i = 0; i < kids.size(); ++i)
-    walk(kids[i], loc.child(static_cast<int>(i)), level, sequential, out);
+    walk(kids[i], loc.child(static_cast<int>(i)), level, sequential, sharedAt, out);
 }
 
 Sites findSites(const rewrite::TypedProgram& p) {
   Sites s;
-  walk(ir::Fun(p.main()), Location(), 0, false, s);
+  walk(ir::Fun(p.main()), Location(), 0, false, -1, s);
   return s;
 }
 
@@ -176,6 +190,25 @@ std::vector<int> computingMapLevels(const rewrite::TypedProgram& p) {
 
 namespace {
 
+// The number of mapWrg levels a scheme starts with (0 for a global scheme).
+int wrgLevels(const Scheme& scheme) {
+  int w = 0;
+  while (w < static_cast<int>(scheme.levels.size()) &&
+         scheme.levels[static_cast<size_t>(w)].kind == PatternKind::MapWrg)
+    ++w;
+  return w;
+}
+
+// The level of the scheme a map gets, or -1 (sequential). A map in the operator of a reduction
+// is parallel only when a work-group shares that reduction: the reduction sits right below the
+// scheme's mapWrg levels, so its maps take the mapLcl levels (one loop of the work-group, its
+// steps spread over the work-items); otherwise it stays sequential.
+int schemeLevel(const MapSite& s, const Scheme& scheme) {
+  if (s.level < 0) return -1;
+  if (s.sharedAt >= 0 && !(scheme.workGroups && s.sharedAt == wrgLevels(scheme))) return -1;
+  return s.level;
+}
+
 // The reductions a work-group scheme can give to reduce-to-tree: those directly inside its
 // mapWrg level (beside the maps that become mapLcl), not in sequential code. Only schemes with
 // one mapWrg level: under a 2-D grid of work-groups a reduction is matmul-like (each input row
@@ -183,10 +216,7 @@ namespace {
 std::vector<const ReduceSite*> treeSites(const Sites& sites, const Scheme& scheme, int* dim) {
   std::vector<const ReduceSite*> out;
   if (!scheme.workGroups) return out;
-  int wrg = 0;
-  while (wrg < static_cast<int>(scheme.levels.size()) &&
-         scheme.levels[static_cast<size_t>(wrg)].kind == PatternKind::MapWrg)
-    ++wrg;
+  int wrg = wrgLevels(scheme);
   if (wrg != 1) return out;
   *dim = wrg < static_cast<int>(scheme.levels.size()) ? scheme.levels[static_cast<size_t>(wrg)].dim
                                                       : scheme.levels[static_cast<size_t>(wrg - 1)].dim;
@@ -218,7 +248,8 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
   for (const MapSite& s : sites.maps) {
     if (absorbed(s.loc)) continue;
     Level what;
-    if (s.level >= 0 && s.level < static_cast<int>(scheme.levels.size())) what = scheme.levels[s.level];
+    int level = schemeLevel(s, scheme);
+    if (level >= 0 && level < static_cast<int>(scheme.levels.size())) what = scheme.levels[level];
     RewriteStep step{&reg.get(ruleFor(what.kind)), s.loc, {}};
     if (what.kind != PatternKind::MapSeq) step.params.set("dim", std::to_string(what.dim));
     if (what.kind == PatternKind::MapGlb &&
@@ -264,6 +295,169 @@ bool applies(const rewrite::TypedProgram& p, const std::vector<RewriteStep>& ste
   return true;
 }
 
+// ----- copies into private and local memory (Lift's MemoryMappingRewrite) -----------------------
+
+// Applies rewrite steps one at a time, keeping the program after each, so that later steps can
+// be placed by looking at it. Stops at the first step that does not apply.
+struct StepApplier {
+  rewrite::TypedProgram program;
+  std::vector<RewriteStep> steps;
+  bool ok = true;
+
+  void apply(const char* rule, const Location& loc, const char* param = nullptr, int value = 0) {
+    if (!ok) return;
+    RewriteStep step{&rewrite::RuleRegistry::instance().get(rule), loc, {}};
+    if (param) step.params.set(param, std::to_string(value));
+    rewrite::RewriteResult r = rewrite::applyRewrite(program, step);
+    if (!r) {
+      ok = false;
+      return;
+    }
+    program = std::move(*r.program);
+    steps.push_back(std::move(step));
+  }
+  // The call at loc and its pattern (null when loc is not a call of a pattern), valid until the
+  // next apply.
+  const ir::PatternNode* patternAt(const Location& loc, const ir::CallNode** call = nullptr) const {
+    rewrite::Resolved r = rewrite::resolve(program.program.main, loc);
+    auto* c = r && r.node.isExpr() ? ir::asCall(r.node.expr()) : nullptr;
+    if (call) *call = c;
+    return c ? ir::asPattern(c->fun()) : nullptr;
+  }
+};
+
+// Lowers the deep copy (implement-id-deep) of an array at `loc`: its outer maps mapLcl in the
+// dimensions `dims`, the others mapSeq, the whole written to memory by `memoryRule`.
+void lowerCopy(StepApplier& a, Location loc, const std::vector<int>& dims, const char* memoryRule) {
+  Location top = loc;
+  for (size_t level = 0;; ++level) {
+    const ir::PatternNode* map = a.patternAt(loc);
+    if (!map || map->pattern() != PatternKind::Map) break;
+    bool innermost = !ir::asLambda(map->f());  // map(id); `map` dies with the rewrite below
+    if (level < dims.size())
+      a.apply("map-to-lcl", loc, "dim", dims[level]);
+    else
+      a.apply("map-to-seq", loc);
+    if (innermost) break;
+    loc = loc.child(0).child(0).child(0);
+  }
+  a.apply(memoryRule, top);
+}
+
+// How many of the kernel's reads of its inputs are coalesced: the index moves by one element
+// from one work-item to the next in local dimension 0. -1 when the program does not compile.
+int coalescedReads(const rewrite::TypedProgram& p) {
+  codegen::CompiledKernel k;
+  try {
+    k = codegen::compileKernel(p.program);
+  } catch (const LiftError&) {
+    return -1;
+  }
+  int n = 0;
+  for (const codegen::IndexEntry& e : k.indices) {
+    bool input = std::any_of(k.params.begin(), k.params.end(), [&](const codegen::KernelParam& q) {
+      return q.name == e.buffer && q.kind == codegen::KernelParam::Kind::Input;
+    });
+    if (e.write || !input || !e.simplifiedExpr) continue;
+    for (arith::Expr v : arith::variables(e.simplifiedExpr)) {
+      if (arith::varName(v) != "l_id") continue;
+      arith::Expr next = arith::substitute(e.simplifiedExpr, {{v, v + 1}});
+      if (arith::simplify(next - e.simplifiedExpr) == arith::cst(1)) ++n;
+    }
+  }
+  return n;
+}
+
+// The reduction a work-group scheme shares (the loop over K tiles, its operator's maps made
+// mapLcl), or null.
+const ReduceSite* sharedReduction(const Sites& sites, const Scheme& scheme) {
+  if (!scheme.workGroups) return nullptr;
+  int w = wrgLevels(scheme);
+  for (const ReduceSite& r : sites.reduces) {
+    if (r.sequential || r.level != w) continue;
+    for (const MapSite& m : sites.maps)
+      if (m.sharedAt == w && under(m.loc, r.loc) && schemeLevel(m, scheme) >= 0) return &r;
+  }
+  return nullptr;
+}
+
+// The variants of a work-group mapping with copies of a shared reduction's data: "-private"
+// keeps the accumulator (the result tile) in private memory, written to global memory once at
+// the end; "-local" also copies the element each step reads (the pair of tiles) into local
+// memory, each component in the orientation whose reads of global memory are coalesced. The
+// copies are spread over the work-items like the reduction's own maps. Variants whose steps do
+// not apply or that the lowering check refuses are left out.
+std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const OpenCLMapping& plain,
+                                        const Sites& sites, const Scheme& scheme) {
+  std::vector<OpenCLMapping> out;
+  const ReduceSite* shared = sharedReduction(sites, scheme);
+  if (!shared || shared->loc.isMain()) return out;
+  std::vector<int> dims;
+  for (size_t l = static_cast<size_t>(wrgLevels(scheme)); l < scheme.levels.size(); ++l)
+    dims.push_back(scheme.levels[l].dim);
+
+  StepApplier a{p, {}};
+  for (const RewriteStep& step : plain.steps) {
+    rewrite::RewriteResult r = rewrite::applyRewrite(a.program, step);
+    if (!r) return out;
+    a.program = std::move(*r.program);
+  }
+  Location reduce = shared->loc, result = reduce.parent();
+  const ir::PatternNode* join = a.patternAt(result);
+  if (!join || join->pattern() != PatternKind::Join) return out;
+  a.apply("add-id", reduce.child(1));
+  a.apply("implement-id-deep", reduce.child(1));
+  lowerCopy(a, reduce.child(1), dims, "to-private");
+  a.apply("add-id", result);
+  a.apply("implement-id-deep", result);
+  lowerCopy(a, result, dims, "to-global");
+  if (!a.ok || !applies(a.program, {}, 0)) return out;
+  auto variant = [&](const StepApplier& with, const char* suffix) {
+    OpenCLMapping m = plain;
+    m.name += suffix;
+    m.steps.insert(m.steps.end(), with.steps.begin(), with.steps.end());
+    return m;
+  };
+  out.push_back(variant(a, "-private"));
+
+  reduce = result.child(1).child(1);
+  a.apply("add-id-for-current-value-in-reduce", reduce);
+  Location element = reduce.child(0).child(0).child(0).child(1);
+  a.apply("implement-id-deep", element);
+  if (!a.ok) return out;
+  std::vector<Location> parts;
+  const ir::CallNode* call = nullptr;
+  const ir::PatternNode* tuple = a.patternAt(element, &call);
+  if (tuple && tuple->pattern() == PatternKind::Tuple) {
+    for (size_t i = 0; i < call->args().size(); ++i) parts.push_back(element.child(static_cast<int>(i) + 1));
+  } else {
+    parts.push_back(element);
+  }
+  // Each component as it is or transposed (map-map-transpose: the copy walks the array's
+  // columns): the combination with the most coalesced reads, the first of equals.
+  std::optional<StepApplier> best;
+  int bestScore = -1;
+  for (unsigned mask = 0; mask < (1u << parts.size()) && parts.size() <= 3; ++mask) {
+    StepApplier b = a;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      Location at = parts[i];
+      if (mask & (1u << i)) {
+        b.apply("map-map-transpose", at);
+        at = at.child(1);
+      }
+      lowerCopy(b, at, dims, "to-local");
+    }
+    if (!b.ok || !applies(b.program, {}, 0)) continue;
+    int score = coalescedReads(b.program);
+    if (score > bestScore) {
+      bestScore = score;
+      best = std::move(b);
+    }
+  }
+  if (best) out.push_back(variant(*best, "-local"));
+  return out;
+}
+
 }  // namespace
 
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
@@ -275,12 +469,16 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
     bool usesAll = true;
     for (size_t l = 0; l < scheme.levels.size(); ++l) {
       bool used = false;
-      for (const MapSite& s : sites.maps) used = used || s.level == static_cast<int>(l);
+      for (const MapSite& s : sites.maps) used = used || schemeLevel(s, scheme) == static_cast<int>(l);
       usesAll = usesAll && used;
     }
     if (!usesAll) continue;
     OpenCLMapping plain = lowering(sites, scheme, {}, 0);
-    if (applies(p, plain.steps, 0)) out.push_back(std::move(plain));
+    if (applies(p, plain.steps, 0)) {
+      std::vector<OpenCLMapping> copies = copyVariants(p, plain, sites, scheme);
+      out.push_back(std::move(plain));
+      out.insert(out.end(), copies.begin(), copies.end());
+    }
     int treeDim = 0;
     std::vector<const ReduceSite*> trees = treeSites(sites, scheme, &treeDim);
     if (trees.empty()) continue;
