@@ -41,7 +41,18 @@ struct Node {
 
 }  // namespace
 
-void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth) {
+std::map<std::string, int64_t> preferredFactors(bool gpu) {
+  int64_t tile = gpu ? 64 : 32, k = gpu ? 16 : 8;
+  return {{"tiling.x", tile},
+          {"tiling.y", tile},
+          {"tile-reduction.k", k},
+          {"tile-reduction-blocked.k", k},
+          {"tile-reduction-blocked.x", 4},
+          {"tile-reduction-blocked.y", 4}};
+}
+
+void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth,
+                 const std::map<std::string, int64_t>& preferredFactors) {
   if (!step.rule) return;
   rewrite::ParamValues pv;
   for (auto& [name, value] : step.params.values()) {
@@ -69,6 +80,8 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
         used = preferredWidth;
     } else {
       for (int64_t f = 2; f <= 4096; f *= 2) pool.push_back(f);
+      if (auto it = preferredFactors.find(step.rule->name + "." + name); it != preferredFactors.end())
+        used = it->second;
     }
     t.values = valuesAround(used, pool);
     tunables.push_back(t);
@@ -91,7 +104,14 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
   auto emit = [&](const Node& n, int depth) {
     auto t = std::make_shared<DerivationTemplate>();
     t->steps = n.steps;
-    for (auto& s : t->steps) makeTunable(s, t->tunables, options.preferredWidth);
+    // The preferred tile sizes are those of local-memory tiles: only for derivations that tile
+    // the reduction too (a tiling for register blocks in global memory starts as found).
+    bool localTiles = std::any_of(t->steps.begin(), t->steps.end(), [](const rewrite::RewriteStep& s) {
+      return s.rule && s.rule->name.rfind("tile-reduction", 0) == 0;
+    });
+    for (auto& s : t->steps)
+      makeTunable(s, t->tunables, options.preferredWidth,
+                  localTiles ? options.preferredFactors : std::map<std::string, int64_t>{});
     t->algorithmicSteps = t->steps.size();
     out.push_back({t, n.program, n.hash, depth});
     ++stats.kept;

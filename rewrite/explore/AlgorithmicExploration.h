@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <map>
+
 #include "rewrite/Rule.h"
 #include "rewrite/explore/DerivationTemplate.h"
 #include "rewrite/explore/Heuristics.h"
@@ -26,6 +28,9 @@ struct AlgorithmicOptions {
   double maxSeconds = 60;    // wall-clock limit of the phase
   HeuristicLimits heuristics;
   int preferredWidth = 0;  // vector width tried first (the device's preferred); 0: as found
+  // Factors tried first, by "rule.parameter" (tile sizes for the device: preferredFactors), in
+  // derivations that tile the reduction (tile-reduction*); others as found.
+  std::map<std::string, int64_t> preferredFactors;
   // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
   // or other programs).
   std::vector<rewrite::Family> families = {rewrite::Family::Fusion,         rewrite::Family::Fission,
@@ -62,7 +67,14 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
 
 // Tunables for the numeric parameters of a rewrite step (factors and widths), named after the
 // parameter (made unique against `taken`); the step's values become "$name" references.
-// The value the step was applied with is tried first (for widths: `preferredWidth` if given).
-void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth = 0);
+// The value the step was applied with is tried first (for widths: `preferredWidth` if given,
+// for factors: the one `preferredFactors` gives for "rule.parameter").
+void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth = 0,
+                 const std::map<std::string, int64_t>& preferredFactors = {});
+
+// The tile and block sizes a search tries first on a GPU or a CPU: work-groups of 256 work-items
+// (GPU: 64 x 64 tiles of 4 x 4 register blocks, K tiles of 16) or 64 (CPU: 32 x 32 tiles of
+// 4 x 4 blocks, K tiles of 8), from which the tuning widens.
+std::map<std::string, int64_t> preferredFactors(bool gpu);
 
 }  // namespace lift::explore

@@ -546,6 +546,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     so.algorithmic.maxSeconds = std::max(1.0, options_.limits.seconds * options_.phase1Share);
   if (impl.limits.gpu) so.localSizes = {32, 64, 128, 256, 16, 8, 4, 2, 1, 512, 1024};
   so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
+  so.algorithmic.preferredFactors = preferredFactors(impl.limits.gpu);
   try {
     impl.strategy = makeStrategy(options_.strategy, so);
   } catch (const LiftError& e) {

@@ -5,10 +5,10 @@
 // factors, vector widths, work-group sizes) under the resource constraints the runner checks.
 //
 // The seeds ran the space exhaustively. With a time budget the order matters, so templates are
-// visited most promising first (derivations that block, vectorise and fuse; mapGlb before
-// work-group mappings) in rounds: each round gives the next few parameter settings of each
-// template in a widening set, and parameter settings go from the values the rewrites were found
-// with outwards (by the sum of their ranks).
+// visited most promising first (derivations that block, vectorise and fuse; tiles in local
+// memory, then mapGlb, then other work-group mappings) in rounds: each round gives the next few parameter
+// settings of each template in a widening set, and parameter settings go from the values the rewrites were
+// found with outwards (by the sum of their ranks).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,11 +25,15 @@ int promiseOf(const DerivationTemplate& t) {
       std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
 }
 
+// Work-groups sharing tiles copied to local memory (then kept in private memory) first, then
+// global mappings, then the other work-group mappings.
 int mappingRank(const std::string& m) {
-  if (m.rfind("glb-1-0", 0) == 0) return 0;
-  if (m.rfind("glb-0-1", 0) == 0) return 1;
-  if (m.rfind("glb", 0) == 0) return 2;
-  return 3;
+  if (m.ends_with("-local")) return 0;
+  if (m.ends_with("-private")) return 1;
+  if (m.rfind("glb-1-0", 0) == 0) return 2;
+  if (m.rfind("glb-0-1", 0) == 0) return 3;
+  if (m.rfind("glb", 0) == 0) return 4;
+  return 5;
 }
 
 }  // namespace
