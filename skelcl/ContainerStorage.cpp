@@ -1,0 +1,85 @@
+// Lazy transfers and redistribution of a container's rows.
+#include "skelcl/ContainerStorage.h"
+
+#include <fmt/format.h>
+
+namespace lift::skelcl {
+
+ContainerStorage::ContainerStorage(std::shared_ptr<DeviceSet> devices, size_t elementBytes, size_t rows,
+                                   size_t rowLength)
+    : devices_(std::move(devices)), elementBytes_(elementBytes), rows_(rows), rowLength_(rowLength) {
+  if (!devices_) throw LiftError("a container needs a device set");
+  if (rowLength_ == 0) throw LiftError("a matrix needs at least one column");
+}
+
+void ContainerStorage::setDistribution(const Distribution& d) const {
+  if (distribution_ == d) return;
+  std::vector<Part> parts = partsOf(d, rows_, devices_->size());  // checks the devices first
+  ensureOnHost();
+  distribution_ = d;
+  parts_ = std::move(parts);
+  buffers_.clear();
+  devicesValid_ = false;
+}
+
+void ContainerStorage::allocateBuffers() const {
+  buffers_.assign(parts_.size(), cl::Buffer());
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    const Part& p = parts_[i];
+    devices_->guarded(p.device, fmt::format("allocating {} bytes", p.storedRows() * rowBytes()), [&] {
+      buffers_[i] =
+          cl::Buffer(devices_->context(p.device).context(), CL_MEM_READ_WRITE, p.storedRows() * rowBytes());
+    });
+  }
+}
+
+void ContainerStorage::prepareOnDevices(const Distribution& d) const {
+  setDistribution(d);
+  if (devicesValid_) return;
+  if (buffers_.size() != parts_.size()) allocateBuffers();
+  const std::byte* host = hostStorage();
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    const Part& p = parts_[i];
+    const size_t bytes = p.storedRows() * rowBytes();
+    devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
+      devices_->context(p.device).queue().enqueueWriteBuffer(buffers_[i], CL_TRUE, 0, bytes,
+                                                             host + p.storedBegin * rowBytes());
+    });
+    ++stats_.uploads;
+    stats_.uploadedBytes += bytes;
+  }
+  devicesValid_ = true;
+}
+
+void ContainerStorage::allocateOnDevices(const Distribution& d) {
+  parts_ = partsOf(d, rows_, devices_->size());
+  distribution_ = d;
+  allocateBuffers();
+  hostValid_ = false;
+  devicesValid_ = false;
+}
+
+void ContainerStorage::ensureOnHost() const {
+  if (hostValid_) return;
+  std::byte* host = hostStorage();
+  for (size_t i = 0; i < parts_.size(); ++i) {
+    const Part& p = parts_[i];
+    // Every copy holds all rows; one download is enough.
+    if (distribution_->kind() == Distribution::Kind::Copy && i > 0) break;
+    const size_t bytes = p.rows() * rowBytes();
+    devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
+      devices_->context(p.device).queue().enqueueReadBuffer(
+          buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, host + p.begin * rowBytes());
+    });
+    ++stats_.downloads;
+    stats_.downloadedBytes += bytes;
+  }
+  hostValid_ = true;
+}
+
+void ContainerStorage::markWrittenOnHost() {
+  ensureOnHost();
+  devicesValid_ = false;
+}
+
+}  // namespace lift::skelcl

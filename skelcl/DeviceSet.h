@@ -1,0 +1,42 @@
+// DeviceSet: the OpenCL devices a SkelCL program runs on, in the order that distributions name
+// them (device 0, 1, ...), each with its own context and queue, and the build cache their
+// kernels share. The same device may be named twice: it then has two contexts and behaves as two
+// devices, which lets a machine with one device exercise the multi-device distributions.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/runtime/BuildCache.h"
+#include "codegen/runtime/Device.h"
+
+namespace lift::skelcl {
+
+class DeviceSet {
+ public:
+  // The devices named by `specs` (as runtime::Device::find takes them: "0", "cpu", "nvidia").
+  // Throws LiftError for an unknown device or an empty list. `cache` null: the default build cache.
+  static std::shared_ptr<DeviceSet> open(const std::vector<std::string>& specs,
+                                         std::shared_ptr<runtime::BuildCache> cache = nullptr);
+
+  int size() const { return static_cast<int>(contexts_.size()); }
+  // Device `index`; throws LiftError when there is no such device in the set.
+  runtime::DeviceContext& context(int index);
+  std::string name(int index) const;
+  runtime::BuildCache& cache() { return *cache_; }
+  // Throws LiftError unless 0 <= index < size(); `what` says who asked.
+  void checkIndex(int index, const std::string& what) const;
+
+  // Runs `op` on device `index`; an OpenCL error becomes a DeviceError naming the device and
+  // `operation`.
+  void guarded(int index, const std::string& operation, const std::function<void()>& op);
+
+ private:
+  DeviceSet() = default;
+  std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;
+  std::shared_ptr<runtime::BuildCache> cache_;
+};
+
+}  // namespace lift::skelcl

@@ -1,0 +1,53 @@
+// ReduceSkeleton: the untyped implementation of Reduce — a container folded to one value with an
+// associative user function and its identity. Each device reduces its own rows in two launches
+// of one program, `join o mapGlb0(toGlobal(mapSeq(id)) o reduceSeq(f, identity)) o split(C)`
+// over G*C elements: first G chunks to G partial results, then those G to one. A part whose
+// length is no multiple of the chunk (or an overlap part, whose halo must not count) is first
+// copied on the device into a buffer padded with the identity. The host combines the devices'
+// results with the user function (core/cfun's interpreter); a copy-distributed container is
+// reduced on its first device only.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "codegen/runtime/HostArray.h"
+#include "core/cfun/CFunAst.h"
+#include "skelcl/ContainerStorage.h"
+#include "skelcl/SkeletonKernel.h"
+#include "skelcl/UserFunction.h"
+
+namespace lift::skelcl {
+
+class ReduceSkeleton {
+ public:
+  // `type`: the element type's OpenCL name; `identity`: its value as C text ("0", "1.5f").
+  ReduceSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
+                 const std::string& identity);
+
+  // The reduction of every element of `in` (the identity for an empty container). Uses the
+  // container's distribution, block when it has none.
+  cfun::Scalar run(const ContainerStorage& in) const;
+
+  const SkeletonKernel& kernel() const { return *kernel_; }
+  // At most this many work-items (chunks) in the first launch on each device.
+  static constexpr size_t kMaxChunks = 1024;
+
+ private:
+  // Reduces `count` elements of `buffer` from element `offset` on device `device`; returns the
+  // one-element buffer that will hold the result once the device's queue is finished.
+  cl::Buffer reducePart(DeviceSet& devices, int device, const cl::Buffer& buffer, size_t offset,
+                        size_t count) const;
+  cfun::Scalar combine(cfun::Scalar a, cfun::Scalar b) const;
+
+  std::string what_;
+  runtime::ScalarType type_;
+  cfun::Scalar identity_{};
+  std::unique_ptr<SkeletonKernel> kernel_;
+};
+
+// The .lift program of Reduce (exposed for tests and documentation); `identity` is a literal of
+// the .lift language.
+std::string reduceProgram(const UserFunction& f, const std::string& identity);
+
+}  // namespace lift::skelcl

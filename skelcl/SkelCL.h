@@ -1,0 +1,11 @@
+// The SkelCL library in one include: devices, distributions, containers and skeletons.
+#pragma once
+
+#include "skelcl/DeviceError.h"
+#include "skelcl/DeviceSet.h"
+#include "skelcl/Distribution.h"
+#include "skelcl/Map.h"
+#include "skelcl/Matrix.h"
+#include "skelcl/Reduce.h"
+#include "skelcl/Vector.h"
+#include "skelcl/Zip.h"

@@ -1,0 +1,89 @@
+// Compiling a skeleton's program with the Lift compiler and launching it on device buffers.
+#include "skelcl/SkeletonKernel.h"
+
+#include <fmt/format.h>
+
+#include <limits>
+
+#include "codegen/Compiler.h"
+#include "codegen/Launch.h"
+#include "core/lang/Parser.h"
+
+namespace lift::skelcl {
+
+namespace {
+
+cl::NDRange ndrange(const std::vector<uint64_t>& s) {
+  switch (s.size()) {
+    case 1:
+      return cl::NDRange(s[0]);
+    case 2:
+      return cl::NDRange(s[0], s[1]);
+    case 3:
+      return cl::NDRange(s[0], s[1], s[2]);
+  }
+  return cl::NullRange;
+}
+
+}  // namespace
+
+SkeletonKernel::SkeletonKernel(const std::string& liftText, const std::string& what)
+    : what_(what),
+      program_(lang::parseProgram(liftText, what)),
+      compiled_(codegen::compileKernel(program_)) {}
+
+cl::Kernel& SkeletonKernel::kernelFor(DeviceSet& devices, int device) {
+  runtime::DeviceContext& ctx = devices.context(device);
+  auto it = kernels_.find(ctx.context()());
+  if (it != kernels_.end()) return it->second;
+  runtime::BuiltProgram built =
+      devices.cache().build(ctx, compiled_.source, "", compiled_.kernelName + ".cl");
+  cl::Kernel kernel;
+  devices.guarded(device, "creating the kernel " + compiled_.kernelName,
+                  [&] { kernel = cl::Kernel(built.program, compiled_.kernelName.c_str()); });
+  return kernels_.emplace(ctx.context()(), kernel).first->second;
+}
+
+void SkeletonKernel::enqueue(DeviceSet& devices, int device, const std::vector<cl::Buffer>& buffers,
+                             const arith::Env& sizes) {
+  for (const auto& [name, value] : sizes)
+    if (value > std::numeric_limits<int32_t>::max())
+      throw LiftError(
+          fmt::format("{}: {} elements on one device; the kernels take at most 2^31-1", what_, value));
+  runtime::KernelLaunch launch = codegen::instantiate(compiled_, sizes);
+  cl::Kernel& kernel = kernelFor(devices, device);
+  runtime::DeviceContext& ctx = devices.context(device);
+  devices.guarded(device, "launching " + compiled_.kernelName, [&] {
+    size_t nextBuffer = 0;
+    std::vector<cl::Buffer> temporaries;
+    for (size_t i = 0; i < launch.args.size(); ++i) {
+      const runtime::KernelArg& a = launch.args[i];
+      const auto index = static_cast<cl_uint>(i);
+      const codegen::KernelParam& p = compiled_.params[i];
+      switch (a.kind) {
+        case runtime::KernelArg::Kind::Buffer:
+          if (p.kind == codegen::KernelParam::Kind::Temporary) {
+            temporaries.emplace_back(ctx.context(), CL_MEM_READ_WRITE, a.byteSize());
+            kernel.setArg(index, temporaries.back());
+          } else {
+            LIFT_ASSERT(nextBuffer < buffers.size(), what_ + ": fewer buffers than kernel parameters");
+            kernel.setArg(index, buffers[nextBuffer++]);
+          }
+          break;
+        case runtime::KernelArg::Kind::Scalar:  // the skeletons' programs take only sizes
+          LIFT_ASSERT(a.type.scalar == runtime::ScalarType::Int,
+                      what_ + ": a scalar input that is not a size");
+          kernel.setArg(index, static_cast<cl_int>(a.intValue));
+          break;
+        case runtime::KernelArg::Kind::Local:
+          kernel.setArg(index, cl::Local(a.localBytes));
+          break;
+      }
+    }
+    LIFT_ASSERT(nextBuffer == buffers.size(), what_ + ": more buffers than kernel parameters");
+    ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, ndrange(launch.global),
+                                     launch.local.empty() ? cl::NullRange : ndrange(launch.local));
+  });
+}
+
+}  // namespace lift::skelcl

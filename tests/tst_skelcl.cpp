@@ -1,0 +1,394 @@
+// The SkelCL library (skelcl/) on the first OpenCL device (PoCL on CPU machines), also named
+// twice so that the multi-device distributions run in CI: Map, Zip and Reduce against host
+// computations on random inputs at several sizes, the lazy transfers, every distribution and
+// redistribution, matrices, the dot product, and the errors.
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "skelcl/SkelCL.h"
+
+using namespace lift;
+using namespace lift::skelcl;
+
+namespace {
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+std::vector<int32_t> randomInts(size_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_int_distribution<int32_t> dist(-100, 100);
+  std::vector<int32_t> v(n);
+  for (auto& x : v) x = dist(gen);
+  return v;
+}
+
+// OpenCL may contract a * b + c into one fma: results may differ from the host's in the last bit.
+bool close(float a, float b) { return std::fabs(a - b) <= 1e-6f * std::max(1.0f, std::fabs(b)); }
+
+// Sizes around the device count and the reduction's chunking: 1, primes, not multiples of 2
+// or 3, more than kMaxChunks, and not a multiple of it.
+const std::vector<size_t> kSizes = {1, 2, 3, 7, 64, 1000, 1023, 1025, 4099, 100003};
+
+const std::vector<Distribution> kDistributions = {Distribution::single(0),  Distribution::single(1),
+                                                  Distribution::copy(),     Distribution::block(),
+                                                  Distribution::overlap(1), Distribution::overlap(5)};
+
+// The dot product written directly against OpenCL (the C++ bindings), for comparison with the
+// library's three lines (TestSkelCL::dotProduct): a kernel multiplying and summing a chunk per
+// work-item, the host summing the partial results. skelcl/README.md counts both.
+// -- plain OpenCL dot product: begin
+float openclDotProduct(const std::vector<float>& a, const std::vector<float>& b) {
+  const char* source = R"(
+    kernel void dot_product(global const float* a, global const float* b, global float* partial, int n, int chunk) {
+      int g = get_global_id(0);
+      float acc = 0.0f;
+      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) acc += a[i] * b[i];
+      partial[g] = acc;
+    })";
+  std::vector<cl::Platform> platforms;
+  cl::Platform::get(&platforms);
+  std::vector<cl::Device> devices;
+  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  cl::Context context(devices.at(0));
+  cl::CommandQueue queue(context, devices.at(0));
+  cl::Program program(context, source);
+  program.build({devices.at(0)});
+  cl::Kernel kernel(program, "dot_product");
+  const int n = static_cast<int>(a.size()), groups = std::min(n, 1024), chunk = (n + groups - 1) / groups;
+  cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                const_cast<float*>(a.data()));
+  cl::Buffer db(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                const_cast<float*>(b.data()));
+  cl::Buffer dp(context, CL_MEM_WRITE_ONLY, groups * sizeof(float));
+  kernel.setArg(0, da);
+  kernel.setArg(1, db);
+  kernel.setArg(2, dp);
+  kernel.setArg(3, n);
+  kernel.setArg(4, chunk);
+  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups));
+  std::vector<float> partial(groups);
+  queue.enqueueReadBuffer(dp, CL_TRUE, 0, groups * sizeof(float), partial.data());
+  return std::accumulate(partial.begin(), partial.end(), 0.0f);
+}
+// -- plain OpenCL dot product: end
+
+}  // namespace
+
+class TestSkelCL : public QObject {
+  Q_OBJECT
+
+  std::shared_ptr<DeviceSet> one_;  // the first device
+  std::shared_ptr<DeviceSet> two_;  // the first device, twice
+
+ private slots:
+  void initTestCase() {
+    one_ = DeviceSet::open({"0"});
+    two_ = DeviceSet::open({"0", "0"});
+    QCOMPARE(two_->size(), 2);
+  }
+
+  void distributionParts() {
+    auto parts = partsOf(Distribution::block(), 7, 2);
+    QCOMPARE(parts.size(), size_t(2));
+    QCOMPARE(parts[0].begin, size_t(0));
+    QCOMPARE(parts[0].end, size_t(4));
+    QCOMPARE(parts[1].begin, size_t(4));
+    QCOMPARE(parts[1].end, size_t(7));
+    parts = partsOf(Distribution::overlap(2), 7, 2);
+    QCOMPARE(parts[0].storedBegin, size_t(0));
+    QCOMPARE(parts[0].storedEnd, size_t(6));
+    QCOMPARE(parts[1].storedBegin, size_t(2));
+    QCOMPARE(parts[1].storedEnd, size_t(7));
+    QCOMPARE(partsOf(Distribution::block(), 1, 2).size(), size_t(1));  // a device without rows
+    QCOMPARE(partsOf(Distribution::copy(), 5, 3).size(), size_t(3));
+    QCOMPARE(partsOf(Distribution::single(2), 5, 3).at(0).device, 2);
+    QVERIFY_THROWS_EXCEPTION(LiftError, partsOf(Distribution::single(3), 5, 3));
+  }
+
+  void mapAllSizesAndDistributions() {
+    Map<float(float)> f("float func(float x) { return x * x - 2.0f * x; }");
+    for (size_t n : kSizes)
+      for (const Distribution& d : kDistributions) {
+        std::vector<float> in = randomFloats(n, static_cast<unsigned>(n));
+        Vector<float> x(two_, in);
+        x.setDistribution(d);
+        Vector<float> y = f(x);
+        QVERIFY(y.distribution() == d);
+        const std::vector<float>& out = y.hostData();
+        for (size_t i = 0; i < n; ++i)
+          QVERIFY2(close(out[i], in[i] * in[i] - 2.0f * in[i]),
+                   qPrintable(QString("n=%1 %2 element %3").arg(n).arg(d.describe().c_str()).arg(i)));
+      }
+  }
+
+  void mapChangesType() {
+    Map<int32_t(float)> sign("int func(float x) { return x < 0.0f ? -1 : 1; }");
+    std::vector<float> in = randomFloats(333, 3);
+    Vector<float> x(two_, in);
+    Vector<int32_t> s = sign(x);
+    for (size_t i = 0; i < in.size(); ++i) QCOMPARE(s[i], in[i] < 0.0f ? -1 : 1);
+  }
+
+  void zipAllSizesAndDistributions() {
+    Zip<float(float, int32_t)> scale("float func(float x, int k) { return x * k + 1.0f; }");
+    for (size_t n : kSizes)
+      for (const Distribution& d : kDistributions) {
+        std::vector<float> a = randomFloats(n, 11);
+        std::vector<int32_t> b = randomInts(n, 12);
+        Vector<float> x(two_, a);
+        Vector<int32_t> k(two_, b);
+        x.setDistribution(d);
+        Vector<float> z = scale(x, k);
+        QVERIFY(z.distribution() == d);
+        QVERIFY(k.distribution() == d);  // the second input follows the first
+        for (size_t i = 0; i < n; ++i) QVERIFY(close(z[i], a[i] * static_cast<float>(b[i]) + 1.0f));
+      }
+  }
+
+  void zipRedistributesTheSecondInput() {
+    Zip<float(float, float)> add("float func(float x, float y) { return x + y; }");
+    std::vector<float> a = randomFloats(1001, 1), b = randomFloats(1001, 2);
+    Vector<float> x(two_, a), y(two_, b);
+    x.setDistribution(Distribution::block());
+    y.setDistribution(Distribution::single(1));
+    Vector<float> z = add(x, y);
+    QVERIFY(*y.distribution() == Distribution::block());
+    for (size_t i = 0; i < a.size(); ++i) QCOMPARE(z[i], a[i] + b[i]);
+  }
+
+  void reduceAllSizesAndDistributions() {
+    Reduce<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
+    Reduce<int32_t(int32_t)> max("int func(int x, int y) { return max(x, y); }", "-1000");
+    for (size_t n : kSizes)
+      for (const Distribution& d : kDistributions) {
+        std::vector<int32_t> in = randomInts(n, static_cast<unsigned>(n) + 5);
+        Vector<int32_t> x(two_, in);
+        x.setDistribution(d);
+        const QString where = QString("n=%1 %2").arg(n).arg(d.describe().c_str());
+        QVERIFY2(sum(x) == std::accumulate(in.begin(), in.end(), 0), qPrintable(where));
+        QVERIFY2(max(x) == *std::max_element(in.begin(), in.end()), qPrintable(where));
+      }
+  }
+
+  void reduceFloatsAndIdentity() {
+    Reduce<float(float)> product("float func(float x, float y) { return x * y; }", "1.0f");
+    Vector<float> x(one_, std::vector<float>(777, 1.0f));
+    x.set(5, 2.0f);
+    x.set(700, -3.0f);
+    QCOMPARE(product(x), -6.0f);
+    Vector<float> empty(one_, 0);
+    QCOMPARE(product(empty), 1.0f);
+    Reduce<float(float)> sum("float func(float x, float y) { return x + y; }");
+    std::vector<float> in = randomFloats(100003, 9);
+    Vector<float> v(two_, in);
+    double expected = std::accumulate(in.begin(), in.end(), 0.0);
+    QVERIFY(std::fabs(sum(v) - expected) < 1e-2);
+  }
+
+  void lazyTransfers() {
+    Map<float(float)> neg("float func(float x) { return -x; }");
+    std::vector<float> in = randomFloats(1000, 4);
+    Vector<float> x(two_, in);
+    x.setDistribution(Distribution::block());
+    QCOMPARE(x.transfers().uploads, uint64_t(0));  // nothing moves before a skeleton needs it
+
+    Vector<float> y = neg(x);
+    QCOMPARE(x.transfers().uploads, uint64_t(2));  // one per device part
+    QCOMPARE(x.transfers().uploadedBytes, uint64_t(4000));
+    QCOMPARE(y.transfers().uploads + y.transfers().downloads, uint64_t(0));
+    QVERIFY(!y.hostIsCurrent());
+
+    Vector<float> z = neg(y);  // y is on the devices: nothing uploaded
+    Vector<float> w = neg(x);  // nor is x again
+    QCOMPARE(y.transfers().uploads, uint64_t(0));
+    QCOMPARE(x.transfers().uploads, uint64_t(2));
+
+    // A host read after a device write downloads once.
+    for (size_t i = 0; i < in.size(); ++i) QCOMPARE(z[i], in[i]);
+    QCOMPARE(z.transfers().downloads, uint64_t(2));
+    QCOMPARE(z.transfers().downloadedBytes, uint64_t(4000));
+    QCOMPARE(z[0], in[0]);
+    QCOMPARE(z.transfers().downloads, uint64_t(2));
+
+    // Reading on the host keeps the device copies current: the next skeleton uploads nothing.
+    Vector<float> again = neg(z);
+    QCOMPARE(z.transfers().uploads, uint64_t(0));
+    // A host write makes them stale: the next skeleton uploads again.
+    z.set(3, 42.0f);
+    Vector<float> after = neg(z);
+    QCOMPARE(z.transfers().uploads, uint64_t(2));
+    QCOMPARE(after[3], -42.0f);
+    QCOMPARE(again[3], -in[3]);
+
+    // Reduce reads its input where it is.
+    Reduce<float(float)> sum("float func(float x, float y) { return x + y; }");
+    sum(w);
+    QCOMPARE(w.transfers().uploads + w.transfers().downloads, uint64_t(0));
+  }
+
+  void copyDownloadsOnce() {
+    Map<float(float)> twice("float func(float x) { return 2.0f * x; }");
+    Vector<float> x(two_, randomFloats(100, 1));
+    x.setDistribution(Distribution::copy());
+    Vector<float> y = twice(x);
+    QCOMPARE(x.transfers().uploads, uint64_t(2));  // a copy to each device
+    (void)y[0];
+    QCOMPARE(y.transfers().downloads, uint64_t(1));  // every copy is whole: one download
+  }
+
+  void everyRedistribution() {
+    Map<float(float)> inc("float func(float x) { return x + 1.0f; }");
+    std::vector<float> in = randomFloats(1001, 8);
+    for (const Distribution& from : kDistributions)
+      for (const Distribution& to : kDistributions) {
+        Vector<float> x(two_, in);
+        x.setDistribution(from);
+        Vector<float> y = inc(x);  // newest data on the devices, distributed as `from`
+        y.setDistribution(to);
+        QCOMPARE(y.hostIsCurrent(), from != to);  // a change goes through the host
+        Vector<float> z = inc(y);
+        QVERIFY(z.distribution() == to);
+        const std::vector<float>& out = z.hostData();
+        for (size_t i = 0; i < in.size(); ++i)
+          QVERIFY2(
+              out[i] == in[i] + 1.0f + 1.0f,
+              qPrintable(
+                  QString("%1 -> %2 element %3").arg(from.describe().c_str(), to.describe().c_str()).arg(i)));
+      }
+  }
+
+  void redistributionOfCurrentHostDataDownloadsNothing() {
+    Vector<float> x(two_, randomFloats(50, 1));
+    x.setDistribution(Distribution::block());
+    x.setDistribution(Distribution::copy());
+    x.setDistribution(Distribution::single(1));
+    QCOMPARE(x.transfers().uploads + x.transfers().downloads, uint64_t(0));
+  }
+
+  void overlapHalosAreConsistent() {
+    // Map computes the halos too, so that a later redistribution or stencil reads them right.
+    Map<float(float)> sq("float func(float x) { return x * x; }");
+    std::vector<float> in = randomFloats(10, 2);
+    Matrix<float> m(two_, 10, 1, in);
+    m.setDistribution(Distribution::overlap(3));
+    Matrix<float> r = sq(m);
+    QCOMPARE(r.parts().size(), size_t(2));
+    QCOMPARE(r.parts()[1].storedBegin, size_t(2));
+    for (size_t i = 0; i < 10; ++i) QCOMPARE(r(i, 0), in[i] * in[i]);
+  }
+
+  void matrices() {
+    const size_t rows = 37, cols = 13;
+    std::vector<float> a = randomFloats(rows * cols, 21), b = randomFloats(rows * cols, 22);
+    Matrix<float> A(two_, rows, cols, a), B(two_, rows, cols, b);
+    Zip<float(float, float)> sub("float func(float x, float y) { return x - y; }");
+    for (const Distribution& d : kDistributions) {
+      A.setDistribution(d);
+      Matrix<float> C = sub(A, B);
+      QCOMPARE(C.rows(), rows);
+      QCOMPARE(C.columns(), cols);
+      for (size_t r = 0; r < rows; ++r)
+        for (size_t c = 0; c < cols; ++c) QCOMPARE(C(r, c), a[r * cols + c] - b[r * cols + c]);
+      Reduce<float(float)> max("float func(float x, float y) { return fmax(x, y); }", "-1e30");
+      QCOMPARE(max(A), *std::max_element(a.begin(), a.end()));
+    }
+  }
+
+  // SkelCL's example: the dot product in three lines, against the plain OpenCL version and the host.
+  void dotProduct() {
+    for (size_t n : {size_t(1), size_t(1000), size_t(65537)}) {
+      std::vector<float> a = randomFloats(n, 1), b = randomFloats(n, 2);
+      // -- SkelCL dot product: begin
+      Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+      Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+      Vector<float> x(two_, a), y(two_, b);
+      float dot = sum(mult(x, y));
+      // -- SkelCL dot product: end
+      double expected = 0;
+      for (size_t i = 0; i < n; ++i) expected += double(a[i]) * b[i];
+      const double tolerance = 1e-3 * std::max(1.0, std::sqrt(double(n)));
+      QVERIFY2(std::fabs(dot - expected) < tolerance,
+               qPrintable(QString("n=%1: %2 vs %3").arg(n).arg(dot).arg(expected)));
+      QVERIFY(std::fabs(openclDotProduct(a, b) - expected) < tolerance);
+    }
+  }
+
+  void kernelsComeFromTheLiftCompiler() {
+    Map<float(float)> neg("float func(float x) { return -x; }");
+    QCOMPARE(QString::fromStdString(neg.kernel().compiled().kernelName), QString("skelcl_map"));
+    QVERIFY(neg.kernel().compiled().source.find("float func(float x) { return -x; }") != std::string::npos);
+    QVERIFY(neg.kernel().compiled().source.find("get_global_id(0)") != std::string::npos);
+    Reduce<float(float)> sum("float func(float a, float b) { return a + b; }");
+    QVERIFY(sum.kernel().compiled().source.find("acc1 = 0.000000000e+00f") != std::string::npos);
+  }
+
+  void errors() {
+    // Sizes that do not match.
+    Zip<float(float, float)> add("float func(float x, float y) { return x + y; }");
+    Vector<float> a(two_, 10), b(two_, 11);
+    QVERIFY_THROWS_EXCEPTION(LiftError, add(a, b));
+    Matrix<float> m(two_, 2, 6), n(two_, 3, 4);
+    QVERIFY_THROWS_EXCEPTION(LiftError, add(m, n));
+    QVERIFY_THROWS_EXCEPTION(LiftError, Matrix<float>(two_, 2, 3, std::vector<float>(5)));
+    // Containers on different device sets.
+    Vector<float> c(one_, 10);
+    QVERIFY_THROWS_EXCEPTION(LiftError, add(a, c));
+    // Unknown devices.
+    QVERIFY_THROWS_EXCEPTION(LiftError, a.setDistribution(Distribution::single(2)));
+    QVERIFY_THROWS_EXCEPTION(LiftError, a.setDistribution(Distribution::single(-1)));
+    QVERIFY(!a.distribution());  // unchanged
+    QVERIFY_THROWS_EXCEPTION(LiftError, DeviceSet::open({"no-such-device-anywhere"}));
+    QVERIFY_THROWS_EXCEPTION(LiftError, DeviceSet::open({}));
+    QVERIFY_THROWS_EXCEPTION(LiftError, two_->context(2));
+    // A device that fails: its OpenCL error names the device and what it was doing.
+    try {
+      two_->guarded(1, "uploading 4 bytes",
+                    [] { throw cl::Error(CL_OUT_OF_RESOURCES, "clEnqueueWriteBuffer"); });
+      QFAIL("no DeviceError");
+    } catch (const DeviceError& e) {
+      QCOMPARE(e.device(), 1);
+      QVERIFY2(std::string(e.what()).find("device 1 (") != std::string::npos, e.what());
+      QVERIFY2(
+          std::string(e.what()).find("uploading 4 bytes failed: CL_OUT_OF_RESOURCES") != std::string::npos,
+          e.what());
+    }
+    // Out of range.
+    QVERIFY_THROWS_EXCEPTION(LiftError, a[10]);
+    QVERIFY_THROWS_EXCEPTION(LiftError, m(2, 0));
+  }
+
+  void userFunctionErrors() {
+    auto message = [](const std::function<void()>& f) -> std::string {
+      try {
+        f();
+      } catch (const LiftError& e) {
+        return e.what();
+      }
+      return "no error";
+    };
+    std::string m = message([] { Map<float(float)> f("int func(float x) { return 1; }"); });
+    QVERIFY2(m.find("Map<float(float)>: the return type is int") != std::string::npos, m.c_str());
+    m = message([] { Map<float(float)> f("float func(float x, float y) { return x; }"); });
+    QVERIFY2(m.find("2 parameters, the skeleton passes 1") != std::string::npos, m.c_str());
+    m = message([] { Zip<float(float, int32_t)> f("float func(float x, float y) { return x; }"); });
+    QVERIFY2(m.find("parameter 2 (y) is float, the skeleton passes int") != std::string::npos, m.c_str());
+    m = message([] { Map<float(float)> f("float func(float x) return x;"); });
+    QVERIFY2(m.find("no body in braces") != std::string::npos, m.c_str());
+    m = message([] { Map<float(float)> f("float func(float x) { return y; }"); });  // the C subset's checks
+    QVERIFY2(m.find("'y'") != std::string::npos, m.c_str());
+    m = message([] { Reduce<float(float)> f("float func(float x, float y) { return x + y; }", "zero"); });
+    QVERIFY2(m.find("the identity \"zero\" is not a finite float literal") != std::string::npos, m.c_str());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSkelCL)
+#include "tst_skelcl.moc"
