@@ -20,8 +20,8 @@ ElementwiseSkeleton::ElementwiseSkeleton(const std::string& what, const std::str
                                          const std::string& returnType,
                                          const std::vector<std::string>& paramTypes)
     : what_(what),
-      kernel_(std::make_unique<SkeletonKernel>(
-          elementwiseProgram(parseUserFunction(source, what, returnType, paramTypes)), what)) {}
+      function_(parseUserFunction(source, what, returnType, paramTypes)),
+      kernel_(std::make_unique<SkeletonKernel>(elementwiseProgram(function_), what)) {}
 
 void ElementwiseSkeleton::run(const std::vector<const ContainerStorage*>& inputs,
                               ContainerStorage& output) const {

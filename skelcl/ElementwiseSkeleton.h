@@ -26,9 +26,11 @@ class ElementwiseSkeleton {
   void run(const std::vector<const ContainerStorage*>& inputs, ContainerStorage& output) const;
 
   const SkeletonKernel& kernel() const { return *kernel_; }
+  const UserFunction& userFunction() const { return function_; }
 
  private:
   std::string what_;
+  UserFunction function_;
   std::unique_ptr<SkeletonKernel> kernel_;
 };
 

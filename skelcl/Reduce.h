@@ -28,6 +28,7 @@ class Reduce<T(T)> {
   T operator()(const Matrix<T>& in) const { return ElementTraits<T>::fromSlot(skeleton_.run(in)); }
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
+  const ReduceSkeleton& skeleton() const { return skeleton_; }
 
  private:
   ReduceSkeleton skeleton_;

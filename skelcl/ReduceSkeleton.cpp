@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <span>
+#include <tuple>
 
 #include "core/cfun/CFunEval.h"
 #include "core/support/Diagnostic.h"
@@ -61,10 +62,9 @@ ReduceSkeleton::ReduceSkeleton(const std::string& what, const std::string& sourc
                                const std::string& identity)
     : what_(what), type_(type) {
   const std::string name = runtime::toString(type);
-  auto [slot, literal] = parseIdentity(identity, type, what);
-  identity_ = slot;
-  kernel_ = std::make_unique<SkeletonKernel>(
-      reduceProgram(parseUserFunction(source, what, name, {name, name}), literal), what);
+  std::tie(identity_, identityLiteral_) = parseIdentity(identity, type, what);
+  function_ = parseUserFunction(source, what, name, {name, name});
+  kernel_ = std::make_unique<SkeletonKernel>(reduceProgram(function_, identityLiteral_), what);
 }
 
 cfun::Scalar ReduceSkeleton::combine(cfun::Scalar a, cfun::Scalar b) const {

@@ -30,6 +30,9 @@ class ReduceSkeleton {
   cfun::Scalar run(const ContainerStorage& in) const;
 
   const SkeletonKernel& kernel() const { return *kernel_; }
+  const UserFunction& userFunction() const { return function_; }
+  // The identity as a literal of the .lift language.
+  const std::string& identityLiteral() const { return identityLiteral_; }
   // At most this many work-items (chunks) in the first launch on each device.
   static constexpr size_t kMaxChunks = 1024;
 
@@ -43,6 +46,8 @@ class ReduceSkeleton {
   std::string what_;
   runtime::ScalarType type_;
   cfun::Scalar identity_{};
+  std::string identityLiteral_;
+  UserFunction function_;
   std::unique_ptr<SkeletonKernel> kernel_;
 };
 

@@ -1,6 +1,7 @@
 // The SkelCL library in one include: devices, distributions, containers and skeletons.
 #pragma once
 
+#include "skelcl/AllPairs.h"
 #include "skelcl/DeviceError.h"
 #include "skelcl/DeviceSet.h"
 #include "skelcl/Distribution.h"

@@ -38,6 +38,7 @@ class Zip<R(A, B)> {
   }
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
+  const ElementwiseSkeleton& skeleton() const { return skeleton_; }
 
  private:
   ElementwiseSkeleton skeleton_;

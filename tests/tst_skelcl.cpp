@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 #include "skelcl/SkelCL.h"
 
@@ -301,6 +302,64 @@ class TestSkelCL : public QObject {
       Reduce<float(float)> max("float func(float x, float y) { return fmax(x, y); }", "-1e30");
       QCOMPARE(max(A), *std::max_element(a.begin(), a.end()));
     }
+  }
+
+  void allPairsMatrixMultiplication() {
+    Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+    Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+    AllPairs<float(float, float)> mm(sum, mult);
+    for (auto [n, d, m] : {std::tuple<size_t, size_t, size_t>{1, 1, 1}, {7, 5, 3}, {33, 17, 65}})
+      for (const Distribution& dist : kDistributions) {
+        std::vector<float> a = randomFloats(n * d, 31), b = randomFloats(d * m, 32);
+        Matrix<float> A(two_, n, d, a), B(two_, d, m, b);
+        A.setDistribution(dist);
+        B.setDistribution(Distribution::block());  // redistributed to copy
+        Matrix<float> C = mm(A, B);
+        QCOMPARE(C.rows(), n);
+        QCOMPARE(C.columns(), m);
+        QVERIFY(C.distribution() == dist);
+        QVERIFY(*B.distribution() == Distribution::copy());
+        for (size_t i = 0; i < n; ++i)
+          for (size_t j = 0; j < m; ++j) {
+            float expected = 0;
+            for (size_t k = 0; k < d; ++k) expected += a[i * d + k] * b[k * m + j];
+            QVERIFY2(std::fabs(C(i, j) - expected) < 1e-4f, qPrintable(QString("%1x%2x%3 %4 (%5, %6)")
+                                                                           .arg(n)
+                                                                           .arg(d)
+                                                                           .arg(m)
+                                                                           .arg(dist.describe().c_str())
+                                                                           .arg(i)
+                                                                           .arg(j)));
+          }
+      }
+  }
+
+  // Pairwise Manhattan distance (SkelCL's second allpairs example), int elements, A with itself.
+  void allPairsManhattanDistance() {
+    Zip<int32_t(int32_t, int32_t)> absDiff("int func(int x, int y) { return abs(x - y); }");
+    Reduce<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
+    AllPairs<int32_t(int32_t, int32_t)> manhattan(sum, absDiff);
+    const size_t n = 9, d = 4, m = 11;
+    std::vector<int32_t> a = randomInts(n * d, 41), b = randomInts(d * m, 42);
+    Matrix<int32_t> A(two_, n, d, a), B(two_, d, m, b);
+    Matrix<int32_t> C = manhattan(A, B);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < m; ++j) {
+        int32_t expected = 0;
+        for (size_t k = 0; k < d; ++k) expected += std::abs(a[i * d + k] - b[k * m + j]);
+        QCOMPARE(C(i, j), expected);
+      }
+    Matrix<int32_t> S(two_, d, d, randomInts(d * d, 43));
+    S.setDistribution(Distribution::block());
+    Matrix<int32_t> SS = manhattan(S, S);  // the same matrix on both sides
+    for (size_t i = 0; i < d; ++i)
+      for (size_t j = 0; j < d; ++j) {
+        int32_t expected = 0;
+        for (size_t k = 0; k < d; ++k) expected += std::abs(S(i, k) - S(k, j));
+        QCOMPARE(SS(i, j), expected);
+      }
+    Matrix<int32_t> wrong(two_, d + 1, m);
+    QVERIFY_THROWS_EXCEPTION(LiftError, manhattan(A, wrong));
   }
 
   // SkelCL's example: the dot product in three lines, against the plain OpenCL version and the host.
