@@ -39,6 +39,7 @@ struct TypedProgram;  // rewrite/Engine.h
   X(Coalescing, "coalescing", "Reorder accesses so neighbouring threads read neighbouring data.") \
   X(Stencil, "stencil", "Tile sliding windows (stencils).")                                       \
   X(Sizes, "sizes", "Specialise array lengths so that factors divide them provably.")             \
+  X(MdHom, "mdh", "md_hom (001): to and from nests of map and reduce, and its decomposition.")    \
   X(Macro, "macro", "Optimisations made of many rules: tiling, register blocking.")
 
 enum class Family : uint8_t {

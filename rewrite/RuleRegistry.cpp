@@ -26,6 +26,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerCoalescingRules(*r);
     registerStencilRules(*r);
     registerSizeRules(*r);
+    registerMdHomRules(*r);
     registerMacroRules(*r);
     return r;
   }();

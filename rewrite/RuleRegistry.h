@@ -58,6 +58,7 @@ void registerBuiltinRules(RuleRegistry& r);
 void registerCoalescingRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerSizeRules(RuleRegistry& r);
+void registerMdHomRules(RuleRegistry& r);
 void registerMacroRules(RuleRegistry& r);
 
 // Levenshtein distance (for suggestions).

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <random>
+#include <set>
 
 #include "TypeErrorCheck.h"
 #include "codegen/Compiler.h"
@@ -22,6 +23,7 @@
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
 #include "rewrite/Engine.h"
+#include "rewrite/Equivalence.h"
 
 using namespace lift;
 using namespace lift::ir;
@@ -428,6 +430,89 @@ class TestMdHom : public QObject {
     }
     QCOMPARE(f, 1);
     QCOMPARE(op, 1);
+  }
+
+  // ----- the rules relating md_hom and map/reduce (rewrite/rules/MdHomRules.cpp) ---------------
+
+  // Every md_hom rule the engine finds in these programs, with every parameter choice, keeps the
+  // meaning at four size sets; and md_hom => nest => md_hom gives the program back.
+  void rulesKeepTheMeaningAtSeveralSizes() {
+    const std::vector<std::string> programs = {
+        "fun f(x: [float]8*N, y: [float]8*N) = md_hom(mult, (add)) $ pair_vv(x, y)",
+        "fun f(A: [[float]4*K]4*M, v: [float]4*K) = md_hom(mult, (++, add)) $ pair_mv(A, v)",
+        "fun f(A: [[float]4*K]2*M, B: [[float]2*N]4*K) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B)",
+        "fun f(x: [[[int]2*K]4*M]2*N) = md_hom(isq, (++, iadd, iadd)) $ x",
+        "fun f(x: [[[int]2*K]4*M]2*N) = md_hom(isq, (imax, ++, iadd)) $ x",
+        "fun f(x: [[int]4*K]2*N) = md_hom(id, (++, fun((a, b) => imult(a, b)))) $ x",
+        "fun f(A: [[float]4*K]4*M, v: [float]4*K) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ "
+        "zip(row, v))) $ A",
+        "fun f(x: [[int]4*K]2*N) = map(fun(r => reduce(iadd, 0) $ r)) $ x",
+    };
+    rewrite::EnumerateOptions eo;
+    eo.families = {rewrite::Family::MdHom};
+    eo.allParameterChoices = true;
+    rewrite::EquivalenceOptions eq;
+    eq.sizeSets = 4;
+    std::set<std::string> applied;
+    for (const auto& fun : programs) {
+      rewrite::TypedProgram p = rewrite::TypedProgram::check(parse(fun));
+      for (const rewrite::RewriteStep& step : rewrite::enumerateRewrites(p, eo)) {
+        rewrite::RewriteResult r = rewrite::applyRewrite(p, step);
+        QVERIFY2(r, (step.spec() + ": " + r.message).c_str());
+        rewrite::EquivalenceReport report = rewrite::checkEquivalence(p.program, r.program->program, eq);
+        QVERIFY2(report, (fun + "\n" + step.spec() + ": " + report.message).c_str());
+        QVERIFY2(report.runs >= 3, (step.spec() + ": compared at too few sizes").c_str());
+        applied.insert(step.rule->name);
+      }
+    }
+    for (const char* rule : {"mdhom-to-map-reduce", "map-reduce-to-mdhom", "mdhom-view-to-zip", "mdhom-split",
+                             "mdhom-split-strided"})
+      QVERIFY2(applied.count(rule), rule);
+    // The round trip of md_gemv through its nest.
+    rewrite::TypedProgram gemv = rewrite::TypedProgram::check(
+        parse("fun f(A: [[float]K]M, v: [float]K) = md_hom(mult, (++, add)) $ pair_mv(A, v)"));
+    rewrite::RewriteResult nest =
+        rewrite::applyRewrite(gemv, rewrite::RewriteStep::parse("mdhom-to-map-reduce@0"));
+    QVERIFY2(nest, nest.message.c_str());
+    QVERIFY(!containsPattern(nest.program->main()->body(), {PatternKind::MdHom}));
+    rewrite::RewriteResult back =
+        rewrite::applyRewrite(*nest.program, rewrite::RewriteStep::parse("map-reduce-to-mdhom@0"));
+    QVERIFY2(back, back.message.c_str());
+    QVERIFY(alphaEqual(Fun(back.program->main()), Fun(gemv.main())));
+  }
+
+  // 001's partitioning of md_gemv by clicking: the rows into chunks (work-groups), the columns
+  // into one strided chunk per work-item (Fig. 4: neighbouring work-items read neighbouring
+  // columns), then the nest of map and reduce the levels become — each step md_gemv still.
+  void derivesThePartitioningOf001() {
+    rewrite::TypedProgram p = rewrite::TypedProgram::check(
+        parse("fun f(A: [[float]16*K]8*M, v: [float]16*K) = md_hom(mult, (++, add)) $ pair_mv(A, v)"));
+    const rewrite::TypedProgram start = p;
+    // The rule palette at the md_hom offers the split with its choices of dimension and size.
+    bool offered = false;
+    for (const auto& rule : rewrite::rulesAt(p, rewrite::Location::body(), /*withPreview=*/true))
+      if (rule.rule->name == "mdhom-split") {
+        offered = rule.applies && rule.preview && !rule.alternatives.empty();
+        bool secondDim = rule.params.text("dim") == "2";
+        for (const auto& alt : rule.alternatives) secondDim = secondDim || alt.text("dim") == "2";
+        QVERIFY(secondDim);
+      }
+    QVERIFY(offered);
+    const char* steps[] = {
+        "mdhom-split@0:dim=1,n=4",            // chunks of rows: join o md_hom(mult, (++, ++, add)) o split(4)
+        "mdhom-split-strided@0.1:dim=3,n=4",  // the columns: one chunk per work-item, its 4 elements strided
+        "mdhom-view-to-zip@0.1.1.1.1.1",      // pair_mv as zips
+        "mdhom-to-map-reduce@0.1",            // the nest of map and reduce
+    };
+    for (const char* spec : steps) {
+      rewrite::RewriteResult r = rewrite::applyRewrite(p, rewrite::RewriteStep::parse(spec));
+      QVERIFY2(r, (std::string(spec) + ": " + r.message + "\n" + lang::printProgram(p.program)).c_str());
+      p = *r.program;
+      rewrite::EquivalenceReport report = rewrite::checkEquivalence(start.program, p.program);
+      QVERIFY2(report, (std::string(spec) + ": " + report.message).c_str());
+    }
+    QVERIFY(!containsPattern(p.main()->body(), {PatternKind::MdHom}));
+    QVERIFY(!containsPattern(p.main()->body(), {PatternKind::PairMV}));
   }
 };
 

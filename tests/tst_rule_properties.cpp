@@ -71,6 +71,14 @@ const char* kSeeds[] = {
     "fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => "
     "add(acc, "
     "mult(p))), 0.0f) $ zip(b, a))) $ B)) $ A",
+    // md_hom (seed 001) beyond the examples: a lambda as scalar function, a plain 3-D input with two
+    // reduced dimensions, a reduction outside a ++ dimension, and a nest that is an md_hom.
+    "fun f(A: [[float]8]4*N, v: [float]8) = md_hom(fun(p => mult(get(0, p), get(1, p))), (++, add)) $ "
+    "pair_mv(A, v)",
+    "fun f(T: [[[float]4]2]4*N) = md_hom(sq, (++, add, add)) $ T",
+    "fun f(T: [[[float]4]2]4*N) = md_hom(sq, (add, ++, add)) $ T",
+    "fun f(T: [[[float]4]2]4*N) = join o map(fun(x => reduce(add, 0.0f) o join o map(fun(y => reduce(add, "
+    "0.0f) o map(sq) $ y)) $ x)) $ T",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

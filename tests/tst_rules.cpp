@@ -562,6 +562,55 @@ fun f(x: [float]8*N) =
      R"(fun f(x: [float]8*N) =
   map(fun(c => c)) o split(1) $ x)",
      R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "", R"(not 1)"},
+    // md_hom (seed 001): to and from nests of map and reduce, views, decomposition.
+    {"mdhom-to-map-reduce", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, v))) $ A)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = md_hom(mult, (add)) $ pair_vv(x, y))", "0", "", R"(reduces every dimension)"},
+    {"mdhom-to-map-reduce", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B))", "0", "",
+     R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
+  map(fun(rowA => join o map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (add, ++)) $ pair_mv(A, v))", "0", "", R"(outside the ++ dimension 2)"},
+    {"mdhom-to-map-reduce", R"(fun f(T: [[[float]4]2]4*N) = md_hom(sq, (++, add, add)) $ T)", "0", "",
+     R"(fun f(T: [[[float]4]2]4*N) =
+  join o map(fun(x => reduce(add, 0.0f) o join o map(fun(y => reduce(add, 0.0f) o map(sq) $ y)) $ x)) $ T)",
+     R"(fun f(A: [[float]8]4*N) = md_hom(sq, (++, fun((a, b) => add(a, sq(b))))) $ A)", "0", "", R"(not a known associative)"},
+    {"map-reduce-to-mdhom", R"(fun f(A: [[float]8]4*N, v: [float]8) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, v))) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  md_hom(mult, (++, add)) $ pair_mv(A, v))",
+     R"(fun f(A: [[float]8]4*N) = map(map(neg)) $ A)", "0", "", R"(no dimension is reduced)"},
+    {"map-reduce-to-mdhom", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
+  md_hom(mult, (++, ++, ++, add)) o map(map(split(8))) $ pair_mm(A, B))",
+     R"(fun f(x: [float]8*N) = reduce(add, 1.0f) o map(neg) $ x)", "0", "", R"(not from its operator's identity)"},
+    {"map-reduce-to-mdhom", R"(fun f(x: [float]8*N, y: [float]8*N) = reduce(add, 0.0f) o map(mult) $ zip(x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  md_hom(mult, (++, add)) o split(8*N) $ pair_vv(x, y))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(v, row))) $ A)", "0", "", R"(does not iterate over the element of dimension 1)"},
+    {"mdhom-view-to-zip", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0.1", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  md_hom(mult, (++, add)) o map(fun(row => zip(row, v))) $ A)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = zip(x, y))", "0", "", R"(applies to a call of pair_vv)"},
+    {"mdhom-view-to-zip", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = pair_mm(A, B))", "0", "",
+     R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
+  map(fun(rowA => map(fun(colB => zip(rowA, colB))) $ transpose(B))) $ A)",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "", R"(applies to a call of pair_vv)"},
+    {"mdhom-split", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=2,n=4",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  md_hom(mult, (++, add, add)) o map(split(4)) $ pair_mv(A, v))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=2,n=3", R"(does not provably divide the length 8 of dimension 2)"},
+    {"mdhom-split", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=1,n=2",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  join o md_hom(mult, (++, ++, add)) o split(2) $ pair_mv(A, v))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=3,n=2", R"(has dimensions 1 to 2, not 3)"},
+    {"mdhom-split", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B))", "0", "dim=2,n=2",
+     R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
+  map(join) o md_hom(mult, (++, ++, ++, add)) o map(split(2)) $ pair_mm(A, B))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, v))) $ A)", "0", "dim=1,n=2", R"(applies to a call of md_hom)"},
+    {"mdhom-split-strided", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=2,n=4",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  md_hom(mult, (++, add, add)) o map(split(4)) o map(gather(reorderStride(2))) $ pair_mv(A, v))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=1,n=2", R"(combined by ++)"},
 };
 // clang-format on
 
