@@ -132,7 +132,7 @@ std::optional<Candidate> instantiate(const SearchProblem& problem,
   try {
     p = replaySteps(*problem.start, c.steps, why);
   } catch (const LiftError& e) {
-    if (why) *why = e.what();
+    if (why) *why = e.diagnostic().message;
     return std::nullopt;
   }
   if (!p) return std::nullopt;

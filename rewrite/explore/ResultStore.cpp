@@ -80,11 +80,30 @@ const char* kKernelColumns =
     "message, "
     "created_at";
 
+// A damaged store is reported as such, with the command that lists its problems.
+std::string damaged(const std::string& path, const std::string& what) {
+  return fmt::format(
+      "the result store '{}' is damaged ({}); `liftc results --check {}` runs SQLite's integrity check on it",
+      path, what, path);
+}
+
+// The error of a failed SQLite call on `db`: a file that is not a database or a damaged one is
+// said to be so; anything else is SQLite's message after `context`.
+LiftError sqliteError(sqlite3* db, const std::string& context) {
+  int code = sqlite3_errcode(db) & 0xff;
+  const char* file = sqlite3_db_filename(db, "main");
+  std::string path = file ? file : "";
+  if (code == SQLITE_NOTADB)
+    return LiftError(fmt::format("'{}' is not a result store (not an SQLite database)", path));
+  if (code == SQLITE_CORRUPT) return LiftError(damaged(path, sqlite3_errmsg(db)));
+  return LiftError(fmt::format("{}: {}", context, sqlite3_errmsg(db)));
+}
+
 class Stmt {
  public:
   Stmt(sqlite3* db, const std::string& sql) : db_(db) {
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s_, nullptr) != SQLITE_OK)
-      throw LiftError(fmt::format("result store: {} (in: {})", sqlite3_errmsg(db), sql));
+      throw sqliteError(db, fmt::format("result store (in: {})", sql));
   }
   ~Stmt() { sqlite3_finalize(s_); }
   Stmt(const Stmt&) = delete;
@@ -111,7 +130,7 @@ class Stmt {
     int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw LiftError(fmt::format("result store: {}", sqlite3_errmsg(db_)));
+    throw sqliteError(db_, "result store");
   }
   std::string text(int c) const {
     auto* p = sqlite3_column_text(s_, c);
@@ -289,6 +308,12 @@ ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
           fmt::format("'{}' is not a result store (an SQLite database without the tables of "
                       "Lift Studio's results); it was left as it is",
                       path));
+    // What is read must be sound: a damaged store is refused, not read in part.
+    if (readOnly) {
+      if (std::vector<std::string> problems = integrityProblems(db_, 3); !problems.empty())
+        throw LiftError(damaged(path, fmt::format("SQLite's integrity check: {}{}", problems.front(),
+                                                  problems.size() > 1 ? ", ..." : "")));
+    }
     if (!readOnly && version == 0 && tables > 0 && ours == 0)
       throw LiftError(fmt::format(
           "'{}' is not a result store (an SQLite database with other tables); it was left as it is", path));
@@ -301,14 +326,55 @@ ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
     exec(kSchema);
     exec(fmt::format("PRAGMA user_version={}", kSchemaVersion).c_str());
     exec("COMMIT");
-  } catch (const LiftError& e) {
+  } catch (const LiftError&) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
     sqlite3_close(db_);
     db_ = nullptr;
-    std::string msg = e.what();
-    if (msg.find("file is not a database") != std::string::npos)
-      msg = fmt::format("'{}' is not a result store (not an SQLite database)", path);
-    throw LiftError(msg);
+    throw;
+  }
+}
+
+std::vector<std::string> ResultStore::integrityProblems(sqlite3* db, size_t max) {
+  std::vector<std::string> problems;
+  sqlite3_stmt* s = nullptr;
+  std::string sql = fmt::format("PRAGMA integrity_check({})", max);
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+    if ((sqlite3_errcode(db) & 0xff) != SQLITE_CORRUPT) throw sqliteError(db, "result store");
+    return {sqlite3_errmsg(db)};  // so damaged that the check cannot start
+  }
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    auto* text = sqlite3_column_text(s, 0);
+    std::string line = text ? reinterpret_cast<const char*>(text) : "";
+    if (line != "ok") problems.push_back(line);
+  }
+  if (rc != SQLITE_DONE) {
+    int code = sqlite3_errcode(db) & 0xff;
+    std::string msg = sqlite3_errmsg(db);
+    sqlite3_finalize(s);
+    if (code != SQLITE_CORRUPT) throw sqliteError(db, "result store");
+    problems.push_back(msg);
+    return problems;
+  }
+  sqlite3_finalize(s);
+  return problems;
+}
+
+std::vector<std::string> ResultStore::integrityProblems(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw LiftError(fmt::format("cannot open the result store '{}': {}", path, msg));
+  }
+  try {
+    std::vector<std::string> problems = integrityProblems(db, kMaxIntegrityProblems);
+    sqlite3_close(db);
+    return problems;
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
   }
 }
 
@@ -319,9 +385,8 @@ ResultStore::~ResultStore() {
 void ResultStore::exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw LiftError(fmt::format("result store '{}': {}", path_, msg));
+    throw sqliteError(db_, fmt::format("result store '{}'", path_));
   }
 }
 
@@ -469,7 +534,7 @@ void ResultStore::exportCsv(std::ostream& out, const KernelQuery& q) {
 int64_t ResultStore::merge(const std::string& otherPath) {
   if (otherPath == path_)
     throw LiftError(fmt::format("cannot merge the result store '{}' into itself", path_));
-  ResultStore other(otherPath);
+  ResultStore other(otherPath, Access::ReadOnly);  // merging never changes the stores merged
   std::vector<SearchRecord> searches = other.searches();
   std::vector<KernelRecord> ks = other.kernels();
   std::lock_guard lock(mutex_);

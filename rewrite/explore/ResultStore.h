@@ -80,7 +80,9 @@ class ResultStore {
   // Opens a store. ReadWrite creates the file and its tables when needed (and keeps the store
   // in WAL mode); ReadOnly only reads: it never creates, migrates or changes the file, and
   // refuses a file that is not a result store (an SQLite database without our tables
-  // included). Throws LiftError when the file cannot be opened or is not a result store.
+  // included) or a damaged one (it fails SQLite's integrity check). Throws LiftError when the
+  // file cannot be opened, is not a result store or is damaged; so does every call that meets a
+  // damaged file later, saying so.
   explicit ResultStore(const std::string& path, Access access = Access::ReadWrite);
   ~ResultStore();
   ResultStore(const ResultStore&) = delete;
@@ -102,6 +104,12 @@ class ResultStore {
   std::optional<std::string> source(const std::string& sourceHash);
   int64_t count(bool validOnly = false);
 
+  // The problems SQLite's integrity check (PRAGMA integrity_check) finds in the file, at most
+  // kMaxIntegrityProblems; none when it is sound. Opens the file read-only, whatever it holds.
+  // Throws LiftError when it cannot be opened or is not an SQLite database.
+  static constexpr size_t kMaxIntegrityProblems = 100;
+  static std::vector<std::string> integrityProblems(const std::string& path);
+
   // CSV with a header line, one kernel a line, in id order.
   void exportCsv(std::ostream& out, const KernelQuery& q = {});
 
@@ -114,6 +122,7 @@ class ResultStore {
 
  private:
   void exec(const char* sql);
+  static std::vector<std::string> integrityProblems(sqlite3* db, size_t max);
   std::string path_;
   sqlite3* db_ = nullptr;
   std::recursive_mutex mutex_;

@@ -61,6 +61,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// An error quoted in the search's own messages: where (when known) and what, without the
+// "error:" the message that quotes it adds (liftc printed "error: error: ...").
+std::string quoted(const LiftError& e) {
+  const SourceLoc& loc = e.diagnostic().loc;
+  if (!loc.known()) return e.diagnostic().message;
+  return fmt::format("{}:{}:{}: {}", loc.file, loc.line, loc.col, e.diagnostic().message);
+}
+
 std::string launchText(const std::vector<uint64_t>& global, const std::vector<uint64_t>& local) {
   auto list = [](const std::vector<uint64_t>& v) {
     std::string s;
@@ -217,7 +225,7 @@ struct SearchRunner::Impl {
       k.id = self.store_->addKernel(k, source);
     } catch (const LiftError& e) {
       std::lock_guard lock(mutex);
-      activity(fmt::format("could not store a kernel: {}", e.what()));
+      activity(fmt::format("could not store a kernel: {}", quoted(e)));
     }
     return k.id;
   }
@@ -230,7 +238,7 @@ struct SearchRunner::Impl {
       try {
         c = strategy->next(ctx);
       } catch (const LiftError& e) {
-        activity(fmt::format("the strategy failed: {}", e.what()));
+        activity(fmt::format("the strategy failed: {}", quoted(e)));
         c.reset();
       }
       counts.rejected += strategy->takeRejected();
@@ -443,7 +451,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
         workers.push_back(std::move(w));
       }
     } catch (const LiftError& e) {
-      return finish(StopReason::Error, e.what());
+      return finish(StopReason::Error, quoted(e));
     }
   {
     std::lock_guard lock(workersMutex_);
@@ -473,7 +481,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
       impl.reference = codegen::prepareReference(problem_.original, impl.request);
     } catch (const LiftError& e) {
       if (cancel_.load()) return finish(StopReason::Cancelled, "");
-      return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", e.what()));
+      return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", quoted(e)));
     }
     impl.request.work = impl.reference.work;
   }
@@ -503,7 +511,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
         }
       }
     } catch (const LiftError& e) {
-      return finish(StopReason::Error, e.what());
+      return finish(StopReason::Error, quoted(e));
     }
   }
 
@@ -537,7 +545,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
       }
     } catch (const LiftError& e) {
       std::lock_guard lock(impl.mutex);
-      impl.activity(fmt::format("no warm start: {}", e.what()));
+      impl.activity(fmt::format("no warm start: {}", quoted(e)));
     }
   }
   so.algorithmic.maxDepth = options_.limits.maxDepth;
@@ -550,7 +558,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   try {
     impl.strategy = makeStrategy(options_.strategy, so);
   } catch (const LiftError& e) {
-    return finish(StopReason::Error, e.what());
+    return finish(StopReason::Error, quoted(e));
   }
   impl.ctx.problem = &problem_;
   impl.ctx.cancel = &cancel_;
