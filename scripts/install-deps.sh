@@ -5,7 +5,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libgraphviz-dev libfmt-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  libclblast-dev libopenblas-dev libsqlite3-dev libbenchmark-dev
+  libclblast-dev libopenblas-dev libsqlite3-dev libbenchmark-dev libcli11-dev
   xvfb xauth clang-format
 )
 missing=()

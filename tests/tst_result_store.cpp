@@ -9,9 +9,11 @@
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
+#include "LiftcProcess.h"
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/ResultStore.h"
 
@@ -198,11 +200,10 @@ class TestResultStore : public QObject {
       } catch (const LiftError& e) {
         QVERIFY2(std::string(e.what()).find("not a result store") != std::string::npos, e.what());
       }
-      QProcess p;
-      p.start(LIFT_LIFTC, {"results", "--db", f});
-      QVERIFY(p.waitForFinished(30000));
-      QCOMPARE(p.exitCode(), 2);
-      QVERIFY2(p.readAllStandardError().contains("not a result store"), qPrintable(f));
+      lift::test::LiftcRun r = lift::test::runLiftc({"results", "--db", f});
+      QVERIFY2(r.code == 2, qPrintable(r.describe()));
+      QVERIFY2(r.err.contains("not a result store"), qPrintable(r.describe()));
+      QVERIFY2(!r.err.contains("error: error:"), qPrintable(r.describe()));  // the message said it twice
       QCOMPARE(bytes(f), was);
     }
     // Opened for writing (explore --db), someone else's database is refused too, not extended.
@@ -214,6 +215,86 @@ class TestResultStore : public QObject {
       QVERIFY2(std::string(e.what()).find("not a result store") != std::string::npos, e.what());
     }
     QCOMPARE(bytes(other), was);
+    lift::test::LiftcRun r = lift::test::runLiftc({"explore", "resources/examples/matmul.lift", "--size",
+                                                   "M=8,N=8,K=8", "--max-kernels", "1", "--db", other});
+    QVERIFY2(r.code == 2, qPrintable(r.describe()));
+    QVERIFY2(r.err.contains("not a result store"), qPrintable(r.describe()));
+    QVERIFY2(!r.err.contains("error: error:"), qPrintable(r.describe()));
+    QCOMPARE(bytes(other), was);
+  }
+
+  // SQLite's integrity check: `liftc results --check` runs it (exit 0 and "ok" for a sound store,
+  // exit 2 listing the problems of a damaged one), and reading a damaged store says that it is
+  // damaged and how to check it, instead of listing what it can or a bare SQLite error.
+  void integrityCheck() {
+    QString good = path("sound.sqlite");
+    {
+      ResultStore s(good.toStdString());
+      for (int i = 0; i < 300; ++i) {
+        std::string src = "kernel void k" + std::to_string(i) + "() {}";
+        s.addKernel(kernel(src, 1.0 + i), src);
+      }
+    }
+    lift::test::LiftcRun ok = lift::test::runLiftc({"results", "--check", good});
+    QVERIFY2(ok.code == 0, qPrintable(ok.describe()));
+    QVERIFY2(ok.out.contains("ok (SQLite integrity check passed; 300 kernels"), qPrintable(ok.describe()));
+
+    // A page of the file zeroed (a bad sector, a bad copy).
+    QString damaged = path("damaged.sqlite");
+    QVERIFY(QFile::copy(good, damaged));
+    {
+      QFile f(damaged);
+      QVERIFY(f.open(QIODevice::ReadWrite));
+      QByteArray header = f.read(100);
+      int pageSize = (static_cast<unsigned char>(header[16]) << 8) | static_cast<unsigned char>(header[17]);
+      qint64 pages = f.size() / pageSize;
+      QVERIFY(pages > 4);
+      QVERIFY(f.seek((pages - 2) * pageSize));
+      f.write(QByteArray(pageSize, '\0'));
+    }
+    auto bytes = [](const QString& file) {
+      QFile in(file);
+      return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+    };
+    QByteArray was = bytes(damaged);
+    lift::test::LiftcRun check = lift::test::runLiftc({"results", "--check", damaged});
+    QVERIFY2(check.code == 2, qPrintable(check.describe()));
+    QVERIFY2(check.err.contains("is damaged: SQLite's integrity check found"), qPrintable(check.describe()));
+    for (QStringList args :
+         {QStringList{"results", "--db", damaged}, QStringList{"results", "--db", damaged, "--csv"},
+          QStringList{"results", "--db", damaged, "--searches"}}) {
+      lift::test::LiftcRun r = lift::test::runLiftc(args);
+      QVERIFY2(r.code == 2, qPrintable(r.describe()));
+      QVERIFY2(r.err.contains("is damaged") && r.err.contains("liftc results --check"),
+               qPrintable(r.describe()));
+      QVERIFY2(!r.err.contains("error: error:"), qPrintable(r.describe()));
+      QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
+    }
+    QCOMPARE(bytes(damaged), was);
+    try {
+      ResultStore r(damaged.toStdString(), ResultStore::Access::ReadOnly);
+      QFAIL("no error for a damaged store");
+    } catch (const LiftError& e) {
+      QVERIFY2(std::string(e.what()).find("is damaged") != std::string::npos, e.what());
+    }
+    // Opened for writing, it is not checked whole (a search's store may be large), but what meets
+    // the damage says so.
+    try {
+      ResultStore w(damaged.toStdString());
+      w.kernels();
+      w.exportCsv(std::cout);
+      QFAIL("no error for a damaged store");
+    } catch (const LiftError& e) {
+      QVERIFY2(std::string(e.what()).find("is damaged") != std::string::npos, e.what());
+    }
+
+    std::ofstream(path("words.sqlite").toStdString())
+        << "this is not a database, just some text padding it out";
+    lift::test::LiftcRun text = lift::test::runLiftc({"results", "--check", path("words.sqlite")});
+    QVERIFY2(text.code == 2, qPrintable(text.describe()));
+    QVERIFY2(text.err.contains("not a result store (not an SQLite database)"), qPrintable(text.describe()));
+    lift::test::LiftcRun missing = lift::test::runLiftc({"results", "--check", path("none.sqlite")});
+    QVERIFY2(missing.code == 2 && missing.err.contains("no result store"), qPrintable(missing.describe()));
   }
 
   // A search killed mid-run keeps every kernel it stored; resuming measures nothing again.

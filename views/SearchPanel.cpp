@@ -20,6 +20,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include "core/interp/SizeList.h"
 #include "core/lang/Parser.h"
 #include "views/DeviceChoice.h"
 #include "views/PerformancePlot.h"
@@ -433,7 +434,7 @@ std::shared_ptr<const explore::SearchProblem> SearchPanel::problemFor(const expl
                                                                       QString* why) {
   arith::Env sizes;
   try {
-    explore::parseSizes(s.sizes, sizes);
+    interp::parseSizeList(s.sizes, sizes);
   } catch (const LiftError& e) {
     *why = qs(e.diagnostic().message);
     return nullptr;
@@ -521,7 +522,7 @@ bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* erro
     showCounts(counts, bestMs, bestGflops);
     // Resuming needs the same sizes, strategy and device: set them.
     arith::Env sizes;
-    explore::parseSizes(s->sizes, sizes);
+    interp::parseSizeList(s->sizes, sizes);
     sizes_->setTexts(sizeTexts(sizes));
     setStrategy(qs(s->strategy));
     if (int d = device_->findDevice(qs(s->device)); d >= 0) device_->setCurrentIndex(d);

@@ -6,18 +6,23 @@
 #include <fmt/format.h>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
 
 namespace lift::liftc {
 namespace {
 
-int runCheck(const Args& args) {
-  if (args.positional.size() != 1) throw LiftError("usage: liftc check FILE.lift");
-  ir::Program p = lang::parseFile(args.positional[0]);
+struct CheckArgs {
+  std::string file;
+  bool types = false;
+};
+
+int runCheck(const CheckArgs& args) {
+  ir::Program p = lang::parseFile(args.file);
   ir::TypeInfo info = ir::typeCheck(p);
   std::printf("%s\n", info.signature().c_str());
-  if (args.has("--types")) {
+  if (args.types) {
     ir::visitPreOrder(ir::Fun(p.main), [&](const ir::NodePath& path) {
       ir::Expr e = path.back().node.expr();
       if (!e || e->kind() == ir::ExprNode::Kind::Literal) return true;
@@ -45,7 +50,14 @@ int runCheck(const Args& args) {
 }
 
 const CommandRegistration registration(Command{
-    "check", "check FILE.lift [--types]   type-check; print the program's type", {"--types"}, {}, &runCheck});
+    "check", "type-check a program; print its type", [](CLI::App& cmd) {
+      auto args = std::make_shared<CheckArgs>();
+      addProgramArgument(cmd, args->file);
+      cmd.add_flag("--types", args->types,
+                   "also the type of every parameter and call, one a "
+                   "line: LINE:COL: WHAT: TYPE");
+      return [args] { return runCheck(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -4,10 +4,12 @@
 // and simplified index instead of the kernel; --no-simplify-indices, --no-barrier-elim,
 // --no-cfg-simplify, --no-unroll and --no-fma turn the optimisations off one by one.
 #include <cstdio>
+#include <tuple>
 
 #include <fmt/format.h>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "codegen/Compiler.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
@@ -15,35 +17,17 @@
 namespace lift::liftc {
 namespace {
 
-arith::Env parseSizes(const std::vector<std::string>& specs, const ir::Program& p) {
-  arith::Env env;
-  for (const std::string& spec : specs) {
-    size_t start = 0;
-    while (start <= spec.size()) {
-      size_t end = spec.find(',', start);
-      if (end == std::string::npos) end = spec.size();
-      std::string item = spec.substr(start, end - start);
-      size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 >= item.size())
-        throw LiftError(fmt::format("--size: expected NAME=VALUE, got '{}'", item));
-      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-      if (!p.findSize(name)) throw LiftError(fmt::format("--size: the program has no size '{}'", name));
-      char* rest = nullptr;
-      long long v = std::strtoll(value.c_str(), &rest, 10);
-      if (!rest || *rest || v < 1)
-        throw LiftError(fmt::format("--size: {} must be a positive integer, got '{}'", name, value));
-      env[name] = v;
-      start = end + 1;
-    }
-  }
-  return env;
-}
+struct CompileArgs {
+  std::string file;
+  arith::Env sizes;
+  bool indices = false;
+  codegen::CompileOptions options;
+};
 
-int runCompile(const Args& args) {
-  if (args.positional.size() != 1)
-    throw LiftError("usage: liftc compile FILE.lift [--size N=...] [--indices]");
-  ir::Program p = lang::parseFile(args.positional[0]);
-  arith::Env sizes = parseSizes(args.all("--size"), p);
+int runCompile(const CompileArgs& args) {
+  ir::Program p = lang::parseFile(args.file);
+  const arith::Env& sizes = args.sizes;
+  checkSizeNames(sizes, p);
   if (!sizes.empty()) {
     // Sizes not given keep their symbolic names; the given ones must make the program valid.
     arith::Env check = sizes;
@@ -55,14 +39,8 @@ int runCompile(const Args& args) {
       if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
     p = interp::specialize(p, sizes);
   }
-  codegen::CompileOptions o;
-  o.simplifyIndices = !args.has("--no-simplify-indices");
-  o.barrierElimination = !args.has("--no-barrier-elim");
-  o.cfgSimplification = !args.has("--no-cfg-simplify");
-  o.unrolling = !args.has("--no-unroll");
-  o.fusedMultiplyAdd = !args.has("--no-fma");
-  codegen::CompiledKernel k = codegen::compileKernel(p, o);
-  if (!args.has("--indices")) {
+  codegen::CompiledKernel k = codegen::compileKernel(p, args.options);
+  if (!args.indices) {
     std::fputs(k.source.c_str(), stdout);
     return kExitOk;
   }
@@ -82,14 +60,25 @@ int runCompile(const Args& args) {
 }
 
 const CommandRegistration registration(Command{
-    "compile",
-    "compile FILE.lift [--size N=...] [--indices] [--no-simplify-indices] [--no-barrier-elim] "
-    "[--no-cfg-simplify] "
-    "[--no-unroll] [--no-fma]   print the OpenCL kernel",
-    {"--indices", "--no-simplify-indices", "--no-barrier-elim", "--no-cfg-simplify", "--no-unroll",
-     "--no-fma"},
-    {"--size"},
-    &runCompile});
+    "compile", "print the OpenCL kernel of a lowered program", [](CLI::App& cmd) {
+      auto args = std::make_shared<CompileArgs>();
+      addProgramArgument(cmd, args->file);
+      addSizeOption(cmd, args->sizes);
+      cmd.add_flag("--indices", args->indices,
+                   "list every memory access with its raw and simplified index instead of the kernel");
+      for (auto [name, help, switchedOff] :
+           {std::tuple{"--no-simplify-indices", "do not simplify the indices",
+                       &codegen::CompileOptions::simplifyIndices},
+            std::tuple{"--no-barrier-elim", "keep every barrier",
+                       &codegen::CompileOptions::barrierElimination},
+            std::tuple{"--no-cfg-simplify", "do not simplify the control flow",
+                       &codegen::CompileOptions::cfgSimplification},
+            std::tuple{"--no-unroll", "do not unroll loops", &codegen::CompileOptions::unrolling},
+            std::tuple{"--no-fma", "no fused multiply-adds", &codegen::CompileOptions::fusedMultiplyAdd}})
+        cmd.add_flag_callback(
+            name, [args, off = switchedOff] { args->options.*off = false; }, help);
+      return [args] { return runCompile(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

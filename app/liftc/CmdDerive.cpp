@@ -19,10 +19,14 @@ namespace {
 
 using namespace lift::rewrite;
 
-int runDerive(const Args& args) {
-  if (args.positional.size() != 1) throw LiftError("usage: liftc derive DERIVATION [-o OUT.lift] [--check]");
-  Derivation d = Derivation::load(args.positional[0]);
-  bool trace = args.has("--trace");
+struct DeriveArgs {
+  std::string file, output, flatten;
+  bool check = false, trace = false;
+};
+
+int runDerive(const DeriveArgs& args) {
+  Derivation d = Derivation::load(args.file);
+  bool trace = args.trace;
   ReplayResult r = replay(d, [&](const ReplayedStep& s) {
     if (!trace) return;
     std::fprintf(stderr, "%s\n", s.step->text().c_str());
@@ -30,23 +34,23 @@ int runDerive(const Args& args) {
       for (auto& a : s.applied) std::fprintf(stderr, "    %s\n", a.spec().c_str());
   });
   std::string text = lang::printProgram(r.result.program);
-  if (args.has("-o")) {
-    writeFileAtomically(args.get("-o"), text);
+  if (!args.output.empty()) {
+    writeFileAtomically(args.output, text);
   } else {
     std::fputs(text.c_str(), stdout);
   }
-  if (args.has("--flatten")) {
+  if (!args.flatten.empty()) {
     Derivation flat;
     flat.header = d.header;
     flat.header.push_back("flattened: every strategy expanded into its rewrites");
     // The program path as seen from where the flattened file goes.
-    std::filesystem::path out = std::filesystem::absolute(args.get("--flatten")).parent_path();
+    std::filesystem::path out = std::filesystem::absolute(args.flatten).parent_path();
     flat.program = std::filesystem::relative(d.programPath(), out).string();
     for (auto& s : r.flattened())
       flat.steps.push_back({DerivationStep::Kind::Rewrite, s, "", Location::body(), "", 0});
-    flat.save(args.get("--flatten"));
+    flat.save(args.flatten);
   }
-  if (args.has("--check")) {
+  if (args.check) {
     EquivalenceReport rep = checkEquivalence(r.start.program, r.result.program);
     if (!rep) {
       std::fprintf(stderr, "liftc derive: check failed: %s\n", rep.message.c_str());
@@ -57,12 +61,20 @@ int runDerive(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{"derive",
-                                               "derive DERIVATION [-o OUT.lift] [--check] [--trace] "
-                                               "[--flatten OUT.derivation]   replay a derivation file",
-                                               {"--check", "--trace"},
-                                               {"-o", "--flatten"},
-                                               &runDerive});
+const CommandRegistration registration(Command{
+    "derive", "replay a derivation file and print or write the program it derives", [](CLI::App& cmd) {
+      auto args = std::make_shared<DeriveArgs>();
+      cmd.add_option("DERIVATION", args->file, "the .derivation file (it names its starting program)")
+          ->required()
+          ->type_name("");
+      cmd.add_option("-o", args->output, "write the result to this file instead of standard output")
+          ->type_name("OUT.lift");
+      cmd.add_flag("--check", args->check, "compare the result with the starting program in the interpreter");
+      cmd.add_flag("--trace", args->trace, "print each step (and a strategy's rewrites) to stderr");
+      cmd.add_option("--flatten", args->flatten, "also write the derivation with strategies expanded")
+          ->type_name("OUT.derivation");
+      return [args] { return runDerive(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

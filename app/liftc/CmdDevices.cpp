@@ -8,9 +8,9 @@
 namespace lift::liftc {
 namespace {
 
-int runDevices(const Args& args) {
+int runDevices(bool brief) {
   const auto& devices = runtime::Device::all();  // throws LiftError without a platform
-  if (args.has("--brief")) {
+  if (brief) {
     for (const auto& d : devices)
       std::printf("%d\t%s\t%s\t%s\n", d.info().index, d.info().type.c_str(), d.info().name.c_str(),
                   d.info().platformName.c_str());
@@ -23,7 +23,12 @@ int runDevices(const Args& args) {
   return kExitOk;
 }
 
-CommandRegistration reg({"devices", "devices [--brief]", {"--brief"}, {}, runDevices});
+CommandRegistration reg({"devices", "list the OpenCL devices with the index --device takes",
+                         [](CLI::App& cmd) {
+                           auto brief = std::make_shared<bool>(false);
+                           cmd.add_flag("--brief", *brief, "one line each: index, type, name, platform");
+                           return [brief] { return runDevices(*brief); };
+                         }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -71,12 +71,16 @@ void summarise(const interp::Value& v, std::map<ScalarKind, Summary>& out) {
 
 std::string number(double x) { return fmt::format("{:.6g}", x); }
 
-int runEval(const Args& args) {
-  if (args.positional.size() != 1)
-    badArgument(
-        "expected one FILE.lift; usage: liftc eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] "
-        "[--show K]");
-  const std::string& file = args.positional[0];
+struct EvalArgs {
+  std::string file;
+  arith::Env sizes;
+  uint64_t seed = 1;
+  size_t show = 16;
+  bool small = false;
+};
+
+int runEval(const EvalArgs& args) {
+  const std::string& file = args.file;
   ir::Program p = lang::parseFile(file);
   std::optional<ir::TypeInfo> info;
   std::optional<Diagnostic> notForAllSizes;
@@ -87,24 +91,14 @@ int runEval(const Args& args) {
     notForAllSizes->severity = Diagnostic::Severity::Warning;
   }
 
-  arith::Env given = parseSizeOptions(args.all("--size"), p);
-  uint64_t seed = 1;
-  if (args.has("--seed")) {
-    auto s = parseInteger(args.get("--seed"));
-    if (!s) badArgument(fmt::format("--seed: expected a non-negative integer, got '{}'", args.get("--seed")));
-    seed = static_cast<uint64_t>(*s);
-  }
-  size_t show = 16;
-  if (args.has("--show")) {
-    auto s = parseInteger(args.get("--show"));
-    if (!s || *s < 1)
-      badArgument(fmt::format("--show: expected a positive integer, got '{}'", args.get("--show")));
-    show = static_cast<size_t>(*s);
-  }
+  const arith::Env& given = args.sizes;
+  checkSizeNames(given, p);
+  uint64_t seed = args.seed;
+  size_t show = args.show;
 
   interp::SizeHint hint;
   hint.fixed = given;
-  hint.useDefaults = !args.has("--small");
+  hint.useDefaults = !args.small;
   hint.perInputElement = true;
   arith::Env sizes = interp::chooseSizes(p, hint);
   if (notForAllSizes) {
@@ -165,12 +159,18 @@ int runEval(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{"eval",
-                                               "eval FILE.lift [--size N=16[,M=8]]... [--seed S] [--small] "
-                                               "[--show K]   run the interpreter on random inputs",
-                                               {"--small"},
-                                               {"--size", "--seed", "--show"},
-                                               &runEval});
+const CommandRegistration registration(Command{
+    "eval", "run the interpreter on random inputs", [](CLI::App& cmd) {
+      auto args = std::make_shared<EvalArgs>();
+      addProgramArgument(cmd, args->file);
+      addSizeOption(cmd, args->sizes);
+      cmd.add_option("--seed", args->seed, "the seed of the random inputs (default 1)")
+          ->check(integerIn(0, std::numeric_limits<int64_t>::max()));
+      cmd.add_flag("--small", args->small, "the smallest valid sizes instead of the program's defaults");
+      cmd.add_option("--show", args->show, "how many output values to print (default 16)")
+          ->check(integerIn(1));
+      return [args] { return runEval(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -39,6 +39,7 @@
 #include <thread>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "codegen/runtime/Device.h"
 #include "core/lang/Parser.h"
 #include "rewrite/explore/ResultStore.h"
@@ -52,7 +53,7 @@ extern "C" void onInterrupt(int) { gInterrupted.store(true); }
 
 // "90", "90s", "10m", "1.5h" -> seconds.
 double parseBudget(const std::string& text) {
-  if (text.empty()) throw LiftError("--budget: expected a duration such as 90s, 10m or 1h");
+  if (text.empty()) throw LiftError("expected a duration such as 90s, 10m or 1h");
   char unit = text.back();
   std::string number =
       std::isdigit(static_cast<unsigned char>(unit)) ? text : text.substr(0, text.size() - 1);
@@ -65,24 +66,43 @@ double parseBudget(const std::string& text) {
     else if (unit == 'h')
       scale = 3600;
     else
-      throw LiftError(fmt::format("--budget: unknown unit '{}' in '{}' (use s, m or h)", unit, text));
+      throw LiftError(fmt::format("unknown unit '{}' in '{}' (use s, m or h)", unit, text));
   }
   char* end = nullptr;
   double v = std::strtod(number.c_str(), &end);
   if (number.empty() || *end || !(v > 0))
-    throw LiftError(
-        fmt::format("--budget: expected a positive duration such as 90s, 10m or 1h, got '{}'", text));
+    throw LiftError(fmt::format("expected a positive duration such as 90s, 10m or 1h, got '{}'", text));
   return v * scale;
 }
 
-int64_t positive(const Args& args, const std::string& opt, int64_t def) {
-  if (!args.has(opt)) return def;
-  std::string v = args.get(opt);
-  char* end = nullptr;
-  long long n = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end || n < 1)
-    throw LiftError(fmt::format("{}: expected a positive integer, got '{}'", opt, v));
-  return n;
+struct ExploreArgs {
+  std::string file, db, strategy = "three-phase";
+  arith::Env sizes;
+  std::vector<std::string> devices;
+  std::optional<runtime::DeviceInfo> described;  // --device-info
+  double budgetSeconds = 0;
+  int64_t maxKernels = 0, depth = 5, top = 5, repeat = 0, timeout = 0;
+  uint64_t seed = 1;
+  std::pair<int, int> shard{0, 1};
+  codegen::ReferenceChoice reference;
+  bool noResume = false, noWarmStart = false, quiet = false, dryRun = false;
+};
+
+// An option whose value `parse` turns into `into` as the command line is parsed; a LiftError
+// from it is a usage error of that option.
+template <class T, class Parse>
+CLI::Option* addParsedOption(CLI::App& cmd, const std::string& name, T& into, Parse parse,
+                             const std::string& help) {
+  return cmd.add_option_function<std::string>(
+      name,
+      [&into, parse, name](const std::string& text) {
+        try {
+          into = parse(text);
+        } catch (const LiftError& e) {
+          badArgument(name, e.diagnostic().message);
+        }
+      },
+      help);
 }
 
 std::string oneLine(const std::string& derivation) {
@@ -97,8 +117,7 @@ runtime::DeviceInfo describedDevice(const std::string& spec) {
   std::istringstream in(spec);
   std::string item;
   std::getline(in, item, ',');
-  if (item != "gpu" && item != "cpu")
-    throw LiftError(fmt::format("--device-info: starts with gpu or cpu, got '{}'", item));
+  if (item != "gpu" && item != "cpu") throw LiftError(fmt::format("starts with gpu or cpu, got '{}'", item));
   d.type = item == "gpu" ? "GPU" : "CPU";
   d.name = fmt::format("described device {}", spec);
   d.platformName = "dry run";
@@ -112,7 +131,7 @@ runtime::DeviceInfo describedDevice(const std::string& spec) {
     char* end = nullptr;
     unsigned long long v = std::strtoull(text.c_str(), &end, 10);
     if (text.empty() || *end || v == 0)
-      throw LiftError(fmt::format("--device-info: expected NAME=POSITIVE-NUMBER, got '{}'", item));
+      throw LiftError(fmt::format("expected NAME=POSITIVE-NUMBER, got '{}'", item));
     v *= scale;
     if (key == "compute-units")
       d.computeUnits = static_cast<uint32_t>(v);
@@ -129,7 +148,7 @@ runtime::DeviceInfo describedDevice(const std::string& spec) {
       d.preferredFloatVectorWidth = static_cast<uint32_t>(v);
     else
       throw LiftError(
-          fmt::format("--device-info: unknown '{}' (compute-units, local-memory, global-memory, max-alloc, "
+          fmt::format("unknown '{}' (compute-units, local-memory, global-memory, max-alloc, "
                       "work-group, vector-width)",
                       key));
   }
@@ -167,56 +186,40 @@ void printBest(const std::vector<explore::KernelRecord>& best, size_t top) {
     std::printf("%zu. %s\n", i + 1, oneLine(best[i].derivation).c_str());
 }
 
-int runExplore(const Args& args) {
-  if (args.positional.size() != 1)
-    throw LiftError(
-        "usage: liftc explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE");
-  ir::Program program = lang::parseFile(args.positional[0]);
+int runExplore(const ExploreArgs& args) {
+  if (args.budgetSeconds <= 0 && args.maxKernels <= 0)
+    badUsage("give a limit: --budget DURATION (e.g. 10m) or --max-kernels K");
+  if (!args.dryRun && args.db.empty())
+    badUsage("--db FILE: the result store is required (it is created if missing)");
+  ir::Program program = lang::parseFile(args.file);
 
-  arith::Env sizes;
-  for (const std::string& s : args.all("--size")) explore::parseSizes(s, sizes);
-  for (auto& [name, value] : sizes)
-    if (!program.findSize(name)) {
-      std::string names;
-      for (auto& d : program.sizes) names += (names.empty() ? "" : ", ") + d.name;
-      throw LiftError(fmt::format("--size: the program has no size '{}' (its sizes: {})", name,
-                                  names.empty() ? "none" : names));
-    }
+  arith::Env sizes = args.sizes;
+  checkSizeNames(sizes, program);
   for (auto& d : program.sizes)
     if (!sizes.count(d.name) && d.defaultValue) sizes[d.name] = *d.defaultValue;
   explore::SearchProblem problem = explore::SearchProblem::make(program, sizes);
 
   explore::SearchOptions o;
-  o.programLabel = args.positional[0];
-  o.strategy = args.get("--strategy", "three-phase");
-  explore::makeStrategy(o.strategy, {});  // an unknown name is an error now, not after the set-up
-  o.seed = static_cast<uint64_t>(positive(args, "--seed", 1));
-  if (args.has("--budget")) o.limits.seconds = parseBudget(args.get("--budget"));
-  o.limits.maxKernels = positive(args, "--max-kernels", 0);
-  o.limits.maxDepth = static_cast<int>(positive(args, "--depth", 5));
-  if (args.has("--no-warm-start")) o.warmStart = 0;
-  if (o.limits.seconds <= 0 && o.limits.maxKernels <= 0)
-    throw LiftError("give a limit: --budget DURATION (e.g. 10m) or --max-kernels K");
-  if (args.has("--shard")) std::tie(o.shardIndex, o.shardCount) = explore::parseShard(args.get("--shard"));
-  o.devices = args.all("--device");
+  o.programLabel = args.file;
+  o.strategy = args.strategy;
+  o.seed = args.seed;
+  o.limits.seconds = args.budgetSeconds;
+  o.limits.maxKernels = args.maxKernels;
+  o.limits.maxDepth = static_cast<int>(args.depth);
+  if (args.noWarmStart) o.warmStart = 0;
+  std::tie(o.shardIndex, o.shardCount) = args.shard;
+  o.devices = args.devices;
   if (o.devices.empty()) o.devices = {"0"};
-  o.run.repetitions = static_cast<int>(positive(args, "--repeat", o.run.repetitions));
-  if (args.has("--timeout")) o.run.timeoutMs = static_cast<double>(positive(args, "--timeout", 5)) * 1000;
-  o.resume = !args.has("--no-resume");
-  if (args.has("--reference")) o.reference = codegen::ReferenceChoice::parse(args.get("--reference"));
-  bool dryRun = args.has("--dry-run");
-  if (dryRun)
-    o.dryRun = args.has("--device-info") ? describedDevice(args.get("--device-info"))
-                                         : runtime::Device::find(o.devices.front()).info();
-  else if (args.has("--device-info"))
-    throw LiftError("--device-info describes the device of a --dry-run");
+  if (args.repeat > 0) o.run.repetitions = static_cast<int>(args.repeat);
+  if (args.timeout > 0) o.run.timeoutMs = static_cast<double>(args.timeout) * 1000;
+  o.resume = !args.noResume;
+  o.reference = args.reference;
+  bool dryRun = args.dryRun;
+  if (dryRun) o.dryRun = args.described ? *args.described : runtime::Device::find(o.devices.front()).info();
   std::optional<explore::ResultStore> store;
-  if (args.has("--db"))
-    store.emplace(args.get("--db"));
-  else if (!dryRun)
-    throw LiftError("--db FILE: the result store is required (it is created if missing)");
+  if (!args.db.empty()) store.emplace(args.db);
 
-  bool quiet = args.has("--quiet");
+  bool quiet = args.quiet;
   bool tty = isatty(fileno(stderr));
   explore::SearchRunner runner(problem, o, store ? &*store : nullptr);
   std::signal(SIGINT, onInterrupt);
@@ -300,19 +303,59 @@ int runExplore(const Args& args) {
   std::string phases;
   for (auto& [p, n] : c.perPhase) phases += fmt::format("{}{} {}", phases.empty() ? "" : ", ", p, n);
   if (!phases.empty()) std::printf("proposed by phase: %s\n", phases.c_str());
-  printBest(summary.best, static_cast<size_t>(positive(args, "--top", 5)));
+  printBest(summary.best, static_cast<size_t>(args.top));
   return kExitOk;
 }
 
-CommandRegistration reg({"explore",
-                         "explore FILE.lift --device D --size N=... --budget 10m|--max-kernels K --db FILE "
-                         "[--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D] "
-                         "[--top N] [--no-resume] [--no-warm-start] [--dry-run [--device-info SPEC]]",
-                         {"--no-resume", "--no-warm-start", "--quiet", "--dry-run"},
-                         {"--device", "--size", "--budget", "--max-kernels", "--db", "--strategy", "--seed",
-                          "--shard", "--depth", "--top", "--repeat", "--timeout", "--reference",
-                          "--device-info"},
-                         runExplore});
+CommandRegistration reg(
+    {"explore", "search derivations and parameters of a program for fast kernels", [](CLI::App& cmd) {
+       auto args = std::make_shared<ExploreArgs>();
+       addProgramArgument(cmd, args->file);
+       addDeviceOption(cmd, args->devices);
+       addSizeOption(cmd, args->sizes, "256");
+       addParsedOption(cmd, "--budget", args->budgetSeconds, parseBudget,
+                       "the time to search, e.g. 90s, 10m, 1.5h")
+           ->type_name("DURATION");
+       cmd.add_option("--max-kernels", args->maxKernels, "stop after this many kernels")
+           ->check(integerIn(1, std::numeric_limits<int64_t>::max()))
+           ->type_name("K");
+       cmd.add_option("--db", args->db,
+                      "the result store (created if missing; a later search resumes from it)")
+           ->type_name("FILE");
+       addParsedOption(
+           cmd, "--strategy", args->strategy,
+           [](const std::string& name) {
+             explore::makeStrategy(name, {});  // an unknown name is an error now
+             return name;
+           },
+           "three-phase (default), random or evolution")
+           ->type_name("S");
+       cmd.add_option("--seed", args->seed, "the seed of the strategy (default 1)")
+           ->check(integerIn(1, std::numeric_limits<int64_t>::max()));
+       addParsedOption(cmd, "--shard", args->shard, explore::parseShard,
+                       "evaluate only the candidates of hash class I of N (0 <= I < N)")
+           ->type_name("I/N");
+       cmd.add_option("--depth", args->depth, "the deepest derivation (default 5)")
+           ->check(integerIn(1, 1000));
+       cmd.add_option("--top", args->top, "how many of the best kernels to print (default 5)")
+           ->check(integerIn(1));
+       cmd.add_option("--repeat", args->repeat, "timed runs of each kernel")->check(integerIn(1));
+       cmd.add_option("--timeout", args->timeout, "seconds one run may take")->check(integerIn(1, 1000000));
+       addReferenceOption(cmd, args->reference);
+       cmd.add_flag("--no-resume", args->noResume, "measure again what the store holds");
+       cmd.add_flag("--no-warm-start", args->noWarmStart,
+                    "evolution: start from scratch, not from the store's fastest kernels");
+       cmd.add_flag("--quiet", args->quiet, "no progress lines");
+       auto* dryRun = cmd.add_flag("--dry-run", args->dryRun,
+                                   "compile the candidates and check them against the "
+                                   "device's limits; run nothing, store nothing");
+       addParsedOption(cmd, "--device-info", args->described, describedDevice,
+                       "with --dry-run: a device this machine lacks, e.g. "
+                       "gpu,compute-units=132,local-memory=48K,work-group=1024")
+           ->type_name("SPEC")
+           ->needs(dryRun);
+       return [args] { return runExplore(*args); };
+     }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
@@ -10,20 +11,25 @@
 namespace lift::liftc {
 namespace {
 
-int runPrint(const Args& args) {
-  if (args.positional.size() != 1) throw LiftError("usage: liftc print FILE.lift");
-  ir::Program p = lang::parseFile(args.positional[0]);
-  if (args.has("--check")) ir::typeCheck(p);
+struct PrintArgs {
+  std::string file;
+  bool check = false;
+};
+
+int runPrint(const PrintArgs& args) {
+  ir::Program p = lang::parseFile(args.file);
+  if (args.check) ir::typeCheck(p);
   std::fputs(lang::printProgram(p).c_str(), stdout);
   return kExitOk;
 }
 
 const CommandRegistration registration(Command{
-    "print",
-    "print FILE.lift [--check]   pretty-print (round-trips through the parser)",
-    {"--check"},
-    {},
-    &runPrint});
+    "print", "pretty-print a program (the output parses back to the same program)", [](CLI::App& cmd) {
+      auto args = std::make_shared<PrintArgs>();
+      addProgramArgument(cmd, args->file);
+      cmd.add_flag("--check", args->check, "type-check it first");
+      return [args] { return runPrint(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -7,8 +7,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <tuple>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
 #include "core/support/FileWrite.h"
@@ -21,9 +23,14 @@ namespace {
 
 using namespace lift::rewrite;
 
-int runRewrite(const Args& args) {
-  if (args.positional.size() != 1)
-    throw LiftError("usage: liftc rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--check]");
+struct RewriteArgs {
+  std::string file, output;
+  // --apply, --strategy and --at as given, in order (--at sets the focus of the strategies after it).
+  std::vector<std::pair<std::string, std::string>> steps;
+  bool check = false, trace = false;
+};
+
+int runRewrite(const RewriteArgs& args) {
   // Parse every step before doing anything, so a typo is reported at once.
   struct Item {
     std::string text;
@@ -33,21 +40,21 @@ int runRewrite(const Args& args) {
   };
   std::vector<Item> items;
   Location focus = Location::body();
-  for (auto& [k, v] : args.options) {
+  for (auto& [k, v] : args.steps) {
     if (k == "--apply") {
       items.push_back({v, RewriteStep::parse(v), std::nullopt, focus});
     } else if (k == "--at") {
       auto loc = Location::parse(v);
       if (!loc)
-        throw LiftError(fmt::format("bad location '{}' for --at: expected dot-separated child indices", v));
+        badArgument("--at", fmt::format("bad location '{}': expected dot-separated child indices", v));
       focus = *loc;
     } else if (k == "--strategy") {
       items.push_back({v, std::nullopt, parseStrategy(v), focus});
     }
   }
-  if (items.empty()) throw LiftError("nothing to do: give --apply RULE@LOC[:PARAMS] or --strategy S");
+  if (items.empty()) badUsage("nothing to do: give --apply RULE@LOC[:PARAMS] or --strategy S");
 
-  TypedProgram start = TypedProgram::check(lang::parseFile(args.positional[0]));
+  TypedProgram start = TypedProgram::check(lang::parseFile(args.file));
   TypedProgram cur = start;
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
@@ -63,18 +70,18 @@ int runRewrite(const Args& args) {
       if (!r.state->stopReason().empty())
         std::fprintf(stderr, "liftc rewrite: note: strategy %s stopped: %s\n", it.text.c_str(),
                      r.state->stopReason().c_str());
-      if (args.has("--trace"))
+      if (args.trace)
         for (auto& s : r.state->trace()) std::fprintf(stderr, "  %s\n", s.spec().c_str());
       cur = r.state->typed();
     }
   }
   std::string text = lang::printProgram(cur.program);
-  if (args.has("-o")) {
-    writeFileAtomically(args.get("-o"), text);
+  if (!args.output.empty()) {
+    writeFileAtomically(args.output, text);
   } else {
     std::fputs(text.c_str(), stdout);
   }
-  if (args.has("--check")) {
+  if (args.check) {
     EquivalenceReport rep = checkEquivalence(start.program, cur.program);
     if (!rep) {
       std::fprintf(stderr, "liftc rewrite: check failed: %s\n", rep.message.c_str());
@@ -85,13 +92,33 @@ int runRewrite(const Args& args) {
   return kExitOk;
 }
 
-const CommandRegistration registration(Command{"rewrite",
-                                               "rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--strategy "
-                                               "S] [--at LOC] [--check] [-o OUT.lift]   apply "
-                                               "rewrites, print the result",
-                                               {"--check", "--trace"},
-                                               {"--apply", "--strategy", "--at", "-o"},
-                                               &runRewrite});
+const CommandRegistration registration(Command{
+    "rewrite", "apply rewrites and strategies in the order given; print the result", [](CLI::App& cmd) {
+      auto args = std::make_shared<RewriteArgs>();
+      addProgramArgument(cmd, args->file);
+      // Each in its place among the others: every occurrence is collected as it is parsed.
+      for (auto [name, type, help] :
+           {std::tuple{"--apply", "RULE@LOC[:PARAMS]", "apply a rewrite (as `liftc rules FILE` lists them)"},
+            std::tuple{"--strategy", "S", "run a strategy (at the location of the last --at)"},
+            std::tuple{"--at", "LOC", "where the strategies after it start (default: the body)"}}) {
+        std::string option = name;
+        cmd.add_option_function<std::vector<std::string>>(
+               option,
+               [args, option](const std::vector<std::string>& values) {
+                 for (const std::string& v : values) args->steps.emplace_back(option, v);
+               },
+               help)
+            ->type_name(type)
+            ->trigger_on_parse();
+      }
+      cmd.add_option("-o", args->output, "write the result to this file instead of standard output")
+          ->type_name("OUT.lift");
+      cmd.add_flag("--check", args->check,
+                   "compare the original and the result in the interpreter on random inputs (exit 1 when "
+                   "they differ)");
+      cmd.add_flag("--trace", args->trace, "print the rewrites each strategy applied to stderr");
+      return [args] { return runRewrite(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

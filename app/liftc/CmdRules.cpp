@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "core/lang/Parser.h"
 #include "rewrite/Engine.h"
 #include "rewrite/RuleDocs.h"
@@ -17,28 +18,34 @@ namespace {
 
 using namespace lift::rewrite;
 
-std::vector<Family> parseFamilies(const Args& args) {
+struct RulesArgs {
+  std::string file, at;
+  std::vector<std::string> families;
+  bool all = false, markdown = false, noMacros = false, allParams = false, verbose = false, locations = false;
+};
+
+std::vector<Family> parseFamilies(const RulesArgs& args) {
   std::vector<Family> fams;
-  for (auto& f : args.all("--family")) {
+  for (auto& f : args.families) {
     auto fam = familyByName(f);
     if (!fam) {
       std::string names;
       for (Family g : allFamilies()) names += (names.empty() ? "" : ", ") + std::string(familyName(g));
-      throw LiftError(fmt::format("unknown rule family '{}' (families: {})", f, names));
+      badArgument("--family", fmt::format("unknown rule family '{}' (families: {})", f, names));
     }
     fams.push_back(*fam);
   }
   return fams;
 }
 
-int runRules(const Args& args) {
+int runRules(const RulesArgs& args) {
   const RuleRegistry& reg = RuleRegistry::instance();
-  if (args.has("--markdown")) {
+  if (args.markdown) {
     std::fputs(rulesMarkdown(reg).c_str(), stdout);
     return kExitOk;
   }
-  if (args.has("--all")) {
-    if (!args.positional.empty()) throw LiftError("liftc rules --all takes no file");
+  if (args.all) {
+    if (!args.file.empty()) badUsage("--all takes no FILE.lift");
     std::vector<Family> fams = parseFamilies(args);
     if (fams.empty()) {
       std::fputs(rulesListing(reg).c_str(), stdout);
@@ -50,11 +57,10 @@ int runRules(const Args& args) {
     }
     return kExitOk;
   }
-  if (args.positional.size() != 1)
-    throw LiftError("usage: liftc rules FILE.lift [--at LOC] | liftc rules --all");
-  TypedProgram p = TypedProgram::check(lang::parseFile(args.positional[0]));
+  if (args.file.empty()) badUsage("expected one FILE.lift (or --all, or --markdown)");
+  TypedProgram p = TypedProgram::check(lang::parseFile(args.file));
 
-  if (args.has("--locations")) {
+  if (args.locations) {
     // Every location with what is there, indented by depth, e.g. for choosing where to --apply.
     std::vector<LocatedNode> all = allLocations(p.main());
     int width = 0;
@@ -69,17 +75,17 @@ int runRules(const Args& args) {
     }
     return kExitOk;
   }
-  if (args.has("--at")) {
-    std::string locText = args.get("--at");
+  if (!args.at.empty()) {
+    const std::string& locText = args.at;
     auto loc = Location::parse(locText);
     if (!loc)
-      throw LiftError(
-          fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0", locText));
+      badArgument("--at", fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0",
+                                      locText));
     std::string why;
     Resolved r = resolve(p.main(), *loc, &why);
     if (!r) throw LiftError(why);
     std::printf("at %s: %s\n", loc->toString().c_str(), describeNode(r.node).c_str());
-    bool showAll = args.has("--verbose");
+    bool showAll = args.verbose;
     for (const RuleAtLocation& ra : rulesAt(p, *loc, false)) {
       if (ra.applies) {
         RewriteStep step{ra.rule, *loc, ra.params};
@@ -93,25 +99,35 @@ int runRules(const Args& args) {
 
   EnumerateOptions opts;
   opts.families = parseFamilies(args);
-  opts.includeMacros = !args.has("--no-macros");
-  opts.allParameterChoices = args.has("--all-params");
+  opts.includeMacros = !args.noMacros;
+  opts.allParameterChoices = args.allParams;
   std::vector<RewriteStep> steps = enumerateRewrites(p, opts);
   size_t width = 0;
   for (auto& s : steps) width = std::max(width, s.spec().size());
   for (auto& s : steps)
     std::printf("%-*s  %s\n", static_cast<int>(width), s.spec().c_str(), s.rule->description.c_str());
-  if (steps.empty()) std::fprintf(stderr, "no rule applies anywhere in %s\n", args.positional[0].c_str());
+  if (steps.empty()) std::fprintf(stderr, "no rule applies anywhere in %s\n", args.file.c_str());
   return kExitOk;
 }
 
 const CommandRegistration registration(Command{
-    "rules",
-    "rules FILE.lift [--at LOC | --locations] [--family F] [--no-macros] [--all-params] | rules --all | "
-    "rules --markdown   "
-    "list applicable rewrites (RULE@LOC[:PARAMS]) or every rule",
-    {"--all", "--markdown", "--no-macros", "--all-params", "--verbose", "--locations"},
-    {"--at", "--family"},
-    &runRules});
+    "rules", "list the rewrites that apply to a program (RULE@LOC[:PARAMS]), or every rule",
+    [](CLI::App& cmd) {
+      auto args = std::make_shared<RulesArgs>();
+      cmd.add_option("FILE.lift", args->file, "the program (not with --all or --markdown)")->type_name("");
+      auto* at =
+          cmd.add_option("--at", args->at, "every rule at this location, with why those that do not apply")
+              ->type_name("LOC");
+      cmd.add_flag("--locations", args->locations, "every location with its node and type")->excludes(at);
+      cmd.add_option("--family", args->families, "only the rules of this family (repeatable)")
+          ->type_name("F");
+      cmd.add_flag("--no-macros", args->noMacros, "no macro rules");
+      cmd.add_flag("--all-params", args->allParams, "every parameter choice, not only the first");
+      cmd.add_flag("--verbose", args->verbose, "with --at: also the rules for other kinds of node");
+      cmd.add_flag("--all", args->all, "the rule library: NAME  FAMILY  lhs => rhs");
+      cmd.add_flag("--markdown", args->markdown, "the rule library as docs/RULES.md");
+      return [args] { return runRules(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -42,33 +42,17 @@
 namespace lift::liftc {
 namespace {
 
-int64_t positiveOption(const Args& args, const std::string& opt, int64_t def, int64_t min = 1) {
-  if (!args.has(opt)) return def;
-  auto v = parseInteger(args.get(opt));
-  if (!v || *v < min)
-    badArgument(fmt::format("{}: expected an integer of at least {}, got '{}'", opt, min, args.get(opt)));
-  return *v;
-}
-
-// "256" or "16,16" -> {16, 16}: one to three positive integers.
-std::vector<int64_t> parseNDRange(const Args& args, const std::string& opt) {
-  if (!args.has(opt)) return {};
-  std::string text = args.get(opt);
-  std::vector<int64_t> out;
-  size_t start = 0;
-  while (true) {
-    size_t end = text.find(',', start);
-    std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto v = parseInteger(item);
-    if (!v || *v < 1 || *v > kMaxSize)
-      badArgument(fmt::format("{}: expected one to three positive integers X[,Y[,Z]], got '{}'", opt, text));
-    out.push_back(*v);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  if (out.size() > 3) badArgument(fmt::format("{}: at most three dimensions, got '{}'", opt, text));
-  return out;
-}
+struct RunArgs {
+  std::string file;
+  std::string device;
+  arith::Env sizes;
+  std::vector<int64_t> global, local;
+  int64_t repeat = 10, warmup = 1, timeout = 60, interpreterBudget = codegen::kDefaultInterpreterBudget;
+  uint64_t seed = 1;
+  codegen::ReferenceChoice reference;
+  bool small = false, inProcess = false, timeoutGiven = false;
+  std::string kernel;  // --kernel FILE.cl
+};
 
 std::string dimsText(const std::vector<uint64_t>& d) {
   std::string s;
@@ -131,35 +115,33 @@ codegen::Evaluation evaluateWithSource(const ir::Program& p, const codegen::Eval
   return codegen::evaluate(p, kernel, plain, evaluator);
 }
 
-int runRun(const Args& args) {
-  if (args.positional.size() != 1)
-    badArgument("expected one FILE.lift; usage: liftc run FILE.lift [--device D] [--size N=...]...");
-  const std::string& file = args.positional[0];
+int runRun(const RunArgs& args) {
+  if (args.inProcess && args.timeoutGiven)
+    badUsage(
+        "--timeout needs the worker process (a kernel running in this process cannot be stopped): drop "
+        "--in-process or --timeout");
+  const std::string& file = args.file;
   ir::Program p = lang::parseFile(file);
 
   codegen::EvaluationRequest req;
-  arith::Env given = parseSizeOptions(args.all("--size"), p, "1024");
-  req.global = parseNDRange(args, "--global");
-  req.local = parseNDRange(args, "--local");
-  req.run.repetitions = static_cast<int>(positiveOption(args, "--repeat", 10));
-  req.run.warmups = static_cast<int>(positiveOption(args, "--warmup", 1, 0));
-  if (args.has("--in-process") && args.has("--timeout"))
-    throw LiftError(
-        "--timeout needs the worker process (a kernel running in this process cannot be stopped): drop "
-        "--in-process or --timeout");
-  req.run.timeoutMs = 1000.0 * static_cast<double>(positiveOption(args, "--timeout", 60));
+  const arith::Env& given = args.sizes;
+  checkSizeNames(given, p);
+  req.global = args.global;
+  req.local = args.local;
+  req.run.repetitions = static_cast<int>(args.repeat);
+  req.run.warmups = static_cast<int>(args.warmup);
+  req.run.timeoutMs = 1000.0 * static_cast<double>(args.timeout);
   req.run.returnOutputs = false;
-  req.seed = static_cast<uint64_t>(positiveOption(args, "--seed", 1, 0));
-  req.interpreterBudget = static_cast<double>(
-      positiveOption(args, "--interp-budget", static_cast<int64_t>(codegen::kDefaultInterpreterBudget), 0));
-  if (args.has("--reference")) req.reference = codegen::ReferenceChoice::parse(args.get("--reference"));
-  req.sizes = codegen::runSizes(p, given, args.has("--small"));  // throws (exit 2) for invalid sizes
+  req.seed = args.seed;
+  req.interpreterBudget = static_cast<double>(args.interpreterBudget);
+  req.reference = args.reference;
+  req.sizes = codegen::runSizes(p, given, args.small);  // throws (exit 2) for invalid sizes
 
   // The device, resolved here so that an unknown name lists the devices; the worker opens the
   // same one by its index.
-  runtime::Device device = runtime::Device::find(args.get("--device"));
+  runtime::Device device = runtime::Device::find(args.device);
   std::unique_ptr<runtime::Evaluator> evaluator;
-  if (args.has("--in-process")) {
+  if (args.inProcess) {
     evaluator = std::make_unique<runtime::KernelRunner>(device);
   } else {
     auto worker = std::make_unique<runtime::WorkerClient>(runtime::WorkerOptions{
@@ -170,19 +152,17 @@ int runRun(const Args& args) {
 
   std::printf("program:    %s (%s)\n", p.name.c_str(), file.c_str());
   std::printf("device:     %s%s\n", device.info().label().c_str(),
-              args.has("--in-process") ? "" : " (in a worker process)");
+              args.inProcess ? "" : " (in a worker process)");
   std::string sizeLine;
   for (auto& s : p.sizes) {
-    const char* origin = given.count(s.name)                      ? "given"
-                         : !args.has("--small") && s.defaultValue ? "default"
-                                                                  : "chosen";
+    const char* origin = given.count(s.name) ? "given" : !args.small && s.defaultValue ? "default" : "chosen";
     sizeLine +=
         fmt::format("{}{}={} ({})", sizeLine.empty() ? "" : ", ", s.name, req.sizes.at(s.name), origin);
   }
   std::printf("sizes:      %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
   std::fflush(stdout);
 
-  codegen::Evaluation e = args.has("--kernel") ? evaluateWithSource(p, req, *evaluator, args.get("--kernel"))
+  codegen::Evaluation e = !args.kernel.empty() ? evaluateWithSource(p, req, *evaluator, args.kernel)
                                                : codegen::evaluate(p, req, *evaluator);
 
   if (e.status == codegen::EvaluationStatus::InvalidSizes ||
@@ -237,16 +217,32 @@ int runRun(const Args& args) {
 }
 
 const CommandRegistration registration(Command{
-    "run",
-    "run FILE.lift [--device D] [--size N=1024[,M=..]]... [--local X[,Y,Z]] [--global X[,Y,Z]] [--repeat R] "
-    "[--warmup W] [--timeout S] [--seed S] [--reference auto|interpreter|none|sgemm|sgemv|sdot|sasum|sscal] "
-    "[--small] [--interp-budget A] [--in-process] [--kernel FILE.cl]   run, validate and time the kernel on "
-    "a "
-    "device (--kernel: that source instead of the generated one)",
-    {"--in-process", "--small"},
-    {"--device", "--size", "--local", "--global", "--repeat", "--warmup", "--timeout", "--seed",
-     "--reference", "--interp-budget", "--kernel"},
-    &runRun});
+    "run", "run, validate and time the kernel of a lowered program on an OpenCL device", [](CLI::App& cmd) {
+      auto args = std::make_shared<RunArgs>();
+      addProgramArgument(cmd, args->file);
+      addDeviceOption(cmd, args->device);
+      addSizeOption(cmd, args->sizes, "1024");
+      addNDRangeOption(cmd, "--global", args->global, "the global size to generate and launch for");
+      addNDRangeOption(cmd, "--local", args->local, "the local (work-group) size");
+      cmd.add_option("--repeat", args->repeat, "timed runs (default 10)")->check(integerIn(1));
+      cmd.add_option("--warmup", args->warmup, "runs before the timed ones (default 1)")->check(integerIn(0));
+      cmd.add_option("--timeout", args->timeout, "seconds one run may take (default 60)")
+          ->check(integerIn(1, 1000000))
+          ->each([args](const std::string&) { args->timeoutGiven = true; });
+      cmd.add_option("--seed", args->seed, "the seed of the random inputs (default 1)")
+          ->check(integerIn(0, std::numeric_limits<int64_t>::max()));
+      cmd.add_option("--interp-budget", args->interpreterBudget,
+                     "the most work the interpreter may do for the expected outputs (default 5000000)")
+          ->check(integerIn(0, std::numeric_limits<int64_t>::max()));
+      addReferenceOption(cmd, args->reference);
+      cmd.add_flag("--small", args->small, "the smallest valid sizes instead of the program's defaults");
+      cmd.add_flag("--in-process", args->inProcess, "run the kernel in this process, not in a worker");
+      cmd.add_option("--kernel", args->kernel,
+                     "run the OpenCL source of this file instead of the generated kernel (same name and "
+                     "parameters)")
+          ->type_name("FILE.cl");
+      return [args] { return runRun(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

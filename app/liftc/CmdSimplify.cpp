@@ -107,19 +107,31 @@ class RangeParser {
   }
 };
 
-int runSimplify(const Args& args) {
-  if (args.positional.empty())
-    throw LiftError("missing EXPR; usage: liftc simplify EXPR [--range VAR=LO:HI]...");
+struct SimplifyArgs {
+  std::vector<std::string> expression, ranges;
+};
+
+int runSimplify(const SimplifyArgs& args) {
   std::string text;
-  for (auto& p : args.positional) text += (text.empty() ? "" : " ") + p;
-  auto vars = RangeParser(args.all("--range")).run();
+  for (auto& p : args.expression) text += (text.empty() ? "" : " ") + p;
+  auto vars = RangeParser(args.ranges).run();
   Expr e = arith::parse(text, vars, "<expr>");
   std::printf("%s\n", arith::toString(e).c_str());
   return kExitOk;
 }
 
-const CommandRegistration kSimplify(
-    {"simplify", "simplify EXPR [--range VAR=LO:HI]...", {}, {"--range"}, runSimplify});
+const CommandRegistration kSimplify(Command{
+    "simplify", "simplify an integer expression and print it in C syntax", [](CLI::App& cmd) {
+      auto args = std::make_shared<SimplifyArgs>();
+      cmd.add_option("EXPR", args->expression, "the expression (several arguments are joined by spaces)")
+          ->required()
+          ->type_name("");
+      cmd.add_option("--range", args->ranges,
+                     "the range of a variable, LO <= VAR < HI (HI may be empty: no upper bound); the bounds "
+                     "may use the variables of earlier --range options (repeatable)")
+          ->type_name("VAR=LO:HI");
+      return [args] { return runSimplify(*args); };
+    }});
 
 }  // namespace
 }  // namespace lift::liftc

@@ -6,12 +6,18 @@
 #include <cstdio>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
 #include "codegen/runtime/Worker.h"
 
 namespace lift::liftc {
 namespace {
 
-int runWorker(const Args& args) {
+struct WorkerArgs {
+  std::string device, cacheDir;
+  bool noDiskCache = false;
+};
+
+int runWorker(const WorkerArgs& args) {
   // The protocol keeps the real stdout to itself; anything else written to stdout (a kernel's
   // printf, driver chatter) goes to stderr, which the parent collects for crash reports.
   std::fflush(stdout);
@@ -22,18 +28,22 @@ int runWorker(const Args& args) {
   }
   ::dup2(2, 1);
   std::optional<std::filesystem::path> cacheDir;
-  if (args.has("--no-disk-cache"))
+  if (args.noDiskCache)
     cacheDir = std::filesystem::path();
-  else if (args.has("--cache-dir"))
-    cacheDir = std::filesystem::path(args.get("--cache-dir"));
-  return runtime::serveWorker(0, out, args.get("--device"), cacheDir);
+  else if (!args.cacheDir.empty())
+    cacheDir = std::filesystem::path(args.cacheDir);
+  return runtime::serveWorker(0, out, args.device, cacheDir);
 }
 
-CommandRegistration reg({"worker",
-                         "worker [--device D] [--cache-dir DIR | --no-disk-cache]",
-                         {"--no-disk-cache"},
-                         {"--device", "--cache-dir"},
-                         runWorker});
+CommandRegistration reg(
+    {"worker", "the process kernels run in (started by liftc run and explore)", [](CLI::App& cmd) {
+       auto args = std::make_shared<WorkerArgs>();
+       addDeviceOption(cmd, args->device);
+       auto* noCache =
+           cmd.add_flag("--no-disk-cache", args->noDiskCache, "keep built kernels in memory only");
+       cmd.add_option("--cache-dir", args->cacheDir, "where built kernels are kept")->excludes(noCache);
+       return [args] { return runWorker(*args); };
+     }});
 
 }  // namespace
 }  // namespace lift::liftc

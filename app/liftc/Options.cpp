@@ -1,52 +1,142 @@
-// Option values shared by liftc's subcommands (see Options.h).
+// liftc's command-line layer shared by the subcommands (see Options.h).
 #include "app/liftc/Options.h"
 
 #include <fmt/format.h>
 
-#include <stdexcept>
+#include "core/support/Diagnostic.h"
 
 namespace lift::liftc {
 
-void badArgument(const std::string& message) { throw std::invalid_argument(message); }
-
-std::optional<int64_t> parseInteger(const std::string& s) {
-  if (s.empty() || s.size() > 18) return std::nullopt;
-  for (char c : s)
-    if (c < '0' || c > '9') return std::nullopt;
-  return std::stoll(s);
+void badArgument(const std::string& option, const std::string& message) {
+  throw CLI::ValidationError(option, message);
 }
 
-arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p,
-                            const std::string& example) {
-  std::string names;
-  for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
-  arith::Env sizes;
-  for (const std::string& spec : specs) {
-    size_t start = 0;
-    while (true) {
-      size_t end = spec.find(',', start);
-      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
-      size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        badArgument(fmt::format("--size: expected NAME=VALUE (e.g. --size N={}), got '{}'", example, item));
-      std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-      if (!p.findSize(name))
-        badArgument(fmt::format("--size: the program has no size '{}' (its sizes: {})", name,
-                                names.empty() ? "none" : names));
-      auto v = parseInteger(value);
-      if (!v)
-        badArgument(fmt::format("--size: the value of {} must be a positive integer, got '{}'", name, value));
-      if (*v < 1) badArgument(fmt::format("--size: {} must be at least 1, got {}", name, *v));
-      if (*v > kMaxSize)
-        badArgument(fmt::format("--size: {} = {} is too large (at most {})", name, *v, kMaxSize));
-      if (auto it = sizes.find(name); it != sizes.end() && it->second != *v)
-        badArgument(fmt::format("--size: {} is given twice, as {} and {}", name, it->second, *v));
-      sizes[name] = *v;
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+void badUsage(const std::string& message) { throw CLI::ValidationError(message); }
+
+CLI::Option* addProgramArgument(CLI::App& cmd, std::string& into, const std::string& what) {
+  return cmd.add_option("FILE.lift", into, what)->required()->type_name("");
+}
+
+namespace {
+
+// The value as typed, shortened for a message.
+std::string shown(const std::string& s) { return s.size() > 40 ? s.substr(0, 40) + "..." : s; }
+
+}  // namespace
+
+CLI::Validator integerIn(int64_t min, int64_t max) {
+  std::string expected = min == 0   ? "a non-negative integer"
+                         : min == 1 ? "a positive integer"
+                                    : fmt::format("an integer of at least {}", min);
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits) return fmt::format("expected {}, got '{}'", expected, shown(text));
+        size_t first = text.find_first_not_of('0');
+        if (first != std::string::npos && text.size() - first > 18)
+          return fmt::format("{} is too large (at most {})", shown(text), max);
+        int64_t v = first == std::string::npos ? 0 : std::stoll(text);
+        if (v < min) return fmt::format("expected {}, got '{}'", expected, text);
+        if (v > max) return fmt::format("{} is too large (at most {})", text, max);
+        return {};
+      },
+      min == 1 ? "POSITIVE" : "INTEGER");
+}
+
+CLI::Option* addSizeOption(CLI::App& cmd, arith::Env& into, const std::string& example,
+                           const std::string& name) {
+  return cmd
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [&into, example, name](const std::vector<std::string>& items) {
+            for (const std::string& item : items) {
+              try {
+                interp::parseSizeList(item, into, example);
+              } catch (const LiftError& e) {
+                badArgument(name, e.diagnostic().message);
+              }
+            }
+          },
+          fmt::format("sizes of the program, e.g. N={0} or N={0},M=8 (repeatable); each from 1 to {1}",
+                      example, interp::kMaxSize))
+      ->type_name("NAME=VALUE[,...]");
+}
+
+void checkSizeNames(const arith::Env& sizes, const ir::Program& p) {
+  for (auto& [name, value] : sizes) {
+    if (p.findSize(name)) continue;
+    std::string names;
+    for (auto& s : p.sizes) names += (names.empty() ? "" : ", ") + s.name;
+    badArgument("--size", fmt::format("the program has no size '{}' (its sizes: {})", name,
+                                      names.empty() ? "none" : names));
   }
-  return sizes;
+}
+
+CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,
+                              const std::string& help) {
+  return cmd
+      .add_option_function<std::string>(
+          name,
+          [&into, name](const std::string& text) {
+            into.clear();
+            size_t start = 0;
+            while (true) {
+              size_t end = text.find(',', start);
+              std::string item =
+                  text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+              std::string why = item;
+              if (!integerIn(1, interp::kMaxSize)(why).empty() || into.size() == 3)
+                badArgument(name, fmt::format("expected one to three positive integers X[,Y[,Z]], got '{}'",
+                                              shown(text)));
+              into.push_back(std::stoll(item));
+              if (end == std::string::npos) return;
+              start = end + 1;
+            }
+          },
+          help)
+      ->type_name("X[,Y[,Z]]");
+}
+
+namespace {
+
+const char* kDeviceHelp =
+    "the OpenCL device: its index or a part of its name or type as `liftc devices` lists them (e.g. 0, cpu, "
+    "NVIDIA)";
+
+CLI::Validator deviceName() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "expected a device index or name (see liftc devices), got ''" : "";
+      },
+      "DEVICE");
+}
+
+}  // namespace
+
+CLI::Option* addDeviceOption(CLI::App& cmd, std::string& into) {
+  return cmd.add_option("--device", into, kDeviceHelp)->check(deviceName())->type_name("D");
+}
+
+CLI::Option* addDeviceOption(CLI::App& cmd, std::vector<std::string>& into) {
+  return cmd.add_option("--device", into, std::string(kDeviceHelp) + " (repeatable: one worker each)")
+      ->check(deviceName())
+      ->type_name("D");
+}
+
+CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into) {
+  return cmd
+      .add_option_function<std::string>(
+          "--reference",
+          [&into](const std::string& text) {
+            try {
+              into = codegen::ReferenceChoice::parse(text);
+            } catch (const LiftError& e) {
+              badArgument("--reference", e.diagnostic().message);
+            }
+          },
+          "where the expected outputs come from: auto (default), interpreter, none, or an OpenBLAS routine "
+          "(sgemm, sgemv, sdot, sasum, sscal)")
+      ->type_name("R");
 }
 
 }  // namespace lift::liftc

@@ -1,31 +1,57 @@
-// Option values shared by liftc's subcommands: integers, and the sizes of `--size N=16,M=8`
-// (repeatable) as `liftc eval` and `liftc run` take them. A bad value throws
-// std::invalid_argument with a message naming the option; liftc prints it and exits with 2.
+// liftc's command-line layer shared by the subcommands (on CLI11): the program argument, the
+// integer, size, NDRange and device options, and usage errors. Every usage error is a
+// CLI::ParseError whose message names the option (or argument) and what is wrong with it; liftc
+// prints it with the command's usage line and exits with status 2.
 #pragma once
+
+#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "codegen/Evaluation.h"
 #include "core/arith/ArithExpr.h"
+#include "core/interp/SizeList.h"
 #include "core/ir/IR.h"
 
 namespace lift::liftc {
 
-// The largest size accepted: lengths are 32-bit in the generated kernels.
-constexpr int64_t kMaxSize = std::numeric_limits<int32_t>::max();
+// A usage error found after parsing (an option's value does not fit the program, two options
+// that exclude each other): "OPTION: MESSAGE".
+[[noreturn]] void badArgument(const std::string& option, const std::string& message);
+// A usage error that belongs to no single option.
+[[noreturn]] void badUsage(const std::string& message);
 
-[[noreturn]] void badArgument(const std::string& message);
+// The required positional argument FILE.lift (a program).
+CLI::Option* addProgramArgument(CLI::App& cmd, std::string& into, const std::string& what = "the program");
 
-// A non-negative decimal integer of at most 18 digits; nullopt for anything else.
-std::optional<int64_t> parseInteger(const std::string& s);
+// A decimal integer in [min, max] (at most 18 digits, no sign, no spaces): "expected a positive
+// integer, got 'x'", "expected a non-negative integer ...", "... is too large (at most MAX)".
+CLI::Validator integerIn(int64_t min, int64_t max = std::numeric_limits<int32_t>::max());
 
-// "--size N=16,M=8" (repeatable) -> {N: 16, M: 8}: names the program declares, values from 1
-// to kMaxSize, a name given twice only with the same value. `example` is the value the
-// message for a malformed item suggests ("16" -> "e.g. --size N=16").
-arith::Env parseSizeOptions(const std::vector<std::string>& specs, const ir::Program& p,
-                            const std::string& example = "16");
+// --size NAME=VALUE[,NAME=VALUE...] (or another option `name` of the same syntax), repeatable, parsed into
+// `into` by interp::parseSizeList as the command line is parsed (a name given twice across the repeats is an
+// error too). `example` is the value the message for a malformed item suggests.
+CLI::Option* addSizeOption(CLI::App& cmd, arith::Env& into, const std::string& example = "16",
+                           const std::string& name = "--size");
+// The sizes given must be sizes of the program: "--size: the program has no size 'Q' (its
+// sizes: N, M)".
+void checkSizeNames(const arith::Env& sizes, const ir::Program& p);
+
+// An NDRange option (--global, --local): X[,Y[,Z]], one to three positive integers.
+CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,
+                              const std::string& help);
+
+// --device D: an OpenCL device as `liftc devices` lists them, by index or by a part of its
+// name or type ("cpu", "NVIDIA"); resolved by runtime::Device::find.
+CLI::Option* addDeviceOption(CLI::App& cmd, std::string& into);
+// The same, repeatable (one worker per device).
+CLI::Option* addDeviceOption(CLI::App& cmd, std::vector<std::string>& into);
+
+// --reference auto|interpreter|none|sgemm|sgemv|sdot|sasum|sscal: where the expected outputs of a
+// run come from (codegen::ReferenceChoice::parse).
+CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into);
 
 }  // namespace lift::liftc

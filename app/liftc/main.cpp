@@ -1,10 +1,15 @@
-// liftc: the command-line face of the Lift compiler library (no Qt). Dispatches to the
-// registered subcommands; every user error ends with a message and exit status 2.
+// liftc: the command-line face of the Lift compiler library (no Qt). Builds one CLI11 parser
+// from the registered subcommands, runs the one given, and turns every error into a message and
+// an exit status: a usage error (what and where, the command's usage line) and every other user
+// error exit with 2.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "app/liftc/Command.h"
 #include "core/support/Diagnostic.h"
@@ -19,109 +24,97 @@ static std::vector<Command>& registry() {
 CommandRegistration::CommandRegistration(Command c) { registry().push_back(std::move(c)); }
 const std::vector<Command>& commands() { return registry(); }
 
-bool Args::has(const std::string& opt) const {
-  for (auto& [k, v] : options)
-    if (k == opt) return true;
-  return false;
-}
+namespace {
 
-std::string Args::get(const std::string& opt, const std::string& def) const {
-  std::string r = def;
-  for (auto& [k, v] : options)
-    if (k == opt) r = v;
-  return r;
-}
-
-std::vector<std::string> Args::all(const std::string& opt) const {
-  std::vector<std::string> r;
-  for (auto& [k, v] : options)
-    if (k == opt) r.push_back(v);
-  return r;
-}
-
-static void usage(FILE* out) {
-  std::fprintf(out, "usage: liftc COMMAND [ARGS]\n\ncommands:\n");
-  for (auto& c : commands()) std::fprintf(out, "  liftc %s\n", c.usage.c_str());
-}
-
-static bool contains(const std::vector<std::string>& v, const std::string& s) {
-  for (auto& x : v)
-    if (x == s) return true;
-  return false;
-}
-
-static int dispatch(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? kExitError : kExitOk;
+// The message of a parse error in liftc's words: what is wrong and which argument or option.
+std::string usageMessage(const CLI::ParseError& e, const CLI::App& app, const CLI::App* cmd) {
+  std::string what = e.what();
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    std::vector<std::string> extra = cmd ? cmd->remaining() : app.remaining();
+    if (extra.empty()) return what;
+    const std::string& first = extra.front();
+    if (!cmd) return fmt::format("unknown command '{}'", first);
+    return first.size() > 1 && first[0] == '-' ? fmt::format("unknown option '{}'", first)
+                                               : fmt::format("unexpected argument '{}'", first);
   }
-  std::string name = argv[1];
-  const Command* cmd = nullptr;
-  for (auto& c : commands())
-    if (c.name == name) cmd = &c;
-  if (!cmd) {
-    std::fprintf(stderr, "liftc: error: unknown command '%s'\n", name.c_str());
-    usage(stderr);
+  if (dynamic_cast<const CLI::RequiredError*>(&e)) {
+    if (!cmd)
+      return app.remaining().empty() ? "expected a command"
+                                     : fmt::format("unknown command '{}'", app.remaining().front());
+    for (const CLI::Option* o : cmd->get_options())
+      if (o->get_required() && o->count() == 0)
+        return !o->get_positional()              ? fmt::format("option '{}' is required", o->get_name())
+               : o->get_items_expected_max() > 1 ? fmt::format("missing {}", o->get_name())
+                                                 : fmt::format("expected one {}", o->get_name());
+    return what;
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) && cmd) {
+    for (const CLI::Option* o : cmd->get_options()) {
+      std::string name = o->get_name();
+      if (what.rfind(name + ":", 0) != 0) continue;
+      if (what.find("missing") != std::string::npos) return fmt::format("option '{}' needs a value", name);
+      if (what.find("At Most") != std::string::npos)
+        return fmt::format("option '{}' is given more than once", name);
+    }
+  }
+  return what;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app("liftc: the command line of Lift Studio (derive OpenCL kernels by rewriting)", "liftc");
+  auto formatter = std::make_shared<CLI::Formatter>();
+  formatter->label("Usage", "usage");
+  app.formatter(formatter);
+  app.require_subcommand(1);
+  std::map<const CLI::App*, std::function<int()>> runners;
+  for (const Command& c : commands()) {
+    CLI::App* cmd = app.add_subcommand(c.name, c.description);
+    runners[cmd] = c.define(*cmd);
+  }
+  const CLI::App* cmd = nullptr;
+  auto name = [&] { return cmd ? "liftc " + cmd->get_name() : std::string("liftc"); };
+  auto usageError = [&](const std::string& message) {
+    const CLI::App& where = cmd ? *cmd : app;
+    std::string usage = formatter->make_usage(&where, name());
+    std::fprintf(stderr, "%s: error: %s\n%s(run '%s --help' for more)\n", name().c_str(), message.c_str(),
+                 usage.c_str(), name().c_str());
     return kExitError;
-  }
-  Args args;
-  for (int i = 2; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("usage: liftc %s\n", cmd->usage.c_str());
-      return kExitOk;
-    }
-    if (a.size() > 2 && a.rfind("--", 0) == 0) {
-      std::string key = a, value;
-      if (auto eq = a.find('='); eq != std::string::npos && !contains(cmd->flags, a.substr(0, eq))) {
-        key = a.substr(0, eq);
-        value = a.substr(eq + 1);
-        if (!contains(cmd->valueOptions, key)) {
-          std::fprintf(stderr, "liftc %s: error: unknown option '%s'\n", name.c_str(), key.c_str());
-          return kExitError;
-        }
-      } else if (contains(cmd->flags, a)) {
-        // flag
-      } else if (contains(cmd->valueOptions, a)) {
-        if (i + 1 >= argc) {
-          std::fprintf(stderr, "liftc %s: error: option '%s' needs a value\n", name.c_str(), a.c_str());
-          return kExitError;
-        }
-        value = argv[++i];
-      } else {
-        std::fprintf(stderr, "liftc %s: error: unknown option '%s'\nusage: liftc %s\n", name.c_str(),
-                     a.c_str(), cmd->usage.c_str());
-        return kExitError;
-      }
-      args.options.emplace_back(key, value);
-    } else if (a == "-o" && contains(cmd->valueOptions, "-o")) {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "liftc %s: error: option '-o' needs a value\n", name.c_str());
-        return kExitError;
-      }
-      args.options.emplace_back("-o", argv[++i]);
-    } else {
-      args.positional.push_back(a);
-    }
-  }
+  };
   try {
-    int status = cmd->run(args);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError&) {
+      if (!app.get_subcommands().empty()) cmd = app.get_subcommands().front();
+      throw;
+    }
+    cmd = app.get_subcommands().front();
+    int status = runners.at(cmd)();
     // What went to standard output must have arrived: a full disk or a closed pipe is an error.
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-      std::fprintf(stderr, "liftc %s: error: cannot write to standard output (%s)\n", name.c_str(),
+      std::fprintf(stderr, "%s: error: cannot write to standard output (%s)\n", name().c_str(),
                    std::strerror(errno));
       return kExitError;
     }
     return status;
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);  // the help of the command given, if any
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (argc < 2) {
+      std::fputs(app.help().c_str(), stderr);
+      return kExitError;
+    }
+    return usageError(usageMessage(e, app, cmd));
   } catch (const LiftError& e) {
     std::fprintf(stderr, "%s\n", e.diagnostic().format().c_str());
     return kExitError;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "liftc %s: error: %s\n", name.c_str(), e.what());
+    std::fprintf(stderr, "%s: error: %s\n", name().c_str(), e.what());
     return kExitError;
   }
 }
 
+}  // namespace
 }  // namespace lift::liftc
 
-int main(int argc, char** argv) { return lift::liftc::dispatch(argc, argv); }
+int main(int argc, char** argv) { return lift::liftc::run(argc, argv); }

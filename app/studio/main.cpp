@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "core/interp/SizeList.h"
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/SearchProblem.h"
 
@@ -113,9 +114,9 @@ int main(int argc, char** argv) {
   if (cli.isSet(sizeOpt)) {
     lift::arith::Env sizes;
     try {
-      for (const QString& s : cli.values(sizeOpt)) lift::explore::parseSizes(s.toStdString(), sizes);
+      for (const QString& s : cli.values(sizeOpt)) lift::interp::parseSizeList(s.toStdString(), sizes);
     } catch (const lift::LiftError& e) {
-      std::fprintf(stderr, "lift-studio: --size: %s\n", e.what());
+      std::fprintf(stderr, "lift-studio: --size: %s\n", e.diagnostic().message.c_str());
       ok = false;
     }
     window.runPanel()->setSizeTexts(lift::views::sizeTexts(sizes));

@@ -40,6 +40,7 @@
 #include "codegen/Launch.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
+#include "core/interp/SizeList.h"
 #include "core/lang/Parser.h"
 #include "rewrite/explore/DerivationTemplate.h"
 #include "rewrite/explore/ResultStore.h"
@@ -179,7 +180,7 @@ Case parseCase(const std::string& spec) {
   c.file = parts[1];
   c.sizesText = parts[2];
   c.routine = parts[3];
-  explore::parseSizes(parts[2], c.sizes);
+  interp::parseSizeList(parts[2], c.sizes);
   return c;
 }
 

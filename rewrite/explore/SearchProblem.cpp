@@ -15,25 +15,6 @@ std::string formatSizes(const arith::Env& sizes) {
   return out;
 }
 
-void parseSizes(const std::string& text, arith::Env& into) {
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      throw LiftError(fmt::format("bad size '{}': expected NAME=VALUE", item));
-    std::string name = item.substr(0, eq), value = item.substr(eq + 1);
-    char* end = nullptr;
-    long long v = std::strtoll(value.c_str(), &end, 10);
-    if (*end || v < 1)
-      throw LiftError(fmt::format("bad size '{}': the value must be a positive integer", item));
-    into[name] = v;
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-}
-
 // ir::structuralHash identifies programs up to renaming within a process, but it hashes uniqued
 // nodes (lengths, types) by address, so it differs between runs: the store needs a hash that
 // another process and another machine compute alike, that of the printed program.

@@ -28,8 +28,6 @@ struct SearchProblem {
 
 // "K=256,M=256,N=256": sorted by name.
 std::string formatSizes(const arith::Env& sizes);
-// Parses "M=256,N=128" (as --size takes it), adding to `into`. Throws LiftError.
-void parseSizes(const std::string& text, arith::Env& into);
 
 // The hash of a program as the store writes it (hex): of its printed text, so that it is the same
 // in every process (ir::structuralHash, which the search uses to recognise programs within a
