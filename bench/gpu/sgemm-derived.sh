@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One GPU run for issue 14's derived SGEMM kernels, with the peers in the same run:
+#  derived  the kernels of bench/gpu/tiled-derivation.sh's derivations from matmul.lift (tile,
+#           K tile, register block, block layout: VARIANTS) and the hand-written
+#           lowlevel/matmul_tiled_gpu_8x8.lift at SHAPES, then CLBlast's defaults, CLBlast tuned
+#           (clblast-tuned/) and cuBLAS (PyTorch, FP32) at the same shapes;
+#  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per size of
+#           EXPLORE_SIZES, its best kernels and their derivations.
+# Usage: bench/gpu/sgemm-derived.sh [derived] [explore]   (default both; carry .gpu-ex)
+# Writes the tables to $OUT (default gpu-out/).
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+source "$root/bench/gpu/device-env.sh"
+nvidia-smi -L | tee "$out/device.txt"
+parts=${*:-derived explore}
+shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096"}
+
+if [[ $parts == *derived* ]]; then
+  tmp=$(mktemp -d)
+  specs=()
+  for v in ${VARIANTS:-128:16:8:8 128:16:8:8:contiguous 64:16:4:4 128:8:8:8}; do
+    IFS=: read -r t k bx by b <<<"$v"
+    f=$tmp/tiled${t}-k${k}-${bx}x${by}${b:+-$b}.derivation
+    "$root/bench/gpu/tiled-derivation.sh" "$t" "$k" "$bx" "$by" "${b:-strided}" >"$f"
+    specs+=("$f:$t:$k")
+  done
+  echo "== derived kernels"
+  SHAPES=$shapes "$root/bench/gpu/sgemm-generated.sh" nvidia "${specs[@]}" \
+    "$root/resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift" | tee "$out/derived.md"
+  echo "== peers"
+  args=()
+  for s in $shapes; do
+    IFS=x read -r m n k <<<"$s"
+    args+=(--case "matmul-$s:$root/resources/examples/matmul.lift:M=$m,N=$n,K=$k:sgemm")
+  done
+  "$pack/bench_kernels" --db "$tmp/none.sqlite" --device nvidia --repeat "${REPEAT:-10}" \
+    --clblast-tuned "$root/bench/kernels/clblast-tuned/nvidia-h100.txt" "${args[@]}" | tee "$out/peers.md"
+  python3 "$root/bench/gpu/cublas_sgemm.py" $shapes 2>&1 | tee "$out/cublas.txt"
+  rm -rf "$tmp"
+fi
+
+if [[ $parts == *explore* ]]; then
+  for n in ${EXPLORE_SIZES:-4096}; do
+    echo "== explore matmul.lift at ${n}³ (${BUDGET:-3m})"
+    "$pack/liftc" explore "$root/resources/examples/matmul.lift" --device nvidia --size "M=$n,N=$n,K=$n" \
+      --budget "${BUDGET:-3m}" --db "$out/explore-$n.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$n.txt"
+  done
+fi
