@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU run for issue 14's derived SGEMM kernels, with the peers in the same run:
 #  derived  the kernels of bench/gpu/tiled-derivation.sh's derivations from matmul.lift (tile,
-#           K tile, register block, block layout: VARIANTS) and the hand-written
+#           K tile, register block, block layout, column runs: VARIANTS) and the hand-written
 #           lowlevel/matmul_tiled_gpu_8x8.lift at SHAPES, then CLBlast's defaults, CLBlast tuned
 #           (clblast-tuned/) and cuBLAS (PyTorch, FP32) at the same shapes;
 #  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per size of
@@ -20,10 +20,10 @@ shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096"}
 if [[ $parts == *derived* ]]; then
   tmp=$(mktemp -d)
   specs=()
-  for v in ${VARIANTS:-128:16:8:8 128:16:8:8:contiguous 64:16:4:4 128:8:8:8}; do
-    IFS=: read -r t k bx by b <<<"$v"
-    f=$tmp/tiled${t}-k${k}-${bx}x${by}${b:+-$b}.derivation
-    "$root/bench/gpu/tiled-derivation.sh" "$t" "$k" "$bx" "$by" "${b:-strided}" >"$f"
+  for v in ${VARIANTS:-128:16:8:8 128:16:8:8:strided:4 128:16:8:8:contiguous 64:16:4:4 64:16:4:4:strided:4 128:8:8:8:strided:4}; do
+    IFS=: read -r t k bx by b w <<<"$v"
+    f=$tmp/tiled${t}-k${k}-${bx}x${by}${b:+-$b}${w:+-w$w}.derivation
+    "$root/bench/gpu/tiled-derivation.sh" "$t" "$k" "$bx" "$by" "${b:-strided}" "${w:-1}" >"$f"
     specs+=("$f:$t:$k")
   done
   echo "== derived kernels"

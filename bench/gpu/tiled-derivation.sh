@@ -3,29 +3,29 @@
 # resources/examples/matmul.lift (the shape the explorer's -local mappings give, step by step):
 # TILE x TILE tiles of C, one work-group each; the reduction over K in tiles of KTILE outside the
 # tile's maps (tile-reduction-blocked), BX x BY register blocks per work-item (BLOCKS strided or
-# contiguous); the result tile in private memory, written to global memory at the end; each step
+# contiguous, strided blocks taking their columns in runs of W side by side); the result tile in private memory, written to global memory at the end; each step
 # copies the pair of tiles to local memory (the tile of B's columns transposed, so that both
 # copies read global memory coalesced).
 #
-# Usage: bench/gpu/tiled-derivation.sh TILE KTILE BX BY [strided|contiguous] > FILE.derivation
+# Usage: bench/gpu/tiled-derivation.sh TILE KTILE BX BY [strided|contiguous [W]] > FILE.derivation
 set -euo pipefail
 [[ $# -ge 4 ]] || { sed -n 2,10p "$0" >&2; exit 2; }
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-tile=$1 kt=$2 bx=$3 by=$4 blocks=${5:-strided}
+tile=$1 kt=$2 bx=$3 by=$4 blocks=${5:-strided} w=${6:-1}
 T=0.1.0.0.0.1.1.0.0.0.1                            # the map over a tile's rows after tiling
 X=$T.1.1.1                                         # join o reduce: the result tile in blocks
 [[ $blocks == strided ]] && X=$T.1.1.1.1           # (strided blocks put one more transpose above)
 R=$X.1                                             # the loop over K tiles
 I=$R.0.0.0.0.0.0.0.0.0.1                           # a work-item's loop over the K tile
 cat <<EOD
-# Matmul in ${tile} x ${tile} tiles, K tiles of ${kt}, ${bx} x ${by} register blocks ($blocks): made by
+# Matmul in ${tile} x ${tile} tiles, K tiles of ${kt}, ${bx} x ${by} register blocks ($blocks, runs of $w): made by
 # bench/gpu/tiled-derivation.sh $*
 program: $root/resources/examples/matmul.lift
 1. size-multiple@0:var=M,k=$tile
 2. size-multiple@0:var=N,k=$tile
 3. size-multiple@0:var=K,k=$kt
 4. tiling@0:x=$tile,y=$tile
-5. tile-reduction-blocked@$T:k=$kt,x=$bx,y=$by,blocks=$blocks
+5. tile-reduction-blocked@$T:k=$kt,x=$bx,y=$by,blocks=$blocks,w=$w
 6. map-to-wrg@0.1:dim=1                   # a work-group per tile
 7. map-to-wrg@0.1.0.0.0.1.1:dim=0
 8. reduce-to-seq@$R                       # the work-group's loop over K tiles

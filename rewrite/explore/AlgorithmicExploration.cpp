@@ -48,7 +48,8 @@ std::map<std::string, int64_t> preferredFactors(bool gpu) {
           {"tile-reduction.k", k},
           {"tile-reduction-blocked.k", k},
           {"tile-reduction-blocked.x", 4},
-          {"tile-reduction-blocked.y", 4}};
+          {"tile-reduction-blocked.y", 4},
+          {"tile-reduction-blocked.w", gpu ? 4 : 1}};
 }
 
 void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth,

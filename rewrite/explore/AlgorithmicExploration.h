@@ -73,8 +73,9 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
                  const std::map<std::string, int64_t>& preferredFactors = {});
 
 // The tile and block sizes a search tries first on a GPU or a CPU: work-groups of 256 work-items
-// (GPU: 64 x 64 tiles of 4 x 4 register blocks, K tiles of 16) or 64 (CPU: 32 x 32 tiles of
-// 4 x 4 blocks, K tiles of 8), from which the tuning widens.
+// (GPU: 64 x 64 tiles of 4 x 4 register blocks whose columns a work-item reads as one float4, K
+// tiles of 16) or 64 (CPU: 32 x 32 tiles of 4 x 4 blocks, K tiles of 8), from which the tuning
+// widens.
 std::map<std::string, int64_t> preferredFactors(bool gpu);
 
 }  // namespace lift::explore

@@ -307,8 +307,11 @@ Outcome tileReduction(const Site& s, const ParamValues& pv) {
 // has the rows i*x .. i*x+x-1 (BLOCKS(x) = split(x), OUT = map(split(1) o join) o join o
 // map(transpose)); with blocks=strided (GPUs: neighbouring work-items read neighbouring rows and
 // columns, without bank conflicts) the rows i, i + m/x, ... (BLOCKS(x) = transpose o split(m/x),
-// OUT = map(split(1) o join o transpose) o join o transpose o map(transpose)). Every element is
-// still the left fold of f over its products in order, so any f is allowed.
+// OUT = map(split(1) o join o transpose) o join o transpose o map(transpose)). Strided blocks
+// take their columns in runs of w side by side (a vector's width, so that a work-item reads its
+// columns of a local tile as vectors): BLOCKS(y) = map(join) o transpose o split(n/y) o split(w),
+// and OUT's row function is split(1) o join o join o transpose o map(split(w)) (w = 1: as above).
+// Every element is still the left fold of f over its products in order, so any f is allowed.
 Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
   Outcome why;
   auto t = tileSite(s, pv, why);
@@ -317,10 +320,16 @@ Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
   arith::Expr x = pv.factor("x", *s.program), y = pv.factor("y", *s.program);
   arith::Expr m = t->rowsA.length(), n = t->rowsB.length();
   bool strided = pv.text("blocks") == "strided";
-  // The x (or y) rows a block takes from a tile's m rows.
-  auto blocksOf = [&](arith::Expr b, arith::Expr len, Expr rows) {
-    return strided ? m::callTranspose(m::callSplit(len / b, rows)) : m::callSplit(b, rows);
+  int64_t w = strided ? pv.integer("w") : 1;
+  // The x (or y) rows a block takes from a tile's m rows, in runs of `run`.
+  auto blocksOf = [&](arith::Expr b, arith::Expr len, Expr rows, int64_t run) {
+    if (!strided) return m::callSplit(b, rows);
+    if (run == 1) return m::callTranspose(m::callSplit(len / b, rows));
+    Expr runs = m::callTranspose(m::callSplit(len / b, m::callSplit(arith::cst(run), rows)));
+    return m::callMap(PatternKind::Map, m::joinFun(), runs);
   };
+  if (w < 1 || !arith::provablyDivisible(y, arith::cst(w)))
+    return fail("the run of columns {} does not divide the block columns {}", w, str(y));
   if (!arith::provablyDivisible(m, x))
     return fail("the block rows {} do not provably divide the rows {}", str(x), str(m));
   if (!arith::provablyDivisible(n, y))
@@ -349,9 +358,9 @@ Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
         return m::callJoin(
             m::callReduce(kind, column, blk, m::callZip({m::callTranspose(as), m::callTranspose(bs)})));
       });
-      return m::callMap(PatternKind::Map, block, m::callZip({accRow, blocksOf(y, n, m::callGet(1, ts))}));
+      return m::callMap(PatternKind::Map, block, m::callZip({accRow, blocksOf(y, n, m::callGet(1, ts), w)}));
     });
-    return m::callMap(PatternKind::Map, row, m::callZip({acc, blocksOf(x, m, m::callGet(0, ts))}));
+    return m::callMap(PatternKind::Map, row, m::callZip({acc, blocksOf(x, m, m::callGet(0, ts), 1)}));
   });
   Expr blocks = m::callJoin(m::callReduce(kind, step, acc0, tilePairs(*t)));
   Fun splitOne = m::splitFun(arith::cst(1));
@@ -360,8 +369,13 @@ Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
     return Outcome::ok(m::callMap(PatternKind::Map, m::compose(splitOne, m::joinFun()), rows));
   }
   Expr rows = m::callJoin(m::callTranspose(m::callMap(PatternKind::Map, m::transposeFun(), blocks)));
-  Fun row = m::compose(splitOne, m::compose(m::joinFun(), m::transposeFun()));
-  return Outcome::ok(m::callMap(PatternKind::Map, row, rows));
+  Fun row = m::compose(m::joinFun(), m::transposeFun());
+  if (w > 1)
+    row = m::compose(m::joinFun(), m::compose(row, m::lambda1("blocks", [&](Expr b) {
+                                                return m::callMap(PatternKind::Map,
+                                                                  m::splitFun(arith::cst(w)), b);
+                                              })));
+  return Outcome::ok(m::callMap(PatternKind::Map, m::compose(splitOne, row), rows));
 }
 
 std::vector<ParamValues> tileReductionCandidates(const Site& s) {
@@ -454,14 +468,16 @@ void registerInterchangeRules(RuleRegistry& reg) {
       "tiles._0), [[[[z]y]x]n/y]m/x) $ zip(transpose o map(split(k)) $ At, transpose o map(split(k)) $ Bt) "
       "(strided blocks: BLOCKS(x) = transpose o split(m/x); contiguous: split(x))",
       {PatternKind::Map}, tileReductionBlocked);
-  blocked.params = {{"k", ParamKind::Factor, "tile length along the reduction", "4", {}},
-                    {"x", ParamKind::Factor, "block rows (of A) per work-item", "4", {}},
-                    {"y", ParamKind::Factor, "block columns (of B) per work-item", "4", {}},
-                    {"blocks",
-                     ParamKind::Name,
-                     "which rows and columns a block takes",
-                     "strided",
-                     {"strided", "contiguous"}}};
+  blocked.params = {
+      {"k", ParamKind::Factor, "tile length along the reduction", "4", {}},
+      {"x", ParamKind::Factor, "block rows (of A) per work-item", "4", {}},
+      {"y", ParamKind::Factor, "block columns (of B) per work-item", "4", {}},
+      {"blocks",
+       ParamKind::Name,
+       "which rows and columns a block takes",
+       "strided",
+       {"strided", "contiguous"}},
+      {"w", ParamKind::Factor, "columns of a strided block side by side (a vector's width)", "1", {}}};
   blocked.candidates = tileReductionBlockedCandidates;
   reg.add(std::move(blocked));
 }
