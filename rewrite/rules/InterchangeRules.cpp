@@ -387,7 +387,8 @@ std::vector<ParamValues> tileReductionCandidates(const Site& s) {
 }
 
 // tile-reduction's tile lengths, each with the largest block of 4, 2 or 1 rows and columns that
-// divides the tile and strided blocks; the first also with contiguous blocks.
+// divides the tile and strided blocks; the first also with contiguous blocks and with runs of two
+// columns.
 std::vector<ParamValues> tileReductionBlockedCandidates(const Site& s) {
   std::vector<ParamValues> out = tileReductionCandidates(s);
   auto outer = m::mapCall(s.expr(), PatternKind::Map);
@@ -401,15 +402,20 @@ std::vector<ParamValues> tileReductionBlockedCandidates(const Site& s) {
       if (arith::provablyDivisible(len, arith::cst(b))) return b;
     return int64_t{1};
   };
+  int64_t bx = block(ta.length()), by = block(tb.length());
   for (ParamValues& pv : out) {
-    pv.set("x", std::to_string(block(ta.length())));
-    pv.set("y", std::to_string(block(tb.length())));
+    pv.set("x", std::to_string(bx));
+    pv.set("y", std::to_string(by));
     pv.set("blocks", "strided");
   }
-  // The contiguous layout once, with the first tile length.
-  ParamValues contiguous = out.front();
+  // The contiguous layout and runs of two columns once, with the first tile length.
+  ParamValues contiguous = out.front(), runs = out.front();
   contiguous.set("blocks", "contiguous");
   out.insert(out.begin() + 1, contiguous);
+  if (by % 2 == 0) {
+    runs.set("w", "2");
+    out.insert(out.begin() + 2, runs);
+  }
   return out;
 }
 
