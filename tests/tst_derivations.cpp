@@ -2,7 +2,8 @@
 // its starting program means (interpreter), is fully lowered and compiles to an OpenCL kernel;
 // the text format round-trips; strategies expand into replayable rewrites; errors name the
 // file, line and step. Two derivations must reach the hand-written low-level examples; the
-// local-memory tiled matmul loops over K tiles copied to local memory.
+// local-memory tiled matmul loops over K tiles copied to local memory; the register-blocked one is
+// the explorer's lowering.
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include "core/lang/Printer.h"
 #include "rewrite/Derivation.h"
 #include "rewrite/Equivalence.h"
+#include "rewrite/explore/DerivationTemplate.h"
+#include "rewrite/explore/OpenCLMapping.h"
 
 using namespace lift;
 using namespace lift::rewrite;
@@ -85,6 +88,31 @@ class TestDerivations : public QObject {
     ir::Program expected = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/dot.lift");
     EquivalenceReport eq = checkEquivalence(expected, r.result.program);
     QVERIFY2(eq, eq.message.c_str());
+  }
+
+  void tiledBlockedIsTheExplorersLocalMapping() {
+    // The shipped derivation's lowering is what the explorer's "-local" mapping does to its
+    // algorithmic steps: the explorer reaches this kernel from matmul.lift alone.
+    Derivation d = Derivation::load(derivationPath("matmul_tiled_blocked.derivation"));
+    ReplayResult r = replay(d);
+    Derivation algorithmic = d;
+    algorithmic.steps.resize(5);  // size-multiple x3, tiling, tile-reduction-blocked
+    ReplayResult a = replay(algorithmic);
+    const explore::OpenCLMapping* local = nullptr;
+    std::vector<explore::OpenCLMapping> maps = explore::openclMappings(a.result);
+    for (const explore::OpenCLMapping& m : maps)
+      if (m.name == "wrg-1-0-lcl-1-0-local") local = &m;
+    QVERIFY(local);
+    auto lowered = explore::replaySteps(a.result, local->steps);
+    QVERIFY(lowered);
+    QVERIFY2(ir::alphaEqual(ir::Fun(lowered->main()), ir::Fun(r.result.main())),
+             lang::printProgram(lowered->program).c_str());
+    // 16 x 16 work-items, each with its 4 x 4 block in registers; the two tiles in local memory.
+    codegen::CompiledKernel k = codegen::compileKernel(r.result.program);
+    QVERIFY2(k.source.find("reqd_work_group_size(16, 16, 1)") != std::string::npos, k.source.c_str());
+    QVERIFY2(k.source.find("acc1_15") != std::string::npos, k.source.c_str());
+    size_t first = k.source.find("local float");
+    QVERIFY(first != std::string::npos && k.source.find("local float", first + 1) != std::string::npos);
   }
 
   void tiledLocalLoopsOverKTilesInLocalMemory() {
