@@ -4,8 +4,8 @@
 #           K tile, register block, block layout, column runs: VARIANTS) and the hand-written
 #           lowlevel/matmul_tiled_gpu_8x8.lift at SHAPES, then CLBlast's defaults, CLBlast tuned
 #           (clblast-tuned/) and cuBLAS (PyTorch, FP32) at the same shapes;
-#  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per size of
-#           EXPLORE_SIZES, its best kernels and their derivations.
+#  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per shape of
+#           EXPLORE_SHAPES (MxNxK), its best kernels and their derivations.
 # Usage: bench/gpu/sgemm-derived.sh [derived] [explore]   (default both; carry .gpu-ex)
 # Writes the tables to $OUT (default gpu-out/).
 set -uo pipefail
@@ -42,9 +42,10 @@ if [[ $parts == *derived* ]]; then
 fi
 
 if [[ $parts == *explore* ]]; then
-  for n in ${EXPLORE_SIZES:-4096}; do
-    echo "== explore matmul.lift at ${n}³ (${BUDGET:-3m})"
-    "$pack/liftc" explore "$root/resources/examples/matmul.lift" --device nvidia --size "M=$n,N=$n,K=$n" \
-      --budget "${BUDGET:-3m}" --db "$out/explore-$n.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$n.txt"
+  for s in ${EXPLORE_SHAPES:-4096x4096x4096}; do
+    IFS=x read -r m n k <<<"$s"
+    echo "== explore matmul.lift at $s (${BUDGET:-3m})"
+    "$pack/liftc" explore "$root/resources/examples/matmul.lift" --device nvidia --size "M=$m,N=$n,K=$k" \
+      --budget "${BUDGET:-3m}" --db "$out/explore-$s.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$s.txt"
   done
 fi
