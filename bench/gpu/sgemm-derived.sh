@@ -30,14 +30,8 @@ if [[ $parts == *derived* ]]; then
   SHAPES=$shapes "$root/bench/gpu/sgemm-generated.sh" nvidia "${specs[@]}" \
     "$root/resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift" | tee "$out/derived.md"
   echo "== peers"
-  args=()
-  for s in $shapes; do
-    IFS=x read -r m n k <<<"$s"
-    args+=(--case "matmul-$s:$root/resources/examples/matmul.lift:M=$m,N=$n,K=$k:sgemm")
-  done
-  "$pack/bench_kernels" --db "$tmp/none.sqlite" --device nvidia --repeat "${REPEAT:-10}" \
-    --clblast-tuned "$root/bench/kernels/clblast-tuned/nvidia-h100.txt" "${args[@]}" | tee "$out/peers.md"
-  python3 "$root/bench/gpu/cublas_sgemm.py" $shapes 2>&1 | tee "$out/cublas.txt"
+  source "$root/bench/gpu/sgemm-peers.sh"
+  sgemm_peers "$tmp/none.sqlite" $shapes
   rm -rf "$tmp"
 fi
 

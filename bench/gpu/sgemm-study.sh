@@ -17,12 +17,5 @@ if [[ -z ${PEERS_ONLY:-} ]]; then
 fi
 [[ -n ${SHAPES_ONLY:-} ]] && exit 0
 echo "== peers"
-ex=$root/resources/examples/matmul.lift
-args=()
-for s in 1024x1024x1024 4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192; do
-  IFS=x read -r m n k <<<"$s"
-  args+=(--case "matmul-$s:$ex:M=$m,N=$n,K=$k:sgemm")
-done
-"$pack/bench_kernels" --db "${STORE:-$out/none.sqlite}" --device nvidia --repeat "${REPEAT:-10}" \
-  --clblast-tuned "$root/bench/kernels/clblast-tuned/nvidia-h100.txt" "${args[@]}" | tee "$out/peers.md"
-python3 "$root/bench/gpu/cublas_sgemm.py" 1024 4096 8192 8192x8192x2048 2048x2048x8192 2>&1 | tee "$out/cublas.txt"
+source "$root/bench/gpu/sgemm-peers.sh"
+sgemm_peers "${STORE:-$out/none.sqlite}" 1024x1024x1024 4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192
