@@ -11,22 +11,6 @@
 
 namespace lift::skelcl {
 
-namespace {
-
-cl::NDRange ndrange(const std::vector<uint64_t>& s) {
-  switch (s.size()) {
-    case 1:
-      return cl::NDRange(s[0]);
-    case 2:
-      return cl::NDRange(s[0], s[1]);
-    case 3:
-      return cl::NDRange(s[0], s[1], s[2]);
-  }
-  return cl::NullRange;
-}
-
-}  // namespace
-
 SkeletonKernel::SkeletonKernel(const std::string& liftText, const std::string& what)
     : what_(what),
       program_(lang::parseProgram(liftText, what)),
@@ -81,8 +65,8 @@ void SkeletonKernel::enqueue(DeviceSet& devices, int device, const std::vector<c
       }
     }
     LIFT_ASSERT(nextBuffer == buffers.size(), what_ + ": more buffers than kernel parameters");
-    ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, ndrange(launch.global),
-                                     launch.local.empty() ? cl::NullRange : ndrange(launch.local));
+    ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, runtime::toNDRange(launch.global),
+                                     launch.local.empty() ? cl::NullRange : runtime::toNDRange(launch.local));
   });
 }
 

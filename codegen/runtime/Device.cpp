@@ -12,6 +12,18 @@
 
 namespace lift::runtime {
 
+cl::NDRange toNDRange(const std::vector<uint64_t>& s) {
+  switch (s.size()) {
+    case 1:
+      return cl::NDRange(s[0]);
+    case 2:
+      return cl::NDRange(s[0], s[1]);
+    case 3:
+      return cl::NDRange(s[0], s[1], s[2]);
+  }
+  return cl::NullRange;
+}
+
 namespace {
 
 std::string lower(std::string s) {

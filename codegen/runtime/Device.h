@@ -14,6 +14,9 @@
 
 namespace lift::runtime {
 
+// The NDRange of 1 to 3 sizes; cl::NullRange for none (the implementation chooses).
+cl::NDRange toNDRange(const std::vector<uint64_t>& sizes);
+
 class Device {
  public:
   // Every device of every platform, in a stable order (platforms as the ICD loader lists them,

@@ -14,18 +14,6 @@ namespace {
 // Thrown inside execute() for a problem found before OpenCL was asked (the status is set).
 struct Stop {};
 
-cl::NDRange ndrange(const std::vector<uint64_t>& s) {
-  switch (s.size()) {
-    case 1:
-      return cl::NDRange(s[0]);
-    case 2:
-      return cl::NDRange(s[0], s[1]);
-    case 3:
-      return cl::NDRange(s[0], s[1], s[2]);
-  }
-  return cl::NullRange;
-}
-
 std::string sizes(const std::vector<uint64_t>& s) {
   std::string r;
   for (size_t i = 0; i < s.size(); ++i) r += (i ? "," : "") + std::to_string(s[i]);
@@ -239,8 +227,8 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
 
   keyedInputs_ = std::move(keyedInputs);  // only this launch's: device memory stays bounded
 
-  const cl::NDRange global = ndrange(launch.global);
-  const cl::NDRange local = launch.local.empty() ? cl::NullRange : ndrange(launch.local);
+  const cl::NDRange global = toNDRange(launch.global);
+  const cl::NDRange local = launch.local.empty() ? cl::NullRange : toNDRange(launch.local);
   auto once = [&]() -> double {
     cl::Event ev;
     try {
