@@ -3,12 +3,16 @@
 // says what each level becomes — the two outer levels mapGlb, or mapWrg with the next two
 // mapLcl (002: "two outer maps -> mapWrg, next two -> mapLcl, rest sequential") — and every
 // other map becomes mapSeq, every reduction reduceSeq. Maps inside a reduction's operator are
-// always sequential. A work-group scheme with one mapWrg level whose reductions sit directly in
-// the mapWrg (a chunk's sum, a matrix row's dot product) has a second variant, "<scheme>-tree",
-// where such a reduction is given to the work-group's work-items by reduce-to-tree; its number
-// of work-items is the mapping's tunable "threads". The result is a list of rewrite steps
-// (map-to-glb@LOC:dim=1, ...) that lowers the program, so the lowering is part of the
-// derivation.
+// sequential, except in a work-group scheme whose reduction sits right below the mapWrg levels
+// (tile-reduction's loop over K tiles): its maps take the mapLcl levels, and the mapping gets two
+// more variants (Lift's MemoryMappingRewrite): "<scheme>-private" with the result tile in private
+// memory, written to global memory at the end, and "<scheme>-local" with each step's pair of
+// tiles copied to local memory as well, in the orientation that reads global memory coalesced.
+// A work-group scheme with one mapWrg level whose reductions sit directly in the mapWrg (a
+// chunk's sum, a matrix row's dot product) has a variant "<scheme>-tree", where such a reduction
+// is given to the work-group's work-items by reduce-to-tree; its number of work-items is the
+// mapping's tunable "threads". The result is a list of rewrite steps (map-to-glb@LOC:dim=1, ...)
+// that lowers the program, so the lowering is part of the derivation.
 #pragma once
 
 #include <string>
