@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "codegen/ResourceError.h"
+
 namespace lift::codegen {
 
 namespace {
@@ -97,7 +99,7 @@ LaunchInfo launchInfo(const ir::Program& program, const KernelModel& model, cons
           (!largest || arith::evaluate(m->count * m->elemType.byteSize(), {}) >
                            arith::evaluate(largest->count * largest->elemType.byteSize(), {})))
         largest = m.get();
-    throw LiftError(program.diagnosticAt(
+    throw ResourceError(program.diagnosticAt(
         largest ? largest->node : program.main->id(),
         fmt::format(
             "the kernel needs {} bytes of local memory, more than a work-group can have ({} bytes); this "

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "codegen/ProgramIndex.h"
+#include "codegen/ResourceError.h"
 #include "codegen/Typing.h"
 
 namespace lift::codegen {
@@ -112,10 +113,10 @@ View TemporaryStorage::allocate(Type t, AddressSpace space, ir::NodeId site, boo
   if (space == AddressSpace::Private) {
     int64_t bytes = largest.byteSize().isCst() ? largest.byteSize().value() / slices : 0;
     if (bytes > kMaxPrivateBytes)
-      fail(site,
-           fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
-                       "most); store it in local or global memory",
-                       bytes, largest.toString(), kMaxPrivateBytes));
+      throw ResourceError(prog_.diagnosticAt(
+          site, fmt::format("a private array of {} bytes ({}) is more than a work-item can hold ({} bytes at "
+                            "most); store it in local or global memory",
+                            bytes, largest.toString(), kMaxPrivateBytes)));
   }
   if (space == AddressSpace::Local && !ctx_.inWorkGroup())
     fail(site, "local memory outside a work-group: toLocal must be nested inside a mapWrg");

@@ -15,6 +15,7 @@
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
 #include "codegen/LoweringCheck.h"
+#include "codegen/ResourceError.h"
 #include "core/lang/Parser.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/AlgorithmicExploration.h"
@@ -216,6 +217,30 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       }
       QVERIFY(rewrite::checkEquivalence(problem.start->program, lowered->program).equal);
     }
+  }
+
+  // Tiles too large for local memory are a resource constraint of these parameters (the search
+  // counts it as such), not a failed compilation.
+  void tilesTooLargeForLocalMemoryAreAResourceError() {
+    SearchProblem problem = matmulProblem(512);
+    auto tiled = replaySteps(
+        *problem.start, {rewrite::RewriteStep::parse("tiling@0:x=256,y=256"),
+                         rewrite::RewriteStep::parse(
+                             "tile-reduction-blocked@0.1.0.0.0.1.1.0.0.0.1:k=64,x=8,y=8,blocks=strided")});
+    QVERIFY(tiled);
+    for (const OpenCLMapping& m : openclMappings(*tiled)) {
+      if (!m.name.ends_with("-local")) continue;
+      auto lowered = replaySteps(*tiled, m.steps);
+      QVERIFY(lowered);
+      try {
+        codegen::compileKernel(lowered->program);
+        QFAIL("two 256 x 64 tiles (128 KiB) compiled into local memory");
+      } catch (const codegen::ResourceError& e) {
+        QVERIFY2(std::string(e.what()).find("local memory") != std::string::npos, e.what());
+      }
+      return;
+    }
+    QFAIL("no -local mapping");
   }
 
   // A reduction directly inside the work-group level gets a second mapping: a tree of
@@ -523,6 +548,9 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       ++refused;
       QVERIFY2(k.message.find("must be lowered") == std::string::npos, k.message.c_str());
       QVERIFY2(k.message.find("synchronisation across work-groups") == std::string::npos, k.message.c_str());
+      // Too much local or private memory is a constraint (ResourceError), not a failed compile.
+      QVERIFY2(k.message.find("more than a work-group can have") == std::string::npos, k.message.c_str());
+      QVERIFY2(k.message.find("more than a work-item can hold") == std::string::npos, k.message.c_str());
     }
     QCOMPARE(refused, s.counts.compileFailed);
   }

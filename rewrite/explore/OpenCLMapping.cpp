@@ -448,8 +448,10 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const Op
       lowerCopy(b, at, dims, "to-local");
     }
     if (!b.ok || !applies(b.program, {}, 0)) continue;
+    // (-1 when these values do not compile, e.g. tiles too large for local memory: the first
+    // orientation is kept then, other values of the template may fit.)
     int score = coalescedReads(b.program);
-    if (score > bestScore) {
+    if (score > bestScore || !best) {
       bestScore = score;
       best = std::move(b);
     }

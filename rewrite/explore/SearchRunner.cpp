@@ -12,6 +12,7 @@
 
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
+#include "codegen/ResourceError.h"
 #include "codegen/runtime/Worker.h"
 
 namespace lift::explore {
@@ -304,6 +305,13 @@ struct SearchRunner::Impl {
     try {
       kernel = std::make_shared<const codegen::CompiledKernel>(
           codegen::compileKernel(c.program->program, options));
+    } catch (const codegen::ResourceError& e) {
+      // More local or private memory than the device model allows: a constraint, as below.
+      lock.lock();
+      if (self.options_.dryRun) return reportDry(c, k, "constraint", e.diagnostic().message);
+      ++counts.rejected;
+      strategy->observe(c, Measurement{"constraint"});
+      return;
     } catch (const LiftError& e) {
       k.status = "compile-failed";
       k.message = e.diagnostic().message;
