@@ -2,23 +2,15 @@
 // with file:line:col and a caret line.
 #include <QtTest/QtTest>
 
-#include <QProcess>
 #include <QTemporaryDir>
+
+#include "LiftcProcess.h"
 
 namespace {
 
-struct Run {
-  int exitCode = -1;
-  QString out, err;
-};
+using Run = lift::test::LiftcRun;
 
-Run liftc(const QStringList& args) {
-  QProcess p;
-  p.start(LIFT_LIFTC, args);
-  p.waitForFinished(60000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+Run liftc(const QStringList& args) { return lift::test::runLiftc(args, QDir::currentPath(), 60000); }
 
 QString data(const char* name) { return QString(LIFT_SOURCE_DIR "/tests/data/") + name; }
 
@@ -31,16 +23,16 @@ class TestLiftcCheck : public QObject {
 
   void checkPrintsTheType() {
     Run r = liftc({"check", data("matmul.lift")});
-    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.code, 0);
     QCOMPARE(r.out, QString("([[float]K]M, [[float]N]K) -> [[[float]1]N]M\n"));
     r = liftc({"check", data("transpose.lift")});
-    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.code, 0);
     QCOMPARE(r.out, QString("([[float]M]N) -> [[float]N]M\n"));
   }
 
   void checkListsNodeTypes() {
     Run r = liftc({"check", data("partial_dot.lift"), "--types"});
-    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.code, 0);
     QVERIFY2(r.out.contains("13:7: split: [[(float, float)]128]N\n"),
              qPrintable(r.out));  // split128 $ zip(x, y)
     QVERIFY2(r.out.contains("8:16: x: [float]128*N\n"), qPrintable(r.out));
@@ -52,7 +44,7 @@ class TestLiftcCheck : public QObject {
                          "fun f(x: [float]N, y: [float]M) =\n"
                          "  zip(x, y)\n");
     Run r = liftc({"check", path});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
     QVERIFY2(r.err.startsWith(path + ":3:3: error: zip of arrays of different lengths"), qPrintable(r.err));
     QVERIFY2(r.err.contains("N") && r.err.contains("M"), qPrintable(r.err));
     QVERIFY2(r.err.contains("\n    zip(x, y)\n    ^"), qPrintable(r.err));
@@ -60,7 +52,7 @@ class TestLiftcCheck : public QObject {
 
     path = write("split.lift", "size N;\nfun f(x: [float]N) = split(4) $ x\n");
     r = liftc({"check", path});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
     QVERIFY2(
         r.err.startsWith(path + ":2:22: error: split 4 of an array of length N: N must be divisible by 4"),
         qPrintable(r.err));
@@ -70,7 +62,7 @@ class TestLiftcCheck : public QObject {
     QString path = write("syntax.lift", "size N;\nfun f(x: [float]N) =\n  mpa(id) $ x\n");
     for (const char* cmd : {"check", "print"}) {
       Run r = liftc({cmd, path});
-      QCOMPARE(r.exitCode, 2);
+      QCOMPARE(r.code, 2);
       QVERIFY2(r.err.startsWith(path + ":3:3: error: unknown name 'mpa'; did you mean 'map'?"),
                qPrintable(r.err));
       QVERIFY(r.out.isEmpty());
@@ -79,31 +71,31 @@ class TestLiftcCheck : public QObject {
 
   void missingFileAndArguments() {
     Run r = liftc({"check", "/no/such/file.lift"});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("/no/such/file.lift"), qPrintable(r.err));
     r = liftc({"print", "/no/such/file.lift"});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
     r = liftc({"check"});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
     QVERIFY2(r.err.contains("usage"), qPrintable(r.err));
     r = liftc({"check", data("matmul.lift"), "--bogus"});
-    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.code, 2);
   }
 
   void printRoundTrips() {
     Run r = liftc({"print", data("partial_dot.lift")});
-    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("fun partialDot(x: [float]128*N, y: [float]128*N) ="));
     QString printed = write("printed.lift", r.out);
     Run again = liftc({"print", printed});
-    QCOMPARE(again.exitCode, 0);
+    QCOMPARE(again.code, 0);
     QCOMPARE(again.out, r.out);
     Run types = liftc({"check", printed});
     QCOMPARE(types.out, liftc({"check", data("partial_dot.lift")}).out);
     // --check type-checks before printing.
     QString bad = write("bad2.lift", "size N, M;\nfun f(x: [float]N, y: [float]M) = zip(x, y)\n");
-    QCOMPARE(liftc({"print", bad}).exitCode, 0);
-    QCOMPARE(liftc({"print", bad, "--check"}).exitCode, 2);
+    QCOMPARE(liftc({"print", bad}).code, 0);
+    QCOMPARE(liftc({"print", bad, "--check"}).code, 2);
   }
 
  private:

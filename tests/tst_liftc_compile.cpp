@@ -4,24 +4,13 @@
 // stderr and exit status 2.
 #include <QtTest/QtTest>
 
+#include "LiftcProcess.h"
+
 namespace {
 
-struct Result {
-  int code = -1;
-  QString out, err;
-};
+using Result = lift::test::LiftcRun;
 
-Result liftc(const QStringList& args) {
-  QProcess p;
-  p.setWorkingDirectory(LIFT_SOURCE_DIR);
-  p.start(LIFT_LIFTC, args);
-  Result r;
-  if (!p.waitForFinished(60000)) return r;
-  r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.out = QString::fromUtf8(p.readAllStandardOutput());
-  r.err = QString::fromUtf8(p.readAllStandardError());
-  return r;
-}
+Result liftc(const QStringList& args) { return lift::test::runLiftc(args, LIFT_SOURCE_DIR, 60000); }
 
 const QString kDot = "resources/examples/lowlevel/dot.lift";
 const QString kTranspose = "resources/examples/lowlevel/transpose.lift";

@@ -4,23 +4,15 @@
 // to; a bad --device-info, or one without --dry-run, exits with status 2 and says why.
 #include <QtTest/QtTest>
 
+#include "LiftcProcess.h"
+
 using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Run {
-  int code = -1;
-  QString out, err;
-};
+using Run = lift::test::LiftcRun;
 
-Run liftc(const QStringList& args) {
-  QProcess p;
-  p.setWorkingDirectory(LIFT_SOURCE_DIR);
-  p.start(LIFT_LIFTC, args);
-  p.waitForFinished(120000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+Run liftc(const QStringList& args) { return lift::test::runLiftc(args); }
 
 const QString kH100 =
     u"gpu,compute-units=132,local-memory=48K,global-memory=79G,max-alloc=19G,work-group=1024,vector-width=1"_s;

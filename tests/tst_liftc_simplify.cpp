@@ -2,22 +2,14 @@
 // unchanged, and exit status 2 with a located message (expression and caret) on bad input.
 #include <QtTest/QtTest>
 
+#include "LiftcProcess.h"
+
 namespace {
 
-struct Run {
-  int status;
-  QString out, err;
-};
+using Run = lift::test::LiftcRun;
 
 Run liftc(const QStringList& args) {
-  QProcess p;
-  p.start(LIFT_LIFTC, QStringList{"simplify"} + args);
-  if (!p.waitForFinished(60000)) {
-    p.kill();
-    return {-1, "", "timeout"};
-  }
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-          QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+  return lift::test::runLiftc(QStringList{"simplify"} + args, QDir::currentPath(), 60000);
 }
 
 QStringList rangeArgs(const QString& ranges) {
@@ -60,17 +52,17 @@ class TestLiftcSimplify : public QObject {
     QFETCH(QString, ranges);
     QFETCH(QString, expected);
     Run r = liftc(QStringList{expr} + rangeArgs(ranges));
-    QCOMPARE(r.status, 0);
+    QCOMPARE(r.code, 0);
     QCOMPARE(r.out, expected + "\n");
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
     Run again = liftc(QStringList{r.out.trimmed()} + rangeArgs(ranges));  // the output reads back
-    QCOMPARE(again.status, 0);
+    QCOMPARE(again.code, 0);
     QCOMPARE(again.out, r.out);
   }
 
   void severalWordsAreOneExpression() {
     Run r = liftc({"(i*N", "+", "j)/N", "--range", "j=0:N"});
-    QCOMPARE(r.status, 0);
+    QCOMPARE(r.code, 0);
     QCOMPARE(r.out, QString("i\n"));
   }
 
@@ -128,7 +120,7 @@ class TestLiftcSimplify : public QObject {
     QFETCH(QString, message);
     QFETCH(QString, caret);
     Run r = liftc(args);
-    QCOMPARE(r.status, 2);
+    QCOMPARE(r.code, 2);
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
     QVERIFY2(r.err.contains(caret), qPrintable(r.err));
