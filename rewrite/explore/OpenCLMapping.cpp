@@ -273,26 +273,33 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
   return m;
 }
 
-// Whether every step applies to p in turn, a tree's "$threads" set to `threads`, and the code
-// generator's lowering check accepts the result: a mapping that leaves a high-level pattern
-// (a partRed, which no mapping lowers; a map the walk does not reach, such as the inner map of a
-// point-free map(map(f))) or makes a mapGlb or mapWrg whose result is consumed in the same
-// kernel is refused by the code generator whatever the values, so it is dropped here.
-bool applies(const rewrite::TypedProgram& p, const std::vector<RewriteStep>& steps, int64_t threads) {
+// Whether the code generator's lowering check accepts p: a mapping that leaves a high-level
+// pattern (a partRed, which no mapping lowers; a map the walk does not reach, such as the inner
+// map of a point-free map(map(f))) or makes a mapGlb or mapWrg whose result is consumed in the
+// same kernel is refused by the code generator whatever the values, so it is dropped here.
+bool passesLoweringCheck(const rewrite::TypedProgram& p) {
+  try {
+    codegen::checkLowered(codegen::ProgramIndex(p.program));
+  } catch (const codegen::LoweringError&) {
+    return false;
+  }
+  return true;
+}
+
+// p lowered by the steps, a tree's "$threads" set to `threads`: when every step applies in turn
+// and the result passes the lowering check; nullopt otherwise.
+std::optional<rewrite::TypedProgram> lowered(const rewrite::TypedProgram& p,
+                                             const std::vector<RewriteStep>& steps, int64_t threads) {
   std::optional<rewrite::TypedProgram> cur = p;
   for (const RewriteStep& step : steps) {
     RewriteStep concrete = step;
     if (step.params.find("threads")) concrete.params.set("threads", std::to_string(threads));
     rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
-    if (!r) return false;
+    if (!r) return std::nullopt;
     cur = std::move(r.program);
   }
-  try {
-    codegen::checkLowered(codegen::ProgramIndex(cur->program));
-  } catch (const codegen::LoweringError&) {
-    return false;
-  }
-  return true;
+  if (!passesLoweringCheck(*cur)) return std::nullopt;
+  return cur;
 }
 
 // ----- copies into private and local memory (Lift's MemoryMappingRewrite) -----------------------
@@ -381,13 +388,14 @@ const ReduceSite* sharedReduction(const Sites& sites, const Scheme& scheme) {
   return nullptr;
 }
 
-// The variants of a work-group mapping with copies of a shared reduction's data: "-private"
-// keeps the accumulator (the result tile) in private memory, written to global memory once at
-// the end; "-local" also copies the element each step reads (the pair of tiles) into local
-// memory, each component in the orientation whose reads of global memory are coalesced. The
-// copies are spread over the work-items like the reduction's own maps. Variants whose steps do
-// not apply or that the lowering check refuses are left out.
-std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const OpenCLMapping& plain,
+// The variants of a work-group mapping (`plain`, which lowered the program to `start`) with
+// copies of a shared reduction's data: "-private" keeps the accumulator (the result tile) in
+// private memory, written to global memory once at the end; "-local" also copies the element
+// each step reads (the pair of tiles) into local memory, each component in the orientation whose
+// reads of global memory are coalesced. The copies are spread over the work-items like the
+// reduction's own maps. Variants whose steps do not apply or that the lowering check refuses are
+// left out.
+std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, const OpenCLMapping& plain,
                                         const Sites& sites, const Scheme& scheme) {
   std::vector<OpenCLMapping> out;
   const ReduceSite* shared = sharedReduction(sites, scheme);
@@ -396,12 +404,7 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const Op
   for (size_t l = static_cast<size_t>(wrgLevels(scheme)); l < scheme.levels.size(); ++l)
     dims.push_back(scheme.levels[l].dim);
 
-  StepApplier a{p, {}};
-  for (const RewriteStep& step : plain.steps) {
-    rewrite::RewriteResult r = rewrite::applyRewrite(a.program, step);
-    if (!r) return out;
-    a.program = std::move(*r.program);
-  }
+  StepApplier a{start, {}};
   Location reduce = shared->loc, result = reduce.parent();
   const ir::PatternNode* join = a.patternAt(result);
   if (!join || join->pattern() != PatternKind::Join) return out;
@@ -411,7 +414,7 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const Op
   a.apply("add-id", result);
   a.apply("implement-id-deep", result);
   lowerCopy(a, result, dims, "to-global");
-  if (!a.ok || !applies(a.program, {}, 0)) return out;
+  if (!a.ok || !passesLoweringCheck(a.program)) return out;
   auto variant = [&](const StepApplier& with, const char* suffix) {
     OpenCLMapping m = plain;
     m.name += suffix;
@@ -447,7 +450,7 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& p, const Op
       }
       lowerCopy(b, at, dims, "to-local");
     }
-    if (!b.ok || !applies(b.program, {}, 0)) continue;
+    if (!b.ok || !passesLoweringCheck(b.program)) continue;
     // (-1 when these values do not compile, e.g. tiles too large for local memory: the first
     // orientation is kept then, other values of the template may fit.)
     int score = coalescedReads(b.program);
@@ -476,8 +479,8 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
     }
     if (!usesAll) continue;
     OpenCLMapping plain = lowering(sites, scheme, {}, 0);
-    if (applies(p, plain.steps, 0)) {
-      std::vector<OpenCLMapping> copies = copyVariants(p, plain, sites, scheme);
+    if (std::optional<rewrite::TypedProgram> low = lowered(p, plain.steps, 0)) {
+      std::vector<OpenCLMapping> copies = copyVariants(*low, plain, sites, scheme);
       out.push_back(std::move(plain));
       out.insert(out.end(), copies.begin(), copies.end());
     }
@@ -487,7 +490,7 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
     OpenCLMapping tree = lowering(sites, scheme, trees, treeDim);
     std::vector<int64_t> good;
     for (int64_t threads : kTreeThreads)
-      if (applies(p, tree.steps, threads)) good.push_back(threads);
+      if (lowered(p, tree.steps, threads)) good.push_back(threads);
     if (good.empty()) continue;
     tree.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
     out.push_back(std::move(tree));
