@@ -378,31 +378,38 @@ Outcome tileReductionBlocked(const Site& s, const ParamValues& pv) {
   return Outcome::ok(m::callMap(PatternKind::Map, m::compose(splitOne, row), rows));
 }
 
-std::vector<ParamValues> tileReductionCandidates(const Site& s) {
+// The types of At and Bt at a site map(a => map(b => ...) $ Bt) $ At, for the candidates (At's
+// must be two-dimensional, Bt's an array); nullopt elsewhere.
+std::optional<std::pair<Type, Type>> tileInputTypes(const Site& s) {
   auto outer = m::mapCall(s.expr(), PatternKind::Map);
-  if (!outer) return {};
-  Type t = typeAt(s, outer->input);
-  if (!t || !t.isArray() || !t.elem().isArray()) return {};
-  return factorCandidates("k", t.elem().length(), 4);
+  auto* la = outer ? ir::asLambda(outer->f) : nullptr;
+  auto inner = la ? m::mapCall(la->body(), PatternKind::Map) : std::nullopt;
+  if (!inner) return std::nullopt;
+  Type ta = typeAt(s, outer->input), tb = typeAt(s, inner->input);
+  if (!ta || !tb || !ta.isArray() || !ta.elem().isArray() || !tb.isArray()) return std::nullopt;
+  return std::pair{ta, tb};
+}
+
+std::vector<ParamValues> tileReductionCandidates(const Site& s) {
+  auto types = tileInputTypes(s);
+  if (!types) return {};
+  return factorCandidates("k", types->first.elem().length(), 4);
 }
 
 // tile-reduction's tile lengths, each with the largest block of 4, 2 or 1 rows and columns that
 // divides the tile and strided blocks; the first also with contiguous blocks and with runs of two
 // columns.
 std::vector<ParamValues> tileReductionBlockedCandidates(const Site& s) {
-  std::vector<ParamValues> out = tileReductionCandidates(s);
-  auto outer = m::mapCall(s.expr(), PatternKind::Map);
-  auto* la = outer ? ir::asLambda(outer->f) : nullptr;
-  auto inner = la ? m::mapCall(la->body(), PatternKind::Map) : std::nullopt;
-  if (out.empty() || !inner) return {};
-  Type ta = typeAt(s, outer->input), tb = typeAt(s, inner->input);
-  if (!ta || !tb || !ta.isArray() || !tb.isArray()) return {};
+  auto types = tileInputTypes(s);
+  std::vector<ParamValues> out =
+      types ? factorCandidates("k", types->first.elem().length(), 4) : std::vector<ParamValues>{};
+  if (out.empty()) return {};
   auto block = [](arith::Expr len) {
     for (int64_t b : {4, 2})
       if (arith::provablyDivisible(len, arith::cst(b))) return b;
     return int64_t{1};
   };
-  int64_t bx = block(ta.length()), by = block(tb.length());
+  int64_t bx = block(types->first.length()), by = block(types->second.length());
   for (ParamValues& pv : out) {
     pv.set("x", std::to_string(bx));
     pv.set("y", std::to_string(by));
