@@ -24,12 +24,13 @@ struct Access {
     VLoad,       // vloadW(i, mem) / vstoreW(v, i, mem)            (i: index in vectors)
     VLoadAt,     // vloadW(0, (q S*)mem + i) / vstoreW(v, 0, ...)  (i: scalar offset)
     Swizzle,     // mem[i].sKL..  (`width` lanes from `lane` of a vector element)
+    VectorCast,  // ((q SW*)mem)[i]                  (i: index in vectors of a scalar memory)
   };
   const Memory* mem = nullptr;
   Form form = Form::Element;
   arith::Expr raw;         // as built by view consumption
   arith::Expr simplified;  // the same index simplified with the ranges of the variables
-  int width = 1;           // VLoad, VLoadAt: vector width
+  int width = 1;           // VLoad, VLoadAt, VectorCast: vector width
   int lane = 0;            // Lane
   bool write = false;
   ir::NodeId node = 0;    // the node whose code performs the access
@@ -93,6 +94,8 @@ struct Stmt {
   std::string text;
   std::string name;
   std::string init, cond, step;
+  int64_t trips = 0;  // For of a sequential loop: its trip count when constant (0: not known)
+  int unroll = 0;     // For: printed after `#pragma unroll N` (0: no pragma)
   ExprP lhs, rhs;
   Block body;
 };

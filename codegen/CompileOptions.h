@@ -14,6 +14,9 @@ struct CompileOptions {
   bool cfgSimplification = true;   // no loop / an if where the NDRange allows (ControlFlow.h)
   bool unrolling = true;           // unroll small loops over private arrays (Unrolling.h)
   bool fusedMultiplyAdd = true;    // a user function's float `a + b * c` as fma(b, c, a)
+  // Off by default (the explorer tunes them on the GPU; docs/PERFORMANCE.md):
+  bool vectorLocalLoads = false;  // a block's reads of local b..b+3 as one float4 (LocalVectorLoads.h)
+  int innerLoopUnroll = 1;        // `#pragma unroll N` on innermost sequential loops (UnrollPragmas.h)
 
   // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
   // derived from the program (NDRange.h).

@@ -7,9 +7,11 @@
 #include "codegen/KernelBuilder.h"
 #include "codegen/KernelInterface.h"
 #include "codegen/KernelPrinter.h"
+#include "codegen/LocalVectorLoads.h"
 #include "codegen/LoweringCheck.h"
 #include "codegen/NDRange.h"
 #include "codegen/ProgramIndex.h"
+#include "codegen/UnrollPragmas.h"
 #include "codegen/Unrolling.h"
 #include "core/ir/TypeCheck.h"
 
@@ -74,6 +76,8 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   dropRepeatedBarriers(model.body);
   checkBarrierPlacement(model.body, program);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
+  if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
+  addUnrollPragmas(model.body, options.innerLoopUnroll);
   model.name = kernelNameFor(program, model);
 
   CompiledKernel k;

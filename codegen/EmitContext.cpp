@@ -89,6 +89,7 @@ void EmitContext::seqLoop(arith::Expr n, LoopForm form, ir::NodeId node,
   s.init = "0";
   s.cond = fmt::format("{} < {}", name, arith::toString(n));
   s.step = fmt::format("{} += 1", name);
+  s.trips = n.isCst() ? n.value() : 0;
   ++seqDepth_;
   into(s.body, [&] { body(var); });
   --seqDepth_;

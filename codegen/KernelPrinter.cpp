@@ -113,6 +113,14 @@ class Printer {
         text = a.write ? fmt::format("{}, {}", idx, m->name)
                        : fmt::format("vload{}({}, {})", a.width, idx, m->name);
         break;
+      case c::Access::Form::VectorCast: {
+        e.form = fmt::format("vector{}", a.width);
+        std::string q = m->space == AddressSpace::Private ? "" : std::string(qualifier(m->space)) + " ";
+        std::string c = m->role == Memory::Role::Input ? "const " : "";
+        text = fmt::format("(({}{}{}{}*){})[{}]", c, q, Type::scalar(m->elemType.scalarKind()).openclName(),
+                           a.width, m->name, idx);
+        break;
+      }
       case c::Access::Form::VLoadAt: {
         e.form = fmt::format("{}{}", a.write ? "vstore" : "vload", a.width);
         std::string base = m->elemType.isVector() ? pointerCast(m) : m->name;
@@ -205,6 +213,7 @@ class Printer {
         return;
       }
       case c::Stmt::Kind::For:
+        if (s.unroll > 0) line(fmt::format("#pragma unroll {}", s.unroll), s.node);
         line(fmt::format("for (int {} = {}; {}; {}) {{", s.text, s.init, s.cond, s.step), s.node);
         block(s.body);
         line("}", s.node);
@@ -244,8 +253,9 @@ class Printer {
 
 std::string declaration(const Memory& m) {
   std::string type = m.elemType.openclName();
+  std::string aligned = m.alignment > 0 ? fmt::format(" __attribute__((aligned({})))", m.alignment) : "";
   if (m.space == AddressSpace::Local)
-    return fmt::format("local {} {}[{}];", type, m.name, arith::toString(m.count));
+    return fmt::format("local {} {}[{}]{};", type, m.name, arith::toString(m.count), aligned);
   if (m.isPrivateScalar()) return fmt::format("{} {};", type, m.name);
   if (m.scalarized) {
     std::string s = type + " ";

@@ -40,6 +40,8 @@ struct Memory {
   bool scalarized = false;
   // A pointer to it exists (iterate's buffers): it must stay an array.
   bool addressTaken = false;
+  // Bytes the declaration aligns the array to (vector reads of a scalar array); 0: its type's.
+  int alignment = 0;
   // Per-work-item private memory: a value a work-group's mapLcl spread over its work-items,
   // stored in private memory. For each array dimension of the value (outermost first), the
   // dimension of the mapLcl whose l_id selects it, or -1. Those dimensions are not stored: each

@@ -1,5 +1,6 @@
 // Ablation of code generation: each switch (index simplification, barrier elimination,
-// control-flow simplification, unrolling) changes the kernel, and disabling index
+// control-flow simplification, unrolling, vector reads of local memory, unroll pragmas) changes
+// the kernel, and disabling index
 // simplification makes it longer (CGO 2017, section 7: the unsimplified matmul kernel reached
 // megabytes).
 #include <QtTest/QtTest>
@@ -15,7 +16,8 @@ namespace {
 std::string compile(const std::string& example, void (*tweak)(codegen::CompileOptions&) = nullptr) {
   codegen::CompileOptions o;
   if (tweak) tweak(o);
-  ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + example);
+  std::string dir = example.rfind("tests/", 0) == 0 ? "/" : "/resources/examples/lowlevel/";
+  ir::Program p = lang::parseFile(LIFT_SOURCE_DIR + dir + example);
   return codegen::compileKernel(p, o).source;
 }
 
@@ -108,6 +110,41 @@ class TestCodegenAblation : public QObject {
     QVERIFY(on.find("acc1_0") != std::string::npos);
     QVERIFY(off.find("float acc1[4];") != std::string::npos);
     QVERIFY(count(off, "for (int") > count(on, "for (int"));
+  }
+
+  // The B tile's four columns of a work-item, read as one float4 from the 16-byte aligned
+  // array; the A tile (already float4) and the copies (they write the arrays) keep theirs.
+  void vectorLocalLoadsReadFourColumnsAtOnce() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    std::string off = compile(file);
+    std::string on = compile(file, [](codegen::CompileOptions& o) { o.vectorLocalLoads = true; });
+    QCOMPARE(count(off, "(local float4*)"), 0);
+    QCOMPARE(count(on, "float4 lvec1 = ((local float4*)tmp2)[4*j + l_id];"), 1);
+    QCOMPARE(count(on, "local float tmp2[64] __attribute__((aligned(16)));"), 1);
+    QCOMPARE(count(on, "lvec1.s"), 8);
+    QCOMPARE(count(on, "tmp2[4*j"), 0);
+    QCOMPARE(count(on, "tmp1["), count(off, "tmp1["));
+    // No local array is read in groups of four in the other kernels: nothing changes there.
+    QCOMPARE(compile("matmul_best.lift", [](codegen::CompileOptions& o) { o.vectorLocalLoads = true; }),
+             compile("matmul_best.lift"));
+  }
+
+  // The innermost sequential loop of a constant trip count gets the pragma (at most its trip
+  // count); loops with a barrier or another loop inside and loops of unknown length do not.
+  void unrollPragmaOnInnermostConstantLoops() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    QCOMPARE(count(compile(file), "#pragma unroll"), 0);
+    std::string on = compile(file, [](codegen::CompileOptions& o) { o.innerLoopUnroll = 8; });
+    QCOMPARE(count(on, "#pragma unroll"), 1);
+    size_t at = on.find("#pragma unroll 4\n");
+    QVERIFY(at != std::string::npos);
+    size_t loop = on.find_first_not_of(' ', at + std::string("#pragma unroll 4\n").size());
+    QCOMPARE(on.substr(loop, 30), std::string("for (int j = 0; j < 4; j += 1)"));
+    // The K loop (over K tiles: not a constant) and the copies' loops have none.
+    QCOMPARE(count(on, "for (int i = 0; i < K"), 1);
+    QCOMPARE(
+        count(compile(file, [](codegen::CompileOptions& o) { o.innerLoopUnroll = 2; }), "#pragma unroll 2"),
+        1);
   }
 
   void everySwitchChangesSomeKernel() {

@@ -82,6 +82,16 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {5});
   }
 
+  // With the tuning switches on (vector reads of local memory, unroll pragmas).
+  void matchesInterpreterTuned_data() { matchesInterpreter_data(); }
+  void matchesInterpreterTuned() {
+    QFETCH(QString, file);
+    codegen::CompileOptions o;
+    o.vectorLocalLoads = true;
+    o.innerLoopUnroll = 4;
+    check(file.toStdString(), o, {3});
+  }
+
  private:
   void check(const std::string& file, const codegen::CompileOptions& options, std::vector<int64_t> atLeast) {
     ir::Program p = lang::parseFile(file);

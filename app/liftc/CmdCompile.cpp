@@ -2,7 +2,8 @@
 // --size NAME=VALUE[,...] specialises the program to those sizes first (the kernel then has
 // constants where the size variables were); --indices lists every memory access with its raw
 // and simplified index instead of the kernel; --no-simplify-indices, --no-barrier-elim,
-// --no-cfg-simplify, --no-unroll and --no-fma turn the optimisations off one by one.
+// --no-cfg-simplify, --no-unroll and --no-fma turn the optimisations off one by one;
+// --vector-local-loads and --unroll N turn the tuning switches on.
 #include <cstdio>
 #include <tuple>
 
@@ -77,6 +78,7 @@ const CommandRegistration registration(Command{
             std::tuple{"--no-fma", "no fused multiply-adds", &codegen::CompileOptions::fusedMultiplyAdd}})
         cmd.add_flag_callback(
             name, [args, off = switchedOff] { args->options.*off = false; }, help);
+      addCodegenTuningOptions(cmd, args->options);
       return [args] { return runCompile(*args); };
     }});
 

@@ -51,7 +51,8 @@ struct RunArgs {
   uint64_t seed = 1;
   codegen::ReferenceChoice reference;
   bool small = false, inProcess = false, timeoutGiven = false;
-  std::string kernel;  // --kernel FILE.cl
+  std::string kernel;               // --kernel FILE.cl
+  codegen::CompileOptions compile;  // --vector-local-loads, --unroll
 };
 
 std::string dimsText(const std::vector<uint64_t>& d) {
@@ -128,6 +129,7 @@ int runRun(const RunArgs& args) {
   checkSizeNames(given, p);
   req.global = args.global;
   req.local = args.local;
+  req.compile = args.compile;
   req.run.repetitions = static_cast<int>(args.repeat);
   req.run.warmups = static_cast<int>(args.warmup);
   req.run.timeoutMs = 1000.0 * static_cast<double>(args.timeout);
@@ -241,6 +243,7 @@ const CommandRegistration registration(Command{
                      "run the OpenCL source of this file instead of the generated kernel (same name and "
                      "parameters)")
           ->type_name("FILE.cl");
+      addCodegenTuningOptions(cmd, args->compile);
       return [args] { return runRun(*args); };
     }});
 

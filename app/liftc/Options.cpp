@@ -139,4 +139,14 @@ CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into) {
       ->type_name("R");
 }
 
+void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
+  cmd.add_flag(
+      "--vector-local-loads", into.vectorLocalLoads,
+      "read four consecutive elements of a local array as one float4 where the index is a multiple of 4");
+  cmd.add_option("--unroll", into.innerLoopUnroll,
+                 "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
+      ->type_name("N")
+      ->check(integerIn(1, 1024));
+}
+
 }  // namespace lift::liftc

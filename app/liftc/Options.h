@@ -54,4 +54,8 @@ CLI::Option* addDeviceOption(CLI::App& cmd, std::vector<std::string>& into);
 // run come from (codegen::ReferenceChoice::parse).
 CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into);
 
+// The code generator's tuning switches, off by default: --vector-local-loads and --unroll N
+// (codegen::CompileOptions::vectorLocalLoads, innerLoopUnroll).
+void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into);
+
 }  // namespace lift::liftc
