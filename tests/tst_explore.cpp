@@ -19,6 +19,7 @@
 #include "core/lang/Parser.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/AlgorithmicExploration.h"
+#include "rewrite/explore/CodegenTunables.h"
 #include "rewrite/explore/Constraints.h"
 #include "rewrite/explore/Heuristics.h"
 #include "rewrite/explore/OpenCLMapping.h"
@@ -449,6 +450,65 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     for (const char* local : {"local=x", "local=4xy", "local=99999999999999999999"})
       QVERIFY(
           !matchHint(ts, Hint{"split-join@0.1:n=64\nmap-to-glb@0.1:dim=0", std::string("n=64,") + local}));
+  }
+
+  // On the GPU the templates of the mappings that copy tiles also tune the code generator's
+  // switches (unroll pragmas, float4 reads of local memory): candidates that differ only there
+  // are different candidates with different kernels, a stored hint brings its switches back, and
+  // on a CPU there are none.
+  void codegenSwitchesAreTunablesOfTiledMappings() {
+    QVERIFY(codegenTunables(false).empty());
+    SearchProblem problem = matmulProblem(64);
+    DerivationTemplate algorithm;
+    algorithm.steps = {
+        rewrite::RewriteStep::parse("vectorize-lanes@0:n=4"),
+        rewrite::RewriteStep::parse("tiling@0.1.1:x=4,y=16"),
+        rewrite::RewriteStep::parse(
+            "tile-reduction-blocked@0.1.1.1.0.0.0.1.1.0.0.0.1:k=8,x=2,y=4,blocks=strided,w=4")};
+    algorithm.algorithmicSteps = algorithm.steps.size();
+    auto tiled = replaySteps(*problem.start, algorithm.steps);
+    QVERIFY(tiled);
+    StrategyOptions so;
+    so.codegenTunables = codegenTunables(true);
+    int checked = 0, vectorized = 0;
+    for (const OpenCLMapping& m : openclMappings(*tiled)) {
+      auto t = withMapping(algorithm, m, so);
+      bool tuned = t->tunable("unroll") && t->tunable("vload");
+      QCOMPARE(tuned, m.name.ends_with("-local") || m.name.ends_with("-private"));
+      if (!m.name.ends_with("-local")) continue;
+      auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}});
+      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}});
+      QVERIFY(plain && fast);
+      QCOMPARE(plain->programHash, fast->programHash);
+      QVERIFY(plain->key() != fast->key());
+      QVERIFY(plain->structuralKey() != fast->structuralKey());
+      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("unroll=8,vload=1"));
+      QVERIFY(fast->parametersText().find("unroll=8,vload=1") != std::string::npos);
+      codegen::CompileOptions po, fo;
+      applyCodegenValues(*plain, po);
+      applyCodegenValues(*fast, fo);
+      QCOMPARE(fo.innerLoopUnroll, 8);
+      QVERIFY(fo.vectorLocalLoads && !po.vectorLocalLoads);
+      std::string ps = codegen::compileKernel(plain->program->program, po).source;
+      std::string fs = codegen::compileKernel(fast->program->program, fo).source;
+      QVERIFY(ps.find("#pragma unroll") == std::string::npos &&
+              ps.find("(local float4*)") == std::string::npos);
+      QVERIFY2(fs.find("#pragma unroll 8") != std::string::npos, fs.c_str());
+      // Each work-item's columns of the B tile are four consecutive floats when dimension 0 maps
+      // the columns (wrg-1-0: the copy keeps B's rows); transposed for coalescing they are not.
+      if (m.name == "wrg-1-0-lcl-1-0-local") {
+        QVERIFY2(fs.find("(local float4*)") != std::string::npos, fs.c_str());
+        ++vectorized;
+      }
+      std::vector<std::shared_ptr<const DerivationTemplate>> ts{t};
+      auto hint = matchHint(ts, Hint{fast->derivationText(), plain->parametersText()});
+      QVERIFY(hint);
+      QCOMPARE(hint->second.at("unroll"), int64_t(1));
+      QCOMPARE(hint->second.at("vload"), int64_t(0));
+      ++checked;
+    }
+    QVERIFY(checked > 1);
+    QCOMPARE(vectorized, 1);
   }
 
   // Phase 2 drops the mappings the code generator rejects whatever the values (a mapGlb whose

@@ -67,16 +67,27 @@ std::string Candidate::parametersText() const {
   return out;
 }
 
+std::string Candidate::codegenText() const {
+  Assignment codegenValues;
+  for (auto& [name, value] : values) {
+    const Tunable* t = tmpl ? tmpl->tunable(name) : nullptr;
+    if (t && t->codegen) codegenValues[name] = value;
+  }
+  return formatAssignment(codegenValues);
+}
+
 std::string Candidate::key() const {
   std::string l;
   for (int64_t v : local) l += "x" + std::to_string(v);
-  return programHash + "|" + l;
+  std::string g = codegenText();
+  return programHash + "|" + l + (g.empty() ? "" : "|" + g);
 }
 
 std::string Candidate::structuralKey() const {
   std::string l;
   for (int64_t v : local) l += "x" + std::to_string(v);
-  return std::to_string(structuralHash) + "|" + l;
+  std::string g = codegenText();
+  return std::to_string(structuralHash) + "|" + l + (g.empty() ? "" : "|" + g);
 }
 
 std::vector<rewrite::RewriteStep> substitute(const DerivationTemplate& t, const Assignment& a) {

@@ -22,6 +22,7 @@ struct Tunable {
   std::string what;             // "register-blocking-1d@0 k"
   std::vector<int64_t> values;  // the values to try, preferred first
   bool launch = false;          // a work-group size, not a rewrite parameter
+  bool codegen = false;         // a switch of the code generator (codegenTunables), not a rewrite parameter
 };
 
 // Tunable values by name.
@@ -61,8 +62,10 @@ struct Candidate {
   std::string derivationText() const;
   // The tunable values and the work-group size: "k=8,w=16" + ",local=4x1".
   std::string parametersText() const;
-  // What identifies the candidate before compilation: program hash and launch parameters
-  // (stable across processes: shards use it).
+  // The values of the code generator's tunables: "unroll=8,vload=1" ("" for none).
+  std::string codegenText() const;
+  // What identifies the candidate before compilation: program hash, launch parameters and
+  // code generator switches (stable across processes: shards use it).
   std::string key() const;
   // The same with the structural hash (alpha-equivalent programs have the same one).
   std::string structuralKey() const;

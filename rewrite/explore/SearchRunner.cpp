@@ -14,6 +14,7 @@
 #include "codegen/Launch.h"
 #include "codegen/ResourceError.h"
 #include "codegen/runtime/Worker.h"
+#include "rewrite/explore/CodegenTunables.h"
 
 namespace lift::explore {
 
@@ -300,6 +301,7 @@ struct SearchRunner::Impl {
     codegen::EvaluationRequest req = request;
     if (!c.local.empty()) req.local = c.local;
     codegen::CompileOptions options = req.compile;
+    applyCodegenValues(c, options);
     for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
     std::shared_ptr<const codegen::CompiledKernel> kernel;
     try {
@@ -563,6 +565,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   if (impl.limits.gpu) so.localSizes = {32, 64, 128, 256, 16, 8, 4, 2, 1, 512, 1024};
   so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
   so.algorithmic.preferredFactors = preferredFactors(impl.limits.gpu);
+  so.codegenTunables = codegenTunables(impl.limits.gpu);
   try {
     impl.strategy = makeStrategy(options_.strategy, so);
   } catch (const LiftError& e) {

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "rewrite/explore/CodegenTunables.h"
+
 namespace lift::explore {
 
 std::unique_ptr<SearchStrategy> makeThreePhaseStrategy(const StrategyOptions& options);
@@ -75,6 +77,16 @@ std::optional<std::pair<size_t, Assignment>> matchHint(
     if (!same) continue;
     for (int d : tm.launchDims)
       if (static_cast<size_t>(d) < local.size()) a[fmt::format("local{}", d)] = local[static_cast<size_t>(d)];
+    // The code generator's switches the hint was measured with ("unroll=8").
+    std::istringstream cs(hint.parameters);
+    for (std::string item; std::getline(cs, item, ',');) {
+      size_t eq = item.find('=');
+      const Tunable* tu = eq == std::string::npos ? nullptr : tm.tunable(item.substr(0, eq));
+      int64_t n = 0;
+      if (tu && tu->codegen &&
+          std::from_chars(item.data() + eq + 1, item.data() + item.size(), n).ec == std::errc())
+        a[tu->name] = n;
+    }
     return std::make_pair(t, a);
   }
   return std::nullopt;
@@ -97,6 +109,8 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
     tu.launch = true;
     t->tunables.push_back(tu);
   }
+  if (takesCodegenTunables(m.name))
+    t->tunables.insert(t->tunables.end(), options.codegenTunables.begin(), options.codegenTunables.end());
   return t;
 }
 

@@ -42,6 +42,8 @@ struct StrategyOptions {
   MappingOptions mapping;
   std::vector<int64_t> localSizes = {1,  2,  4,   8,  16,
                                      32, 64, 128, 256};  // work-group sizes tried per dimension
+  // The code generator's tunables of templates whose mapping copies tiles (CodegenTunables.h).
+  std::vector<Tunable> codegenTunables;
 };
 
 // What strategies may use while choosing.
@@ -81,6 +83,12 @@ class SearchStrategy {
 // "three-phase", "random" or "evolution"; throws LiftError naming the choices otherwise.
 std::unique_ptr<SearchStrategy> makeStrategy(const std::string& name, const StrategyOptions& options);
 std::vector<std::string> strategyNames();
+
+// The template of an algorithmic variant under one OpenCL mapping: the variant's steps and
+// tunables, the mapping's, the work-group sizes of its global dimensions and, for a mapping that
+// copies tiles, options.codegenTunables.
+std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& algorithm,
+                                                      const OpenCLMapping& m, const StrategyOptions& options);
 
 // Shared by the strategies: the templates of phases 1 and 2 (every algorithmic variant with
 // every OpenCL mapping), computed once. Launch tunables (work-group sizes) are added for the

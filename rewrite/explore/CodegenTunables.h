@@ -1,0 +1,25 @@
+// The code generator's switches as tunables of the search (issue 14): on the GPU, templates whose
+// mapping copies tiles (the "-local" and "-private" mappings of a K-tiled reduction) also try
+// `unroll` (CompileOptions::innerLoopUnroll: 8, then 1) and `vload`
+// (CompileOptions::vectorLocalLoads: on, then off). On an H100 either is worth up to 15 % on the
+// same program, and which combination wins depends on the program (docs/PERFORMANCE.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "codegen/CompileOptions.h"
+#include "rewrite/explore/DerivationTemplate.h"
+
+namespace lift::explore {
+
+// The code generator's tunables for a device (none on a CPU).
+std::vector<Tunable> codegenTunables(bool gpu);
+
+// Whether a mapping gets them: it places copies of tiles.
+bool takesCodegenTunables(const std::string& mapping);
+
+// Sets the options the candidate's codegen tunables name.
+void applyCodegenValues(const Candidate& c, codegen::CompileOptions& options);
+
+}  // namespace lift::explore
