@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "views/GraphView.h"
+#include "views/NoticeBar.h"
 
 namespace lift::views {
 
@@ -19,8 +20,9 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   find_->setPlaceholderText("Find node (Ctrl+F)");
   find_->setObjectName("graphSearch");
   find_->setMaximumWidth(220);
-  bar->addAction("Fit", QKeySequence("Ctrl+0"), graph_, &GraphView::fit)
-      ->setToolTip("Fit the graph into the view (Ctrl+0)");
+  fit_ = bar->addAction("&Fit graph", QKeySequence("Ctrl+0"), graph_, &GraphView::fit);
+  fit_->setIconText("Fit");
+  fit_->setToolTip("Fit the graph into the view (Ctrl+0)");
   bar->addAction("Zoom in", QKeySequence::ZoomIn, graph_, &GraphView::zoomIn);
   bar->addAction("Zoom out", QKeySequence::ZoomOut, graph_, &GraphView::zoomOut);
   bar->addSeparator();
@@ -28,9 +30,16 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   connect(find_, &QLineEdit::returnPressed, this, [this] {
     if (!graph_->findNext(find_->text())) emit message("No node matches '" + find_->text() + "'", 3000);
   });
+  notice_ = new NoticeBar(this);
+  notice_->setObjectName("graphNotice");
   layout->addWidget(bar);
+  layout->addWidget(notice_);
   layout->addWidget(graph_, 1);
 }
+
+void GraphPane::setNotice(const QString& text) { notice_->setNotice(text); }
+
+QString GraphPane::notice() const { return notice_->notice(); }
 
 void GraphPane::focusFind() {
   find_->setFocus();

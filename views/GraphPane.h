@@ -1,22 +1,30 @@
 // The centre of the main window: the program graph under a tool bar (fit, zoom, and a field that
-// finds a node by its label).
+// finds a node by its label) and a notice bar that says when the graph is not the current program.
 #pragma once
 
 #include <QWidget>
 
+class QAction;
 class QLineEdit;
 
 namespace lift::views {
 
 class GraphView;
+class NoticeBar;
 
 class GraphPane : public QWidget {
   Q_OBJECT
  public:
   explicit GraphPane(QWidget* parent = nullptr);
   GraphView* graphView() const { return graph_; }
+  // Fit the graph into the view (Ctrl+0): the tool bar's button, which the View menu shows too,
+  // so that the shortcut has one action.
+  QAction* fitAction() const { return fit_; }
   // Puts the caret in the find field (View > Find node).
   void focusFind();
+  // A line above the graph (e.g. why it is stale); empty: none.
+  void setNotice(const QString& text);
+  QString notice() const;
 
  signals:
   // A line for the status bar.
@@ -24,6 +32,8 @@ class GraphPane : public QWidget {
 
  private:
   GraphView* graph_;
+  QAction* fit_;
+  NoticeBar* notice_;
   QLineEdit* find_;
 };
 

@@ -7,7 +7,6 @@
 #include <QDirIterator>
 #include <QDockWidget>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
@@ -16,15 +15,19 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QUndoStack>
+#include <QVBoxLayout>
 #include <cstdio>
 
+#include "codegen/Evaluation.h"
 #include "core/ir/ProgramGraph.h"
 #include "views/DerivationHistory.h"
 #include "views/DeviceChoice.h"
 #include "views/FileDialogs.h"
 #include "views/GraphPane.h"
 #include "views/GraphView.h"
+#include "views/KernelExport.h"
 #include "views/KernelView.h"
+#include "views/NoticeBar.h"
 #include "views/PerformancePlot.h"
 #include "views/ProgramEditor.h"
 #include "views/RecentFiles.h"
@@ -50,11 +53,10 @@ QDockWidget* addPane(QMainWindow* w, const QString& title, const char* name, QWi
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("liftStudioMainWindow");
-  setWindowTitle("Lift Studio");
+  setWindowTitle("Lift Studio[*]");
   resize(1400, 900);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
-  session_ = new Session(this);
-  session_->setAutosavePath(Session::defaultAutosavePath());
+  session_ = new Session(this);  // autosaves nowhere: the application gives it its slot
 
   graphPane_ = new GraphPane(this);
   graph_ = graphPane_->graphView();
@@ -68,6 +70,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildMenus();
   connectSession();
   connect(graph_, &GraphView::nodeSelected, this, &MainWindow::onNodeSelected);
+  showWhetherCurrent();  // nothing to run or search before a program is open
 
   defaultState_ = saveState();
   QSettings settings;
@@ -91,8 +94,16 @@ void MainWindow::buildDocks() {
   resizeDocks({rulesDock}, {420}, Qt::Horizontal);
 
   kernel_ = new KernelView(this);
+  auto* kernelPane = new QWidget(this);  // the kernel under a line that says when it is stale
+  auto* kernelLayout = new QVBoxLayout(kernelPane);
+  kernelLayout->setContentsMargins(0, 0, 0, 0);
+  kernelLayout->setSpacing(0);
+  kernelNotice_ = new NoticeBar(kernelPane);
+  kernelNotice_->setObjectName("kernelNotice");
+  kernelLayout->addWidget(kernelNotice_);
+  kernelLayout->addWidget(kernel_, 1);
   auto* kernelDock =
-      addPane(this, "OpenCL kernel and indices", "kernelDock", kernel_, Qt::BottomDockWidgetArea);
+      addPane(this, "OpenCL kernel and indices", "kernelDock", kernelPane, Qt::BottomDockWidgetArea);
   resizeDocks({kernelDock}, {360}, Qt::Vertical);
   history_ = new DerivationHistory(session_->tree(), this);
   addPane(this, "Derivation", "historyDock", history_, Qt::LeftDockWidgetArea);
@@ -123,6 +134,13 @@ void MainWindow::buildDocks() {
 // What one pane does that another (or the session) follows.
 void MainWindow::connectSession() {
   connect(session_, &Session::programChanged, this, &MainWindow::showProgram);
+  connect(session_, &Session::programChanged, this, &MainWindow::showWhetherCurrent);
+  connect(session_, &Session::diagnosticChanged, this, &MainWindow::showWhetherCurrent);
+  connect(session_, &Session::documentReplaced, this, [this] {
+    run_->reset();
+    searchPanel_->reset();
+  });
+  connect(session_, &Session::modifiedChanged, this, &QWidget::setWindowModified);
   connect(session_, &Session::textReplaced, editor_, &ProgramEditor::setText);
   connect(editor_->editor(), &QPlainTextEdit::textChanged, this,
           [this] { session_->setText(editor_->text()); });
@@ -162,6 +180,9 @@ void MainWindow::connectSession() {
           &QComboBox::setCurrentIndex);
   connect(searchPanel_->deviceChoice(), &QComboBox::currentIndexChanged, run_->deviceChoice(),
           &QComboBox::setCurrentIndex);
+  // F6 stops a running search also while the program shown is stale.
+  connect(searchPanel_, &SearchPanel::searchStarted, this, &MainWindow::showWhetherCurrent);
+  connect(searchPanel_, &SearchPanel::searchFinished, this, &MainWindow::showWhetherCurrent);
   connect(searchPanel_, &SearchPanel::message, this,
           [this](const QString& m) { statusBar()->showMessage(m, 8000); });
   connect(searchPanel_, &SearchPanel::loadRequested, this,
@@ -192,7 +213,7 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction("Open &derivation…", QKeySequence("Ctrl+Shift+O"), this, [this] {
     QString path = askOpen(this, "Open derivation", "Derivations (*.derivation);;All files (*)");
-    if (!path.isEmpty()) session_->openDerivation(path);
+    if (!path.isEmpty()) openDerivation(path);
   });
   file->addAction("Save deri&vation…", QKeySequence::Save, this, [this] {
     saveAs(this, "Save derivation", "derivation.derivation", "Derivations (*.derivation)",
@@ -210,15 +231,14 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   QMenu* exportMenu = file->addMenu("&Export");
   exportMenu->addAction("Graph as &DOT…", this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.dot", "Graphviz DOT (*.dot)");
+    QString path = askSave(this, "Export graph", "program.dot", "Graphviz DOT (*.dot)");
     auto p = session_->program();
     if (!path.isEmpty())
       writeText(this, path,
                 QByteArray::fromStdString(ir::toDot(graph_->graph(), p ? p->program.name : "program")));
   });
   exportMenu->addAction("Graph as &PNG or SVG…", this, [this] {
-    QString path = QFileDialog::getSaveFileName(this, "Export graph", "program.png",
-                                                "PNG image (*.png);;SVG image (*.svg)");
+    QString path = askSave(this, "Export graph", "program.png", "PNG image (*.png);;SVG image (*.svg)");
     auto p = session_->program();
     if (!path.isEmpty() && !graph_->saveImage(path, p ? QString::fromStdString(p->program.name) : "program"))
       warn("Export graph", "Cannot write " + path);
@@ -228,12 +248,11 @@ void MainWindow::buildMenus() {
       QMessageBox::information(this, "Export kernel", "There is no kernel: " + kernel_->errorText());
       return;
     }
-    QString path = QFileDialog::getSaveFileName(this, "Export kernel", "kernel.cl", "OpenCL C (*.cl)");
-    if (!path.isEmpty()) writeText(this, path, kernel_->source().toUtf8());
+    QString path = askSave(this, "Export kernel", "kernel.cl", "OpenCL C (*.cl)");
+    if (!path.isEmpty()) writeText(this, path, exportedKernel().toUtf8());
   });
   exportMenu->addAction("P&lot as PNG or PDF…", this, [this] {
-    QString path =
-        QFileDialog::getSaveFileName(this, "Export plot", "search.png", "PNG image (*.png);;PDF (*.pdf)");
+    QString path = askSave(this, "Export plot", "search.png", "PNG image (*.png);;PDF (*.pdf)");
     if (!path.isEmpty()) exportPlot(path);
   });
   exportMenu->addAction("Derivation &report…", this, [this] {
@@ -253,17 +272,17 @@ void MainWindow::buildMenus() {
   edit->addAction("&Apply selected rule", QKeySequence("Ctrl+Return"), rules_, &RulePalette::applySelected);
 
   QMenu* runMenu = menuBar()->addMenu("&Run");
-  runMenu->addAction("&Run kernel", QKeySequence("Ctrl+R"), run_, &RunPanel::run)
-      ->setToolTip("Compile the current kernel, run it on the selected device, time and validate it");
+  runAction_ = runMenu->addAction("&Run kernel", QKeySequence("Ctrl+R"), run_, &RunPanel::run);
+  runAction_->setToolTip("Compile the current kernel, run it on the selected device, time and validate it");
   runMenu->addAction("S&top run", QKeySequence("Ctrl+."), run_, &RunPanel::stop);
   runMenu->addSeparator();
-  QAction* searchAction = runMenu->addAction("Start/stop &search", searchPanel_, &SearchPanel::toggle);
-  searchAction->setShortcuts({QKeySequence("F6"), QKeySequence("Ctrl+Shift+F")});
-  searchAction->setToolTip("Start a search with the Search pane's settings, or stop the running one (F6)");
+  searchAction_ = runMenu->addAction("Start/stop &search", searchPanel_, &SearchPanel::toggle);
+  searchAction_->setShortcuts({QKeySequence("F6"), QKeySequence("Ctrl+Shift+F")});
+  searchAction_->setToolTip("Start a search with the Search pane's settings, or stop the running one (F6)");
   runMenu->addAction("&Open stored search…", searchPanel_, &SearchPanel::openStoreDialog);
 
   QMenu* view = menuBar()->addMenu("&View");
-  view->addAction("&Fit graph", QKeySequence("Ctrl+0"), graph_, &GraphView::fit);
+  view->addAction(graphPane_->fitAction());
   view->addAction("&Find node", QKeySequence::Find, graphPane_, &GraphPane::focusFind);
   view->addSeparator();
   view->addAction(makeDarkThemeAction(this));
@@ -289,7 +308,34 @@ bool MainWindow::openExample(const QString& name) {
     statusBar()->showMessage("No example named '" + name + "'", 5000);
     return false;
   }
+  if (!askToKeepWork("Opening the example " + name)) return false;
   return openText(QString::fromUtf8(f.readAll()), name + ".lift");
+}
+
+bool MainWindow::askToKeepWork(const QString& action) {
+  if (headless_ || !session_->isModified()) return true;
+  QMessageBox box(QMessageBox::Warning, "Unsaved work",
+                  "The current derivation has steps or edits that are not saved.",
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName("unsavedWorkPrompt");
+  box.setInformativeText(action +
+                         " replaces it. Save it first as a session (every branch, and the text as it is)?");
+  box.setDefaultButton(QMessageBox::Save);
+  switch (box.exec()) {
+    case QMessageBox::Save: {
+      QString path =
+          askSave(this, "Save session", "session.liftsession", "Lift Studio sessions (*.liftsession)");
+      QString error;
+      if (path.isEmpty()) return false;
+      if (session_->saveSession(path, &error)) return true;
+      warn("Save session", error);
+      return false;
+    }
+    case QMessageBox::Discard:
+      return true;
+    default:
+      return false;
+  }
 }
 
 bool MainWindow::openText(const QString& text, const QString& file) {
@@ -304,15 +350,23 @@ bool MainWindow::openFile(const QString& path) {
     warn("Open program", "Cannot read " + path + ": " + f.errorString());
     return false;
   }
+  if (!askToKeepWork("Opening " + QFileInfo(path).fileName())) return false;
   recent_->add(path);
   return openText(QString::fromUtf8(f.readAll()), path);
 }
 
 bool MainWindow::openSession(const QString& path) {
+  if (!askToKeepWork("Opening the session " + QFileInfo(path).fileName())) return false;
   QString error;
   bool ok = session_->openSession(path, &error);
   if (!ok && !error.isEmpty()) warn("Open session", error);
   return ok;
+}
+
+bool MainWindow::openDerivation(const QString& path) {
+  if (!askToKeepWork("Opening the derivation " + QFileInfo(path).fileName())) return false;
+  session_->openDerivation(path);
+  return true;
 }
 
 void MainWindow::warn(const QString& title, const QString& text) {
@@ -330,7 +384,48 @@ void MainWindow::resetLayout() {
 
 void MainWindow::updateTitle() {
   QString file = session_->file();
-  setWindowTitle(file.isEmpty() ? "Lift Studio" : QFileInfo(file).fileName() + " — Lift Studio");
+  // [*]: an asterisk while the session holds unsaved work (setWindowModified).
+  setWindowTitle(file.isEmpty() ? "Lift Studio[*]" : QFileInfo(file).fileName() + "[*] — Lift Studio");
+}
+
+QString MainWindow::exportedKernel() const {
+  const codegen::CompiledKernel* k = kernel_->kernel();
+  if (!k) return {};
+  // At the run pane's sizes (the others at the program's defaults), as Run would launch it.
+  arith::Env sizes, given;
+  QString ignored;
+  if (auto p = session_->program(); p && run_->sizeFields()->values(given, &ignored)) {
+    try {
+      sizes = codegen::runSizes(p->program, given);
+    } catch (const LiftError&) {  // sizes that do not fit the program: the comment stays symbolic
+    }
+  }
+  return kernelFileText(*k, sizes);
+}
+
+QString MainWindow::kernelNotice() const { return kernelNotice_->notice(); }
+
+void MainWindow::showWhetherCurrent() {
+  bool current = session_->isProgramCurrent();
+  QString why;
+  if (!current) {
+    const Diagnostic& d = session_->diagnostic();
+    QString where = d.loc.known() ? QString("line %1:%2: ").arg(d.loc.line).arg(d.loc.col) : QString();
+    QString error = QString::fromStdString(d.message);
+    if (!error.isEmpty() && graph_->nodeItemCount() > 0)
+      why = "Not the program in the editor, which does not type-check (" + where + error +
+            "): this is the last program that did. Run and Search are off until the text type-checks.";
+    else if (!error.isEmpty())
+      why = "The program in the editor does not type-check (" + where + error + ").";
+  }
+  graphPane_->setNotice(why);
+  kernelNotice_->setNotice(why);
+  QString off = why.isEmpty() ? "There is no program." : why;
+  run_->setAvailable(current, off);
+  runAction_->setEnabled(current);
+  searchPanel_->setAvailable(current, off);
+  searchAction_->setEnabled(current || searchPanel_->isRunning());
+  rules_->setEnabled(current);  // a rewrite of the stale program would replace the text being edited
 }
 
 void MainWindow::showProgram(std::shared_ptr<const rewrite::TypedProgram> p, bool rewritten) {
@@ -372,10 +467,9 @@ bool MainWindow::selectNodeByLabel(const QString& text) {
 }
 
 void MainWindow::saveProgramAs() {
-  QString path =
-      QFileDialog::getSaveFileName(this, "Save program", session_->file(), "Lift programs (*.lift)");
+  QString path = askSave(this, "Save program", session_->file(), "Lift programs (*.lift)");
   if (path.isEmpty() || !writeText(this, path, editor_->text().toUtf8())) return;
-  session_->setFile(path);
+  session_->programSaved(path);
   recent_->add(path);
 }
 

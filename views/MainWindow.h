@@ -11,11 +11,13 @@
 #include "core/ir/IR.h"
 #include "rewrite/Engine.h"
 
+class QAction;
 class QLabel;
 
 namespace lift::views {
 
 class GraphPane;
+class NoticeBar;
 class GraphView;
 class ProgramEditor;
 class RulePalette;
@@ -33,6 +35,9 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
+  // Opening a program, session or derivation replaces the document: when it holds unsaved work
+  // the user is asked first (save as a session / discard / cancel; askToKeepWork), and a cancel
+  // returns false with nothing changed.
   // Loads a .lift file; a problem is shown in the window (and false returned), never lost text.
   bool openFile(const QString& path);
   // Loads a bundled example by name ("matmul", "lowlevel/dot"); false if there is none.
@@ -42,6 +47,11 @@ class MainWindow : public QMainWindow {
   // Reads a session file (its states come back in the background: Session::waitForReplay); a
   // file that is not one is refused with a message, and false.
   bool openSession(const QString& path);
+  // Replays a derivation file (in the background: Session::waitForReplay).
+  bool openDerivation(const QString& path);
+  // True when the document may be replaced: it holds no unsaved work, or the user saved it (as a
+  // session) or chose to discard it; false when they cancelled. Headless: true, without asking.
+  bool askToKeepWork(const QString& action);
   // Puts the panes back where a first start puts them (View > Reset layout; screenshots).
   void resetLayout();
   // Headless (the command line's --screenshot, tests): problems are written to standard error
@@ -56,6 +66,14 @@ class MainWindow : public QMainWindow {
   bool selectNodeByLabel(const QString& text);
 
   Session* session() const { return session_; }
+  GraphPane* graphPane() const { return graphPane_; }
+  // The line above the kernel pane that says it is stale ("" when it is not).
+  QString kernelNotice() const;
+  // The kernel shown as File > Export > Kernel writes it: with its NDRange and sizes in a
+  // leading comment ("" when there is no kernel).
+  QString exportedKernel() const;
+  QAction* runAction() const { return runAction_; }
+  QAction* searchAction() const { return searchAction_; }
   GraphView* graphView() const { return graph_; }
   ProgramEditor* programEditor() const { return editor_; }
   RulePalette* rulePalette() const { return rules_; }
@@ -71,6 +89,9 @@ class MainWindow : public QMainWindow {
   void connectSession();
   bool openText(const QString& text, const QString& file);
   void showProgram(std::shared_ptr<const rewrite::TypedProgram> p, bool rewritten);
+  // Marks the panes stale, and turns Run, Search and the rule pane off, while the program shown
+  // is not the text's (the text does not type-check); back on when it does.
+  void showWhetherCurrent();
   void onNodeSelected(ir::NodeId id);
   void highlightSource(ir::NodeId id);
   void saveProgramAs();
@@ -84,6 +105,9 @@ class MainWindow : public QMainWindow {
   ProgramEditor* editor_ = nullptr;
   RulePalette* rules_ = nullptr;
   KernelView* kernel_ = nullptr;
+  NoticeBar* kernelNotice_ = nullptr;
+  QAction* runAction_ = nullptr;
+  QAction* searchAction_ = nullptr;
   DerivationHistory* history_ = nullptr;
   RunPanel* run_ = nullptr;
   SearchPanel* searchPanel_ = nullptr;

@@ -17,6 +17,10 @@
 
 namespace lift::views {
 
+namespace {
+const char* const kIdleText = "Lower the program to a kernel, then run it on a device.";
+}
+
 RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("runPanel");
   auto* layout = new QVBoxLayout(this);
@@ -41,7 +45,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   buttons->addWidget(run_);
   buttons->addWidget(stop_);
   layout->addLayout(buttons);
-  result_ = new QLabel("Lower the program to a kernel, then run it on a device.", this);
+  result_ = new QLabel(kIdleText, this);
   result_->setObjectName("runResult");
   result_->setWordWrap(true);
   result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -52,7 +56,7 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void RunPanel::showResult(const codegen::Evaluation& e) {
-  run_->setEnabled(true);
+  run_->setEnabled(available_);
   stop_->setEnabled(false);
   QString color = e.ok() ? "#1a7f37" : "#cf222e";
   QString text =
@@ -91,6 +95,23 @@ void RunPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p) {
   sizes_->setProgram(program_);
 }
 
+void RunPanel::setAvailable(bool available, const QString& why) {
+  available_ = available;
+  run_->setEnabled(available_ && !isRunning());
+  run_->setToolTip(available_ ? QString() : why);
+}
+
+void RunPanel::reset() {
+  runs_.cancel();  // the old program's result is dropped when it arrives
+  stop();
+  running_.reset();
+  program_.reset();
+  sizes_->setProgram(nullptr);
+  result_->setText(kIdleText);
+  run_->setEnabled(available_);
+  stop_->setEnabled(false);
+}
+
 bool RunPanel::isRunning() const { return runs_.busy(); }
 
 void RunPanel::waitForRun() { runs_.wait(); }
@@ -98,7 +119,7 @@ void RunPanel::waitForRun() { runs_.wait(); }
 QString RunPanel::resultText() const { return result_->text(); }
 
 void RunPanel::run() {
-  if (!program_ || isRunning()) return;
+  if (!program_ || !available_ || isRunning()) return;
   if (!deviceCount()) {
     result_->setText("<b style='color:#cf222e'>No OpenCL device.</b>");
     return;

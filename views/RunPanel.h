@@ -34,6 +34,12 @@ class RunPanel : public QWidget {
 
   // The program to run (its size fields are rebuilt when the size variables change).
   void setProgram(std::shared_ptr<const rewrite::TypedProgram> p);
+  // Whether Run may start: not while the program shown is stale (`why` says so, on the button).
+  void setAvailable(bool available, const QString& why = {});
+  bool isAvailable() const { return available_; }
+  // Another document was opened: a run in flight is stopped and its result dropped, the result
+  // line and the size fields start over (the next program's fields get its own defaults).
+  void reset();
   // The device spec ("0", "pocl", ...), and the sizes typed in the fields.
   QString deviceSpec() const;
   void setDeviceSpec(const QString& spec);
@@ -41,6 +47,7 @@ class RunPanel : public QWidget {
   void setSizeTexts(const QMap<QString, QString>& sizes);
   int deviceCount() const;
   DeviceChoice* deviceChoice() const { return device_; }
+  SizeFields* sizeFields() const { return sizes_; }
   bool isRunning() const;
   // Blocks until the run in flight has finished (tests, screenshots).
   void waitForRun();
@@ -67,6 +74,7 @@ class RunPanel : public QWidget {
   QPushButton* run_;
   QPushButton* stop_;
   QLabel* result_;
+  bool available_ = true;
   BackgroundJobs runs_{this, 1};
 };
 

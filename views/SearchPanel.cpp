@@ -33,6 +33,8 @@ namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString oneLine(QString derivation) { return derivation.trimmed().replace('\n', "; "); }
+
+const char* const kIdleText = "Set a budget and the sizes, then start a search.";
 }  // namespace
 
 SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(parent), plot_(plot) {
@@ -54,7 +56,7 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   progress_->setValue(0);
   progress_->setTextVisible(false);
   layout->addWidget(progress_);
-  activity_ = new QLabel("Set a budget and the sizes, then start a search.", this);
+  activity_ = new QLabel(kIdleText, this);
   activity_->setObjectName("searchActivity");
   activity_->setWordWrap(true);
   counts_ = new QLabel(this);
@@ -205,6 +207,40 @@ void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, con
   updateButtons();
 }
 
+void SearchPanel::setAvailable(bool available, const QString& why) {
+  available_ = available;
+  unavailableWhy_ = why;
+  start_->setToolTip(available_ ? QString() : why);
+  updateButtons();
+}
+
+void SearchPanel::reset() {
+  bool stopped = job_ != nullptr;
+  if (job_) {
+    abandoned_ = true;
+    job_->cancel();
+  }
+  program_.reset();
+  label_.clear();
+  problem_.reset();
+  loadedStart_.reset();
+  problemWhy_.clear();
+  kernels_.clear();
+  tally_ = {};
+  summary_ = {};
+  evaluated_ = 0;
+  plot_->clear();
+  sizes_->setProgram(nullptr);
+  progress_->setValue(0);
+  counts_->clear();
+  detail_->clear();
+  detail_->setToolTip({});
+  activity_->setText(stopped ? "The search of the previous program was stopped; its kernels are in the "
+                               "store (Open stored… plots them again)."
+                             : kIdleText);
+  updateButtons();
+}
+
 QString SearchPanel::referenceKey(const QString& what) const {
   QString device = device_->currentText();
   device = device.mid(device.indexOf(':') + 1).trimmed();  // without the index: "NAME (PLATFORM)"
@@ -234,7 +270,7 @@ QString SearchPanel::detailText() const { return detail_->text(); }
 
 void SearchPanel::updateButtons() {
   bool running = job_ != nullptr;  // from start() until `finished` arrived
-  start_->setEnabled(!running && program_ && device_->deviceCount() > 0);
+  start_->setEnabled(!running && available_ && program_ && device_->deviceCount() > 0);
   stop_->setEnabled(running);
   strategy_->setEnabled(!running);
   seconds_->setEnabled(!running);
@@ -256,6 +292,7 @@ void SearchPanel::start() {
     activity_->setText("<b style='color:#cf222e'>" + why.toHtmlEscaped() + "</b>");
     emit message(why);
   };
+  if (!available_) return fail(unavailableWhy_);
   if (!program_) return fail("There is no valid program to search.");
   if (device_->deviceCount() == 0) return fail("There is no OpenCL device.");
   if (seconds_->value() == 0 && maxKernels_->value() == 0)
@@ -332,6 +369,7 @@ void SearchPanel::updateProgress() {
 }
 
 void SearchPanel::onEvent(const explore::SearchEvent& e) {
+  if (abandoned_) return;
   showCounts(e.counts, e.bestMs, e.bestGflops);
   if (e.kind == explore::SearchEvent::Kind::Kernel) {
     const explore::KernelEvent& k = e.kernel;
@@ -371,11 +409,16 @@ void SearchPanel::addKernel(qint64 id, const KernelInfo& info, double seconds, d
 }
 
 void SearchPanel::onFinished(const explore::SearchSummary& s) {
-  summary_ = s;
   tick_->stop();
   job_->deleteLater();  // we are inside its signal
   job_ = nullptr;
   updateButtons();
+  if (abandoned_) {  // reset() already said so; the plot belongs to another program now
+    abandoned_ = false;
+    emit searchFinished();
+    return;
+  }
+  summary_ = s;
   showCounts(s.counts, s.bestMs, s.bestGflops);
   QString text;
   if (s.stopReason == explore::StopReason::Error) {

@@ -40,6 +40,13 @@ class SearchPanel : public QWidget {
   // The program a search starts from (the start of the current derivation) and its label for
   // the store (a file path, or an example's name).
   void setProgram(std::shared_ptr<const rewrite::TypedProgram> p, const QString& label);
+  // Whether a search may start: not while the program shown is stale (`why` says so). A running
+  // search can still be stopped.
+  void setAvailable(bool available, const QString& why = {});
+  bool isAvailable() const { return available_; }
+  // Another document was opened: a running search is stopped (its kernels stay in the store:
+  // "Open stored…" plots them again), and the plot, counts and size fields start over.
+  void reset();
 
   // searches.sqlite in QStandardPaths::AppDataLocation.
   static QString defaultStorePath();
@@ -129,6 +136,9 @@ class SearchPanel : public QWidget {
   QDoubleSpinBox* peer_;
   QDoubleSpinBox* peak_;
   QTimer* tick_;
+  bool available_ = true;
+  QString unavailableWhy_;
+  bool abandoned_ = false;  // the running search was stopped by reset(): what it reports is dropped
 
   std::shared_ptr<const rewrite::TypedProgram> program_;
   QString label_;

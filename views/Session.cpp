@@ -61,6 +61,7 @@ QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 // A session file read on the GUI thread, its states replayed in the background.
 struct Session::LoadedSession {
   QString file, editorText;
+  bool modified = false;
   codegen::CompileOptions options;
   int current = -1;
   std::vector<ReplayNode> nodes;
@@ -111,6 +112,13 @@ void Session::clearDocument() {
   tree_->clear();
   undo_->clear();
   program_.reset();
+  emit documentReplaced();
+}
+
+void Session::setModified(bool modified) {
+  if (modified == modified_) return;
+  modified_ = modified;
+  emit modifiedChanged(modified_);
 }
 
 void Session::open(const QString& text, const QString& file) {
@@ -118,6 +126,7 @@ void Session::open(const QString& text, const QString& file) {
   setFile(file);
   replaceText(text);
   reparse();
+  setModified(false);
 }
 
 void Session::setFile(const QString& file) {
@@ -125,7 +134,17 @@ void Session::setFile(const QString& file) {
   emit fileChanged(file_);
 }
 
-void Session::setText(const QString& text) { text_ = text; }
+void Session::programSaved(const QString& file) {
+  setFile(file);
+  if (tree_->stateCount() <= 1) setModified(false);
+}
+
+// The editor echoes every text it is given: only a different text is an edit.
+void Session::setText(const QString& text) {
+  if (text == text_) return;
+  text_ = text;
+  setModified(true);
+}
 
 void Session::replaceText(const QString& text) {
   if (text == text_) return;
@@ -180,6 +199,7 @@ bool Session::applyRewrite(const QString& spec, QString* error) {
         int to = addStep(tree_->current(), applied,
                          std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)));
         moveTo(to, "Apply " + applied);
+        setModified(true);
         emit message("Applied " + spec, 5000);
         return true;
       }
@@ -258,7 +278,7 @@ void Session::startCheck(int index) {
       });
 }
 
-QByteArray Session::toJson() const {
+QByteArray Session::toJson(bool modified) const {
   QJsonObject session;
   session["format"] = "lift-studio-session";
   session["version"] = 1;
@@ -280,11 +300,13 @@ QByteArray Session::toJson() const {
   session["current"] = tree_->current();
   session["editorText"] = text_;  // may not parse yet: never lose it
   session["kernelOptions"] = compileOptionsToJson(options_);
+  session["modified"] = modified;
   return QJsonDocument(session).toJson();
 }
 
 bool Session::saveSession(const QString& path, QString* error) {
-  if (!writeFile(path, toJson(), error)) return false;
+  if (!writeFile(path, toJson(/*modified=*/false), error)) return false;
+  setModified(false);
   emit message("Saved session to " + path, 5000);
   return true;
 }
@@ -306,6 +328,7 @@ bool Session::openSession(const QString& path, QString* error) {
   s.editorText = json["editorText"].toString();
   s.options = compileOptionsFromJson(json["kernelOptions"].toObject());
   s.current = json["current"].toInt(-1);
+  s.modified = json["modified"].toBool(false);
   for (const QJsonValue& v : json["states"].toArray()) {
     QJsonObject o = v.toObject();
     ReplayNode n;
@@ -356,6 +379,7 @@ void Session::finishSession(const LoadedSession& s) {
     replaceText(s.editorText);  // unfinished edits come back as they were
     reparse();
   }
+  setModified(s.modified);
   emit message(QString("Restored %1 states").arg(tree_->stateCount()), 5000);
   if (!problems.isEmpty())
     emit problem("Open session", "Some steps no longer replay:\n" + problems.join("\n"));
@@ -380,6 +404,7 @@ bool Session::saveDerivation(const QString& path, QString* error) {
   try {
     rewrite::Derivation d = tree_->derivationTo(cur, rel.toStdString());
     if (!writeFile(path, QByteArray::fromStdString(d.toText()), error)) return false;
+    setModified(false);
   } catch (const LiftError& e) {
     if (error) *error = fromStd(e.diagnostic().format());
     return false;
@@ -431,6 +456,7 @@ void Session::finishDerivation(const LoadedDerivation& d) {
   for (qsizetype i = 0; i < d.specs.size(); ++i)
     state = addStep(state, d.specs[i], d.replayed[static_cast<size_t>(i) + 1].program);
   moveTo(state, "Replay " + QFileInfo(d.path).fileName());
+  setModified(false);
   emit derivationOpened(d.programPath);
   emit message(QString("Replayed %1 (%2 steps)").arg(d.path).arg(d.specs.size()), 5000);
 }
@@ -453,6 +479,7 @@ void Session::showDerivation(std::shared_ptr<const rewrite::TypedProgram> start,
                    for (qsizetype i = 0; i < steps.size(); ++i)
                      state = addStep(state, steps[i], replayed[static_cast<size_t>(i) + 1].program);
                    moveTo(state, "Load " + origin);
+                   setModified(true);
                    emit message(QString("Loaded %1 (%2 steps)").arg(origin).arg(steps.size()), 8000);
                  });
 }

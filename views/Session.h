@@ -37,6 +37,12 @@ class Session : public QObject {
   const DerivationTreeModel::State* currentStart() const;
   // Why the text does not parse or type-check (empty message when it does).
   const Diagnostic& diagnostic() const { return diagnostic_; }
+  // The program shown is the text's: there is one and the text type-checks. When not, the panes
+  // show a stale program (the last one that type-checked, or a previous document's).
+  bool isProgramCurrent() const { return program_ && diagnostic_.message.empty(); }
+  // Steps, loaded kernels or edits that no file holds yet (a saved session or derivation, the
+  // program saved while it has no steps). The autosave keeps this flag.
+  bool isModified() const { return modified_; }
   const codegen::CompileOptions& compileOptions() const { return options_; }
   // Records the switches the kernel pane uses (saved with the session).
   void setCompileOptions(const codegen::CompileOptions& options);
@@ -45,6 +51,8 @@ class Session : public QObject {
   void open(const QString& text, const QString& file);
   // The program was saved as `file`.
   void setFile(const QString& file);
+  // The text was saved as `file`: with no steps beyond it, nothing is left unsaved.
+  void programSaved(const QString& file);
   // Records the text as the user has it; reparse() reads it.
   void setText(const QString& text);
   // Parses the text: while the start of a derivation is edited it is replaced, otherwise the
@@ -60,8 +68,9 @@ class Session : public QObject {
   // Annotates every state whose program is `program` (a run's result).
   void setPerformance(const std::shared_ptr<const rewrite::TypedProgram>& program, const QString& text);
 
-  // The whole session (every state with its branches, the current one, the text, the switches).
-  QByteArray toJson() const;
+  // The whole session (every state with its branches, the current one, the text, the switches,
+  // whether it is modified).
+  QByteArray toJson() const { return toJson(modified_); }
   bool saveSession(const QString& path, QString* error = nullptr);
   // Reads a session; false, with the reason, when the file is not one. Its states are replayed
   // in the background, then replace the document (problems with some steps: `problem`).
@@ -95,6 +104,10 @@ class Session : public QObject {
   void textReplaced(const QString& text);
   void diagnosticChanged(const lift::Diagnostic& diagnostic);
   void fileChanged(const QString& file);
+  // A new document replaced the old one (a program, session or derivation opened): what showed
+  // results of the old one (sizes, a run, a search's plot) starts over.
+  void documentReplaced();
+  void modifiedChanged(bool modified);
   // The switches changed by a load.
   void compileOptionsChanged(const lift::codegen::CompileOptions& options);
   void derivationOpened(const QString& programPath);
@@ -107,6 +120,8 @@ class Session : public QObject {
   struct LoadedSession;
   struct LoadedDerivation;
   void clearDocument();
+  QByteArray toJson(bool modified) const;
+  void setModified(bool modified);
   void replaceText(const QString& text);
   void setDiagnostic(const Diagnostic& d);
   void show(std::shared_ptr<const rewrite::TypedProgram> program, bool rewritten);
@@ -124,6 +139,7 @@ class Session : public QObject {
   QString file_, text_;
   std::shared_ptr<const rewrite::TypedProgram> program_;
   Diagnostic diagnostic_;
+  bool modified_ = false;
   codegen::CompileOptions options_;
   BackgroundJobs checks_{this};
   BackgroundJobs replays_{this};

@@ -1,9 +1,16 @@
 // lift-studio: the desktop application. `--screenshot FILE [--example NAME]` renders the main
 // window to a PNG and exits (for documentation and tests, under QT_QPA_PLATFORM=offscreen);
 // `--search SECONDS` first runs a search of that budget on the shown program and waits for it.
+// Scripted runs (--screenshot, --search, --run, --apply, --select, --load-best) never write the
+// user's settings or autosaved session; each interactive instance autosaves to its own file.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
 
@@ -11,6 +18,7 @@
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/SearchProblem.h"
 
+#include "views/AutosaveSlot.h"
 #include "views/DeviceChoice.h"
 #include "views/GraphView.h"
 #include "views/MainWindow.h"
@@ -20,11 +28,10 @@
 #include "views/Session.h"
 #include "views/SizeFields.h"
 
-// The last session (autosaved after every change), when `wanted` and there is one that restores
-// at least one state; its states are replayed before anything else happens.
-static bool restoreSession(lift::views::MainWindow& window, bool wanted) {
-  QString path = lift::views::Session::defaultAutosavePath();
-  if (!wanted || !QFile::exists(path) || !window.openSession(path)) return false;
+// The last session (autosaved at `path` after every change), when `wanted` and there is one that
+// restores at least one state; its states are replayed before anything else happens.
+static bool restoreSession(lift::views::MainWindow& window, const QString& path, bool wanted) {
+  if (!wanted || path.isEmpty() || !QFile::exists(path) || !window.openSession(path)) return false;
   window.session()->waitForReplay();
   return window.session()->program() != nullptr;
 }
@@ -71,7 +78,22 @@ int main(int argc, char** argv) {
   cli.addPositionalArgument("file", "A .lift program to open.", "[file]");
   cli.process(app);
 
+  // A scripted run leaves the user's settings (window layout, theme, recent files, search
+  // settings) alone: its own live in a scratch folder that goes away at exit. It autosaves
+  // nothing, and may read the first instance's autosave (written atomically) to start from.
+  bool scripted = cli.isSet(screenshot) || cli.isSet(searchOpt) || cli.isSet(runOpt) || cli.isSet(apply) ||
+                  cli.isSet(select) || cli.isSet(loadBestOpt);
+  QTemporaryDir scratchSettings;
+  if (scripted) {
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratchSettings.path());
+  }
+  QString autosaveFolder = QFileInfo(lift::views::Session::defaultAutosavePath()).path();
+  lift::views::AutosaveSlot autosave;
+  bool autosaving = !scripted && autosave.acquire(autosaveFolder);
+
   lift::views::MainWindow window;
+  if (autosaving) window.session()->setAutosavePath(autosave.path());
   // A screenshot run exits by itself: no dialog may wait for a click.
   window.setHeadless(cli.isSet(screenshot));
   if (cli.isSet(screenshot)) {  // the same picture whatever size and layout the user left
@@ -83,7 +105,9 @@ int main(int argc, char** argv) {
   // (autosaved after every change), and on the very first start the matmul example opens.
   if (!cli.positionalArguments().isEmpty())
     ok = window.openFile(cli.positionalArguments().first());
-  else if (!restoreSession(window, !cli.isSet(example) && !cli.isSet(screenshot)))
+  else if (!restoreSession(window,
+                           scripted ? lift::views::AutosaveSlot::pathOf(autosaveFolder, 1) : autosave.path(),
+                           !cli.isSet(example) && !cli.isSet(screenshot)))
     ok = window.openExample(cli.value(example));
   if (!ok && cli.isSet(screenshot)) std::fprintf(stderr, "lift-studio: the program did not load\n");
   for (const QString& spec : cli.values(apply)) {
@@ -161,5 +185,13 @@ int main(int argc, char** argv) {
   }
   window.show();
   QTimer::singleShot(0, window.graphView(), [&window] { window.graphView()->fit(); });
+  if (!scripted && !autosaving)
+    QMessageBox::warning(&window, "Autosave",
+                         "Too many Lift Studio windows are open: this one does not autosave its session. Use "
+                         "File › Save session to keep it.");
+  else if (autosave.number() > 1)
+    window.statusBar()->showMessage(QString("Another Lift Studio is open: this one autosaves to %1")
+                                        .arg(QFileInfo(autosave.path()).fileName()),
+                                    20000);
   return app.exec();
 }

@@ -9,17 +9,21 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 #include <QUndoStack>
 
 #include "views/DerivationTreeModel.h"
+#include "views/FileDialogs.h"
+#include "views/GraphPane.h"
 #include "views/GraphView.h"
 #include "views/IndexTableModel.h"
 #include "views/KernelView.h"
 #include "views/MainWindow.h"
 #include "views/ProgramEditor.h"
 #include "views/RulePalette.h"
+#include "views/RunPanel.h"
 #include "views/Session.h"
 #include "views/SizeFields.h"
 
@@ -183,6 +187,56 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.session()->applyRewrite("no-such-rule@0", &error));
     QVERIFY2(error.contains("unknown rule"), qPrintable(error));
     QCOMPARE(w.session()->tree()->stateCount(), 1);  // nothing changed
+  }
+
+  // One action per shortcut: Ctrl+0 was bound by the View menu and the graph's tool bar, so Qt
+  // reported "Ambiguous shortcut overload" and Fit never ran from the keyboard.
+  void everyShortcutHasOneAction() {
+    MainWindow w;
+    QMap<QString, QString> owner;  // shortcut -> the action's text
+    for (QAction* a : w.findChildren<QAction*>())
+      for (const QKeySequence& k : a->shortcuts()) {
+        QString key = k.toString(QKeySequence::PortableText);
+        QVERIFY2(!owner.contains(key),
+                 qPrintable(key + " is bound to '" + owner.value(key) + "' and '" + a->text() + "'"));
+        owner[key] = a->text();
+      }
+    QVERIFY(owner.contains("Ctrl+0"));
+
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openExample("matmul"));
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    auto* pane = w.findChild<GraphPane*>();
+    QVERIFY(pane);
+    QSignalSpy fit(pane->fitAction(), &QAction::triggered);
+    w.graphView()->zoomIn();
+    QTest::keyClick(w.graphView(), Qt::Key_0, Qt::ControlModifier);
+    QCOMPARE(fit.count(), 1);
+  }
+
+  // An exported kernel says how to launch it: its NDRange, symbolic and at the run pane's sizes.
+  void exportedKernelCarriesItsNDRangeAndSizes() {
+    MainWindow w;
+    QVERIFY(w.openExample("lowlevel/dot"));
+    QVERIFY2(w.kernelView()->kernel() != nullptr, qPrintable(w.kernelView()->errorText()));
+    w.runPanel()->setSizeTexts({{"N", "4096"}});
+    QString text = w.exportedKernel();
+    QVERIFY2(text.startsWith("// Kernel "), qPrintable(text));
+    QVERIFY2(text.contains("// NDRange: ") && text.contains("global ("), qPrintable(text.left(400)));
+    QVERIFY2(text.contains("// At N=4096: global ("), qPrintable(text.left(400)));
+    QVERIFY(text.endsWith(w.kernelView()->source()));
+  }
+
+  // File dialogs open in the last folder a file was chosen in, at first in the documents folder.
+  void fileDialogsStartInDocumentsOrTheLastFolder() {
+    QSettings().remove("files/lastFolder");
+    QCOMPARE(dialogFolder(), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
+    QTemporaryDir dir;
+    QSettings().setValue("files/lastFolder", dir.path());
+    QCOMPARE(dialogFolder(), dir.path());
+    QSettings().remove("files/lastFolder");
   }
 
   // A size beyond 32 bits is refused in the size fields (the run pane used to start a run with it,
