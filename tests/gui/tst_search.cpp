@@ -259,6 +259,23 @@ class TestSearch : public QObject {
     QCOMPARE(s->lastSummary().stopReason, explore::StopReason::Cancelled);
   }
 
+  // Opening another example stops a running search of the old one: nothing it still reports
+  // reaches the new program's plot, and its kernels stay in the store.
+  void switchingExampleStopsTheSearch() {
+    MainWindow w;
+    QVERIFY(setUp(w, 120, 0));
+    SearchPanel* s = w.searchPanel();
+    s->start();
+    QVERIFY(s->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(w.performancePlot()->pointCount() > 0, 60'000);
+    QVERIFY(w.openExample("scal"));
+    QCOMPARE(w.performancePlot()->pointCount(), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(!s->isRunning(), 60'000);
+    QCOMPARE(w.performancePlot()->pointCount(), 0);
+    QVERIFY2(s->activityText().contains("stopped"), qPrintable(s->activityText()));
+    QVERIFY(w.searchAction()->isEnabled());  // scal can be searched now
+  }
+
   void closingWhileSearching() {
     auto* w = new MainWindow;
     QVERIFY(setUp(*w, 600, 0));
