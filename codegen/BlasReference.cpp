@@ -14,6 +14,7 @@
 #include "core/interp/Interpreter.h"
 #include "core/interp/RandomInputs.h"
 #include "core/interp/Sizes.h"
+#include "core/interp/WorkCount.h"
 #include "core/ir/TypeCheck.h"
 
 #if __has_include(<cblas.h>)
@@ -445,6 +446,17 @@ std::optional<BlasBinding> bindBlas(const ir::Program& p, BlasRoutine routine, s
   std::string reason;
   std::vector<BlasBinding> cands = candidates(routine, ops, outScalars, reason);
   if (cands.empty()) return fail(reason);
+  std::string at;
+  for (auto& [n, v] : sizes) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", n, v);
+  // The smallest sizes of a program whose sizes are constants are those constants: checking a
+  // 1024³ matmul would keep the interpreter busy for minutes. Nothing is bound unchecked.
+  double work = interp::countWork(p, sizes).applications;
+  if (work > kMaxBindingCheckWork)
+    return fail(fmt::format(
+        "the program is too large at its smallest sizes ({}) to check how {} applies to it ({:.3g} function "
+        "applications in the interpreter, at most {:.3g}): give it size variables instead of constants, or "
+        "run without a reference",
+        at.empty() ? "its sizes are constants" : at, toString(routine), work, kMaxBindingCheckWork));
   std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, 7);
   std::vector<float> expected;
   try {
@@ -454,8 +466,6 @@ std::optional<BlasBinding> bindBlas(const ir::Program& p, BlasRoutine routine, s
   }
   for (const BlasBinding& c : cands)
     if (agrees(c.compute(p, inputs, sizes, outScalars), expected)) return c;
-  std::string at;
-  for (auto& [n, v] : sizes) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", n, v);
   return fail(
       fmt::format("the program does not compute {} (no way of applying it to the inputs agrees with the "
                   "interpreter at {})",

@@ -60,9 +60,13 @@ struct BlasBinding {
   double nominalFlops(const ir::Program& p, const arith::Env& sizes) const;
 };
 
+// The most interpreter work (function applications) bindBlas spends on its check: a few seconds.
+constexpr double kMaxBindingCheckWork = 2e7;
+
 // Binds `routine` to `p` by comparing every candidate with the interpreter at small valid
-// sizes. nullopt when none agrees or the program's inputs cannot be the routine's (`why`
-// says which); throws LiftError only when OpenBLAS cannot be loaded.
+// sizes. nullopt when none agrees, when the program's inputs cannot be the routine's, or when
+// even its smallest sizes (constants) cost the interpreter more than kMaxBindingCheckWork
+// (`why` says which); throws LiftError only when OpenBLAS cannot be loaded.
 std::optional<BlasBinding> bindBlas(const ir::Program& p, BlasRoutine routine, std::string* why = nullptr);
 
 }  // namespace lift::codegen

@@ -144,6 +144,15 @@ class TestEvaluation : public QObject {
     QVERIFY2(why.find("does not compute sasum") != std::string::npos, why.c_str());
     QVERIFY(!codegen::bindBlas(example("lowlevel/transpose.lift"), codegen::BlasRoutine::Sgemm, &why));
     QVERIFY2(why.find("two matrix inputs") != std::string::npos, why.c_str());
+    // Constant sizes too large to check at: refused at once with a message, not minutes of
+    // interpreting (liftc run --reference sgemm on a program lowered for 1024³ seemed to hang).
+    ir::Program big = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/matmul_lowered_1024.lift");
+    QElapsedTimer t;
+    t.start();
+    QVERIFY(!codegen::bindBlas(big, codegen::BlasRoutine::Sgemm, &why));
+    QVERIFY2(t.elapsed() < 5000, qPrintable(QString::number(t.elapsed())));
+    QVERIFY2(why.find("too large at its smallest sizes") != std::string::npos, why.c_str());
+    QVERIFY2(why.find("size variables") != std::string::npos, why.c_str());
 
     // Beyond the interpreter's budget, `auto` takes the routine the name suggests.
     codegen::EvaluationRequest req;
