@@ -509,6 +509,15 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     }
     QVERIFY(checked > 1);
     QCOMPARE(vectorized, 1);
+    // A stored kernel's parameters say what it was compiled with (bench_kernels re-measures it).
+    codegen::CompileOptions stored;
+    applyCodegenParameters("k=8,unroll=4,vload=1,local=16x16", stored);
+    QCOMPARE(stored.innerLoopUnroll, 4);
+    QVERIFY(stored.vectorLocalLoads);
+    codegen::CompileOptions damaged;
+    applyCodegenParameters("unroll=x,vload=,unroll=99999,=3", damaged);
+    QCOMPARE(damaged.innerLoopUnroll, 1);
+    QVERIFY(!damaged.vectorLocalLoads);
   }
 
   // Phase 2 drops the mappings the code generator rejects whatever the values (a mapGlb whose

@@ -4,9 +4,13 @@
 #           K tile, register block, block layout, column runs: VARIANTS) and the hand-written
 #           lowlevel/matmul_tiled_gpu_8x8.lift at SHAPES, then CLBlast's defaults, CLBlast tuned
 #           (clblast-tuned/) and cuBLAS (PyTorch, FP32) at the same shapes;
+#  switches bench/gpu/sgemm-switches.sh: the code generator's tuning switches on stored kernels;
 #  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per shape of
-#           EXPLORE_SHAPES (MxNxK), its best kernels and their derivations.
-# Usage: bench/gpu/sgemm-derived.sh [derived] [explore]   (default both; carry .gpu-ex)
+#           EXPLORE_SHAPES (MxNxK, or MxNxK:BUDGET), its best kernels and their derivations;
+#  peers    CLBlast's defaults, CLBlast tuned and cuBLAS at EXPLORE_SHAPES, in one table with the
+#           best kernel the explore part stored for each shape (measured again there).
+# Usage: bench/gpu/sgemm-derived.sh [derived] [switches] [explore] [peers]
+#        (default: derived explore; carry .gpu-ex)
 # Writes the tables to $OUT (default gpu-out/).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -35,11 +39,35 @@ if [[ $parts == *derived* ]]; then
   rm -rf "$tmp"
 fi
 
+if [[ $parts == *switches* ]]; then
+  echo "== the code generator's switches"
+  "$root/bench/gpu/sgemm-switches.sh" | tee "$out/switches.md"
+fi
+
+explore_shapes=()
+for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do explore_shapes+=("${e%%:*}"); done
+
 if [[ $parts == *explore* ]]; then
-  for s in ${EXPLORE_SHAPES:-4096x4096x4096}; do
+  for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do
+    s=${e%%:*}
+    budget=${BUDGET:-3m}
+    [[ $e == *:* ]] && budget=${e#*:}
     IFS=x read -r m n k <<<"$s"
-    echo "== explore matmul.lift at $s (${BUDGET:-3m})"
+    echo "== explore matmul.lift at $s ($budget)"
     "$pack/liftc" explore "$root/resources/examples/matmul.lift" --device nvidia --size "M=$m,N=$n,K=$k" \
-      --budget "${BUDGET:-3m}" --db "$out/explore-$s.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$s.txt"
+      --budget "$budget" --db "$out/explore-$s.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$s.txt"
   done
+fi
+
+if [[ $parts == *peers* ]]; then
+  echo "== peers, with the explorer's best kernels"
+  stores=()
+  for s in "${explore_shapes[@]}"; do [[ -f $out/explore-$s.sqlite ]] && stores+=("$out/explore-$s.sqlite"); done
+  merged=$out/explored.sqlite
+  rm -f "$merged"
+  if [[ ${#stores[@]} -gt 0 ]]; then
+    "$pack/liftc" results --merge "${stores[@]}" -o "$merged" >/dev/null
+  fi
+  source "$root/bench/gpu/sgemm-peers.sh"
+  sgemm_peers "$merged" "${explore_shapes[@]}"
 fi

@@ -42,6 +42,7 @@
 #include "codegen/runtime/KernelRunner.h"
 #include "core/interp/SizeList.h"
 #include "core/lang/Parser.h"
+#include "rewrite/explore/CodegenTunables.h"
 #include "rewrite/explore/DerivationTemplate.h"
 #include "rewrite/explore/ResultStore.h"
 #include "rewrite/explore/SearchRunner.h"
@@ -226,6 +227,7 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
     for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
   }
   for (int64_t l : local) options.localSize.push_back(arith::cst(l));
+  explore::applyCodegenParameters(k.parameters, options);  // unroll=8,vload=1
   auto kernel =
       std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(derived->program, options));
   if (explore::kernelSourceHash(kernel->source) != k.sourceHash)

@@ -23,6 +23,7 @@ struct Tunable {
   std::vector<int64_t> values;  // the values to try, preferred first
   bool launch = false;          // a work-group size, not a rewrite parameter
   bool codegen = false;         // a switch of the code generator (codegenTunables), not a rewrite parameter
+  int rankCost = 1;             // three-phase: what each value after the first adds to a setting's rank
 };
 
 // Tunable values by name.

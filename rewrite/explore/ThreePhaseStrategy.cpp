@@ -8,7 +8,8 @@
 // visited most promising first (derivations that block, vectorise and fuse; tiles in local
 // memory, then mapGlb, then other work-group mappings) in rounds: each round gives the next few parameter
 // settings of each template in a widening set, and parameter settings go from the values the rewrites were
-// found with outwards (by the sum of their ranks).
+// found with outwards (by the sum of their ranks, a rank of the code generator's switches
+// counting twice: CodegenTunables.h).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,7 +43,8 @@ int mappingRank(const std::string& m) {
 class AssignmentEnumerator {
  public:
   explicit AssignmentEnumerator(std::shared_ptr<const DerivationTemplate> t) : t_(std::move(t)) {
-    for (auto& tu : t_->tunables) maxRank_ += std::max<int>(0, static_cast<int>(tu.values.size()) - 1);
+    for (auto& tu : t_->tunables)
+      maxRank_ += std::max<int>(0, static_cast<int>(tu.values.size()) - 1) * std::max(1, tu.rankCost);
   }
 
   std::optional<Assignment> next() {
@@ -67,10 +69,11 @@ class AssignmentEnumerator {
       layer_.push_back(std::move(a));
       return;
     }
-    int maxHere = std::min<int>(left, static_cast<int>(t_->tunables[i].values.size()) - 1);
+    int cost = std::max(1, t_->tunables[i].rankCost);
+    int maxHere = std::min<int>(left / cost, static_cast<int>(t_->tunables[i].values.size()) - 1);
     for (int r = 0; r <= maxHere; ++r) {
       ranks[i] = r;
-      fill(i + 1, left - r, ranks);
+      fill(i + 1, left - r * cost, ranks);
     }
   }
 
