@@ -30,7 +30,11 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   cfg_ = new QCheckBox("Simplify control flow", this);
   unroll_ = new QCheckBox("Unroll", this);
   fma_ = new QCheckBox("fma", this);
+  vectorLoads_ = new QCheckBox("float4 local reads", this);
+  unrollPragma_ = new QCheckBox(QString("Unroll inner loops x%1").arg(unrollFactor_), this);
   diff_ = new QCheckBox("Diff with previous step", this);
+  vectorLoads_->setObjectName("toggleVectorLoads");
+  unrollPragma_->setObjectName("toggleUnrollPragma");
   simplify_->setObjectName("toggleSimplify");
   barriers_->setObjectName("toggleBarriers");
   cfg_->setObjectName("toggleCfg");
@@ -42,9 +46,19 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "No loop when each thread runs exactly one iteration, an if when at most one (CGO 2017, 5.6)");
   unroll_->setToolTip("Unroll small loops over private arrays, turning them into scalars");
   fma_->setToolTip("Emit a user function's floating-point a + b * c as fma(b, c, a)");
+  vectorLoads_->setToolTip(
+      "Read four consecutive elements of a local array as one float4 (a tile's columns in a K-blocked "
+      "matmul); off by default, tuned by the search on GPUs");
+  unrollPragma_->setToolTip(
+      "#pragma unroll on the innermost loops of a constant length (a K tile's loop over a register "
+      "block); off by default, tuned by the search on GPUs");
   diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
   for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_, fma_}) {
     c->setChecked(true);
+    toggles->addWidget(c);
+    connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
+  }
+  for (QCheckBox* c : {vectorLoads_, unrollPragma_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -98,16 +112,23 @@ codegen::CompileOptions KernelView::options() const {
   o.cfgSimplification = cfg_->isChecked();
   o.unrolling = unroll_->isChecked();
   o.fusedMultiplyAdd = fma_->isChecked();
+  o.vectorLocalLoads = vectorLoads_->isChecked();
+  o.innerLoopUnroll = unrollPragma_->isChecked() ? unrollFactor_ : 1;
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
-  const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_);
+  const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
+      b7(unrollPragma_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
   unroll_->setChecked(o.unrolling);
   fma_->setChecked(o.fusedMultiplyAdd);
+  vectorLoads_->setChecked(o.vectorLocalLoads);
+  unrollPragma_->setChecked(o.innerLoopUnroll > 1);
+  if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
+  unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
 }
 

@@ -59,6 +59,9 @@ class KernelView : public QWidget {
   QCheckBox* cfg_;
   QCheckBox* unroll_;
   QCheckBox* fma_;
+  QCheckBox* vectorLoads_;   // CompileOptions::vectorLocalLoads
+  QCheckBox* unrollPragma_;  // CompileOptions::innerLoopUnroll: unrollFactor_ when checked, else 1
+  int unrollFactor_ = 8;
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

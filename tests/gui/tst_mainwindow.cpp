@@ -4,6 +4,8 @@
 // Undo/redo and saving/replaying the derivation round-trip.
 #include <QtTest/QtTest>
 
+#include <QCheckBox>
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QMessageBox>
@@ -191,6 +193,29 @@ class TestMainWindow : public QObject {
 
   // One action per shortcut: Ctrl+0 was bound by the View menu and the graph's tool bar, so Qt
   // reported "Ambiguous shortcut overload" and Fit never ran from the keyboard.
+  // The kernel pane's tuning toggles (off by default) switch the float4 reads of local memory
+  // and the unroll pragmas in the kernel shown, and the session keeps them.
+  void tuningTogglesChangeTheKernel() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift"));
+    QVERIFY2(w.kernelView()->kernel() != nullptr, qPrintable(w.kernelView()->errorText()));
+    auto* vload = w.kernelView()->findChild<QCheckBox*>("toggleVectorLoads");
+    auto* pragma = w.kernelView()->findChild<QCheckBox*>("toggleUnrollPragma");
+    QVERIFY(vload && pragma);
+    QVERIFY(!vload->isChecked() && !pragma->isChecked());
+    QVERIFY(!w.kernelView()->source().contains("(local float4*)"));
+    vload->click();
+    QVERIFY(w.kernelView()->source().contains("((local float4*)tmp2)"));
+    QVERIFY(!w.kernelView()->source().contains("#pragma unroll"));
+    pragma->click();
+    QVERIFY(w.kernelView()->source().contains("#pragma unroll 4"));  // the K tile's 4 iterations
+    QVERIFY(w.session()->compileOptions().vectorLocalLoads);
+    QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 8);
+    vload->click();
+    QVERIFY(!w.kernelView()->source().contains("(local float4*)"));
+  }
+
   void everyShortcutHasOneAction() {
     MainWindow w;
     QMap<QString, QString> owner;  // shortcut -> the action's text

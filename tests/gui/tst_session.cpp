@@ -116,6 +116,8 @@ class TestSession : public QObject {
     codegen::CompileOptions options;
     options.barrierElimination = false;
     options.unrolling = false;
+    options.vectorLocalLoads = true;
+    options.innerLoopUnroll = 4;
     s.setCompileOptions(options);
     s.setText(s.text() + "\nnot finished (");
     QVERIFY(s.saveSession(path));
@@ -138,6 +140,8 @@ class TestSession : public QObject {
     QCOMPARE(switches.count(), 1);
     QVERIFY(!r.compileOptions().barrierElimination);
     QVERIFY(!r.compileOptions().unrolling);
+    QVERIFY(r.compileOptions().vectorLocalLoads);
+    QCOMPARE(r.compileOptions().innerLoopUnroll, 4);
     QVERIFY(r.compileOptions().simplifyIndices);
     QCOMPARE(r.toJson(), s.toJson());
 
