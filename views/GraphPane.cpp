@@ -2,10 +2,12 @@
 #include "views/GraphPane.h"
 
 #include <QAction>
+#include <QEvent>
 #include <QLineEdit>
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "views/GraphLegend.h"
 #include "views/GraphView.h"
 #include "views/NoticeBar.h"
 
@@ -25,6 +27,10 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   fit_->setToolTip("Fit the graph into the view (Ctrl+0)");
   bar->addAction("Zoom in", QKeySequence::ZoomIn, graph_, &GraphView::zoomIn);
   bar->addAction("Zoom out", QKeySequence::ZoomOut, graph_, &GraphView::zoomOut);
+  legendAction_ = bar->addAction("Legend");
+  legendAction_->setCheckable(true);
+  legendAction_->setChecked(true);
+  legendAction_->setToolTip("Show what the colours of the nodes and the styles of the edges mean");
   bar->addSeparator();
   bar->addWidget(find_);
   connect(find_, &QLineEdit::returnPressed, this, [this] {
@@ -35,6 +41,21 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(bar);
   layout->addWidget(notice_);
   layout->addWidget(graph_, 1);
+
+  legend_ = new GraphLegend(graph_);  // over the view, in its bottom-left corner
+  connect(legendAction_, &QAction::toggled, legend_, &QWidget::setVisible);
+  graph_->installEventFilter(this);
+  placeLegend();
+}
+
+bool GraphPane::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == graph_ && event->type() == QEvent::Resize) placeLegend();
+  return QWidget::eventFilter(watched, event);
+}
+
+void GraphPane::placeLegend() {
+  legend_->adjustSize();
+  legend_->move(6, std::max(0, graph_->height() - legend_->height() - 6));
 }
 
 void GraphPane::setNotice(const QString& text) { notice_->setNotice(text); }

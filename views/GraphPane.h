@@ -1,5 +1,6 @@
-// The centre of the main window: the program graph under a tool bar (fit, zoom, and a field that
-// finds a node by its label) and a notice bar that says when the graph is not the current program.
+// The centre of the main window: the program graph under a tool bar (fit, zoom, the legend, and
+// a field that finds a node by its label), a notice bar that says when the graph is not the
+// current program, and the legend floating over the graph's bottom-left corner.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +10,7 @@ class QLineEdit;
 
 namespace lift::views {
 
+class GraphLegend;
 class GraphView;
 class NoticeBar;
 
@@ -20,6 +22,9 @@ class GraphPane : public QWidget {
   // Fit the graph into the view (Ctrl+0): the tool bar's button, which the View menu shows too,
   // so that the shortcut has one action.
   QAction* fitAction() const { return fit_; }
+  // Shows or hides the legend of node colours and edge styles (checked: shown, the default).
+  QAction* legendAction() const { return legendAction_; }
+  GraphLegend* legend() const { return legend_; }
   // Puts the caret in the find field (View > Find node).
   void focusFind();
   // A line above the graph (e.g. why it is stale); empty: none.
@@ -30,9 +35,16 @@ class GraphPane : public QWidget {
   // A line for the status bar.
   void message(const QString& text, int timeoutMs);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void placeLegend();
+
   GraphView* graph_;
   QAction* fit_;
+  QAction* legendAction_;
+  GraphLegend* legend_;
   NoticeBar* notice_;
   QLineEdit* find_;
 };

@@ -16,7 +16,9 @@ namespace lift::views {
 
 namespace {
 constexpr int kIdRole = 0;  // QGraphicsItem::data key holding the node index
-}
+// Fitting a small graph into a large view enlarges it at most this much.
+constexpr double kMaxFitScale = 1.5;
+}  // namespace
 
 GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
   setScene(new QGraphicsScene(this));
@@ -53,6 +55,12 @@ QColor GraphView::colorFor(ir::ProgramGraph::NodeKind kind, int level) {
   return Qt::white;
 }
 
+QPen GraphView::dataEdgePen() { return QPen(QColor("#444444"), 1.3, Qt::SolidLine); }
+QPen GraphView::nestedEdgePen() { return QPen(QColor("#999999"), 1, Qt::DotLine); }
+QPen GraphView::clusterPen() { return QPen(QColor("#888888"), 1, Qt::DashLine); }
+QPen GraphView::createdPen() { return QPen(QColor("#1a7f37"), 2.5); }
+QPen GraphView::selectedPen() { return QPen(QColor("#1f6feb"), 3); }
+
 void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& changed) {
   graph_ = g;
   changed_ = changed;
@@ -64,8 +72,7 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   GraphGeometry geo = layoutGraph(g);
 
   for (size_t c = 0; c < geo.clusters.size(); ++c) {
-    auto* r = scene()->addRect(geo.clusters[c], QPen(QColor("#888888"), 1, Qt::DashLine),
-                               QBrush(QColor(250, 250, 250, 60)));
+    auto* r = scene()->addRect(geo.clusters[c], clusterPen(), QBrush(QColor(250, 250, 250, 60)));
     r->setZValue(-10 + static_cast<double>(c) * 0.01);
     r->setToolTip(QString::fromStdString(g.clusters[c].label));
     auto* t = scene()->addSimpleText(QString::fromStdString(g.clusters[c].label), QFont("Helvetica", 8));
@@ -75,8 +82,7 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   }
   for (size_t i = 0; i < geo.edges.size(); ++i) {
     bool nested = g.edges[i].nested;
-    QPen pen(nested ? QColor("#999999") : QColor("#444444"), nested ? 1 : 1.3,
-             nested ? Qt::DotLine : Qt::SolidLine);
+    QPen pen = nested ? nestedEdgePen() : dataEdgePen();
     auto* p = scene()->addPath(geo.edges[i], pen);
     p->setZValue(-1);
     // Arrow head at the tip, pointing along the last segment.
@@ -114,6 +120,7 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
   }
   scene()->setSceneRect(geo.bounds.adjusted(-20, -20, 20, 20));
   updateSelectionPens();
+  if (fitting_) fitScene();
 }
 
 void GraphView::showProgram(const rewrite::TypedProgram& p, bool highlightNew) {
@@ -151,8 +158,8 @@ bool GraphView::saveImage(const QString& path, const QString& title) {
   return img.save(path);
 }
 
-void GraphView::selectNodeAtSource(const ir::Program& p, int line, int col) {
-  if (!p.locations) return;
+ir::NodeId GraphView::nodeAtSource(const ir::Program& p, int line, int col) const {
+  if (!p.locations) return 0;
   ir::NodeId best = 0;
   int bestCol = -1;
   for (auto& [id, loc] : *p.locations) {
@@ -161,7 +168,7 @@ void GraphView::selectNodeAtSource(const ir::Program& p, int line, int col) {
       bestCol = loc.col;
     }
   }
-  if (best) selectNode(best);
+  return best;
 }
 
 QRectF GraphView::nodeRect(ir::NodeId id) const {
@@ -173,8 +180,8 @@ void GraphView::updateSelectionPens() {
   for (size_t i = 0; i < nodeItems_.size(); ++i) {
     ir::NodeId id = graph_.nodes[i].irId;
     QPen pen(Qt::black, 1);
-    if (changed_.contains(id)) pen = QPen(QColor("#1a7f37"), 2.5);
-    if (id == selected_ && selected_ != 0) pen = QPen(QColor("#1f6feb"), 3);
+    if (changed_.contains(id)) pen = createdPen();
+    if (id == selected_ && selected_ != 0) pen = selectedPen();
     nodeItems_[i]->setPen(pen);
   }
 }
@@ -203,15 +210,32 @@ bool GraphView::findNext(const QString& text) {
 }
 
 void GraphView::fit() {
-  if (!scene()->items().isEmpty()) fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  fitting_ = true;
+  fitScene();
 }
 
-void GraphView::zoomIn() { scale(1.2, 1.2); }
-void GraphView::zoomOut() { scale(1 / 1.2, 1 / 1.2); }
+void GraphView::fitScene() {
+  if (scene()->items().isEmpty()) return;
+  fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
+  if (transform().m11() > kMaxFitScale) {
+    setTransform(QTransform::fromScale(kMaxFitScale, kMaxFitScale));
+    centerOn(scene()->sceneRect().center());
+  }
+}
 
-void GraphView::wheelEvent(QWheelEvent* e) {
-  double factor = std::pow(1.0015, e->angleDelta().y());
+void GraphView::zoomBy(double factor) {
+  fitting_ = false;
   scale(factor, factor);
+}
+
+void GraphView::zoomIn() { zoomBy(1.2); }
+void GraphView::zoomOut() { zoomBy(1 / 1.2); }
+
+void GraphView::wheelEvent(QWheelEvent* e) { zoomBy(std::pow(1.0015, e->angleDelta().y())); }
+
+void GraphView::resizeEvent(QResizeEvent* e) {
+  QGraphicsView::resizeEvent(e);
+  if (fitting_) fitScene();
 }
 
 void GraphView::mousePressEvent(QMouseEvent* e) {

@@ -1,6 +1,7 @@
 // The program graph: a ProgramGraph laid out by Graphviz and drawn in a QGraphicsScene.
 // Nodes are coloured by kind; lambdas are dashed clusters; pan (drag), zoom (wheel), fit,
-// search; hover shows a node's type; clicking selects a node (nodeSelected).
+// search; hover shows a node's type; clicking selects a node (nodeSelected). Until the user
+// zooms, the graph stays fitted: a new graph and a resized view are fitted again.
 #pragma once
 
 #include <QGraphicsView>
@@ -31,18 +32,29 @@ class GraphView : public QGraphicsView {
   // Selects the node showing IR node `id` (no signal); 0 clears the selection.
   void selectNode(ir::NodeId id);
   ir::NodeId selectedNode() const { return selected_; }
-  // Selects (no signal) the node whose source location in `p` is the closest at or before
-  // line:col on the same line (the program text's caret).
-  void selectNodeAtSource(const ir::Program& p, int line, int col);
+  // The node whose source location in `p` is the closest at or before line:col on the same
+  // line (the program text's caret); 0 when none is.
+  ir::NodeId nodeAtSource(const ir::Program& p, int line, int col) const;
   // Selects the next node whose label contains `text` (case-insensitive); false if none.
   bool findNext(const QString& text);
   // The colour used for a node kind (also used by the legend and other panes).
   static QColor colorFor(ir::ProgramGraph::NodeKind kind, int level);
+  // The pens of edges (data flow; a pattern's nested function), of a function body's box, and
+  // of the borders of nodes a rewrite made and of the selected node (also the legend's).
+  static QPen dataEdgePen();
+  static QPen nestedEdgePen();
+  static QPen clusterPen();
+  static QPen createdPen();
+  static QPen selectedPen();
   int nodeItemCount() const { return static_cast<int>(nodeItems_.size()); }
   // Scene rectangle of the node showing IR node `id` (null if none).
   QRectF nodeRect(ir::NodeId id) const;
 
+  // Whether the view follows the graph's size (after fit(); until the user zooms).
+  bool isFitting() const { return fitting_; }
+
  public slots:
+  // Fits the graph into the view (no larger than kMaxFitScale), and keeps it fitted.
   void fit();
   void zoomIn();
   void zoomOut();
@@ -53,9 +65,12 @@ class GraphView : public QGraphicsView {
  protected:
   void wheelEvent(QWheelEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
   void updateSelectionPens();
+  void fitScene();
+  void zoomBy(double factor);
 
   ir::ProgramGraph graph_;
   std::vector<QGraphicsRectItem*> nodeItems_;
@@ -63,6 +78,7 @@ class GraphView : public QGraphicsView {
   QSet<ir::NodeId> changed_;
   ir::NodeId selected_ = 0;
   int searchFrom_ = 0;
+  bool fitting_ = true;
 };
 
 }  // namespace lift::views

@@ -63,7 +63,7 @@ QVariant IndexTableModel::data(const QModelIndex& index, int role) const {
 QVariant IndexTableModel::headerData(int section, Qt::Orientation o, int role) const {
   if (o != Qt::Horizontal || role != Qt::DisplayRole)
     return QAbstractTableModel::headerData(section, o, role);
-  static const char* names[] = {"Line", "Access", "Buffer", "Raw index", "Simplified index", "Size"};
+  static const char* names[] = {"Line", "Access", "Buffer", "Simplified index", "Size", "Raw index"};
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

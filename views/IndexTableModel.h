@@ -1,5 +1,6 @@
-// Table model of a kernel's memory accesses: line, read/write, buffer, the raw index as views
-// build it, the simplified index, and how much simplification shrank it.
+// Table model of a kernel's memory accesses: line, read/write, buffer, the simplified index, how
+// much simplification shrank it, and last the raw index as views build it (often very long: last,
+// it never pushes the simplified index out of sight).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -12,7 +13,7 @@ namespace lift::views {
 class IndexTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Line, Access, Buffer, Raw, Simplified, Reduction, ColumnCount };
+  enum Column { Line, Access, Buffer, Simplified, Reduction, Raw, ColumnCount };
   static constexpr int NodeRole = Qt::UserRole + 1;  // the IR node id (qulonglong)
   static constexpr int LineRole = Qt::UserRole + 2;  // 1-based kernel line (int)
 

@@ -12,6 +12,7 @@
 #include <QTableView>
 #include <QTextBlock>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "codegen/Compiler.h"
 #include "core/support/TextDiff.h"
@@ -210,13 +211,16 @@ void KernelView::highlightNode(ir::NodeId id) {
   QList<QTextEdit::ExtraSelection> sels;
   highlightedLines_ = 0;
   if (kernel_ && !showingDiff_) {
-    for (int line : kernel_->linesOf(id)) {
+    std::vector<int> lines = kernel_->linesOf(id);
+    // A click on one of the node's lines keeps the caret there; otherwise show the first.
+    bool onIt = std::find(lines.begin(), lines.end(), code_->textCursor().blockNumber() + 1) != lines.end();
+    for (int line : lines) {
       QTextEdit::ExtraSelection sel;
       sel.cursor = QTextCursor(code_->document()->findBlockByNumber(line - 1));
       sel.format.setBackground(QColor(190, 215, 255));
       sel.format.setProperty(QTextFormat::FullWidthSelection, true);
       sels.append(sel);
-      if (highlightedLines_++ == 0) {
+      if (highlightedLines_++ == 0 && !onIt) {
         const QSignalBlocker block(code_);
         QTextCursor c(code_->document()->findBlockByNumber(line - 1));
         code_->setTextCursor(c);

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
@@ -54,12 +55,12 @@ QDockWidget* addPane(QMainWindow* w, const QString& title, const char* name, QWi
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   setObjectName("liftStudioMainWindow");
   setWindowTitle("Lift Studio[*]");
-  resize(1400, 900);
   setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AllowTabbedDocks);
   session_ = new Session(this);  // autosaves nowhere: the application gives it its slot
 
   graphPane_ = new GraphPane(this);
   graph_ = graphPane_->graphView();
+  graphPane_->setMinimumWidth(kGraphMinWidth);
   connect(graphPane_, &GraphPane::message, statusBar(), &QStatusBar::showMessage);
   setCentralWidget(graphPane_);
 
@@ -69,13 +70,30 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   buildDocks();
   buildMenus();
   connectSession();
-  connect(graph_, &GraphView::nodeSelected, this, &MainWindow::onNodeSelected);
+  connect(graph_, &GraphView::nodeSelected, this, [this](ir::NodeId id) { showNode(id, Pane::Graph); });
   showWhetherCurrent();  // nothing to run or search before a program is open
 
   defaultState_ = saveState();
   QSettings settings;
-  restoreGeometry(settings.value("window/geometry").toByteArray());
+  fitToScreen(restoreGeometry(settings.value("window/geometry").toByteArray()));
   restoreState(settings.value("window/state").toByteArray());
+}
+
+void MainWindow::fitToScreen(bool remembered) {
+  QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+  if (!s) return;
+  QRect avail = s->availableGeometry();
+  // Room for the window's frame, which is not known before it is shown.
+  QSize room = avail.size() - QSize(16, 48);
+  if (!remembered) {
+    resize(room.width() * 19 / 20, room.height() * 19 / 20);
+    move(avail.center() - rect().center());
+    return;
+  }
+  if (width() > room.width() || height() > room.height()) {
+    resize(size().boundedTo(room));
+    move(avail.topLeft());
+  }
 }
 
 MainWindow::~MainWindow() {
@@ -87,11 +105,11 @@ MainWindow::~MainWindow() {
 void MainWindow::buildDocks() {
   editor_ = new ProgramEditor(this);
   auto* dock = addPane(this, "Program", "programDock", editor_, Qt::LeftDockWidgetArea);
-  resizeDocks({dock}, {520}, Qt::Horizontal);
+  resizeDocks({dock}, {440}, Qt::Horizontal);
 
   rules_ = new RulePalette(this);
   auto* rulesDock = addPane(this, "Rewrite", "rewriteDock", rules_, Qt::RightDockWidgetArea);
-  resizeDocks({rulesDock}, {420}, Qt::Horizontal);
+  resizeDocks({rulesDock}, {400}, Qt::Horizontal);
 
   kernel_ = new KernelView(this);
   auto* kernelPane = new QWidget(this);  // the kernel under a line that says when it is stale
@@ -146,7 +164,11 @@ void MainWindow::connectSession() {
           [this] { session_->setText(editor_->text()); });
   connect(editor_, &ProgramEditor::textEdited, session_, &Session::reparse);
   connect(editor_, &ProgramEditor::caretMoved, this, [this](int line, int col) {
-    if (auto p = session_->program()) graph_->selectNodeAtSource(p->program, line, col);
+    // Positions are the shown program's: while the text does not type-check they mean nothing.
+    auto p = session_->program();
+    if (!p || !session_->isProgramCurrent()) return;
+    ir::NodeId id = graph_->nodeAtSource(p->program, line, col);
+    if (id && id != graph_->selectedNode()) showNode(id, Pane::Program);
   });
   connect(session_, &Session::diagnosticChanged, this, [this](const Diagnostic& d) {
     if (d.message.empty()) {
@@ -190,12 +212,10 @@ void MainWindow::connectSession() {
                  const QStringList& steps) {
             // A search's kernel runs at the sizes it was searched at.
             if (auto problem = searchPanel_->problem()) run_->setSizeTexts(sizeTexts(problem->sizes));
+            graph_->fit();  // the loaded kernel's graph is fitted when it comes
             session_->showDerivation(std::move(start), origin, steps);
           });
-  connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) {
-    graph_->selectNode(id);
-    highlightSource(id);
-  });
+  connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) { showNode(id, Pane::Kernel); });
 }
 
 void MainWindow::buildMenus() {
@@ -452,12 +472,13 @@ void MainWindow::highlightSource(ir::NodeId id) {
   if (loc.known()) editor_->highlightLocation(loc.line, loc.col);
 }
 
-void MainWindow::onNodeSelected(ir::NodeId id) {
-  if (auto p = session_->program()) {
-    highlightSource(id);
-    kernel_->highlightNode(id);
-    rules_->showNode(p, id);
-  }
+void MainWindow::showNode(ir::NodeId id, Pane from) {
+  auto p = session_->program();
+  if (!p) return;
+  graph_->selectNode(id);
+  if (from != Pane::Program) highlightSource(id);
+  kernel_->highlightNode(id);
+  rules_->showNode(p, id);
 }
 
 bool MainWindow::selectNodeByLabel(const QString& text) {

@@ -54,6 +54,9 @@ class MainWindow : public QMainWindow {
   bool askToKeepWork(const QString& action);
   // Puts the panes back where a first start puts them (View > Reset layout; screenshots).
   void resetLayout();
+  // The graph, the centre of the window, is never squeezed narrower than this by the panes
+  // around it (a remembered layout included).
+  static constexpr int kGraphMinWidth = 480;
   // Headless (the command line's --screenshot, tests): problems are written to standard error
   // instead of shown in dialogs, so that nothing waits for a click that never comes.
   void setHeadless(bool headless) { headless_ = headless; }
@@ -92,10 +95,18 @@ class MainWindow : public QMainWindow {
   // Marks the panes stale, and turns Run, Search and the rule pane off, while the program shown
   // is not the text's (the text does not type-check); back on when it does.
   void showWhetherCurrent();
-  void onNodeSelected(ir::NodeId id);
+  // The pane where the user picked a node.
+  enum class Pane { Graph, Program, Kernel };
+  // Shows node `id` in every pane: selected in the graph, its text highlighted in the program
+  // (except where the caret picked it), its kernel lines and index rows highlighted, its rules
+  // listed.
+  void showNode(ir::NodeId id, Pane from);
   void highlightSource(ir::NodeId id);
   void saveProgramAs();
   void updateTitle();
+  // Makes the window fit the available area of its screen: a first start (no remembered
+  // geometry) fills most of it, a remembered size larger than the screen shrinks to it.
+  void fitToScreen(bool remembered);
   // A problem for the user: a warning dialog, or a line on standard error when headless.
   void warn(const QString& title, const QString& text);
 

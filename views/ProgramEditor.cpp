@@ -106,6 +106,10 @@ void ProgramEditor::highlightLocation(int line, int col) {
   refreshSelections();
 }
 
+QString ProgramEditor::highlightedText() const {
+  return highlightSelections_.isEmpty() ? QString() : highlightSelections_.first().cursor.selectedText();
+}
+
 void ProgramEditor::refreshSelections() {
   edit_->setExtraSelections(highlightSelections_ + diagnosticSelections_);
 }

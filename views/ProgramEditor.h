@@ -24,6 +24,8 @@ class ProgramEditor : public QWidget {
   QString diagnosticText() const;
   // Highlights (without moving the caret) the given 1-based line:col, e.g. a selected node.
   void highlightLocation(int line, int col);
+  // The text highlighted by highlightLocation ("" when none).
+  QString highlightedText() const;
   QPlainTextEdit* editor() const { return edit_; }
 
  signals:

@@ -20,9 +20,18 @@ namespace lift::views {
 namespace {
 constexpr int kEntryRole = Qt::UserRole + 1;
 
+constexpr const char* kChangeAnchor = "change";
+
+// The diff as HTML, with the anchor kChangeAnchor two lines above the first change.
 QString diffHtml(const std::string& before, const std::string& after) {
   QString html = "<pre style='margin:0'>";
-  for (const DiffLine& l : diffLines(before, after)) {
+  std::vector<DiffLine> lines = diffLines(before, after);
+  size_t first = 0;
+  while (first < lines.size() && lines[first].kind == DiffLine::Kind::Same) ++first;
+  size_t anchor = first < lines.size() ? first - std::min<size_t>(first, 2) : lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const DiffLine& l = lines[i];
+    if (i == anchor) html += QString("<a name='%1'></a>").arg(kChangeAnchor);
     QString text = QString::fromStdString(l.text).toHtmlEscaped();
     switch (l.kind) {
       case DiffLine::Kind::Same:
@@ -45,6 +54,7 @@ RulePalette::RulePalette(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   header_ = new QLabel("Click a node in the graph to see the rules that apply there.", this);
+  header_->setObjectName("ruleHeader");
   header_->setWordWrap(true);
   showAll_ = new QCheckBox("Show rules that do not apply", this);
   tree_ = new QTreeWidget(this);
@@ -93,8 +103,11 @@ void RulePalette::clear() {
   locations_.clear();
   entries_.clear();
   header_->setText("Click a node in the graph to see the rules that apply there.");
+  header_->setProperty("what", QString());
   populate();
 }
+
+QString RulePalette::site() const { return program_ ? header_->property("what").toString() : QString(); }
 
 void RulePalette::showNode(std::shared_ptr<const rewrite::TypedProgram> program, ir::NodeId id) {
   for (auto& located : rewrite::allLocations(program->main())) {
@@ -102,8 +115,11 @@ void RulePalette::showNode(std::shared_ptr<const rewrite::TypedProgram> program,
     if (!n.isExpr() || n.id() != id) continue;
     std::vector<rewrite::Location> locs{located.loc};
     if (ir::asCall(n.expr())) locs.push_back(located.loc.child(0));
-    QString what = QString::fromStdString(rewrite::describeNode(n)) + " at " +
-                   QString::fromStdString(located.loc.toString());
+    // Plain words: what the node is and where the program text has it, not its location path.
+    QString what = QString::fromStdString(rewrite::describeNode(n));
+    if (what.startsWith("call of ")) what = what.mid(8);
+    if (SourceLoc at = program->program.locationOf(id); at.known())
+      what += QString(" (line %1)").arg(at.line);
     setSite(std::move(program), std::move(locs), what);
     return;
   }
@@ -155,7 +171,10 @@ void RulePalette::populate() {
   tree_->clear();
   QString what = header_->property("what").toString();
   if (program_ && found_)
-    header_->setText(QString("<b>%1</b> — %2 rules apply").arg(what.toHtmlEscaped()).arg(applicableCount()));
+    header_->setText(QString("<b>%1</b> — %2")
+                         .arg(what.toHtmlEscaped(), applicableCount() == 1
+                                                        ? QString("1 rule applies")
+                                                        : QString("%1 rules apply").arg(applicableCount())));
   std::map<int, QTreeWidgetItem*> families;
   for (size_t i = 0; i < entries_.size(); ++i) {
     auto& e = entries_[i];
@@ -210,10 +229,12 @@ void RulePalette::showSelected() {
     return;
   }
   const Entry& e = entries_[item->data(0, kEntryRole).toInt()];
-  QString desc = QString("<b>%1</b> at %2: %3<br><code>%4</code>")
-                     .arg(QString::fromStdString(e.rule.rule->name), QString::fromStdString(e.loc.toString()),
+  QString desc = QString("<b>%1</b>: %2<br><code>%3</code>")
+                     .arg(QString::fromStdString(e.rule.rule->name),
                           QString::fromStdString(e.rule.rule->description).toHtmlEscaped(),
                           QString::fromStdString(e.rule.rule->display()).toHtmlEscaped());
+  description_->setToolTip("Rewrites the node at location " + QString::fromStdString(e.loc.toString()) +
+                           " of the program (its path from the root: the step's RULE@LOCATION)");
   if (!e.rule.applies)
     desc += "<br><span style='color:#b00020'>Does not apply: " +
             QString::fromStdString(e.rule.reason).toHtmlEscaped() + "</span>";
@@ -268,6 +289,7 @@ void RulePalette::updatePreview() {
       return;
     }
     preview_->setHtml(diffHtml(before, lang::printProgram(r.program->program)));
+    preview_->scrollToAnchor(kChangeAnchor);  // the change, not the top of the program
     apply_->setEnabled(true);
   } catch (const LiftError& err) {
     preview_->setPlainText(QString::fromStdString(err.diagnostic().message));

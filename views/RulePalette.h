@@ -27,13 +27,15 @@ class RulePalette : public QWidget {
   explicit RulePalette(QWidget* parent = nullptr);
 
   // Shows the rules at `locations` (e.g. a call and its function) of `program`. `what`
-  // describes the node for the header ("map at 0.1").
+  // names the node for the header ("map (line 8)").
   void setSite(std::shared_ptr<const rewrite::TypedProgram> program, std::vector<rewrite::Location> locations,
                const QString& what);
   // Shows the rules at graph node `id` of `program`: at the node, and for a call also at the
   // function it calls. Clears the pane when no location shows that node.
   void showNode(std::shared_ptr<const rewrite::TypedProgram> program, ir::NodeId id);
   void clear();
+  // The node whose rules are shown, as the header names it ("map (line 8)"; "" when none).
+  QString site() const;
   // Blocks until the rules for the current site are known (tests, screenshots).
   void waitForRules();
 

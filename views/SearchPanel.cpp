@@ -19,9 +19,11 @@
 #include <QStandardPaths>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "core/interp/SizeList.h"
 #include "core/lang/Parser.h"
+#include "core/lang/PrintedLocations.h"
 #include "views/DeviceChoice.h"
 #include "views/PerformancePlot.h"
 #include "views/SearchJob.h"
@@ -216,6 +218,7 @@ void SearchPanel::setAvailable(bool available, const QString& why) {
 
 void SearchPanel::reset() {
   bool stopped = job_ != nullptr;
+  restartWhenStopped_ = false;
   if (job_) {
     abandoned_ = true;
     job_->cancel();
@@ -280,10 +283,14 @@ void SearchPanel::updateButtons() {
 }
 
 void SearchPanel::toggle() {
-  if (job_)
-    stop();
-  else
+  if (!job_) {
     start();
+  } else if (!stopping_) {
+    stop();
+  } else {
+    restartWhenStopped_ = !restartWhenStopped_;
+    activity_->setText(restartWhenStopped_ ? "Stopping… then starting again" : "Stopping…");
+  }
 }
 
 void SearchPanel::start() {
@@ -342,6 +349,8 @@ void SearchPanel::start() {
 
 void SearchPanel::stop() {
   if (!job_) return;
+  stopping_ = true;
+  restartWhenStopped_ = false;
   job_->cancel();
   activity_->setText("Stopping…");
 }
@@ -412,6 +421,8 @@ void SearchPanel::onFinished(const explore::SearchSummary& s) {
   tick_->stop();
   job_->deleteLater();  // we are inside its signal
   job_ = nullptr;
+  stopping_ = false;
+  bool restart = std::exchange(restartWhenStopped_, false);
   updateButtons();
   if (abandoned_) {  // reset() already said so; the plot belongs to another program now
     abandoned_ = false;
@@ -437,6 +448,7 @@ void SearchPanel::onFinished(const explore::SearchSummary& s) {
                    .arg(tally_.measured)
                    .arg(tally_.measuredValid));
   emit searchFinished();
+  if (restart) start();
 }
 
 bool SearchPanel::loadKernel(qint64 id) {
@@ -468,7 +480,9 @@ bool SearchPanel::loadKernel(qint64 id) {
   ir::Program shown = problem_->start->program;
   for (ir::SizeDecl& d : shown.sizes)
     if (auto v = problem_->sizes.find(d.name); v != problem_->sizes.end()) d.defaultValue = v->second;
-  loadedStart_ = std::make_shared<const rewrite::TypedProgram>(rewrite::TypedProgram::check(shown));
+  // It is shown as printed, so its positions are those of that text.
+  loadedStart_ = std::make_shared<const rewrite::TypedProgram>(
+      rewrite::TypedProgram::check(lang::withPrintedLocations(shown)));
   emit loadRequested(loadedStart_, origin, steps);
   return true;
 }

@@ -83,7 +83,9 @@ class SearchPanel : public QWidget {
  public slots:
   void start();
   void stop();
-  // Start when idle, stop when running (the F6 shortcut).
+  // Start when idle, stop when running (the F6 shortcut). Pressed while a search is stopping, it
+  // asks for a new search once that one has stopped (pressed again: not), so that any number of
+  // quick presses ends as their count says: an even number with no search running.
   void toggle();
   // Asks for a store file and opens it.
   void openStoreDialog();
@@ -138,7 +140,9 @@ class SearchPanel : public QWidget {
   QTimer* tick_;
   bool available_ = true;
   QString unavailableWhy_;
-  bool abandoned_ = false;  // the running search was stopped by reset(): what it reports is dropped
+  bool abandoned_ = false;           // the running search was stopped by reset(): what it reports is dropped
+  bool stopping_ = false;            // the running search was asked to stop
+  bool restartWhenStopped_ = false;  // toggle() while stopping: start again once it has
 
   std::shared_ptr<const rewrite::TypedProgram> program_;
   QString label_;

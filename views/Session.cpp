@@ -14,6 +14,7 @@
 #include <QUndoStack>
 
 #include "core/lang/Parser.h"
+#include "core/lang/PrintedLocations.h"
 #include "core/lang/Printer.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/DerivationReport.h"
@@ -240,7 +241,10 @@ void Session::setPerformance(const std::shared_ptr<const rewrite::TypedProgram>&
 }
 
 int Session::addStep(int parent, const QString& spec, std::shared_ptr<const rewrite::TypedProgram> program) {
-  int index = tree_->addStep(parent, spec, std::move(program));
+  // A step is shown as printed: its positions (selection, messages) are those of that text.
+  auto shown = std::make_shared<const rewrite::TypedProgram>(
+      rewrite::TypedProgram{lang::withPrintedLocations(program->program), program->types});
+  int index = tree_->addStep(parent, spec, std::move(shown));
   startCheck(index);
   return index;
 }

@@ -259,6 +259,34 @@ class TestSearch : public QObject {
     QCOMPARE(s->lastSummary().stopReason, explore::StopReason::Cancelled);
   }
 
+  // F6 pressed quickly several times (issue 18): an even number of presses leaves no search
+  // running, however the presses fall between a search's start, its stopping and its end; an
+  // odd number leaves one running, and the window says which.
+  void quickF6PressesEndAsTheirCountSays() {
+    MainWindow w;
+    QVERIFY(setUp(w, 600, 0));
+    SearchPanel* s = w.searchPanel();
+    s->setStorePath(dir_.filePath("quick.sqlite"));
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    for (int presses : {2, 4, 3, 6}) {
+      for (int i = 0; i < presses; ++i) {
+        QTest::keyClick(&w, Qt::Key_F6);
+        QTest::qWait(i % 2 ? 20 : 120);
+      }
+      if (presses % 2) {  // one left running: stop it
+        QTRY_VERIFY_WITH_TIMEOUT(s->isRunning(), 30'000);
+        QTest::keyClick(&w, Qt::Key_F6);
+      }
+      QTRY_VERIFY2_WITH_TIMEOUT(!s->isRunning(), qPrintable(QString::number(presses)), 30'000);
+      QTest::qWait(500);  // nothing starts later on its own
+      QVERIFY2(!s->isRunning(), qPrintable(QString::number(presses)));
+      QVERIFY(w.searchAction()->isEnabled());
+      QVERIFY2(s->findChild<QPushButton*>("startSearch")->isEnabled(), qPrintable(s->activityText()));
+      QVERIFY2(!s->activityText().contains("Stopping"), qPrintable(s->activityText()));
+    }
+  }
+
   // Opening another example stops a running search of the old one: nothing it still reports
   // reaches the new program's plot, and its kernels stay in the store.
   void switchingExampleStopsTheSearch() {
