@@ -40,10 +40,10 @@ void checkNamesAtPositions(const ir::Program& p) {
     if (name.empty() || !loc.known()) return true;
     std::string at = textAt(*p.source, loc);
     if (at.rfind(name, 0) != 0)
-      QTest::qFail(qPrintable(QString::fromStdString(name + " at " + std::to_string(loc.line) + ":" +
-                                                     std::to_string(loc.col) + " reads '" +
-                                                     at.substr(0, 20) + "'")),
-                   __FILE__, __LINE__);
+      QTest::qFail(
+          qPrintable(QString::fromStdString(name + " at " + std::to_string(loc.line) + ":" +
+                                            std::to_string(loc.col) + " reads '" + at.substr(0, 20) + "'")),
+          __FILE__, __LINE__);
     ++checked;
     return true;
   });

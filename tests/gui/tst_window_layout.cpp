@@ -55,14 +55,22 @@ class TestWindowLayout : public QObject {
       MainWindow w;
       QRect avail = w.screen()->availableGeometry();
       QVERIFY2(w.width() <= avail.width() && w.height() <= avail.height(),
-               qPrintable(QString("%1x%2 on %3x%4").arg(w.width()).arg(w.height()).arg(avail.width()).arg(avail.height())));
+               qPrintable(QString("%1x%2 on %3x%4")
+                              .arg(w.width())
+                              .arg(w.height())
+                              .arg(avail.width())
+                              .arg(avail.height())));
       QVERIFY(w.width() >= avail.width() * 8 / 10);  // and uses it
       w.resize(avail.size() * 2);                    // remembered larger than the screen...
     }
     MainWindow again;  // ...comes back at a size that fits
     QRect avail = again.screen()->availableGeometry();
     QVERIFY2(again.width() <= avail.width() && again.height() <= avail.height(),
-             qPrintable(QString("%1x%2 on %3x%4").arg(again.width()).arg(again.height()).arg(avail.width()).arg(avail.height())));
+             qPrintable(QString("%1x%2 on %3x%4")
+                            .arg(again.width())
+                            .arg(again.height())
+                            .arg(avail.width())
+                            .arg(avail.height())));
   }
 
   // A layout remembered from before (a search had widened the right panes to 1100 px) cannot
@@ -86,7 +94,8 @@ class TestWindowLayout : public QObject {
     w.show();
     QVERIFY(w.restoreState(state));
     QApplication::processEvents();
-    QVERIFY2(w.graphPane()->width() >= MainWindow::kGraphMinWidth, qPrintable(QString::number(w.graphPane()->width())));
+    QVERIFY2(w.graphPane()->width() >= MainWindow::kGraphMinWidth,
+             qPrintable(QString::number(w.graphPane()->width())));
     // Nor can a pane be dragged wider than that leaves.
     w.resizeDocks({w.findChild<QDockWidget*>("rewriteDock")}, {1300}, Qt::Horizontal);
     QApplication::processEvents();
@@ -173,7 +182,8 @@ class TestWindowLayout : public QObject {
     GraphLegend* legend = w.graphPane()->legend();
     QVERIFY(legend->isVisible());
     QStringList entries = legend->entries();
-    for (QString what : {"mapGlb", "mapWrg", "mapLcl", "toLocal", "user function", "data flows", "made by the last rewrite"})
+    for (QString what :
+         {"mapGlb", "mapWrg", "mapLcl", "toLocal", "user function", "data flows", "made by the last rewrite"})
       QVERIFY2(entries.filter(what).size() == 1, qPrintable(what + " in " + entries.join(" | ")));
     QVERIFY(w.graphView()->viewport()->rect().adjusted(0, 0, 20, 20).contains(legend->geometry()));
     w.graphPane()->legendAction()->trigger();
