@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "codegen/BarrierElimination.h"
+#include "codegen/DoubleBuffering.h"
 #include "codegen/KernelBuilder.h"
 #include "codegen/KernelInterface.h"
 #include "codegen/KernelPrinter.h"
@@ -76,6 +77,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   dropRepeatedBarriers(model.body);
   checkBarrierPlacement(model.body, program);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
+  if (options.doubleBuffering) doubleBufferTileCopies(model.body, model.memories);
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
   addUnrollPragmas(model.body, options.innerLoopUnroll);
   model.name = kernelNameFor(program, model);

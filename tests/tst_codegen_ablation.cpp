@@ -147,6 +147,29 @@ class TestCodegenAblation : public QObject {
         1);
   }
 
+  // The loop over K tiles copies each pair of tiles into the other half of arrays twice as large
+  // while the current pair is used: the first pair before the loop, one barrier a step; the
+  // tiled kernels of the examples too; a kernel without such a loop is unchanged.
+  void doubleBufferingHalvesTheBarriersOfTheTileLoop() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    auto on = [](codegen::CompileOptions& o) { o.doubleBuffering = true; };
+    std::string off = compile(file);
+    std::string db = compile(file, on);
+    QCOMPARE(count(off, "local float4 tmp1[16];"), 1);
+    QCOMPARE(count(db, "local float4 tmp1[32];"), 1);
+    QCOMPARE(count(db, "local float tmp2[128];"), 1);
+    QCOMPARE(count(off, "barrier("), 2);
+    QCOMPARE(count(db, "barrier("), 2);  // one before the loop, one in it
+    size_t loop = db.find("for (int i = 0; i < K; i += 1) {");
+    QVERIFY(loop != std::string::npos);
+    QCOMPARE(count(db.substr(0, loop), "barrier("), 1);
+    QCOMPARE(count(db, "if (i + 1 < K) {"), 1);
+    QCOMPARE(count(db, "tmp2[64*((i + 1)%2) + "), 1);
+    QVERIFY(count(db, "%2) + 4*l_id_1 + j") > 0);
+    QVERIFY(compile("matmul_tiled_gpu_8x8.lift", on) != compile("matmul_tiled_gpu_8x8.lift"));
+    QCOMPARE(compile("dot.lift", on), compile("dot.lift"));
+  }
+
   void everySwitchChangesSomeKernel() {
     using Tweak = void (*)(codegen::CompileOptions&);
     const Tweak tweaks[] = {

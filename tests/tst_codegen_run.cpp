@@ -82,14 +82,15 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {5});
   }
 
-  // With the tuning switches on (vector reads of local memory, unroll pragmas).
+  // With the tuning switches on (vector reads of local memory, unroll pragmas, double buffering).
   void matchesInterpreterTuned_data() { matchesInterpreter_data(); }
   void matchesInterpreterTuned() {
     QFETCH(QString, file);
     codegen::CompileOptions o;
     o.vectorLocalLoads = true;
     o.innerLoopUnroll = 4;
-    check(file.toStdString(), o, {3});
+    o.doubleBuffering = true;
+    check(file.toStdString(), o, {2, 5});
   }
 
  private:

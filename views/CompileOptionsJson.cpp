@@ -14,13 +14,14 @@ constexpr Switch kSwitches[] = {
     {"cfgSimplification", &codegen::CompileOptions::cfgSimplification},
     {"unrolling", &codegen::CompileOptions::unrolling},
     {"fusedMultiplyAdd", &codegen::CompileOptions::fusedMultiplyAdd},
+    {"vectorLocalLoads", &codegen::CompileOptions::vectorLocalLoads},
+    {"doubleBuffering", &codegen::CompileOptions::doubleBuffering},
 };
 }  // namespace
 
 QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   QJsonObject json;
   for (const Switch& s : kSwitches) json[s.key] = options.*s.field;
-  json["vectorLocalLoads"] = options.vectorLocalLoads;
   json["innerLoopUnroll"] = options.innerLoopUnroll;
   return json;
 }
@@ -28,7 +29,6 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
 codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   codegen::CompileOptions options;
   for (const Switch& s : kSwitches) options.*s.field = json[s.key].toBool(options.*s.field);
-  options.vectorLocalLoads = json["vectorLocalLoads"].toBool(options.vectorLocalLoads);
   // A factor from 1 (no pragma) to 1024; anything else in a damaged session: the default.
   int unroll = json["innerLoopUnroll"].toInt(options.innerLoopUnroll);
   if (unroll >= 1 && unroll <= 1024) options.innerLoopUnroll = unroll;

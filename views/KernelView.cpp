@@ -33,6 +33,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   fma_ = new QCheckBox("fma", this);
   vectorLoads_ = new QCheckBox("float4 local reads", this);
   unrollPragma_ = new QCheckBox(QString("Unroll inner loops x%1").arg(unrollFactor_), this);
+  doubleBuffer_ = new QCheckBox("Double-buffer tiles", this);
+  doubleBuffer_->setObjectName("toggleDoubleBuffer");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -53,13 +55,16 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   unrollPragma_->setToolTip(
       "#pragma unroll on the innermost loops of a constant length (a K tile's loop over a register "
       "block); off by default, tuned by the search on GPUs");
+  doubleBuffer_->setToolTip(
+      "Two local buffers for the tiles a loop copies: the next tiles are copied while the current ones "
+      "are used, one barrier a step; off by default");
   diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
   for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_, fma_}) {
     c->setChecked(true);
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, unrollPragma_}) {
+  for (QCheckBox* c : {vectorLoads_, unrollPragma_, doubleBuffer_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -115,18 +120,20 @@ codegen::CompileOptions KernelView::options() const {
   o.fusedMultiplyAdd = fma_->isChecked();
   o.vectorLocalLoads = vectorLoads_->isChecked();
   o.innerLoopUnroll = unrollPragma_->isChecked() ? unrollFactor_ : 1;
+  o.doubleBuffering = doubleBuffer_->isChecked();
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
-      b7(unrollPragma_);
+      b7(unrollPragma_), b8(doubleBuffer_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
   unroll_->setChecked(o.unrolling);
   fma_->setChecked(o.fusedMultiplyAdd);
   vectorLoads_->setChecked(o.vectorLocalLoads);
+  doubleBuffer_->setChecked(o.doubleBuffering);
   unrollPragma_->setChecked(o.innerLoopUnroll > 1);
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));

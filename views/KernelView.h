@@ -62,6 +62,7 @@ class KernelView : public QWidget {
   QCheckBox* vectorLoads_;   // CompileOptions::vectorLocalLoads
   QCheckBox* unrollPragma_;  // CompileOptions::innerLoopUnroll: unrollFactor_ when checked, else 1
   int unrollFactor_ = 8;
+  QCheckBox* doubleBuffer_;  // CompileOptions::doubleBuffering
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

@@ -143,6 +143,8 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
   cmd.add_flag(
       "--vector-local-loads", into.vectorLocalLoads,
       "read four consecutive elements of a local array as one float4 where the index is a multiple of 4");
+  cmd.add_flag("--double-buffer", into.doubleBuffering,
+               "two local buffers for the tiles a loop copies, the next copied while the current is used");
   cmd.add_option("--unroll", into.innerLoopUnroll,
                  "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
       ->type_name("N")

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The code generator's tuning switches (CompileOptions::vectorLocalLoads, innerLoopUnroll) on
-# lowered SGEMM programs, measured on the NVIDIA GPU: each program with the four combinations
-# (off, --unroll 8, --vector-local-loads, both), one line each. The default programs are the
-# explorer's best kernels of a 4096³ search on an H200 (session 6), lowered for 4096³
-# (bench/gpu/derived/h200-4096/kernelID.lift, from the store's derivations applied to matmul.lift
-# with constant sizes), timed without a reference: with constant sizes the OpenBLAS binding
-# cannot be checked at small sizes (codegen::bindBlas refuses); tst_codegen_run checks both
-# switches against the interpreter, and the explorer validates every kernel it measures.
+# The code generator's tuning switches (CompileOptions::vectorLocalLoads, innerLoopUnroll,
+# doubleBuffering) on lowered SGEMM programs, measured on the NVIDIA GPU: each program with six
+# combinations (off, --unroll 8, --vector-local-loads, both, and the last two with
+# --double-buffer), one line each. The default programs are the explorer's best kernels of a
+# 4096³ search on an H200 (session 6), lowered for 4096³ (bench/gpu/derived/h200-4096/, the
+# store's derivations applied to matmul.lift with constant sizes), timed without a reference:
+# with constant sizes the OpenBLAS binding cannot be checked at small sizes (codegen::bindBlas
+# refuses); tst_codegen_run checks the switches against the interpreter, and the explorer
+# validates every kernel it measures.
 # Usage: bench/gpu/sgemm-switches.sh [PROGRAM.lift ...]   (carry .gpu-ex)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,7 +20,8 @@ nvidia-smi -L 2>/dev/null
 printf '| program | switches | median ms | GFLOP/s | validation |\n|---|---|---|---|---|\n'
 for p in "${programs[@]}"; do
   ref=${REF:-none}
-  for sw in "" "--unroll 8" "--vector-local-loads" "--vector-local-loads --unroll 8"; do
+  for sw in "" "--unroll 8" "--vector-local-loads" "--vector-local-loads --unroll 8" "--unroll 8 --double-buffer" \
+    "--vector-local-loads --unroll 8 --double-buffer"; do
     # shellcheck disable=SC2086
     out=$(timeout 120 "$liftc" run "$p" --device nvidia --repeat "${REPEAT:-20}" --reference "$ref" \
       --interp-budget 0 $sw 2>&1)

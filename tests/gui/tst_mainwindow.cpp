@@ -214,6 +214,12 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 8);
     vload->click();
     QVERIFY(!w.kernelView()->source().contains("(local float4*)"));
+    auto* twice = w.kernelView()->findChild<QCheckBox*>("toggleDoubleBuffer");
+    QVERIFY(twice && !twice->isChecked());
+    QVERIFY(!w.kernelView()->source().contains("if (i + 1 < K)"));
+    twice->click();
+    QVERIFY(w.kernelView()->source().contains("if (i + 1 < K)"));
+    QVERIFY(w.session()->compileOptions().doubleBuffering);
   }
 
   void everyShortcutHasOneAction() {

@@ -118,6 +118,7 @@ class TestSession : public QObject {
     options.unrolling = false;
     options.vectorLocalLoads = true;
     options.innerLoopUnroll = 4;
+    options.doubleBuffering = true;
     s.setCompileOptions(options);
     s.setText(s.text() + "\nnot finished (");
     QVERIFY(s.saveSession(path));
@@ -142,6 +143,7 @@ class TestSession : public QObject {
     QVERIFY(!r.compileOptions().unrolling);
     QVERIFY(r.compileOptions().vectorLocalLoads);
     QCOMPARE(r.compileOptions().innerLoopUnroll, 4);
+    QVERIFY(r.compileOptions().doubleBuffering);
     QVERIFY(r.compileOptions().simplifyIndices);
     QCOMPARE(r.toJson(), s.toJson());
 

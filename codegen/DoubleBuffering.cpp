@@ -1,0 +1,289 @@
+// Two local buffers per copied tile and one barrier per step of the loop over tiles.
+#include "codegen/DoubleBuffering.h"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+namespace lift::codegen {
+namespace {
+
+using AccessMap = std::function<c::Access(const c::Access&)>;
+using IndexMap = std::function<arith::Expr(arith::Expr)>;
+
+c::ExprP rewrite(const c::ExprP& e, const AccessMap& access, const IndexMap& index) {
+  if (!e) return e;
+  auto copy = std::make_shared<c::Expr>(*e);
+  if (e->kind == c::Expr::Kind::Access) {
+    copy->access = std::make_shared<const c::Access>(access(*e->access));
+    return copy;
+  }
+  for (auto& g : copy->guards) {
+    g.index = index(g.index);
+    g.lo = index(g.lo);
+    g.hi = index(g.hi);
+  }
+  for (auto& op : copy->ops) op = rewrite(op, access, index);
+  return copy;
+}
+
+c::StmtP clone(const c::Stmt& s, const AccessMap& access, const IndexMap& index) {
+  auto out = std::make_unique<c::Stmt>();
+  out->kind = s.kind;
+  out->node = s.node;
+  out->pattern = s.pattern;
+  out->text = s.text;
+  out->name = s.name;
+  out->init = s.init;
+  out->cond = s.cond;
+  out->step = s.step;
+  out->trips = s.trips;
+  out->unroll = s.unroll;
+  out->lhs = rewrite(s.lhs, access, index);
+  out->rhs = rewrite(s.rhs, access, index);
+  for (auto& b : s.body) out->body.push_back(clone(*b, access, index));
+  return out;
+}
+
+// Every access of the statements (pre-order).
+void accesses(const c::Block& b, const std::function<void(const c::Access&)>& f) {
+  c::forEachExpr(b, [&](const c::Expr& e) {
+    if (e.kind == c::Expr::Kind::Access) f(*e.access);
+  });
+}
+
+// Whether a text of the statements (loop headers, conditions, text expressions, lines) names
+// `var`: such uses could not be rewritten.
+bool namesInText(const c::Block& b, const std::string& var) {
+  std::regex word("\\b" + var + "\\b");
+  for (auto& s : b) {
+    for (const std::string* t : {&s->init, &s->cond, &s->step})
+      if (std::regex_search(*t, word)) return true;
+    if (s->kind == c::Stmt::Kind::Line && std::regex_search(s->text, word)) return true;
+    bool inExpr = false;
+    for (const c::ExprP& e : {s->lhs, s->rhs})
+      if (e)
+        c::forEachExpr(*e, [&](const c::Expr& x) {
+          if (x.kind == c::Expr::Kind::Text && std::regex_search(x.text, word)) inExpr = true;
+        });
+    if (inExpr || namesInText(s->body, var)) return true;
+  }
+  return false;
+}
+
+bool isComment(const c::StmtP& s) { return s->kind == c::Stmt::Kind::Comment; }
+
+// How far the second buffer of a memory of `count` elements is in the index of access `a`
+// (its unit: elements, scalars of a vector memory, or vectors of a scalar one); nullopt when the
+// unit does not divide.
+std::optional<int64_t> bufferOffset(const c::Access& a, int64_t count) {
+  int64_t width = a.mem->elemType.isVector() ? a.mem->elemType.vectorWidth() : 1;
+  switch (a.form) {
+    case c::Access::Form::Element:
+    case c::Access::Form::Lane:
+    case c::Access::Form::Swizzle:
+      return count;
+    case c::Access::Form::ScalarCast:
+      return count * width;
+    case c::Access::Form::VLoadAt:
+      return count * width;
+    case c::Access::Form::VLoad:
+    case c::Access::Form::VectorCast:
+      if (width != 1 || a.width <= 0 || count % a.width != 0) return std::nullopt;
+      return count / a.width;
+  }
+  return std::nullopt;
+}
+
+class DoubleBuffer {
+ public:
+  DoubleBuffer(c::Block& kernel, MemoryAllocator& memories) : kernel_(kernel), memories_(memories) {}
+
+  int run() {
+    visit(kernel_);
+    return count_;
+  }
+
+ private:
+  void visit(c::Block& b) {
+    for (size_t k = 0; k < b.size(); ++k) {
+      if (b[k]->kind == c::Stmt::Kind::For && transform(b, k)) {
+        ++count_;
+        continue;
+      }
+      visit(b[k]->body);
+    }
+  }
+
+  // Double-buffers the loop b[k] when it has the shape; inserts the first copy before it.
+  bool transform(c::Block& b, size_t& k) {
+    c::Stmt& loop = *b[k];
+    const std::string& i = loop.text;
+    std::string bound;
+    if (loop.init != "0" || loop.step != i + " += 1" || loop.cond.rfind(i + " < ", 0) != 0) return false;
+    bound = loop.cond.substr(i.size() + 3);
+    // copy ... ; barrier ; compute ... ; barrier (comments anywhere)
+    std::vector<size_t> barriers;
+    for (size_t j = 0; j < loop.body.size(); ++j)
+      if (loop.body[j]->kind == c::Stmt::Kind::Barrier) barriers.push_back(j);
+    if (barriers.size() != 2) return false;
+    for (size_t j = barriers[1] + 1; j < loop.body.size(); ++j)
+      if (!isComment(loop.body[j])) return false;
+    c::Block copy, compute;
+    for (size_t j = 0; j < barriers[0]; ++j) copy.push_back(std::move(loop.body[j]));
+    for (size_t j = barriers[0] + 1; j < barriers[1]; ++j) compute.push_back(std::move(loop.body[j]));
+    auto restore = [&] {
+      size_t at = 0;
+      for (auto& s : copy) loop.body[at++] = std::move(s);
+      ++at;
+      for (auto& s : compute) loop.body[at++] = std::move(s);
+    };
+
+    // The copies write local arrays only and read no local memory; the computation writes none.
+    std::set<Memory*> tiles;
+    bool ok = !copy.empty();
+    arith::Expr var;
+    auto noteVar = [&](arith::Expr e) {
+      for (arith::Expr v : arith::variables(e))
+        if (arith::varName(v) == i) var = v;
+    };
+    accesses(copy, [&](const c::Access& a) {
+      noteVar(a.raw);
+      noteVar(a.simplified);
+      if (a.mem->space == AddressSpace::Local && !a.write) ok = false;
+      if (!a.write) return;
+      Memory* m = mutableMemory(a.mem);
+      if (!m || m->space != AddressSpace::Local || m->dynamicLocal || !m->count.isCst() || m->addressTaken)
+        ok = false;
+      else
+        tiles.insert(m);
+    });
+    accesses(compute, [&](const c::Access& a) {
+      if (a.write && a.mem->space == AddressSpace::Local) ok = false;
+    });
+    auto offsetsDefined = [&](const c::Block& part) {
+      bool defined = true;
+      accesses(part, [&](const c::Access& a) {
+        Memory* m = mutableMemory(a.mem);
+        if (tiles.count(m) && !bufferOffset(a, m->count.value())) defined = false;
+      });
+      return defined;
+    };
+    if (!ok || tiles.empty() || !var || namesInText(copy, i) || !offsetsDefined(copy) || !offsetsDefined(compute)) {
+      restore();
+      return false;
+    }
+    // The tiles are used by this loop alone.
+    if (usedOutside(kernel_, &loop, tiles)) {
+      restore();
+      return false;
+    }
+
+    std::map<const Memory*, arith::Expr> size;
+    for (Memory* m : tiles) size[m] = m->count;
+    auto substituted = [&](arith::Expr at) {
+      return [&, at](arith::Expr e) { return arith::simplify(arith::substitute(e, {{var, at}})); };
+    };
+    // Writes of tile `at` go to buffer at % 2; reads of tile i come from buffer i % 2.
+    auto copyOf = [&](arith::Expr at) {
+      IndexMap index = substituted(at);
+      AccessMap access = [&, index, at](const c::Access& a) {
+        c::Access r = a;
+        r.raw = arith::substitute(a.raw, {{var, at}});
+        r.simplified = index(a.simplified);
+        if (auto it = size.find(a.mem); it != size.end()) {
+          arith::Expr offset = arith::mod(at, arith::cst(2)) * *bufferOffset(a, it->second.value());
+          r.raw = arith::rawAdd(r.raw, offset);
+          r.simplified = arith::simplify(r.simplified + offset);
+        }
+        return r;
+      };
+      c::Block out;
+      for (auto& s : copy) out.push_back(clone(*s, access, index));
+      return out;
+    };
+    c::Block first = copyOf(arith::cst(0));
+    c::Block next = copyOf(var + 1);
+    IndexMap same = [](arith::Expr e) { return e; };
+    AccessMap current = [&](const c::Access& a) {
+      c::Access r = a;
+      if (auto it = size.find(a.mem); it != size.end()) {
+        arith::Expr offset = arith::mod(var, arith::cst(2)) * *bufferOffset(a, it->second.value());
+        r.raw = arith::rawAdd(r.raw, offset);
+        r.simplified = arith::simplify(r.simplified + offset);
+      }
+      return r;
+    };
+    c::Block reading;
+    for (auto& s : compute) reading.push_back(clone(*s, current, same));
+    c::StmtP firstBarrier = clone(*loop.body[barriers[0]], [](const c::Access& a) { return a; }, same);
+    c::StmtP lastBarrier = clone(*loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
+
+    auto guard = std::make_unique<c::Stmt>();
+    guard->kind = c::Stmt::Kind::If;
+    guard->node = loop.node;
+    guard->cond = fmt::format("{} + 1 < {}", i, bound);
+    guard->body = std::move(next);
+    loop.body.clear();
+    auto note = std::make_unique<c::Stmt>();
+    note->kind = c::Stmt::Kind::Comment;
+    note->node = loop.node;
+    note->text = "the next tiles, into the other buffers";
+    loop.body.push_back(std::move(note));
+    loop.body.push_back(std::move(guard));
+    for (auto& s : reading) loop.body.push_back(std::move(s));
+    loop.body.push_back(std::move(lastBarrier));
+    for (Memory* m : tiles) m->count = m->count * 2;
+
+    c::Block before;
+    auto note0 = std::make_unique<c::Stmt>();
+    note0->kind = c::Stmt::Kind::Comment;
+    note0->node = loop.node;
+    note0->text = "double-buffered: the first tiles";
+    before.push_back(std::move(note0));
+    for (auto& s : first) before.push_back(std::move(s));
+    before.push_back(std::move(firstBarrier));
+    size_t n = before.size();
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(k), std::make_move_iterator(before.begin()),
+             std::make_move_iterator(before.end()));
+    k += n;
+    return true;
+  }
+
+  // Whether a statement other than `loop` (anywhere in `b`) accesses one of the tiles.
+  bool usedOutside(const c::Block& b, const c::Stmt* loop, const std::set<Memory*>& tiles) {
+    for (auto& s : b) {
+      if (s.get() == loop) continue;
+      for (const c::ExprP& e : {s->lhs, s->rhs}) {
+        bool hit = false;
+        if (e)
+          c::forEachExpr(*e, [&](const c::Expr& x) {
+            if (x.kind == c::Expr::Kind::Access && tiles.count(mutableMemory(x.access->mem))) hit = true;
+          });
+        if (hit) return true;
+      }
+      if (usedOutside(s->body, loop, tiles)) return true;
+    }
+    return false;
+  }
+
+  Memory* mutableMemory(const Memory* m) {
+    for (auto& owned : memories_.memories())
+      if (owned.get() == m) return owned.get();
+    return nullptr;
+  }
+
+  c::Block& kernel_;
+  MemoryAllocator& memories_;
+  int count_ = 0;
+};
+
+}  // namespace
+
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories) { return DoubleBuffer(body, memories).run(); }
+
+}  // namespace lift::codegen

@@ -1,0 +1,23 @@
+// Double buffering of the tiles a sequential loop copies to local memory
+// (CompileOptions::doubleBuffering, issue 14): a loop whose body copies tiles into local arrays,
+// waits, computes from them and waits again —
+//   for (i = 0; i < n; ++i) { copy(i) -> tmp; barrier; compute(tmp); barrier; }
+// — becomes, with each array twice as large,
+//   copy(0) -> tmp[0]; barrier;
+//   for (i = 0; i < n; ++i) { if (i + 1 < n) copy(i + 1) -> tmp[(i + 1) % 2]; compute(tmp[i % 2]); barrier; }
+// one barrier per step instead of two, and the next tile's loads in flight while the current one
+// is computed. The barrier at the end of step i orders both the writes of tile i + 1 before its
+// use and the reads of tile i before step i + 1 overwrites its buffer. Only loops of exactly that
+// shape: the copies write local arrays used nowhere else and read no local memory, the
+// computation writes no local memory.
+#pragma once
+
+#include "codegen/CAst.h"
+#include "codegen/MemoryAllocator.h"
+
+namespace lift::codegen {
+
+// Rewrites the kernel body; returns how many loops it double-buffered.
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories);
+
+}  // namespace lift::codegen
