@@ -21,6 +21,7 @@
 
 #include "codegen/Evaluation.h"
 #include "core/ir/ProgramGraph.h"
+#include "rewrite/explore/CodegenTunables.h"
 #include "views/DerivationHistory.h"
 #include "views/DeviceChoice.h"
 #include "views/FileDialogs.h"
@@ -213,6 +214,15 @@ void MainWindow::connectSession() {
             // A search's kernel runs at the sizes it was searched at.
             if (auto problem = searchPanel_->problem()) run_->setSizeTexts(sizeTexts(problem->sizes));
             graph_->fit();  // the loaded kernel's graph is fitted when it comes
+            // The kernel pane shows it as it was measured: with the code generator's tuning
+            // switches its parameters name (unroll=8,vload=1), the others off.
+            // The kernel pane's toggles are what the session keeps (kernelChanged).
+            codegen::CompileOptions options = kernel_->options();
+            options.vectorLocalLoads = false;
+            options.innerLoopUnroll = 1;
+            options.doubleBuffering = false;
+            explore::applyCodegenParameters(searchPanel_->loadedParameters().toStdString(), options);
+            kernel_->setOptions(options);
             session_->showDerivation(std::move(start), origin, steps);
           });
   connect(kernel_, &KernelView::nodeActivated, this, [this](ir::NodeId id) { showNode(id, Pane::Kernel); });

@@ -475,6 +475,7 @@ bool SearchPanel::loadKernel(qint64 id) {
   QString origin =
       QString("%1 at %2 (search kernel %3)").arg(qs(problem_->name), qs(problem_->sizesText)).arg(k.index);
   plot_->setHighlight(id);
+  loadedParameters_ = k.parameters;
   // The program at the searched sizes, its size declarations saying them (the search's start
   // program keeps the file's defaults: the store's hashes are those of its text).
   ir::Program shown = problem_->start->program;

@@ -79,6 +79,8 @@ class SearchPanel : public QWidget {
   // What a click on the point `id` does: a valid kernel with a derivation that the starting
   // program replays -> loadRequested; otherwise the reason is shown. False in that case.
   bool loadKernel(qint64 id);
+  // The parameters of the kernel loadKernel loaded last ("k=16,unroll=8,vload=1,local=16x16").
+  const QString& loadedParameters() const { return loadedParameters_; }
 
  public slots:
   void start();
@@ -155,8 +157,9 @@ class SearchPanel : public QWidget {
   // The search whose points are plotted: its problem (to replay derivations) and kernels.
   std::shared_ptr<const explore::SearchProblem> problem_;
   std::shared_ptr<const rewrite::TypedProgram>
-      loadedStart_;     // the start of the last kernel loaded from the plot
-  QString problemWhy_;  // why there is no problem_ (a stored search of another program)
+      loadedStart_;           // the start of the last kernel loaded from the plot
+  QString loadedParameters_;  // and its parameters
+  QString problemWhy_;        // why there is no problem_ (a stored search of another program)
   QHash<qint64, KernelInfo> kernels_;
   Tally tally_;
 };

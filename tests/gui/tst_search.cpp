@@ -14,8 +14,10 @@
 #include <QTemporaryDir>
 #include <QToolTip>
 
+#include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
 #include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/SearchProblem.h"
 #include "views/DerivationTreeModel.h"
 #include "views/DeviceChoice.h"
 #include "views/KernelView.h"
@@ -194,6 +196,57 @@ class TestSearch : public QObject {
     QVERIFY2(w.searchPanel()->detailText().contains("wrong-result"),
              qPrintable(w.searchPanel()->detailText()));
     QVERIFY(w.searchPanel()->detailText().contains("expected 8"));
+  }
+
+  // A stored kernel found with the code generator's tuning switches (unroll=4,vload=1) shows in
+  // the kernel pane as it was measured: clicking it sets the switches, clicking one found
+  // without them clears them.
+  void storedKernelShowsWithItsSwitches() {
+    QString path = dir_.filePath("switches.sqlite");
+    std::string matmul = LIFT_SOURCE_DIR "/resources/examples/matmul.lift";
+    {
+      explore::ResultStore store(path.toStdString());
+      explore::SearchRecord r;
+      r.program = matmul;
+      r.startHash =
+          explore::SearchProblem::make(lang::parseFile(matmul), {{"M", 8}, {"N", 8}, {"K", 8}}).startHash;
+      r.strategy = "three-phase";
+      r.device = "some GPU";
+      r.sizes = "K=8,M=8,N=8";
+      int64_t id = store.beginSearch(r);
+      for (const char* parameters : {"unroll=4,vload=1,local=8", "local=4"}) {
+        explore::KernelRecord k;
+        k.searchId = id;
+        k.program = "matmul";
+        k.startHash = r.startHash;
+        k.derivation = "map-to-glb@0:dim=0";
+        k.parameters = parameters;
+        k.device = r.device;
+        k.sizes = r.sizes;
+        k.programHash = parameters;
+        k.status = "ok";
+        k.medianMs = k.minMs = k.maxMs = 1;
+        k.gflops = 1;
+        store.addKernel(k);
+      }
+      store.finishSearch(id, "kernel-limit", 2, 0, 0);
+    }
+    MainWindow w;
+    QVERIFY(setUp(w, 10, 0));
+    QString error;
+    QVERIFY2(w.searchPanel()->openStore(path, 0, &error), qPrintable(error));
+    QCOMPARE(w.performancePlot()->pointCount(), 2);
+    QVERIFY(!w.session()->compileOptions().vectorLocalLoads);
+    w.performancePlot()->clickPoint(0);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
+    QVERIFY2(w.searchPanel()->loadedParameters().contains("unroll=4"),
+             qPrintable(w.searchPanel()->loadedParameters()));
+    QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 4);
+    QVERIFY(w.session()->compileOptions().vectorLocalLoads);
+    w.performancePlot()->clickPoint(1);
+    QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
+    QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 1);
+    QVERIFY(!w.session()->compileOptions().vectorLocalLoads);
   }
 
   void reopenAndResume() {
