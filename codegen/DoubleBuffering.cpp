@@ -173,7 +173,8 @@ class DoubleBuffer {
       });
       return defined;
     };
-    if (!ok || tiles.empty() || !var || namesInText(copy, i) || !offsetsDefined(copy) || !offsetsDefined(compute)) {
+    if (!ok || tiles.empty() || !var || namesInText(copy, i) || !offsetsDefined(copy) ||
+        !offsetsDefined(compute)) {
       restore();
       return false;
     }
@@ -188,19 +189,23 @@ class DoubleBuffer {
     auto substituted = [&](arith::Expr at) {
       return [&, at](arith::Expr e) { return arith::simplify(arith::substitute(e, {{var, at}})); };
     };
-    // Writes of tile `at` go to buffer at % 2; reads of tile i come from buffer i % 2.
+    // An access of tile `tile` (with `var` = `tile` already substituted): into buffer tile % 2.
+    auto inBuffer = [&](c::Access r, arith::Expr tile) {
+      if (auto it = size.find(r.mem); it != size.end()) {
+        arith::Expr offset = arith::mod(tile, arith::cst(2)) * *bufferOffset(r, it->second.value());
+        r.raw = arith::rawAdd(r.raw, offset);
+        r.simplified = arith::simplify(r.simplified + offset);
+      }
+      return r;
+    };
+    // The copies of tile `at` write buffer at % 2; the computation reads buffer i % 2.
     auto copyOf = [&](arith::Expr at) {
       IndexMap index = substituted(at);
       AccessMap access = [&, index, at](const c::Access& a) {
         c::Access r = a;
         r.raw = arith::substitute(a.raw, {{var, at}});
         r.simplified = index(a.simplified);
-        if (auto it = size.find(a.mem); it != size.end()) {
-          arith::Expr offset = arith::mod(at, arith::cst(2)) * *bufferOffset(a, it->second.value());
-          r.raw = arith::rawAdd(r.raw, offset);
-          r.simplified = arith::simplify(r.simplified + offset);
-        }
-        return r;
+        return inBuffer(r, at);
       };
       c::Block out;
       for (auto& s : copy) out.push_back(clone(*s, access, index));
@@ -209,19 +214,13 @@ class DoubleBuffer {
     c::Block first = copyOf(arith::cst(0));
     c::Block next = copyOf(var + 1);
     IndexMap same = [](arith::Expr e) { return e; };
-    AccessMap current = [&](const c::Access& a) {
-      c::Access r = a;
-      if (auto it = size.find(a.mem); it != size.end()) {
-        arith::Expr offset = arith::mod(var, arith::cst(2)) * *bufferOffset(a, it->second.value());
-        r.raw = arith::rawAdd(r.raw, offset);
-        r.simplified = arith::simplify(r.simplified + offset);
-      }
-      return r;
-    };
+    AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
     for (auto& s : compute) reading.push_back(clone(*s, current, same));
-    c::StmtP firstBarrier = clone(*loop.body[barriers[0]], [](const c::Access& a) { return a; }, same);
-    c::StmtP lastBarrier = clone(*loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
+    c::StmtP firstBarrier = clone(
+        *loop.body[barriers[0]], [](const c::Access& a) { return a; }, same);
+    c::StmtP lastBarrier = clone(
+        *loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
 
     auto guard = std::make_unique<c::Stmt>();
     guard->kind = c::Stmt::Kind::If;
@@ -284,6 +283,8 @@ class DoubleBuffer {
 
 }  // namespace
 
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories) { return DoubleBuffer(body, memories).run(); }
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories) {
+  return DoubleBuffer(body, memories).run();
+}
 
 }  // namespace lift::codegen

@@ -6,31 +6,18 @@
 
 namespace lift::explore {
 
-std::vector<Tunable> codegenTunables(bool gpu) {
-  if (!gpu) return {};
-  Tunable unroll;
-  unroll.name = "unroll";
-  unroll.what = "#pragma unroll of the innermost loops (code generator)";
-  unroll.values = {8, 1};
-  unroll.codegen = true;
-  unroll.rankCost = 2;
-  Tunable vload;
-  vload.name = "vload";
-  vload.what = "float4 reads of local memory (code generator)";
-  vload.values = {1, 0};
-  vload.codegen = true;
-  vload.rankCost = 2;
-  return {unroll, vload};
-}
-
-bool takesCodegenTunables(const std::string& mapping) {
-  auto endsWith = [&](const std::string& s) {
-    return mapping.size() >= s.size() && mapping.compare(mapping.size() - s.size(), s.size(), s) == 0;
-  };
-  return endsWith("-local") || endsWith("-private");
-}
-
 namespace {
+
+// A switch of the code generator, its preferred value first; a second value costs two ranks.
+Tunable codegenSwitch(std::string name, std::string what, std::vector<int64_t> values) {
+  Tunable t;
+  t.name = std::move(name);
+  t.what = std::move(what);
+  t.values = std::move(values);
+  t.codegen = true;
+  t.rankCost = 2;
+  return t;
+}
 
 void apply(const std::string& name, int64_t value, codegen::CompileOptions& options) {
   if (name == "unroll" && value >= 1 && value <= 1024) options.innerLoopUnroll = static_cast<int>(value);
@@ -38,6 +25,16 @@ void apply(const std::string& name, int64_t value, codegen::CompileOptions& opti
 }
 
 }  // namespace
+
+std::vector<Tunable> codegenTunables(bool gpu) {
+  if (!gpu) return {};
+  return {codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {8, 1}),
+          codegenSwitch("vload", "float4 reads of local memory (code generator)", {1, 0})};
+}
+
+bool takesCodegenTunables(const std::string& mapping) {
+  return mapping.ends_with("-local") || mapping.ends_with("-private");
+}
 
 void applyCodegenValues(const Candidate& c, codegen::CompileOptions& options) {
   if (!c.tmpl) return;
