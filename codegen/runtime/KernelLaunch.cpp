@@ -74,18 +74,35 @@ static std::string argLabel(const KernelArg& a, size_t i) {
   return a.name.empty() ? fmt::format("argument {}", i) : fmt::format("argument {} ('{}')", i, a.name);
 }
 
-std::string KernelLaunch::check() const {
-  if (source.empty()) return "the kernel source is empty";
-  if (kernelName.empty()) return "no kernel name given";
-  if (global.empty() || global.size() > 3)
-    return fmt::format("the global size has {} dimensions; 1 to 3 are allowed", global.size());
-  if (!local.empty() && local.size() != global.size())
-    return fmt::format("the local size has {} dimensions but the global size has {}", local.size(),
-                       global.size());
-  for (size_t d = 0; d < global.size(); ++d) {
-    if (global[d] == 0) return fmt::format("the global size is 0 in dimension {}", d);
-    if (!local.empty() && local[d] == 0) return fmt::format("the local size is 0 in dimension {}", d);
+std::vector<KernelCall> KernelLaunch::calls() const {
+  if (!sequence.empty()) return sequence;
+  KernelCall c{source, kernelName, sourceName, {}, global, local};
+  for (size_t i = 0; i < args.size(); ++i) c.args.push_back(static_cast<uint32_t>(i));
+  return {c};
+}
+
+static std::string checkCall(const KernelCall& c, size_t argCount) {
+  if (c.source.empty()) return "the kernel source is empty";
+  if (c.kernelName.empty()) return "no kernel name given";
+  if (c.global.empty() || c.global.size() > 3)
+    return fmt::format("the global size has {} dimensions; 1 to 3 are allowed", c.global.size());
+  if (!c.local.empty() && c.local.size() != c.global.size())
+    return fmt::format("the local size has {} dimensions but the global size has {}", c.local.size(),
+                       c.global.size());
+  for (size_t d = 0; d < c.global.size(); ++d) {
+    if (c.global[d] == 0) return fmt::format("the global size is 0 in dimension {}", d);
+    if (!c.local.empty() && c.local[d] == 0) return fmt::format("the local size is 0 in dimension {}", d);
   }
+  for (uint32_t a : c.args)
+    if (a >= argCount)
+      return fmt::format("kernel '{}' takes argument {}; there are {}", c.kernelName, a, argCount);
+  return "";
+}
+
+std::string KernelLaunch::check() const {
+  for (const KernelCall& c : calls())
+    if (std::string err = checkCall(c, args.size()); !err.empty())
+      return sequence.empty() ? err : fmt::format("kernel '{}': {}", c.kernelName, err);
   for (size_t i = 0; i < args.size(); ++i) {
     const KernelArg& a = args[i];
     switch (a.kind) {

@@ -1,7 +1,8 @@
 // KernelLaunch: a value describing one kernel to run — its OpenCL source, kernel name, build
 // options, arguments (global buffers with element type, count and role; scalars; local memory)
-// and NDRange. The code generator produces one per compiled program; the runner, the worker
-// protocol and the result store take it as is.
+// and NDRange — or a sequence of kernels run in order in one queue, sharing buffers (a program
+// that needs several kernels, codegen/CompiledProgram.h). The code generator produces one per
+// compiled program; the runner, the worker protocol and the result store take it as is.
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,16 @@ struct KernelArg {
   uint64_t byteSize() const { return count * type.bytes(); }
 };
 
+// One kernel of a sequence (KernelLaunch::sequence).
+struct KernelCall {
+  std::string source;  // OpenCL C
+  std::string kernelName;
+  std::string sourceName = "kernel.cl";
+  std::vector<uint32_t> args;    // indices into KernelLaunch::args, in the kernel's parameter order
+  std::vector<uint64_t> global;  // 1 to 3 dimensions
+  std::vector<uint64_t> local;   // empty: the implementation chooses; else as many as global
+};
+
 struct KernelLaunch {
   std::string source;  // OpenCL C
   std::string kernelName;
@@ -70,6 +81,14 @@ struct KernelLaunch {
   std::vector<uint64_t> global;          // 1 to 3 dimensions
   std::vector<uint64_t> local;           // empty: the implementation chooses; else as many as global
   uint64_t seed = 1;                     // for inputs without data
+  // Several kernels: when not empty, these run in order instead of the launch's own source,
+  // kernelName, global and local (which then describe the first one, for messages), and `args`
+  // holds every argument of the sequence once (a buffer one kernel writes and the next reads is
+  // one argument, an InOut buffer). The whole sequence is validated and timed as one.
+  std::vector<KernelCall> sequence;
+
+  // The kernels to run: `sequence`, or the launch's own kernel taking every argument.
+  std::vector<KernelCall> calls() const;
 
   // Empty when the description is well-formed, else what is wrong with it.
   std::string check() const;

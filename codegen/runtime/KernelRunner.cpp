@@ -1,4 +1,4 @@
-// In-process evaluation of one kernel launch.
+// In-process evaluation of one kernel launch (or a sequence of kernels, KernelLaunch::sequence).
 #include "codegen/runtime/KernelRunner.h"
 
 #include <fmt/format.h>
@@ -20,14 +20,15 @@ std::string sizes(const std::vector<uint64_t>& s) {
   return r;
 }
 
-double eventMs(const cl::Event& ev) {
-  auto start = ev.getProfilingInfo<CL_PROFILING_COMMAND_START>();
-  auto end = ev.getProfilingInfo<CL_PROFILING_COMMAND_END>();
+// From the start of the first event to the end of the last (one kernel: its execution time).
+double eventMs(const cl::Event& first, const cl::Event& last) {
+  auto start = first.getProfilingInfo<CL_PROFILING_COMMAND_START>();
+  auto end = last.getProfilingInfo<CL_PROFILING_COMMAND_END>();
   return end > start ? static_cast<double>(end - start) * 1e-6 : 0.0;
 }
 
 // Why a launch may have been refused, in the words of the launch description.
-std::string launchHint(int code, const KernelLaunch& l, uint64_t kernelMaxWg) {
+std::string launchHint(int code, const KernelCall& l, uint64_t kernelMaxWg) {
   if (code != CL_INVALID_WORK_GROUP_SIZE && code != CL_INVALID_WORK_ITEM_SIZE) return "";
   if (l.local.empty()) return "";
   for (size_t d = 0; d < l.global.size(); ++d)
@@ -80,25 +81,33 @@ RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& option
     r.message = "invalid launch: " + err;
     return r;
   }
-  BuiltProgram built;
-  try {
-    built = cache_->build(ctx_, launch.source, launch.buildOptions, launch.sourceName);
-  } catch (const BuildError& e) {
-    r.status = RunStatus::BuildFailed;
-    r.diagnostic = e.diagnostic();
-    r.buildLog = e.log();
-    r.message = e.diagnostic().format();
-    return r;
-  } catch (const cl::Error& e) {
-    setClError(r, e.err(), e.what());
-    r.status = RunStatus::BuildFailed;
-    return r;
+  std::vector<KernelCall> calls = launch.calls();
+  std::vector<cl::Program> programs;
+  for (const KernelCall& call : calls) {
+    BuiltProgram built;
+    try {
+      built = cache_->build(ctx_, call.source, launch.buildOptions, call.sourceName);
+    } catch (const BuildError& e) {
+      r.status = RunStatus::BuildFailed;
+      r.diagnostic = e.diagnostic();
+      r.buildLog = e.log();
+      r.message = e.diagnostic().format();
+      return r;
+    } catch (const cl::Error& e) {
+      setClError(r, e.err(), e.what());
+      r.status = RunStatus::BuildFailed;
+      return r;
+    }
+    // A sequence reports the slowest way any of its kernels was obtained, and their total time.
+    if (programs.empty() || built.source == BuildSource::Compiled ||
+        (built.source == BuildSource::DiskCache && r.buildSource == BuildSource::MemoryCache))
+      r.buildSource = built.source;
+    r.buildMs += built.ms;
+    programs.push_back(built.program);
   }
-  r.buildSource = built.source;
-  r.buildMs = built.ms;
   if (heartbeat) heartbeat();
   try {
-    execute(launch, options, built.program, heartbeat, r);
+    execute(launch, calls, options, programs, heartbeat, r);
   } catch (const Stop&) {
   } catch (const cl::Error& e) {
     setClError(r, e.err(), e.what());
@@ -114,7 +123,8 @@ RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& option
   return r;
 }
 
-void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options, const cl::Program& program,
+void KernelRunner::execute(const KernelLaunch& launch, const std::vector<KernelCall>& calls,
+                           const RunOptions& options, const std::vector<cl::Program>& programs,
                            const std::function<void()>& heartbeat, RunResult& r) {
   const DeviceInfo& dev = ctx_.device().info();
   cl::CommandQueue& q = ctx_.queue();
@@ -124,26 +134,35 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
     throw Stop{};
   };
 
-  cl::Kernel kernel;
-  try {
-    kernel = kernelFor(program, launch.kernelName);
-  } catch (const cl::Error& e) {
-    setClError(r, e.err(), "clCreateKernel");
-    if (e.err() == CL_INVALID_KERNEL_NAME)
-      r.message = fmt::format("the program has no kernel named '{}' ({})", launch.kernelName, r.clError);
-    throw Stop{};
-  }
-  auto numArgs = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
-  if (numArgs != launch.args.size())
-    stop(RunStatus::LaunchFailed, fmt::format("kernel '{}' takes {} arguments, the launch gives {}",
-                                              launch.kernelName, numArgs, launch.args.size()));
+  std::vector<cl::Kernel> kernels(calls.size());
+  std::vector<uint64_t> kernelMaxWg(calls.size());
+  for (size_t c = 0; c < calls.size(); ++c) {
+    const KernelCall& call = calls[c];
+    try {
+      kernels[c] = kernelFor(programs[c], call.kernelName);
+    } catch (const cl::Error& e) {
+      setClError(r, e.err(), "clCreateKernel");
+      if (e.err() == CL_INVALID_KERNEL_NAME)
+        r.message = fmt::format("the program has no kernel named '{}' ({})", call.kernelName, r.clError);
+      throw Stop{};
+    }
+    auto numArgs = kernels[c].getInfo<CL_KERNEL_NUM_ARGS>();
+    if (numArgs != call.args.size())
+      stop(RunStatus::LaunchFailed, fmt::format("kernel '{}' takes {} arguments, the launch gives {}",
+                                                call.kernelName, numArgs, call.args.size()));
 
-  // Resources the device cannot provide are reported as such rather than as a cryptic failure.
-  uint64_t localBytes = kernel.getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_.device().handle());
-  uint64_t kernelMaxWg = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_.device().handle());
+    // Resources the device cannot provide are reported as such rather than as a cryptic failure.
+    uint64_t localBytes = kernels[c].getWorkGroupInfo<CL_KERNEL_LOCAL_MEM_SIZE>(ctx_.device().handle());
+    kernelMaxWg[c] = kernels[c].getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx_.device().handle());
+    for (uint32_t i : call.args)
+      if (launch.args[i].kind == KernelArg::Kind::Local) localBytes += launch.args[i].localBytes;
+    if (localBytes > dev.localMemBytes)
+      stop(RunStatus::OutOfResources,
+           fmt::format("the kernel needs {} bytes of local memory; the device has {}", localBytes,
+                       dev.localMemBytes));
+  }
   uint64_t globalBytes = 0;
   for (const auto& a : launch.args) {
-    if (a.kind == KernelArg::Kind::Local) localBytes += a.localBytes;
     if (a.isBuffer()) {
       globalBytes += a.byteSize();
       if (a.byteSize() > dev.maxAllocBytes)
@@ -152,10 +171,6 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
                          dev.maxAllocBytes));
     }
   }
-  if (localBytes > dev.localMemBytes)
-    stop(RunStatus::OutOfResources,
-         fmt::format("the kernel needs {} bytes of local memory; the device has {}", localBytes,
-                     dev.localMemBytes));
   if (globalBytes > dev.globalMemBytes)
     stop(RunStatus::OutOfResources,
          fmt::format("the buffers need {} bytes; the device has {}", globalBytes, dev.globalMemBytes));
@@ -175,76 +190,98 @@ void KernelRunner::execute(const KernelLaunch& launch, const RunOptions& options
         buffers[i] = kept->second;  // the same contents are on the device already
         initial[i] = &*a.data;
         keyedInputs[a.dataKey] = buffers[i];
-        kernel.setArg(static_cast<cl_uint>(i), buffers[i]);
         continue;
       }
     }
-    switch (a.kind) {
-      case KernelArg::Kind::Buffer:
-        buffers[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, a.byteSize());
-        if (keyedInput) keyedInputs[a.dataKey] = buffers[i];
-        if (a.readsInput()) {
-          if (a.data) {
-            initial[i] = &*a.data;
-          } else {
-            generated[i] = launch.inputData(i);
-            initial[i] = &generated[i];
-          }
-          q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, a.byteSize(), initial[i]->data());
+    if (a.isBuffer()) {
+      buffers[i] = cl::Buffer(ctx_.context(), CL_MEM_READ_WRITE, a.byteSize());
+      if (keyedInput) keyedInputs[a.dataKey] = buffers[i];
+      if (a.readsInput()) {
+        if (a.data) {
+          initial[i] = &*a.data;
         } else {
-          switch (a.type.scalar) {
-            case ScalarType::Float:
-              fillPoison(q, buffers[i], std::bit_cast<cl_float>(kPoisonFloatBits), a.byteSize());
-              break;
-            case ScalarType::Double:
-              fillPoison(q, buffers[i], std::bit_cast<cl_double>(kPoisonDoubleBits), a.byteSize());
-              break;
-            case ScalarType::Int:
-              fillPoison(q, buffers[i], cl_int(kPoisonInt), a.byteSize());
-              break;
-          }
+          generated[i] = launch.inputData(i);
+          initial[i] = &generated[i];
         }
-        kernel.setArg(static_cast<cl_uint>(i), buffers[i]);
-        break;
-      case KernelArg::Kind::Scalar:
+        q.enqueueWriteBuffer(buffers[i], CL_FALSE, 0, a.byteSize(), initial[i]->data());
+      } else {
         switch (a.type.scalar) {
-          case ScalarType::Int:
-            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_int>(a.intValue));
-            break;
           case ScalarType::Float:
-            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_float>(a.floatValue));
+            fillPoison(q, buffers[i], std::bit_cast<cl_float>(kPoisonFloatBits), a.byteSize());
             break;
           case ScalarType::Double:
-            kernel.setArg(static_cast<cl_uint>(i), static_cast<cl_double>(a.floatValue));
+            fillPoison(q, buffers[i], std::bit_cast<cl_double>(kPoisonDoubleBits), a.byteSize());
+            break;
+          case ScalarType::Int:
+            fillPoison(q, buffers[i], cl_int(kPoisonInt), a.byteSize());
             break;
         }
-        break;
-      case KernelArg::Kind::Local:
-        kernel.setArg(static_cast<cl_uint>(i), cl::Local(a.localBytes));
-        break;
+      }
     }
   }
 
   keyedInputs_ = std::move(keyedInputs);  // only this launch's: device memory stays bounded
 
-  const cl::NDRange global = toNDRange(launch.global);
-  const cl::NDRange local = launch.local.empty() ? cl::NullRange : toNDRange(launch.local);
+  // Each kernel's arguments, from the launch's.
+  for (size_t c = 0; c < calls.size(); ++c) {
+    for (size_t j = 0; j < calls[c].args.size(); ++j) {
+      auto at = static_cast<cl_uint>(j);
+      const uint32_t i = calls[c].args[j];
+      const KernelArg& a = launch.args[i];
+      switch (a.kind) {
+        case KernelArg::Kind::Buffer:
+          kernels[c].setArg(at, buffers[i]);
+          break;
+        case KernelArg::Kind::Scalar:
+          switch (a.type.scalar) {
+            case ScalarType::Int:
+              kernels[c].setArg(at, static_cast<cl_int>(a.intValue));
+              break;
+            case ScalarType::Float:
+              kernels[c].setArg(at, static_cast<cl_float>(a.floatValue));
+              break;
+            case ScalarType::Double:
+              kernels[c].setArg(at, static_cast<cl_double>(a.floatValue));
+              break;
+          }
+          break;
+        case KernelArg::Kind::Local:
+          kernels[c].setArg(at, cl::Local(a.localBytes));
+          break;
+      }
+    }
+  }
+
+  // One execution: every kernel in order, in one queue; its time from the start of the first
+  // to the end of the last.
   auto once = [&]() -> double {
-    cl::Event ev;
+    std::vector<cl::Event> events(calls.size());
+    for (size_t c = 0; c < calls.size(); ++c) {
+      const KernelCall& call = calls[c];
+      const cl::NDRange global = toNDRange(call.global);
+      const cl::NDRange local = call.local.empty() ? cl::NullRange : toNDRange(call.local);
+      try {
+        q.enqueueNDRangeKernel(kernels[c], cl::NullRange, global, local, nullptr, &events[c]);
+      } catch (const cl::Error& e) {
+        setClError(r, e.err(), e.what(), launchHint(e.err(), call, kernelMaxWg[c]));
+        r.message += fmt::format("{} (global {}, local {})",
+                                 calls.size() > 1 ? fmt::format(" for kernel '{}'", call.kernelName) : "",
+                                 sizes(call.global), call.local.empty() ? "any" : sizes(call.local));
+        throw Stop{};
+      }
+    }
     try {
-      q.enqueueNDRangeKernel(kernel, cl::NullRange, global, local, nullptr, &ev);
-      ev.wait();
+      events.back().wait();
     } catch (const cl::Error& e) {
-      setClError(r, e.err(), e.what(), launchHint(e.err(), launch, kernelMaxWg));
-      r.message += fmt::format(" (global {}, local {})", sizes(launch.global),
-                               launch.local.empty() ? "any" : sizes(launch.local));
+      setClError(r, e.err(), e.what());
       throw Stop{};
     }
-    if (cl_int st = ev.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); st < 0) {
-      setClError(r, st, "the kernel execution");
-      throw Stop{};
-    }
-    double ms = eventMs(ev);
+    for (const cl::Event& ev : events)
+      if (cl_int st = ev.getInfo<CL_EVENT_COMMAND_EXECUTION_STATUS>(); st < 0) {
+        setClError(r, st, "the kernel execution");
+        throw Stop{};
+      }
+    double ms = eventMs(events.front(), events.back());
     r.kernelMsTotal += ms;
     if (heartbeat) heartbeat();
     return ms;

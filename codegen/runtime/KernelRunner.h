@@ -1,6 +1,6 @@
-// KernelRunner: evaluates kernels in this process on one device — build through the cache,
-// upload seeded inputs, poison outputs, run once and validate, then warm up and time with
-// profiling events. Used directly by tests and benchmarks, and inside the worker process.
+// KernelRunner: evaluates kernels (or sequences of kernels) in this process on one device — build through the
+// cache, upload seeded inputs, poison outputs, run once and validate, then warm up and time with profiling
+// events. Used directly by tests and benchmarks, and inside the worker process.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -35,8 +35,9 @@ class KernelRunner : public Evaluator {
 
  private:
   cl::Kernel kernelFor(const cl::Program& program, const std::string& name);
-  void execute(const KernelLaunch& launch, const RunOptions& options, const cl::Program& program,
-               const std::function<void()>& heartbeat, RunResult& result);
+  void execute(const KernelLaunch& launch, const std::vector<KernelCall>& calls, const RunOptions& options,
+               const std::vector<cl::Program>& programs, const std::function<void()>& heartbeat,
+               RunResult& result);
 
   std::mutex mutex_;
   DeviceContext ctx_;

@@ -122,6 +122,16 @@ void put(Writer& w, const KernelLaunch& l, const std::unordered_set<uint64_t>* h
     w.f64(a.floatValue);
     w.u64(a.localBytes);
   }
+  w.u64(l.sequence.size());
+  for (const auto& c : l.sequence) {
+    w.str(c.source);
+    w.str(c.kernelName);
+    w.str(c.sourceName);
+    w.u64(c.args.size());
+    for (uint32_t i : c.args) w.u32(i);
+    putSizes(w, c.global);
+    putSizes(w, c.local);
+  }
 }
 
 KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>* kept) {
@@ -148,6 +158,20 @@ KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>*
     a.intValue = r.i64();
     a.floatValue = r.f64();
     a.localBytes = r.u64();
+  }
+  uint64_t calls = r.u64();
+  if (calls > 64) throw WireError("too many kernels");
+  l.sequence.resize(calls);
+  for (auto& c : l.sequence) {
+    c.source = r.str();
+    c.kernelName = r.str();
+    c.sourceName = r.str();
+    uint64_t m = r.u64();
+    if (m > 4096) throw WireError("too many arguments");
+    c.args.resize(m);
+    for (auto& i : c.args) i = r.u32();
+    c.global = getSizes(r);
+    c.local = getSizes(r);
   }
   return l;
 }

@@ -28,7 +28,7 @@
 
 namespace lift::runtime::wire {
 
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 
 enum class MessageType : uint32_t { Run = 1, Crash = 2, Hello = 101, Heartbeat = 102, Result = 103 };
 
