@@ -10,6 +10,7 @@
 
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
 #include "core/interp/Interpreter.h"
 #include "core/interp/RandomInputs.h"
 #include "core/interp/Sizes.h"
@@ -195,7 +196,8 @@ const FlatArrays::Entry& FlatArrays::get(const std::string& what,
 namespace {
 
 // setInputs and setExpected through the reference's flattened arrays (made once, then copied).
-void useReference(runtime::KernelLaunch& launch, const CompiledKernel& k, const PreparedReference& ref) {
+template <class Compiled>
+void useReference(runtime::KernelLaunch& launch, const Compiled& k, const PreparedReference& ref) {
   ArraySource flat = [&](int input, const std::vector<int>& path, runtime::ScalarType t) {
     std::string what = fmt::format("{}:{}", input, runtime::toString(t));
     for (int i : path) what += fmt::format(".{}", i);
@@ -289,26 +291,32 @@ Evaluation evaluate(const ir::Program& p, const EvaluationRequest& request, runt
     options.localSize.clear();
     for (int64_t l : request.local) options.localSize.push_back(arith::cst(l));
   }
-  std::shared_ptr<const CompiledKernel> kernel;
+  std::shared_ptr<const CompiledProgram> compiled;
   try {
-    kernel = std::make_shared<const CompiledKernel>(compileKernel(p, options));
+    compiled = std::make_shared<const CompiledProgram>(compileProgram(p, options));
   } catch (const LiftError& err) {
     return failed(std::move(e), EvaluationStatus::CompileFailed, err);
   }
   double compileMs = msSince(start);
-  Evaluation r = evaluate(p, std::move(kernel), request, evaluator, reference);
+  Evaluation r = compiled->singleKernel()
+                     ? evaluate(p, std::make_shared<const CompiledKernel>(compiled->stages.front().kernel),
+                                request, evaluator, reference)
+                     : evaluate(p, compiled, request, evaluator, reference);
+  r.program = std::move(compiled);
   r.compileMs = compileMs;
   r.totalMs = msSince(start);
   return r;
 }
 
-Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> kernel,
-                    const EvaluationRequest& request, runtime::Evaluator& evaluator,
-                    const PreparedReference* reference) {
+namespace {
+
+// The evaluation of a compiled kernel or sequence of kernels (`e` says which it is).
+template <class Compiled>
+Evaluation evaluateCompiled(const ir::Program& p, const Compiled& compiled, Evaluation e,
+                            const EvaluationRequest& request, runtime::Evaluator& evaluator,
+                            const PreparedReference* reference) {
   auto start = Clock::now();
-  Evaluation e;
   e.sizes = request.sizes;
-  e.kernel = kernel;
   if (auto problem = interp::sizeProblem(p, request.sizes)) {
     e.status = EvaluationStatus::InvalidSizes;
     e.diagnostic = *problem;
@@ -318,7 +326,7 @@ Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> 
 
   runtime::KernelLaunch launch;
   try {
-    launch = instantiate(*kernel, request.sizes);
+    launch = instantiate(compiled, request.sizes);
   } catch (const LiftError& err) {
     return failed(std::move(e), EvaluationStatus::InvalidSizes, err);
   }
@@ -359,7 +367,7 @@ Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> 
     reference = &own;
   }
   try {
-    useReference(launch, *kernel, *reference);
+    useReference(launch, compiled, *reference);
   } catch (const LiftError& err) {
     return failed(std::move(e), EvaluationStatus::ReferenceFailed, err);
   }
@@ -413,6 +421,25 @@ Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> 
   }
   e.totalMs = msSince(start);
   return e;
+}
+
+}  // namespace
+
+Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledKernel> kernel,
+                    const EvaluationRequest& request, runtime::Evaluator& evaluator,
+                    const PreparedReference* reference) {
+  Evaluation e;
+  e.kernel = kernel;
+  return evaluateCompiled(p, *kernel, std::move(e), request, evaluator, reference);
+}
+
+Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledProgram> program,
+                    const EvaluationRequest& request, runtime::Evaluator& evaluator,
+                    const PreparedReference* reference) {
+  Evaluation e;
+  e.kernel = std::make_shared<const CompiledKernel>(program->stages.front().kernel);
+  e.program = program;
+  return evaluateCompiled(p, *program, std::move(e), request, evaluator, reference);
 }
 
 std::string Evaluation::throughputText() const {

@@ -1,4 +1,5 @@
-// The evaluation pipeline: a low-level program at concrete sizes -> compiled kernel -> launch
+// The evaluation pipeline: a low-level program at concrete sizes -> compiled kernel (or sequence
+// of kernels, where one kernel cannot compute it: ProgramCompiler.h) -> launch
 // with seeded inputs -> expected outputs -> run on a device (in-process or through the worker)
 // -> a validated, timed result with its throughput. `liftc run`, the application and the
 // explorer all evaluate programs through this file.
@@ -51,6 +52,7 @@
 #include "codegen/BlasReference.h"
 #include "codegen/CompileOptions.h"
 #include "codegen/CompiledKernel.h"
+#include "codegen/CompiledProgram.h"
 #include "codegen/runtime/Evaluator.h"
 #include "codegen/runtime/RunResult.h"
 #include "core/arith/ArithExpr.h"
@@ -160,9 +162,12 @@ struct Evaluation {
   std::optional<Diagnostic> diagnostic;  // where it went wrong: in the program or the kernel
 
   arith::Env sizes;
-  std::shared_ptr<const CompiledKernel> kernel;  // when it compiled
-  std::vector<uint64_t> global, local;           // as launched; local empty: the device chose
-  runtime::RunResult run;                        // times, validation report, build information
+  std::shared_ptr<const CompiledKernel> kernel;  // when it compiled (several kernels: the first)
+  // Every kernel when it compiled (evaluate with a program; null when given a kernel).
+  std::shared_ptr<const CompiledProgram> program;
+  // As launched (several kernels: the first's); local empty: the device chose.
+  std::vector<uint64_t> global, local;
+  runtime::RunResult run;  // times, validation report, build information
 
   // Validation.
   ValidationSource validatedBy = ValidationSource::None;
@@ -196,6 +201,11 @@ struct Evaluation {
 // inputs and expected outputs (prepared for the same sizes and seed, from this program or one
 // it was derived from).
 Evaluation evaluate(const ir::Program& p, const EvaluationRequest& request, runtime::Evaluator& evaluator,
+                    const PreparedReference* reference = nullptr);
+
+// The same for a sequence of kernels compiled already (compileProgram, ProgramCompiler.h).
+Evaluation evaluate(const ir::Program& p, std::shared_ptr<const CompiledProgram> program,
+                    const EvaluationRequest& request, runtime::Evaluator& evaluator,
                     const PreparedReference* reference = nullptr);
 
 // The same for a kernel compiled already (e.g. the application's kernel pane has it), which

@@ -51,6 +51,74 @@ uint64_t positive(arith::Expr e, const arith::Env& sizes, const std::string& wha
   return static_cast<uint64_t>(v);
 }
 
+runtime::KernelArg argumentOf(const KernelParam& p, const arith::Env& sizes) {
+  switch (p.kind) {
+    case KernelParam::Kind::Input:
+      return runtime::KernelArg::input(p.name, elementTypeOf(p.elemType),
+                                       positive(p.count, sizes, "input buffer '" + p.name + "'"));
+    case KernelParam::Kind::Output:
+      return runtime::KernelArg::output(p.name, elementTypeOf(p.elemType),
+                                        positive(p.count, sizes, "output buffer '" + p.name + "'"));
+    case KernelParam::Kind::Temporary:
+      return runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType),
+                                       positive(p.count, sizes, "temporary buffer '" + p.name + "'"));
+    case KernelParam::Kind::LocalBuffer: {
+      uint64_t n = positive(p.count, sizes, "local buffer '" + p.name + "'");
+      return runtime::KernelArg::local(p.name, n * elementTypeOf(p.elemType).bytes());
+    }
+    case KernelParam::Kind::Scalar:
+      switch (p.elemType.scalarKind()) {
+        case ScalarKind::Float:
+          return runtime::KernelArg::scalarFloat(p.name, 1.0f);
+        case ScalarKind::Double:
+          return runtime::KernelArg::scalarDouble(p.name, 1.0);
+        default:
+          return runtime::KernelArg::scalarInt(p.name, 1);
+      }
+    case KernelParam::Kind::Size:
+      break;
+  }
+  return runtime::KernelArg::scalarInt(p.name, static_cast<int32_t>(sizes.at(p.name)));
+}
+
+void setInputsOf(runtime::KernelLaunch& launch, const std::vector<KernelParam>& params,
+                 const std::vector<interp::Value>& inputs, const ArraySource& source) {
+  for (size_t i = 0; i < params.size() && i < launch.args.size(); ++i) {
+    const KernelParam& p = params[i];
+    if (p.input < 0 || p.input >= static_cast<int>(inputs.size())) continue;
+    const interp::Value& v = inputs[static_cast<size_t>(p.input)];
+    runtime::KernelArg& a = launch.args[i];
+    if (p.kind == KernelParam::Kind::Input) {
+      if (source) {
+        KeyedArray ka = source(p.input, p.path, a.type.scalar);
+        a.data = std::move(ka.array);
+        a.dataKey = ka.key;
+      } else {
+        a.data = hostArrayOf(v, a.type.scalar, p.path);
+      }
+    } else if (p.kind == KernelParam::Kind::Scalar) {
+      a.intValue = static_cast<int64_t>(v.asDouble());
+      a.floatValue = v.asDouble();
+    }
+  }
+}
+
+void setExpectedOf(runtime::KernelLaunch& launch, const std::vector<KernelParam>& params,
+                   const interp::Value& result, const ArraySource& source) {
+  for (size_t i = 0; i < params.size() && i < launch.args.size(); ++i) {
+    const KernelParam& p = params[i];
+    if (p.kind != KernelParam::Kind::Output) continue;
+    runtime::KernelArg& a = launch.args[i];
+    if (source) {
+      KeyedArray ka = source(-1, p.path, a.type.scalar);
+      a.expected = std::move(ka.array);
+      a.expectedKey = ka.key;
+    } else {
+      a.expected = hostArrayOf(result, a.type.scalar, p.path);
+    }
+  }
+}
+
 }  // namespace
 
 runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& sizes) {
@@ -60,44 +128,7 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
   l.source = k.source;
   l.kernelName = k.kernelName;
   l.sourceName = k.kernelName + ".cl";
-  for (auto& p : k.params) {
-    switch (p.kind) {
-      case KernelParam::Kind::Input:
-        l.args.push_back(runtime::KernelArg::input(
-            p.name, elementTypeOf(p.elemType), positive(p.count, sizes, "input buffer '" + p.name + "'")));
-        break;
-      case KernelParam::Kind::Output:
-        l.args.push_back(runtime::KernelArg::output(
-            p.name, elementTypeOf(p.elemType), positive(p.count, sizes, "output buffer '" + p.name + "'")));
-        break;
-      case KernelParam::Kind::Temporary:
-        l.args.push_back(
-            runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType),
-                                      positive(p.count, sizes, "temporary buffer '" + p.name + "'")));
-        break;
-      case KernelParam::Kind::LocalBuffer: {
-        uint64_t n = positive(p.count, sizes, "local buffer '" + p.name + "'");
-        l.args.push_back(runtime::KernelArg::local(p.name, n * elementTypeOf(p.elemType).bytes()));
-        break;
-      }
-      case KernelParam::Kind::Scalar:
-        switch (p.elemType.scalarKind()) {
-          case ScalarKind::Float:
-            l.args.push_back(runtime::KernelArg::scalarFloat(p.name, 1.0f));
-            break;
-          case ScalarKind::Double:
-            l.args.push_back(runtime::KernelArg::scalarDouble(p.name, 1.0));
-            break;
-          default:
-            l.args.push_back(runtime::KernelArg::scalarInt(p.name, 1));
-            break;
-        }
-        break;
-      case KernelParam::Kind::Size:
-        l.args.push_back(runtime::KernelArg::scalarInt(p.name, static_cast<int32_t>(sizes.at(p.name))));
-        break;
-    }
-  }
+  for (auto& p : k.params) l.args.push_back(argumentOf(p, sizes));
   for (auto& g : k.launch.global) l.global.push_back(positive(g, sizes, "the global size"));
   for (auto& g : k.launch.local) l.local.push_back(positive(g, sizes, "the local size"));
   for (size_t d = 0; d < l.local.size(); ++d)
@@ -168,42 +199,44 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
   return {};
 }
 
+runtime::KernelLaunch instantiate(const CompiledProgram& p, const arith::Env& sizes) {
+  if (p.singleKernel()) return instantiate(p.stages.front().kernel, sizes);
+  runtime::KernelLaunch l;
+  for (const KernelStage& stage : p.stages) {
+    runtime::KernelLaunch one = instantiate(stage.kernel, sizes);
+    runtime::KernelCall call{std::move(one.source), std::move(one.kernelName), std::move(one.sourceName), {},
+                             std::move(one.global), std::move(one.local)};
+    for (size_t a : stage.args) call.args.push_back(static_cast<uint32_t>(a));
+    l.sequence.push_back(std::move(call));
+  }
+  for (auto& param : p.params) l.args.push_back(argumentOf(param, sizes));
+  const runtime::KernelCall& first = l.sequence.front();
+  l.source = first.source;
+  l.kernelName = first.kernelName;
+  l.sourceName = first.sourceName;
+  l.global = first.global;
+  l.local = first.local;
+  return l;
+}
+
 void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
                const std::vector<interp::Value>& inputs, const ArraySource& source) {
-  for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
-    const KernelParam& p = k.params[i];
-    if (p.input < 0 || p.input >= static_cast<int>(inputs.size())) continue;
-    const interp::Value& v = inputs[static_cast<size_t>(p.input)];
-    runtime::KernelArg& a = launch.args[i];
-    if (p.kind == KernelParam::Kind::Input) {
-      if (source) {
-        KeyedArray ka = source(p.input, p.path, a.type.scalar);
-        a.data = std::move(ka.array);
-        a.dataKey = ka.key;
-      } else {
-        a.data = hostArrayOf(v, a.type.scalar, p.path);
-      }
-    } else if (p.kind == KernelParam::Kind::Scalar) {
-      a.intValue = static_cast<int64_t>(v.asDouble());
-      a.floatValue = v.asDouble();
-    }
-  }
+  setInputsOf(launch, k.params, inputs, source);
 }
 
 void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result,
                  const ArraySource& source) {
-  for (size_t i = 0; i < k.params.size() && i < launch.args.size(); ++i) {
-    const KernelParam& p = k.params[i];
-    if (p.kind != KernelParam::Kind::Output) continue;
-    runtime::KernelArg& a = launch.args[i];
-    if (source) {
-      KeyedArray ka = source(-1, p.path, a.type.scalar);
-      a.expected = std::move(ka.array);
-      a.expectedKey = ka.key;
-    } else {
-      a.expected = hostArrayOf(result, a.type.scalar, p.path);
-    }
-  }
+  setExpectedOf(launch, k.params, result, source);
+}
+
+void setInputs(runtime::KernelLaunch& launch, const CompiledProgram& p,
+               const std::vector<interp::Value>& inputs, const ArraySource& source) {
+  setInputsOf(launch, p.params, inputs, source);
+}
+
+void setExpected(runtime::KernelLaunch& launch, const CompiledProgram& p, const interp::Value& result,
+                 const ArraySource& source) {
+  setExpectedOf(launch, p.params, result, source);
 }
 
 }  // namespace lift::codegen

@@ -1,13 +1,14 @@
-// Instantiating a CompiledKernel at concrete sizes: the runtime's launch description (buffers
-// with their element counts, size arguments, local memory, NDRange), and the conversion of
-// interpreter values into the kernel's input buffers and expected outputs, so that a kernel
-// can be run and checked against the interpreter.
+// Instantiating a CompiledKernel (or a CompiledProgram's sequence of kernels) at concrete sizes:
+// the runtime's launch description (buffers with their element counts, size arguments, local
+// memory, NDRange), and the conversion of interpreter values into the kernel's input buffers and
+// expected outputs, so that a kernel can be run and checked against the interpreter.
 #pragma once
 
 #include <functional>
 #include <vector>
 
 #include "codegen/CompiledKernel.h"
+#include "codegen/CompiledProgram.h"
 #include "codegen/runtime/KernelLaunch.h"
 #include "core/arith/ArithExpr.h"
 #include "core/interp/Value.h"
@@ -19,6 +20,8 @@ namespace lift::codegen {
 // Temporaries are inout buffers (their contents do not matter). Throws LiftError when a size
 // is missing, or when a buffer, local array or NDRange would be empty or negative.
 runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& sizes);
+// The same for a sequence: a launch with KernelLaunch::sequence (a single kernel: as above).
+runtime::KernelLaunch instantiate(const CompiledProgram& p, const arith::Env& sizes);
 
 // A buffer's contents and the key that identifies them (KernelArg::dataKey; 0: none).
 struct KeyedArray {
@@ -37,6 +40,11 @@ using ArraySource =
 void setInputs(runtime::KernelLaunch& launch, const CompiledKernel& k,
                const std::vector<interp::Value>& inputs, const ArraySource& source = {});
 void setExpected(runtime::KernelLaunch& launch, const CompiledKernel& k, const interp::Value& result,
+                 const ArraySource& source = {});
+// The same for a launch of a CompiledProgram (instantiate above).
+void setInputs(runtime::KernelLaunch& launch, const CompiledProgram& p,
+               const std::vector<interp::Value>& inputs, const ArraySource& source = {});
+void setExpected(runtime::KernelLaunch& launch, const CompiledProgram& p, const interp::Value& result,
                  const ArraySource& source = {});
 
 // The scalars of a value in the layout of the kernel's buffers (row-major), converted to `type`;

@@ -1,15 +1,16 @@
 // Generated kernels run on the OpenCL CPU device (PoCL) and compute what the interpreter
 // computes: every low-level example (resources/examples/lowlevel) and the code generator's own
 // test programs (tests/data/codegen), each compiled once and run on random inputs at several
-// sizes. LIFT_CODEGEN_PROGRAMS=DIR adds the programs of DIR (e.g. random derivations); those
+// sizes (a program that needs several kernels runs them in sequence, its final result checked).
+// LIFT_CODEGEN_PROGRAMS=DIR adds the programs of DIR (e.g. random derivations); those
 // that do not compile (a diagnostic) are skipped.
 #include <QtTest/QtTest>
 
 #include <cstdlib>
 #include <filesystem>
 
-#include "codegen/Compiler.h"
 #include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
 #include "core/interp/Compare.h"
@@ -97,9 +98,9 @@ class TestCodegenRun : public QObject {
   void check(const std::string& file, const codegen::CompileOptions& options, std::vector<int64_t> atLeast) {
     ir::Program p = lang::parseFile(file);
     bool extra = file.rfind(LIFT_SOURCE_DIR, 0) != 0;
-    codegen::CompiledKernel k;
+    codegen::CompiledProgram k;
     try {
-      k = codegen::compileKernel(p, options);
+      k = codegen::compileProgram(p, options);
     } catch (const LiftError& e) {
       if (extra) QSKIP(e.diagnostic().format().c_str());
       QFAIL(e.diagnostic().format().c_str());
@@ -135,7 +136,7 @@ class TestCodegenRun : public QObject {
       opts.tolerance.floatAbs = 1e-3;
       runtime::RunResult r = runner_->run(launch, opts);
       std::string what = sizesText(sizes) + ": " + r.summary() + " " + r.validation.message;
-      if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog + "\n" + k.source;
+      if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog + "\n" + k.source();
       QVERIFY2(r.ok(), what.c_str());
       QVERIFY2(r.validation.checked && r.validation.ok, what.c_str());
     }

@@ -252,6 +252,29 @@ Value chunkedTree(const std::vector<float>& x, int64_t chunks, const std::functi
   return floatArray({chunks}, out);
 }
 
+// The two-kernel reductions (lowlevel/asum_device, dot_device) in their order of additions:
+// chunks of 2048 elements, 16 per work-item added sequentially by `step`, a tree over the 128
+// work-items; then the partial sums, m per work-item of 64, a tree over those.
+Value twoKernelSum(size_t n, int64_t m, const std::function<float(size_t, float)>& step) {
+  std::vector<float> partial;
+  for (size_t base = 0; base < n; base += 2048) {
+    std::vector<float> level;
+    for (size_t l = 0; l < 128; ++l) {
+      float acc = 0.0f;
+      for (size_t i = 0; i < 16; ++i) acc = step(base + 16 * l + i, acc);
+      level.push_back(acc);
+    }
+    partial.push_back(treeSum(std::move(level)));
+  }
+  std::vector<float> level;
+  for (size_t l = 0; l < 64; ++l) {
+    float acc = 0.0f;
+    for (int64_t i = 0; i < m; ++i) acc = acc + partial[l * static_cast<size_t>(m) + static_cast<size_t>(i)];
+    level.push_back(acc);
+  }
+  return floatArray({1}, {treeSum(std::move(level))});
+}
+
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
   // ----- high level -----
@@ -380,6 +403,17 @@ std::map<std::string, Example> references() {
                                }
                                return floatArray({dim(s, "N")}, out);
                              }};
+  r["lowlevel/asum_device.lift"] = {{{{"M", 1}}, {{"M", 2}}}, [](const Inputs& in, const arith::Env& s) {
+                                      auto x = floatsOf(in[0]);
+                                      return twoKernelSum(x.size(), dim(s, "M"), [&](size_t i, float acc) {
+                                        return acc + std::fabs(x[i]);
+                                      });
+                                    }};
+  r["lowlevel/dot_device.lift"] = {
+      {{{"M", 1}}, {{"M", 2}}}, [](const Inputs& in, const arith::Env& s) {
+        auto x = floatsOf(in[0]), y = floatsOf(in[1]);
+        return twoKernelSum(x.size(), dim(s, "M"), [&](size_t i, float acc) { return acc + x[i] * y[i]; });
+      }};
   r["lowlevel/vecmult.lift"] = {{{{"N", 2}}, {{"N", 5}}}, [](const Inputs& in, const arith::Env&) {
                                   auto x = floatsOf(in[0]), y = floatsOf(in[1]);
                                   std::vector<float> out;

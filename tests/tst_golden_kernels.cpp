@@ -4,7 +4,8 @@
 // sizes with every optimisation on (NAME.cl), sizes fixed (NAME.sized.cl: the program's defaults,
 // else valid sizes of at least 64), and every optimisation off (NAME.plain.cl); a program that does not
 // compile freezes its message instead (NAME.error.txt). Each file starts with the launch configuration and
-// the parameters.
+// the parameters; a program that needs several kernels has each, after a line naming it (kernel i
+// of n).
 //
 // Regenerate after an intended change: `LIFT_UPDATE_GOLDEN=1 build/tests/tst_golden_kernels`
 // (or `bash scripts/update-golden.sh`), then review `git diff tests/golden`.
@@ -14,7 +15,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "codegen/Compiler.h"
+#include "codegen/ProgramCompiler.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 #include "core/support/Diagnostic.h"
@@ -66,6 +67,16 @@ std::string render(const std::string& title, const codegen::CompiledKernel& k) {
   return s + "\n" + k.source;
 }
 
+// A program's kernels: one rendered as above; several each after a line naming it.
+std::string render(const std::string& title, const codegen::CompiledProgram& p) {
+  if (p.singleKernel()) return render(title, p.stages.front().kernel);
+  std::string s;
+  for (size_t i = 0; i < p.stages.size(); ++i)
+    s += (i ? "\n\n" : "") + std::string("// ===== ") + p.stageTitle(i) + "\n" +
+         render(title, p.stages[i].kernel);
+  return s;
+}
+
 struct Variant {
   std::string suffix, title;
 };
@@ -96,7 +107,7 @@ std::pair<std::string, std::string> generate(const ir::Program& program, const s
     } else {
       title += "symbolic sizes, default options";
     }
-    return {".cl", relative(render(title, codegen::compileKernel(p, options)))};
+    return {".cl", relative(render(title, codegen::compileProgram(p, options)))};
   } catch (const LiftError& e) {
     return {".error.txt", relative(e.what()) + "\n"};
   }

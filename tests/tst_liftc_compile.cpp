@@ -1,4 +1,5 @@
-// `liftc compile` through QProcess: the kernel on stdout, --indices, the switches, --size, and
+// `liftc compile` through QProcess: the kernel on stdout (every kernel of a program that needs
+// several), --indices, the switches, --size, and
 // the errors (a program not lowered, md_hom, an unsupported nesting, local memory outside a
 // work-group, a size making an allocation impossible, bad options): one located message on
 // stderr and exit status 2.
@@ -28,6 +29,19 @@ class TestLiftcCompile : public QObject {
     QVERIFY(r.out.contains("void partialDot("));
     QVERIFY(r.out.contains("float multAndSumUp(float acc, float x, float y)"));
     QVERIFY(r.out.contains("x[128*wg_id + 2*l_id + i]"));
+  }
+
+  // A program that needs two kernels: each printed after a line naming it and its NDRange.
+  void printsEveryKernel() {
+    Result r = liftc({"compile", "resources/examples/lowlevel/asum_device.lift"});
+    QCOMPARE(r.code, 0);
+    QVERIFY(r.out.contains("// ----- kernel 1 of 2: asum_1, global 8192*M, local 128\n"));
+    QVERIFY(r.out.contains("// ----- kernel 2 of 2: asum_2, global 64, local 64\n"));
+    QVERIFY(r.out.indexOf("void asum_1(") < r.out.indexOf("void asum_2("));
+    QVERIFY(r.out.contains("const global float* restrict tmp,"));
+    Result indices = liftc({"compile", "resources/examples/lowlevel/asum_device.lift", "--indices"});
+    QCOMPARE(indices.code, 0);
+    QCOMPARE(indices.out.count("// ----- kernel "), 2);
   }
 
   void listsIndices() {
@@ -89,7 +103,8 @@ class TestLiftcCompile : public QObject {
         << QStringList{"compile", "tests/data/codegen/bad_tolocal.lift"}
         << "bad_tolocal.lift:7:50: error: toLocal outside a work-group";
     QTest::newRow("synchronisation across work-groups")
-        << QStringList{"compile", "tests/data/codegen/bad_sync.lift"} << "bad_sync.lift:7:63: error: mapGlb0";
+        << QStringList{"compile", "tests/data/codegen/bad_sync.lift"}
+        << "bad_sync.lift:10:65: error: mapGlb0";
     QTest::newRow("private value read at another work-item's slice")
         << QStringList{"compile", "tests/data/codegen/bad_private_split.lift"}
         << "bad_private_split.lift:13:7: error: acc1 is private to each work-item, split over the work-items "

@@ -1,4 +1,6 @@
-// liftc compile FILE.lift: generates the OpenCL kernel of a lowered program and prints it.
+// liftc compile FILE.lift: generates the OpenCL kernel of a lowered program and prints it (a
+// program that needs several kernels: each, after a comment line naming it, kernel i of n, and
+// its NDRange).
 // --size NAME=VALUE[,...] specialises the program to those sizes first (the kernel then has
 // constants where the size variables were); --indices lists every memory access with its raw
 // and simplified index instead of the kernel; --no-simplify-indices, --no-barrier-elim,
@@ -11,7 +13,7 @@
 
 #include "app/liftc/Command.h"
 #include "app/liftc/Options.h"
-#include "codegen/Compiler.h"
+#include "codegen/ProgramCompiler.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 
@@ -40,23 +42,28 @@ int runCompile(const CompileArgs& args) {
       if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
     p = interp::specialize(p, sizes);
   }
-  codegen::CompiledKernel k = codegen::compileKernel(p, args.options);
+  codegen::CompiledProgram compiled = codegen::compileProgram(p, args.options);
   if (!args.indices) {
-    std::fputs(k.source.c_str(), stdout);
+    std::fputs(compiled.source().c_str(), stdout);
     return kExitOk;
   }
-  size_t wb = 6, wr = 9;
-  for (auto& e : k.indices) {
-    wb = std::max(wb, e.buffer.size());
-    wr = std::max(wr, e.raw.size());
-  }
-  std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", "line", "kind", "buffer", wb,
-                                  "raw index", wr, "simplified index")
-                          .c_str());
-  for (auto& e : k.indices)
-    std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", e.line, e.write ? "write" : "read",
-                                    e.buffer, wb, e.raw, wr, e.simplified)
+  for (size_t i = 0; i < compiled.stages.size(); ++i) {
+    const codegen::CompiledKernel& k = compiled.stages[i].kernel;
+    if (!compiled.singleKernel())
+      std::printf("%s// ----- %s\n", i ? "\n" : "", compiled.stageTitle(i).c_str());
+    size_t wb = 6, wr = 9;
+    for (auto& e : k.indices) {
+      wb = std::max(wb, e.buffer.size());
+      wr = std::max(wr, e.raw.size());
+    }
+    std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", "line", "kind", "buffer", wb,
+                                    "raw index", wr, "simplified index")
                             .c_str());
+    for (auto& e : k.indices)
+      std::printf("%s\n", fmt::format("{:>4}  {:<5}  {:<{}}  {:<{}}  {}", e.line, e.write ? "write" : "read",
+                                      e.buffer, wb, e.raw, wr, e.simplified)
+                              .c_str());
+  }
   return kExitOk;
 }
 

@@ -3,7 +3,8 @@
 //           [--interp-budget A] [--in-process] [--kernel FILE.cl]
 // compiles a low-level program, runs the kernel on an OpenCL device, validates its output and
 // prints the device, sizes, NDRange, median/min/max time, GFLOP/s or GB/s and the validation
-// result (codegen/Evaluation.h does the work).
+// result (codegen/Evaluation.h does the work). A program that needs several kernels runs them in
+// one queue (an NDRange line for each), its time that of the whole sequence.
 //
 // Sizes not given take the program's defaults, else moderate valid values (--small: the
 // smallest valid ones, ignoring defaults). Kernels run in a worker process (`liftc worker`)
@@ -33,6 +34,7 @@
 #include "app/liftc/Options.h"
 #include "codegen/Compiler.h"
 #include "codegen/Evaluation.h"
+#include "codegen/Launch.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
 #include "codegen/runtime/Worker.h"
@@ -181,9 +183,24 @@ int runRun(const RunArgs& args) {
     return kExitError;
   }
 
-  std::printf("ndrange:    global %s, local %s\n", dimsText(e.global).c_str(),
-              e.local.empty() ? "chosen by the device" : dimsText(e.local).c_str());
-  std::printf("kernel:     %s, %s\n", e.kernel->kernelName.c_str(), buildText(e.run).c_str());
+  if (e.program && !e.program->singleKernel()) {
+    // A sequence: each kernel with its NDRange at these sizes.
+    runtime::KernelLaunch launch = codegen::instantiate(*e.program, req.sizes);
+    std::string names;
+    for (size_t i = 0; i < launch.sequence.size(); ++i) {
+      const runtime::KernelCall& c = launch.sequence[i];
+      std::printf("%s kernel %zu of %zu (%s): global %s, local %s\n",
+                  i ? "           " : "ndrange:   ", i + 1, launch.sequence.size(), c.kernelName.c_str(),
+                  dimsText(c.global).c_str(),
+                  c.local.empty() ? "chosen by the device" : dimsText(c.local).c_str());
+      names += (i ? ", " : "") + c.kernelName;
+    }
+    std::printf("kernels:    %s in one queue, %s\n", names.c_str(), buildText(e.run).c_str());
+  } else {
+    std::printf("ndrange:    global %s, local %s\n", dimsText(e.global).c_str(),
+                e.local.empty() ? "chosen by the device" : dimsText(e.local).c_str());
+    std::printf("kernel:     %s, %s\n", e.kernel->kernelName.c_str(), buildText(e.run).c_str());
+  }
 
   if (e.status != codegen::EvaluationStatus::Ok && e.status != codegen::EvaluationStatus::WrongResult) {
     std::printf("result:     %s\n", codegen::toString(e.status));

@@ -1,0 +1,153 @@
+// The split of a program into kernels (KernelSplit.h).
+#include "codegen/KernelSplit.h"
+
+#include <algorithm>
+
+#include "codegen/LoweringCheck.h"
+#include "codegen/ProgramIndex.h"
+#include "core/ir/TypeCheck.h"
+
+namespace lift::codegen {
+
+namespace {
+
+// One call of the chain of compositions from the body inwards, with the argument that carries
+// the data on (-1: none does, the chain ends here).
+struct SpineStep {
+  ir::Expr expr;
+  const ir::CallNode* call = nullptr;
+  int dataArg = -1;
+};
+
+int dataArgument(const ir::CallNode& c) {
+  if (c.args().size() == 1) return 0;
+  const ir::PatternNode* p = unwrapAddressSpace(c.fun());
+  if (p && p->pattern() == ir::PatternKind::ReduceSeq && c.args().size() == 2) return 1;
+  return -1;
+}
+
+std::vector<SpineStep> spineOf(const ir::Expr& body) {
+  std::vector<SpineStep> spine;
+  ir::Expr cur = body;
+  while (auto* c = ir::asCall(cur)) {
+    int arg = dataArgument(*c);
+    spine.push_back({cur, c, arg});
+    if (arg < 0) break;
+    cur = c->args()[static_cast<size_t>(arg)];
+  }
+  return spine;
+}
+
+bool isParallelMap(const ir::PatternNode* p) {
+  return p && (p->pattern() == ir::PatternKind::MapGlb || p->pattern() == ir::PatternKind::MapWrg);
+}
+
+// The position on the spine of the call whose data argument must be computed by an earlier
+// kernel: the first consumer, going outwards from the innermost mapGlb/mapWrg, that reads its
+// result through data-layout patterns and is not the same parallel map applied element-wise.
+// -1 when there is none.
+int splitPoint(const std::vector<SpineStep>& spine) {
+  int producer = -1;
+  for (int i = static_cast<int>(spine.size()) - 1; i >= 0 && producer < 0; --i)
+    if (isParallelMap(unwrapAddressSpace(spine[static_cast<size_t>(i)].call->fun()))) producer = i;
+  if (producer < 0) return -1;
+  const ir::PatternNode* made = unwrapAddressSpace(spine[static_cast<size_t>(producer)].call->fun());
+  bool direct = true;  // no data-layout pattern between the producer and the consumer
+  for (int j = producer - 1; j >= 0; --j) {
+    const ir::Fun& f = spine[static_cast<size_t>(j)].call->fun();
+    const ir::PatternNode* p = unwrapAddressSpace(f);
+    if (p && (isViewFunction(f) || p->pattern() == ir::PatternKind::Id)) {
+      direct = false;
+      continue;
+    }
+    if (p && direct && p->pattern() == made->pattern() && p->index() == made->index()) {
+      made = p;  // element-wise: the same work-items go on with its result
+      continue;
+    }
+    return j;
+  }
+  return -1;
+}
+
+// The parameters of `all` that `e` uses, in the order of `all`.
+std::vector<ir::Param> usedParams(const std::vector<ir::Param>& all, const ir::Expr& e) {
+  std::vector<ir::Param> free = ir::freeParams(e), out;
+  for (auto& p : all)
+    if (std::find(free.begin(), free.end(), p) != free.end()) out.push_back(p);
+  return out;
+}
+
+std::vector<StageValue> inputsOf(const std::vector<ir::Param>& used, const std::vector<ir::Param>& all) {
+  std::vector<StageValue> out;
+  for (auto& p : used)
+    out.push_back({StageValue::Kind::ProgramInput,
+                   static_cast<int>(std::find(all.begin(), all.end(), p) - all.begin())});
+  return out;
+}
+
+ProgramSplit split(const ir::Program& p) {
+  ProgramSplit out;
+  std::vector<SpineStep> spine = spineOf(p.main->body());
+  int at = splitPoint(spine);
+  const std::vector<ir::Param>& params = p.main->params();
+  if (at < 0) {
+    ProgramPart whole{p, {}, {StageValue::Kind::ProgramResult, 0}};
+    for (size_t i = 0; i < params.size(); ++i)
+      whole.inputs.push_back({StageValue::Kind::ProgramInput, static_cast<int>(i)});
+    out.parts.push_back(std::move(whole));
+    return out;
+  }
+  const SpineStep& consumer = spine[static_cast<size_t>(at)];
+  ir::Expr cut = consumer.call->args()[static_cast<size_t>(consumer.dataArg)];
+  Type cutType = ir::typeCheck(p).typeOf(cut);
+
+  // The first kernel computes the cut value into the temporary.
+  ProgramPart first{p, {}, {StageValue::Kind::Temporary, 0}};
+  std::vector<ir::Param> firstParams = usedParams(params, cut);
+  first.inputs = inputsOf(firstParams, params);
+  first.program.main = ir::LambdaNode::make(firstParams, cut);
+  out.parts.push_back(std::move(first));
+  out.temporaries.push_back(cutType);
+
+  // The rest reads it from a parameter instead: the spine rebuilt from the consumer outwards.
+  ir::Param tmp = ir::ParamNode::make("tmp", cutType);
+  ir::Expr body = tmp;
+  for (int j = at; j >= 0; --j) {
+    const SpineStep& s = spine[static_cast<size_t>(j)];
+    std::vector<ir::Expr> args = s.call->args();
+    args[static_cast<size_t>(s.dataArg)] = body;
+    body = ir::CallNode::make(s.call->fun(), std::move(args));
+  }
+  std::vector<ir::Param> restParams = usedParams(params, body);
+  std::vector<StageValue> restSources = inputsOf(restParams, params);
+  restParams.push_back(tmp);
+  restSources.push_back({StageValue::Kind::Temporary, 0});
+  ir::Program rest = p;
+  rest.main = ir::LambdaNode::make(restParams, body);
+
+  // The rest may need splitting again; its inputs and temporaries are renumbered into ours.
+  ProgramSplit more = split(rest);
+  int offset = static_cast<int>(out.temporaries.size());
+  for (ProgramPart& part : more.parts) {
+    for (StageValue& v : part.inputs)
+      v = v.kind == StageValue::Kind::ProgramInput ? restSources[static_cast<size_t>(v.index)]
+                                                   : StageValue{v.kind, v.index + offset};
+    if (part.result.kind == StageValue::Kind::Temporary) part.result.index += offset;
+    out.parts.push_back(std::move(part));
+  }
+  for (Type t : more.temporaries) out.temporaries.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+ProgramSplit splitIntoKernels(const ir::Program& p) {
+  ProgramSplit s = split(p);
+  if (s.parts.size() > 1)
+    for (size_t i = 0; i < s.parts.size(); ++i)
+      s.parts[i].program.name =
+          (p.name.empty() ? std::string("KERNEL") : p.name) + "_" + std::to_string(i + 1);
+  return s;
+}
+
+}  // namespace lift::codegen

@@ -1,0 +1,45 @@
+// Splitting a low-level program into a sequence of kernels where one kernel cannot compute it:
+// where, on the chain of compositions of the program's body, a function that is not
+// element-wise consumes the result of a mapGlb or mapWrg (through data-layout patterns only),
+// synchronisation across work-groups is needed, and OpenCL has none inside a kernel; the end of
+// a kernel is one. `reduceSeq(add, 0) o join o mapWrg0(partial sums) o split(n) $ x` becomes
+// kernel 1, `join o mapWrg0(partial sums) o split(n) $ x` (the per-work-group results into a
+// global temporary), then kernel 2, `reduceSeq(add, 0) $ tmp` (001, section 3: the second
+// kernel combines the first one's per-work-group results). Each part is a program of its own,
+// compiled by the single-kernel generator; a program that needs no split is one part, itself.
+#pragma once
+
+#include <vector>
+
+#include "core/ir/IR.h"
+#include "core/types/Type.h"
+
+namespace lift::codegen {
+
+// Where a part's input comes from, or where its result goes.
+struct StageValue {
+  enum class Kind : uint8_t {
+    ProgramInput,   // input `index` of the whole program
+    Temporary,      // the value made by an earlier part (`index` numbers the temporaries)
+    ProgramResult,  // the whole program's result (only the last part's)
+  };
+  Kind kind = Kind::ProgramInput;
+  int index = 0;
+};
+
+struct ProgramPart {
+  ir::Program program;             // compiled on its own; its inputs are `inputs`, in order
+  std::vector<StageValue> inputs;  // one per parameter of program.main
+  StageValue result;               // a Temporary for every part but the last
+};
+
+struct ProgramSplit {
+  std::vector<ProgramPart> parts;  // in the order they run
+  std::vector<Type> temporaries;   // the types of the values passed between parts
+};
+
+// The parts of `p`, in order: one part (p itself) when it needs no split; otherwise parts named
+// NAME_1, NAME_2, ... Type errors of `p` pass through (LiftError).
+ProgramSplit splitIntoKernels(const ir::Program& p);
+
+}  // namespace lift::codegen

@@ -1,0 +1,192 @@
+// Programs that need several kernels (codegen/KernelSplit.h, ProgramCompiler.h): where the split
+// falls, the temporaries between the kernels, the arguments the kernels share, programs that fit
+// in one kernel left as compileKernel makes them, and the sequences run on the CPU device (PoCL)
+// through the evaluation pipeline, validated against the interpreter at several sizes.
+#include <QtTest/QtTest>
+
+#include "codegen/Compiler.h"
+#include "codegen/Evaluation.h"
+#include "codegen/KernelSplit.h"
+#include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
+#include "core/interp/Interpreter.h"
+#include "core/interp/RandomInputs.h"
+#include "core/lang/Parser.h"
+
+using namespace lift;
+
+namespace {
+
+// A sum in two kernels: partial sums of chunks of 4 by mapGlb0, then one sequential reduction.
+const char* kTwoKernels = R"(
+size N = 8;
+userfun add(float x, float y) -> float { return x + y; }
+fun sum(x: [float]N*4) =
+  toGlobal(mapSeq(id)) o reduceSeq(add, 0.0f) o join o
+  mapGlb0(toGlobal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(4) $ x
+)";
+
+// The same in three kernels: chunks of 4, then chunks of 2 of those, then the rest; and a second
+// input used only by the last kernel.
+const char* kThreeKernels = R"(
+size N = 8;
+userfun add(float x, float y) -> float { return x + y; }
+userfun mult(float x, float y) -> float { return x * y; }
+fun scaledSum(x: [float]N*8, s: [float]1) =
+  fun(total => toGlobal(mapSeq(mult)) $ zip(total, s)) o
+  toGlobal(mapSeq(id)) o reduceSeq(add, 0.0f) o join o
+  mapGlb0(toGlobal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(2) o join o
+  mapGlb0(toGlobal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(4) $ x
+)";
+
+ir::Program parse(const char* text) { return lang::parseProgram(text, "test.lift"); }
+
+int count(const codegen::CompiledProgram& p, codegen::KernelParam::Kind k) {
+  int n = 0;
+  for (auto& q : p.params) n += q.kind == k;
+  return n;
+}
+
+}  // namespace
+
+class TestKernelSplit : public QObject {
+  Q_OBJECT
+
+  QTemporaryDir cacheDir_;
+  std::unique_ptr<runtime::KernelRunner> runner_;
+
+ private slots:
+  void initTestCase() {
+    QVERIFY(cacheDir_.isValid());
+    auto cache = std::make_shared<runtime::BuildCache>(cacheDir_.path().toStdString());
+    runner_ = std::make_unique<runtime::KernelRunner>(runtime::Device::find("0"), cache);
+  }
+
+  // Programs that fit in one kernel are one part, compiled exactly as compileKernel compiles them.
+  void oneKernelUnchanged_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"dot.lift", "reduce.lift", "asum.lift", "matmul_tiled_gpu.lift", "gemv.lift"})
+      QTest::newRow(f) << QString(f);
+  }
+  void oneKernelUnchanged() {
+    QFETCH(QString, file);
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + file.toStdString());
+    QCOMPARE(codegen::splitIntoKernels(p).parts.size(), size_t(1));
+    codegen::CompiledProgram c = codegen::compileProgram(p);
+    QVERIFY(c.singleKernel());
+    codegen::CompiledKernel k = codegen::compileKernel(p);
+    QCOMPARE(c.source(), k.source);
+    QCOMPARE(c.params.size(), k.params.size());
+  }
+
+  // The split falls where reduceSeq consumes the mapGlb0's result; the temporary holds the N
+  // partial sums, one buffer written by kernel 1 and read by kernel 2.
+  void twoKernels() {
+    ir::Program p = parse(kTwoKernels);
+    codegen::ProgramSplit s = codegen::splitIntoKernels(p);
+    QCOMPARE(s.parts.size(), size_t(2));
+    QCOMPARE(s.temporaries.size(), size_t(1));
+    QCOMPARE(QString::fromStdString(s.temporaries[0].toString()), QString("[float]N"));
+    QCOMPARE(s.parts[0].program.name, std::string("sum_1"));
+    QVERIFY(s.parts[0].result.kind == codegen::StageValue::Kind::Temporary);
+    QVERIFY(s.parts[1].result.kind == codegen::StageValue::Kind::ProgramResult);
+    QCOMPARE(s.parts[1].inputs.size(), size_t(1));
+    QVERIFY(s.parts[1].inputs[0].kind == codegen::StageValue::Kind::Temporary);
+
+    codegen::CompiledProgram c = codegen::compileProgram(p);
+    QCOMPARE(c.stages.size(), size_t(2));
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Input), 1);
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Output), 1);
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Temporary), 1);
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Size), 1);  // N, shared by both kernels
+    // Kernel 1's output and kernel 2's input are the same argument.
+    auto argOf = [&](size_t stage, codegen::KernelParam::Kind k) {
+      const codegen::KernelStage& st = c.stages[stage];
+      for (size_t j = 0; j < st.kernel.params.size(); ++j)
+        if (st.kernel.params[j].kind == k) return st.args[j];
+      return size_t(-1);
+    };
+    QCOMPARE(argOf(0, codegen::KernelParam::Kind::Output), argOf(1, codegen::KernelParam::Kind::Input));
+    QCOMPARE(c.params[argOf(0, codegen::KernelParam::Kind::Output)].kind,
+             codegen::KernelParam::Kind::Temporary);
+    std::string text = c.source();
+    QVERIFY(text.find("// ----- kernel 1 of 2: sum_1, global N") != std::string::npos);
+    QVERIFY(text.find("// ----- kernel 2 of 2: sum_2, global 1") != std::string::npos);
+  }
+
+  // A split program split again; an input only the last kernel reads is only its argument.
+  void threeKernels() {
+    ir::Program p = parse(kThreeKernels);
+    codegen::ProgramSplit s = codegen::splitIntoKernels(p);
+    QCOMPARE(s.parts.size(), size_t(3));
+    QCOMPARE(s.temporaries.size(), size_t(2));
+    QCOMPARE(s.parts[0].inputs.size(), size_t(1));
+    QVERIFY(s.parts[2].inputs[0].kind == codegen::StageValue::Kind::ProgramInput);
+    QCOMPARE(s.parts[2].inputs[0].index, 1);
+    QVERIFY(s.parts[2].inputs[1].kind == codegen::StageValue::Kind::Temporary);
+    QCOMPARE(s.parts[2].inputs[1].index, 1);
+    codegen::CompiledProgram c = codegen::compileProgram(p);
+    QCOMPARE(c.stages.size(), size_t(3));
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Input), 2);
+    // Two between the kernels, and kernel 3's own for the lambda's argument.
+    QCOMPARE(count(c, codegen::KernelParam::Kind::Temporary), 3);
+    QCOMPARE(c.params[c.stages[0].args[1]].name, std::string("tmp1"));
+    QCOMPARE(c.params[c.stages[1].args[1]].name, std::string("tmp2"));
+  }
+
+  // The sequences run in one queue and give what the interpreter gives, at several sizes.
+  void runsAgainstTheInterpreter_data() {
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<int>("kernels");
+    QTest::newRow("two kernels") << QString(kTwoKernels) << 2;
+    QTest::newRow("three kernels") << QString(kThreeKernels) << 3;
+    QTest::newRow("lowlevel/asum_device.lift") << QString("asum_device.lift") << 2;
+    QTest::newRow("lowlevel/dot_device.lift") << QString("dot_device.lift") << 2;
+  }
+  void runsAgainstTheInterpreter() {
+    QFETCH(QString, program);
+    QFETCH(int, kernels);
+    ir::Program p =
+        program.endsWith(".lift")
+            ? lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + program.toStdString())
+            : parse(program.toUtf8().constData());
+    for (int64_t least : {1, 3, 17}) {
+      codegen::EvaluationRequest req;
+      req.sizes = codegen::runSizes(p, {}, true);
+      for (auto& [n, v] : req.sizes) v = std::max<int64_t>(v, least);
+      req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+      req.run.repetitions = 2;
+      req.run.warmups = 1;
+      req.seed = static_cast<uint64_t>(least);
+      codegen::Evaluation e = codegen::evaluate(p, req, *runner_);
+      QVERIFY2(e.ok(), e.summary().c_str());
+      QVERIFY2(e.validated(), e.validationText.c_str());
+      QVERIFY(e.program);
+      QCOMPARE(e.program->stages.size(), size_t(kernels));
+      QVERIFY(e.run.medianMs > 0);
+    }
+  }
+
+  // A wrong second kernel is caught: the final result is what is validated.
+  void wrongSequenceIsCaught() {
+    ir::Program p = parse(kTwoKernels);
+    codegen::CompiledProgram c = codegen::compileProgram(p);
+    arith::Env sizes{{"N", 5}};
+    runtime::KernelLaunch l = codegen::instantiate(c, sizes);
+    QCOMPARE(l.sequence.size(), size_t(2));
+    QVERIFY2(l.check().empty(), l.check().c_str());
+    std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, 3);
+    interp::Value expected = interp::interpret(p, inputs, sizes);
+    codegen::setInputs(l, c, inputs);
+    codegen::setExpected(l, c, expected);
+    QVERIFY(runner_->run(l).ok());
+    // Without the second kernel the output is never written.
+    l.sequence.pop_back();
+    QCOMPARE(runner_->run(l).status, runtime::RunStatus::WrongResult);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestKernelSplit)
+#include "tst_kernel_split.moc"
