@@ -108,6 +108,8 @@ ProgramSplit split(const ir::Program& p) {
   first.program.main = ir::LambdaNode::make(firstParams, cut);
   out.parts.push_back(std::move(first));
   out.temporaries.push_back(cutType);
+  const ir::PatternNode* reader = unwrapAddressSpace(consumer.call->fun());
+  out.reducedTemporaries.push_back(reader && reader->pattern() == ir::PatternKind::ReduceSeq);
 
   // The rest reads it from a parameter instead: the spine rebuilt from the consumer outwards.
   ir::Param tmp = ir::ParamNode::make("tmp", cutType);
@@ -136,6 +138,7 @@ ProgramSplit split(const ir::Program& p) {
     out.parts.push_back(std::move(part));
   }
   for (Type t : more.temporaries) out.temporaries.push_back(t);
+  for (bool r : more.reducedTemporaries) out.reducedTemporaries.push_back(r);
   return out;
 }
 

@@ -36,6 +36,10 @@ struct ProgramPart {
 struct ProgramSplit {
   std::vector<ProgramPart> parts;  // in the order they run
   std::vector<Type> temporaries;   // the types of the values passed between parts
+  // Per temporary: whether a reduction (reduceSeq) consumes it, i.e. the split finishes a
+  // reduction of per-work-group or per-work-item results on the device (otherwise another
+  // parallel map or a function reads it whole).
+  std::vector<bool> reducedTemporaries;
 };
 
 // The parts of `p`, in order: one part (p itself) when it needs no split; otherwise parts named

@@ -13,9 +13,13 @@
 #include <thread>
 
 #include "codegen/Compiler.h"
+#include "codegen/Evaluation.h"
 #include "codegen/Launch.h"
 #include "codegen/LoweringCheck.h"
+#include "codegen/ProgramCompiler.h"
 #include "codegen/ResourceError.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
 #include "core/lang/Parser.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/AlgorithmicExploration.h"
@@ -543,7 +547,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
       if (!c) continue;
       try {
-        codegen::compileKernel(c->program->program);
+        codegen::compileProgram(c->program->program);
         ++compiled;
       } catch (const codegen::LoweringError& e) {
         QFAIL(e.what());
@@ -551,6 +555,39 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       }
     }
     QVERIFY(compiled > 0);
+  }
+
+  // asum (reduce o map at the top level): the mapping phase keeps mappings whose top-level
+  // reduction of a mapGlb's or mapWrg's results is finished by a second kernel (issue 15: a
+  // search of asum found no valid kernel when one kernel had to do it all); they compile to a
+  // sequence of kernels, and one runs valid on the CPU device.
+  void reductionsFinishedByASecondKernel() {
+    SearchProblem problem =
+        SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/asum.lift"), {{"N", 4096}});
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so;
+    so.algorithmic.maxSeconds = 30;
+    TemplateSpace space = buildTemplateSpace(ctx, so);
+    std::optional<Candidate> sequence;
+    for (auto& t : space.templates) {
+      std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
+      if (!c) continue;
+      try {
+        if (codegen::compileProgram(c->program->program).stages.size() >= 2) {
+          sequence = c;
+          break;
+        }
+      } catch (const LiftError&) {
+      }
+    }
+    QVERIFY(sequence);
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    codegen::EvaluationRequest req;
+    req.sizes = {{"N", 4096}};
+    req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    codegen::Evaluation e = codegen::evaluate(sequence->program->program, req, runner);
+    QVERIFY2(e.validated(), e.summary().c_str());
   }
 
   // The evolution's first candidates cover every OpenCL mapping of the space once (the tree

@@ -88,6 +88,7 @@ class TestKernelSplit : public QObject {
     codegen::ProgramSplit s = codegen::splitIntoKernels(p);
     QCOMPARE(s.parts.size(), size_t(2));
     QCOMPARE(s.temporaries.size(), size_t(1));
+    QCOMPARE(s.reducedTemporaries, std::vector<bool>{true});  // a reduction finished by kernel 2
     QCOMPARE(QString::fromStdString(s.temporaries[0].toString()), QString("[float]N"));
     QCOMPARE(s.parts[0].program.name, std::string("sum_1"));
     QVERIFY(s.parts[0].result.kind == codegen::StageValue::Kind::Temporary);
@@ -122,6 +123,8 @@ class TestKernelSplit : public QObject {
     codegen::ProgramSplit s = codegen::splitIntoKernels(p);
     QCOMPARE(s.parts.size(), size_t(3));
     QCOMPARE(s.temporaries.size(), size_t(2));
+    // The first temporary is read by a mapGlb0 (in chunks of 2), the second by the reduction.
+    QCOMPARE(s.reducedTemporaries, (std::vector<bool>{false, true}));
     QCOMPARE(s.parts[0].inputs.size(), size_t(1));
     QVERIFY(s.parts[2].inputs[0].kind == codegen::StageValue::Kind::ProgramInput);
     QCOMPARE(s.parts[2].inputs[0].index, 1);

@@ -129,19 +129,22 @@ std::string workGroupViolation(const std::vector<uint64_t>& global, const std::v
   return "";
 }
 
-std::string resourceViolation(const codegen::CompiledKernel& kernel, const runtime::KernelLaunch& launch,
-                              const DeviceLimits& limits) {
+namespace {
+
+// Private, local and global memory of one kernel with these arguments; "" when they fit.
+std::string memoryViolation(const codegen::CompiledKernel& kernel,
+                            const std::vector<const runtime::KernelArg*>& args, const DeviceLimits& limits) {
   uint64_t priv = privateMemoryBytes(kernel.source);
   if (priv > limits.privateMemBytes)
     return fmt::format("{} bytes of private memory a work-item (at most {})", priv, limits.privateMemBytes);
   uint64_t local = 0, global = 0;
-  for (const runtime::KernelArg& a : launch.args) {
-    if (a.kind == runtime::KernelArg::Kind::Local) local += a.localBytes;
-    if (a.isBuffer()) {
-      if (a.byteSize() > limits.maxAllocBytes)
-        return fmt::format("a buffer of {} bytes (the device allocates at most {})", a.byteSize(),
+  for (const runtime::KernelArg* a : args) {
+    if (a->kind == runtime::KernelArg::Kind::Local) local += a->localBytes;
+    if (a->isBuffer()) {
+      if (a->byteSize() > limits.maxAllocBytes)
+        return fmt::format("a buffer of {} bytes (the device allocates at most {})", a->byteSize(),
                            limits.maxAllocBytes);
-      global += a.byteSize();
+      global += a->byteSize();
     }
   }
   if (kernel.launch.localMemoryBytes && kernel.launch.localMemoryBytes.isCst())
@@ -151,7 +154,39 @@ std::string resourceViolation(const codegen::CompiledKernel& kernel, const runti
                        limits.localMemBytes);
   if (global > limits.globalMemBytes)
     return fmt::format("{} bytes of global memory (the device has {})", global, limits.globalMemBytes);
+  return "";
+}
+
+}  // namespace
+
+std::string resourceViolation(const codegen::CompiledKernel& kernel, const runtime::KernelLaunch& launch,
+                              const DeviceLimits& limits) {
+  std::vector<const runtime::KernelArg*> args;
+  for (const runtime::KernelArg& a : launch.args) args.push_back(&a);
+  if (std::string why = memoryViolation(kernel, args, limits); !why.empty()) return why;
   return workGroupViolation(launch.global, launch.local, limits);
+}
+
+std::string resourceViolation(const codegen::CompiledProgram& program, const runtime::KernelLaunch& launch,
+                              const DeviceLimits& limits) {
+  if (program.singleKernel() || launch.sequence.size() != program.stages.size())
+    return resourceViolation(program.stages.front().kernel, launch, limits);
+  uint64_t global = 0;
+  for (const runtime::KernelArg& a : launch.args)
+    if (a.isBuffer()) global += a.byteSize();
+  if (global > limits.globalMemBytes)
+    return fmt::format("{} bytes of global memory (the device has {})", global, limits.globalMemBytes);
+  for (size_t i = 0; i < launch.sequence.size(); ++i) {
+    const runtime::KernelCall& call = launch.sequence[i];
+    std::vector<const runtime::KernelArg*> args;
+    for (uint32_t a : call.args) args.push_back(&launch.args.at(a));
+    if (std::string why = memoryViolation(program.stages[i].kernel, args, limits); !why.empty())
+      return fmt::format("kernel {} of {}: {}", i + 1, launch.sequence.size(), why);
+  }
+  // The later kernels combine the first one's results, with few work-items by design: only the
+  // first is held to the device's parallelism.
+  const runtime::KernelCall& first = launch.sequence.front();
+  return workGroupViolation(first.global, first.local, limits);
 }
 
 }  // namespace lift::explore

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/CompiledKernel.h"
+#include "codegen/CompiledProgram.h"
 #include "codegen/runtime/DeviceInfo.h"
 #include "codegen/runtime/KernelLaunch.h"
 
@@ -42,6 +43,12 @@ uint64_t privateMemoryBytes(const std::string& kernelSource);
 
 // Why the kernel, launched as `launch` says, breaks a limit; "" when it keeps all.
 std::string resourceViolation(const codegen::CompiledKernel& kernel, const runtime::KernelLaunch& launch,
+                              const DeviceLimits& limits);
+
+// The same for a sequence of kernels (launch: instantiate(program)): each kernel's memory, the
+// whole sequence's global memory, and the first kernel's work-groups (the later ones combine its
+// results, with few work-items by design).
+std::string resourceViolation(const codegen::CompiledProgram& program, const runtime::KernelLaunch& launch,
                               const DeviceLimits& limits);
 
 // Why a work-group size does not fit a global size and the device; "" when it does.

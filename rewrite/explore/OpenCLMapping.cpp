@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "codegen/Compiler.h"
+#include "codegen/KernelSplit.h"
 #include "codegen/LoweringCheck.h"
 #include "rewrite/RuleRegistry.h"
 
@@ -276,11 +277,19 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
 // Whether the code generator's lowering check accepts p: a mapping that leaves a high-level
 // pattern (a partRed, which no mapping lowers; a map the walk does not reach, such as the inner
 // map of a point-free map(map(f))) or makes a mapGlb or mapWrg whose result is consumed in the
-// same kernel is refused by the code generator whatever the values, so it is dropped here.
+// same kernel is refused by the code generator whatever the values, so it is dropped here. A
+// program the code generator splits into kernels where a reduction of a mapGlb's or mapWrg's
+// results at the top level is finished by a later kernel (codegen/KernelSplit.h) passes when
+// every kernel does; other splits (a map's results stored whole for the next parallel map, which
+// fusion avoids) are dropped as before.
 bool passesLoweringCheck(const rewrite::TypedProgram& p) {
   try {
-    codegen::checkLowered(codegen::ProgramIndex(p.program));
-  } catch (const codegen::LoweringError&) {
+    codegen::ProgramSplit split = codegen::splitIntoKernels(p.program);
+    for (bool reduced : split.reducedTemporaries)
+      if (!reduced) return false;
+    for (const codegen::ProgramPart& part : split.parts)
+      codegen::checkLowered(codegen::ProgramIndex(part.program));
+  } catch (const LiftError&) {
     return false;
   }
   return true;

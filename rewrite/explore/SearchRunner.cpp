@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "codegen/Compiler.h"
 #include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
 #include "codegen/ResourceError.h"
 #include "codegen/runtime/Worker.h"
 #include "rewrite/explore/CodegenTunables.h"
@@ -303,10 +303,11 @@ struct SearchRunner::Impl {
     codegen::CompileOptions options = req.compile;
     applyCodegenValues(c, options);
     for (int64_t l : req.local) options.localSize.push_back(arith::cst(l));
-    std::shared_ptr<const codegen::CompiledKernel> kernel;
+    // A program that needs several kernels (a reduction finished by a second kernel) is a sequence.
+    std::shared_ptr<const codegen::CompiledProgram> kernel;
     try {
-      kernel = std::make_shared<const codegen::CompiledKernel>(
-          codegen::compileKernel(c.program->program, options));
+      kernel = std::make_shared<const codegen::CompiledProgram>(
+          codegen::compileProgram(c.program->program, options));
     } catch (const codegen::ResourceError& e) {
       // More local or private memory than the device model allows: a constraint, as below.
       lock.lock();
@@ -326,7 +327,10 @@ struct SearchRunner::Impl {
     runtime::KernelLaunch launch;
     try {
       launch = codegen::instantiate(*kernel, self.problem_.sizes);
-      if (!c.local.empty()) launch.local.assign(c.local.begin(), c.local.end());
+      if (!c.local.empty()) {
+        launch.local.assign(c.local.begin(), c.local.end());
+        if (!launch.sequence.empty()) launch.sequence.front().local = launch.local;  // the first kernel's
+      }
     } catch (const LiftError& e) {
       lock.lock();
       if (self.options_.dryRun) return reportDry(c, k, "invalid-launch", e.diagnostic().message);
@@ -334,7 +338,8 @@ struct SearchRunner::Impl {
       strategy->observe(c, Measurement{"invalid-launch"});
       return;
     }
-    k.sourceHash = kernelSourceHash(kernel->source);
+    const std::string source = kernel->source();
+    k.sourceHash = kernelSourceHash(source);
     k.launch = launchText(launch.global, launch.local);
     std::string why = resourceViolation(*kernel, launch, limits);
     if (!why.empty()) {
@@ -362,7 +367,13 @@ struct SearchRunner::Impl {
       if (!worker) return reportDry(c, k, "compiled", "");
       lock.unlock();
     }
-    codegen::Evaluation e = codegen::evaluate(c.program->program, kernel, req, *worker, &reference);
+    codegen::Evaluation e =
+        kernel->singleKernel()
+            ? codegen::evaluate(
+                  c.program->program,
+                  std::make_shared<const codegen::CompiledKernel>(kernel->stages.front().kernel), req,
+                  *worker, &reference)
+            : codegen::evaluate(c.program->program, kernel, req, *worker, &reference);
     k.status = codegen::toString(e.status);
     k.message = e.message;
     k.medianMs = e.run.medianMs;
@@ -377,7 +388,7 @@ struct SearchRunner::Impl {
       lock.lock();
       return;  // not a measurement: a resumed search runs it again
     }
-    store(k, kernel->source);
+    store(k, source);
     lock.lock();
     ++counts.evaluated;
     measuredByProgram[k.kernelKey()] = Measurement{k.status, k.medianMs, k.gflops};
