@@ -38,8 +38,9 @@ struct MappingOptions {
 
 // The mappings of a program (each checked: every step applies, and the code generator's
 // lowering check accepts the lowered program, or each kernel of it where a top-level reduction
-// of a parallel map's results is finished by a second kernel: codegen/KernelSplit.h). Empty when the program has nothing to map (or
-// only mappings that break the OpenCL rules or that no kernel can compute).
+// of a parallel map's results is finished by a second kernel: codegen/KernelSplit.h). Empty
+// when the program has nothing to map (or only mappings that break the OpenCL rules or that no
+// kernel can compute).
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options = {});
 
 // The levels of the program's computing maps (for tests and the heuristics): one entry per map
