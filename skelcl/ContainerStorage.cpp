@@ -38,16 +38,20 @@ void ContainerStorage::prepareOnDevices(const Distribution& d) const {
   if (devicesValid_) return;
   if (buffers_.size() != parts_.size()) allocateBuffers();
   const std::byte* host = hostStorage();
+  std::vector<std::function<void()>> uploads;
   for (size_t i = 0; i < parts_.size(); ++i) {
     const Part& p = parts_[i];
     const size_t bytes = p.storedRows() * rowBytes();
-    devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
-      devices_->context(p.device).queue().enqueueWriteBuffer(buffers_[i], CL_TRUE, 0, bytes,
-                                                             host + p.storedBegin * rowBytes());
+    uploads.push_back([this, i, p, bytes, host] {
+      devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
+        devices_->context(p.device).queue().enqueueWriteBuffer(buffers_[i], CL_TRUE, 0, bytes,
+                                                               host + p.storedBegin * rowBytes());
+      });
     });
     ++stats_.uploads;
     stats_.uploadedBytes += bytes;
   }
+  DeviceSet::concurrently(uploads);
   devicesValid_ = true;
 }
 
@@ -62,18 +66,22 @@ void ContainerStorage::allocateOnDevices(const Distribution& d) {
 void ContainerStorage::ensureOnHost() const {
   if (hostValid_) return;
   std::byte* host = hostStorage();
+  std::vector<std::function<void()>> downloads;
   for (size_t i = 0; i < parts_.size(); ++i) {
     const Part& p = parts_[i];
     // Every copy holds all rows; one download is enough.
     if (distribution_->kind() == Distribution::Kind::Copy && i > 0) break;
     const size_t bytes = p.rows() * rowBytes();
-    devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
-      devices_->context(p.device).queue().enqueueReadBuffer(
-          buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, host + p.begin * rowBytes());
+    downloads.push_back([this, i, p, bytes, host] {
+      devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
+        devices_->context(p.device).queue().enqueueReadBuffer(
+            buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, host + p.begin * rowBytes());
+      });
     });
     ++stats_.downloads;
     stats_.downloadedBytes += bytes;
   }
+  DeviceSet::concurrently(downloads);
   hostValid_ = true;
 }
 

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <exception>
+#include <thread>
+
 #include "skelcl/DeviceError.h"
 
 namespace lift::skelcl {
@@ -45,6 +48,25 @@ void DeviceSet::guarded(int index, const std::string& operation, const std::func
   } catch (const cl::Error& e) {
     throw DeviceError(index, name(index), operation, e.err());
   }
+}
+
+void DeviceSet::concurrently(const std::vector<std::function<void()>>& ops) {
+  if (ops.size() == 1) return ops.front()();
+  std::vector<std::exception_ptr> failures(ops.size());
+  {
+    std::vector<std::jthread> threads;
+    threads.reserve(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i)
+      threads.emplace_back([&, i] {
+        try {
+          ops[i]();
+        } catch (...) {
+          failures[i] = std::current_exception();
+        }
+      });
+  }
+  for (const std::exception_ptr& f : failures)
+    if (f) std::rethrow_exception(f);
 }
 
 }  // namespace lift::skelcl

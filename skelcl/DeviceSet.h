@@ -33,6 +33,11 @@ class DeviceSet {
   // `operation`.
   void guarded(int index, const std::string& operation, const std::function<void()>& op);
 
+  // Runs the operations at once, each on a thread of its own when there are several (one per
+  // device part: transfers to and from different devices overlap), and waits for all of them;
+  // then rethrows the first failure, if any.
+  static void concurrently(const std::vector<std::function<void()>>& ops);
+
  private:
   DeviceSet() = default;
   std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;

@@ -4,7 +4,9 @@
 // redistribution, matrices, the dot product, and the errors.
 #include <QtTest/QtTest>
 
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <random>
 #include <tuple>
@@ -302,6 +304,24 @@ class TestSkelCL : public QObject {
       Reduce<float(float)> max("float func(float x, float y) { return fmax(x, y); }", "-1e30");
       QCOMPARE(max(A), *std::max_element(a.begin(), a.end()));
     }
+  }
+
+  // Transfers to and from several devices run at once: every operation runs, and the first
+  // failure comes back once all have finished.
+  void concurrentOperationsAllRunAndFailuresComeBack() {
+    std::atomic<int> ran{0};
+    std::vector<std::function<void()>> ops;
+    for (int i = 0; i < 4; ++i)
+      ops.push_back([&ran, i] {
+        ++ran;
+        if (i == 2) throw LiftError("part 2 failed");
+      });
+    QVERIFY_THROWS_EXCEPTION(LiftError, DeviceSet::concurrently(ops));
+    QCOMPARE(ran.load(), 4);
+    ops.pop_back();
+    ops.erase(ops.begin() + 2);
+    DeviceSet::concurrently(ops);
+    QCOMPARE(ran.load(), 6);
   }
 
   void allPairsMatrixMultiplication() {
