@@ -8,6 +8,7 @@
 
 #include <QTemporaryDir>
 #include <atomic>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -401,6 +402,33 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QCOMPARE(QString::fromStdString(second[i]), QString::fromStdString(first[i]));
     QCOMPARE(s.counts.cached, int64_t(first.size()));
     QVERIFY(store.count() > before);
+  }
+
+  // A search split into shards (--shard i/N, one process or machine each, stores merged)
+  // measures what the single search measures: each of its kernels in exactly one shard, with
+  // the same status, and no kernel in two shards.
+  void shardsMeasureWhatOneSearchMeasures() {
+    const int64_t n = 4;
+    auto kernelsOf = [&](int shard, int shards) {
+      std::map<std::string, std::string> status;  // derivation and parameters -> status
+      SearchOptions o = options("three-phase", n);
+      o.shardIndex = shard;
+      o.shardCount = shards;
+      SearchRunner runner(matmulProblem(32), o, nullptr);
+      runner.run([&](const SearchEvent& e) {
+        if (e.kind == SearchEvent::Kind::Kernel)
+          status[e.kernel.derivation + "|" + e.kernel.parameters] = e.kernel.status;
+      });
+      return status;
+    };
+    const auto single = kernelsOf(0, 1), first = kernelsOf(0, 2), second = kernelsOf(1, 2);
+    QCOMPARE(int64_t(single.size()), n);
+    for (const auto& [key, status] : first) QVERIFY2(!second.contains(key), key.c_str());
+    for (const auto& [key, status] : single) {
+      auto in = first.contains(key) ? first.find(key) : second.find(key);
+      QVERIFY2(in != second.end(), ("in no shard: " + key).c_str());
+      QCOMPARE(QString::fromStdString(in->second), QString::fromStdString(status));
+    }
   }
 
   // The evolution strategy starts a search at new sizes from the fastest kernels the store holds

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Packs liftc and bench_kernels for the NVIDIA GPU machine into .gpu-ex/ (git-ignored; carry it
-# with the `run` tool), with the shared libraries the machine lacks (see the shared
+# Packs liftc, bench_kernels and bench_skelcl for the NVIDIA GPU machine into .gpu-ex/
+# (git-ignored; carry it with the `run` tool), with the shared libraries the machine lacks (see the shared
 # device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
 # the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
 # statically (LIFT_STATIC_LIFTC). Also CLBlast's tuner, clblast_tuner_xgemm (clblast-tune.sh), and cl_build_info.
@@ -18,11 +18,11 @@ grep -qxF '/.gpu-ex/' "$root/.git/info/exclude" 2>/dev/null || echo /.gpu-ex/ >>
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLIFT_BUILD_GUI=OFF -DLIFT_BUILD_TESTS=OFF \
   -DLIFT_BUILD_BENCH=ON -DLIFT_STATIC_LIFTC=ON >/dev/null
-ninja -C "$build" liftc bench_kernels
+ninja -C "$build" liftc bench_kernels bench_skelcl
 
 rm -rf "$pack" && mkdir -p "$pack/lib"
-cp "$build/app/liftc" "$build/bench/kernels/bench_kernels" "$pack/"
-strip "$pack/liftc" "$pack/bench_kernels"
+cp "$build/app/liftc" "$build/bench/kernels/bench_kernels" "$build/bench/skelcl/bench_skelcl" "$pack/"
+strip "$pack/liftc" "$pack/bench_kernels" "$pack/bench_skelcl"
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libstdc\+\+|libgcc_s)'
 copy_deps() {
   ldd "$1" | awk '/=>/ && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
@@ -32,6 +32,7 @@ copy_deps() {
 }
 copy_deps "$pack/liftc"
 copy_deps "$pack/bench_kernels"
+copy_deps "$pack/bench_skelcl"
 [[ -e $pack/lib/libopenblas.so.0 ]] || cp -L "$libdir/libopenblas.so.0" "$pack/lib/"
 copy_deps "$libdir/libopenblas.so.0"
 # What the driver says of a kernel's build (registers, spills: bench/gpu/cl_build_info.cpp).

@@ -1,0 +1,202 @@
+// bench_skelcl: the SkelCL programs of seed 000 timed on a list of OpenCL devices, the way the
+// seed measures its multi-GPU runs: each repetition starts from data on the host and ends with
+// the result on the host (uploads, kernels and downloads included); a second run of each
+// repetition times the three phases apart (uploading the inputs, the skeleton on inputs already
+// on the devices, downloading the output). One line per case:
+//
+//   bench_skelcl matmul --size 8192 --devices 0,1 [--repeat 3] [--check 64]
+//
+// prints `case size devices total_ms upload_ms kernels_ms download_ms rate_total rate_kernels
+// unit check` (medians). Cases: matmul (AllPairs in
+// zip-reduce form, A block-distributed, B copied; GFLOP/s). Exit status 2 on a bad argument or a
+// device error, 1 when the check fails.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/support/Diagnostic.h"
+#include "skelcl/SkelCL.h"
+
+namespace {
+
+using namespace lift::skelcl;
+using Clock = std::chrono::steady_clock;
+
+struct Options {
+  std::string kase;
+  size_t size = 1024;
+  std::vector<std::string> devices{"0"};
+  int repeat = 3;
+  int check = 64;  // entries of the result compared with a computation on the host
+};
+
+struct Timing {
+  double totalMs = 0;     // host to host: uploads, kernels, downloads
+  double uploadMs = 0;    // the inputs to the devices
+  double kernelsMs = 0;   // inputs already on the devices, output left there
+  double downloadMs = 0;  // the output to the host
+  double work = 0;       // flops or bytes of one run
+  std::string unit;      // of work / time: GFLOP/s or GB/s
+  bool checked = true;
+};
+
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> d(-1, 1);
+  std::vector<float> v(n);
+  for (float& x : v) x = d(rng);
+  return v;
+}
+
+// `checks` entries of c = a x b (n x n) against sums on the host, in double.
+bool productMatches(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c, size_t n,
+                    int checks) {
+  std::mt19937 rng(3);
+  for (int k = 0; k < checks; ++k) {
+    const size_t i = rng() % n, j = rng() % n;
+    double expected = 0, scale = 0;
+    for (size_t x = 0; x < n; ++x) {
+      expected += double(a[i * n + x]) * b[x * n + j];
+      scale += std::fabs(double(a[i * n + x]) * b[x * n + j]);
+    }
+    if (std::fabs(c[i * n + j] - expected) > 1e-5 * scale + 1e-6) return false;
+  }
+  return true;
+}
+
+// C = A x B, n x n, with SkelCL's AllPairs(sum, mult): A block-distributed, B copied.
+Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const size_t n = o.size;
+  Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+  Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+  AllPairs<float(float, float)> mm(sum, mult);
+  const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
+  Timing t;
+  t.work = 2.0 * double(n) * double(n) * double(n);
+  t.unit = "GFLOP/s";
+  std::vector<double> total, upload, kernels, download;
+  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
+    {
+      Matrix<float> A(devices, n, n, a), B(devices, n, n, b);
+      A.setDistribution(Distribution::block());
+      auto start = Clock::now();
+      Matrix<float> C = mm(A, B);
+      const std::vector<float>& c = C.hostData();
+      total.push_back(msSince(start));
+      if (r == 0) t.checked = productMatches(a, b, c, n, o.check);
+    }
+    Matrix<float> A(devices, n, n, a), B(devices, n, n, b);
+    auto start = Clock::now();
+    A.prepareOnDevices(Distribution::block());
+    B.prepareOnDevices(Distribution::copy());
+    upload.push_back(msSince(start));
+    start = Clock::now();
+    Matrix<float> C = mm(A, B);
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    C.hostData();
+    download.push_back(msSince(start));
+  }
+  for (auto* v : {&total, &upload, &kernels, &download}) v->erase(v->begin());
+  t.totalMs = median(total);
+  t.uploadMs = median(upload);
+  t.kernelsMs = median(kernels);
+  t.downloadMs = median(download);
+  return t;
+}
+
+const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>& cases() {
+  static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>> c{
+      {"matmul", matmul},
+  };
+  return c;
+}
+
+[[noreturn]] void usage(const std::string& why) {
+  std::string names;
+  for (const auto& [name, f] : cases()) names += (names.empty() ? "" : "|") + name;
+  std::fprintf(stderr,
+               "bench_skelcl: %s\nusage: bench_skelcl %s --size N --devices D[,D...] [--repeat R] [--check K]\n",
+               why.c_str(), names.c_str());
+  std::exit(2);
+}
+
+long positive(const std::string& flag, const std::string& text) {
+  try {
+    size_t used = 0;
+    long v = std::stol(text, &used);
+    if (used == text.size() && v > 0) return v;
+  } catch (const std::exception&) {
+  }
+  usage(fmt::format("{} needs a positive integer, not '{}'", flag, text));
+}
+
+Options parse(int argc, char** argv) {
+  if (argc < 2) usage("no case");
+  Options o;
+  o.kase = argv[1];
+  if (!cases().contains(o.kase)) usage(fmt::format("unknown case '{}'", o.kase));
+  for (int i = 2; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) usage(fmt::format("{} needs a value", flag));
+    const std::string value = argv[++i];
+    if (flag == "--size") {
+      o.size = static_cast<size_t>(positive(flag, value));
+    } else if (flag == "--repeat") {
+      o.repeat = static_cast<int>(positive(flag, value));
+    } else if (flag == "--check") {
+      o.check = static_cast<int>(positive(flag, value));
+    } else if (flag == "--devices") {
+      o.devices.clear();
+      size_t begin = 0;
+      while (begin <= value.size()) {
+        size_t end = value.find(',', begin);
+        if (end == std::string::npos) end = value.size();
+        if (end == begin) usage(fmt::format("--devices: an empty device in '{}'", value));
+        o.devices.push_back(value.substr(begin, end - begin));
+        begin = end + 1;
+      }
+    } else {
+      usage(fmt::format("unknown option '{}'", flag));
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  try {
+    auto devices = DeviceSet::open(o.devices);
+    const Timing t = cases().at(o.kase)(devices, o);
+    const double scale = 1e6;  // flops or bytes per ms -> G per s
+    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s\n", o.kase.c_str(), o.size, o.devices.size(),
+                t.totalMs, t.uploadMs, t.kernelsMs, t.downloadMs, t.work / t.totalMs / scale,
+                t.work / t.kernelsMs / scale, t.unit.c_str(), t.checked ? "ok" : "WRONG");
+    return t.checked ? 0 : 1;
+  } catch (const lift::LiftError& e) {
+    std::fprintf(stderr, "%s\n", e.what());  // "error: ..."
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_skelcl: %s\n", e.what());
+    return 2;
+  }
+}
