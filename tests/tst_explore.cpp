@@ -505,22 +505,24 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     int checked = 0, vectorized = 0;
     for (const OpenCLMapping& m : openclMappings(*tiled)) {
       auto t = withMapping(algorithm, m, so);
-      bool tuned = t->tunable("unroll") && t->tunable("vload");
+      bool tuned = t->tunable("unroll") && t->tunable("vload") && t->tunable("dbuf");
       QCOMPARE(tuned, m.name.ends_with("-local") || m.name.ends_with("-private"));
       if (!m.name.ends_with("-local")) continue;
-      auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}});
-      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}});
+      auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}, {"dbuf", 0}});
+      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}, {"dbuf", 1}});
       QVERIFY(plain && fast);
       QCOMPARE(plain->programHash, fast->programHash);
       QVERIFY(plain->key() != fast->key());
       QVERIFY(plain->structuralKey() != fast->structuralKey());
-      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("unroll=8,vload=1"));
+      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("dbuf=1,unroll=8,vload=1"));
+      QVERIFY(fast->parametersText().find("dbuf=1") != std::string::npos);
       QVERIFY(fast->parametersText().find("unroll=8,vload=1") != std::string::npos);
       codegen::CompileOptions po, fo;
       applyCodegenValues(*plain, po);
       applyCodegenValues(*fast, fo);
       QCOMPARE(fo.innerLoopUnroll, 8);
       QVERIFY(fo.vectorLocalLoads && !po.vectorLocalLoads);
+      QVERIFY(fo.doubleBuffering && !po.doubleBuffering);
       std::string ps = codegen::compileKernel(plain->program->program, po).source;
       std::string fs = codegen::compileKernel(fast->program->program, fo).source;
       QVERIFY(ps.find("#pragma unroll") == std::string::npos &&
@@ -537,15 +539,16 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QVERIFY(hint);
       QCOMPARE(hint->second.at("unroll"), int64_t(1));
       QCOMPARE(hint->second.at("vload"), int64_t(0));
+      QCOMPARE(hint->second.at("dbuf"), int64_t(0));
       ++checked;
     }
     QVERIFY(checked > 1);
     QCOMPARE(vectorized, 1);
     // A stored kernel's parameters say what it was compiled with (bench_kernels re-measures it).
     codegen::CompileOptions stored;
-    applyCodegenParameters("k=8,unroll=4,vload=1,local=16x16", stored);
+    applyCodegenParameters("dbuf=1,k=8,unroll=4,vload=1,local=16x16", stored);
     QCOMPARE(stored.innerLoopUnroll, 4);
-    QVERIFY(stored.vectorLocalLoads);
+    QVERIFY(stored.vectorLocalLoads && stored.doubleBuffering);
     codegen::CompileOptions damaged;
     applyCodegenParameters("unroll=x,vload=,unroll=99999,=3", damaged);
     QCOMPARE(damaged.innerLoopUnroll, 1);

@@ -9,6 +9,7 @@
 #           EXPLORE_SHAPES (MxNxK, or MxNxK:BUDGET), its best kernels and their derivations;
 #  peers    CLBlast's defaults, CLBlast tuned and cuBLAS at EXPLORE_SHAPES, in one table with the
 #           best kernel the explore part stored for each shape (measured again there).
+#           (LANES=G on a host with G GPUs: up to G shapes searched at once, one GPU each);
 # Usage: bench/gpu/sgemm-derived.sh [derived] [switches] [explore] [peers]
 #        (default: derived explore; carry .gpu-ex)
 # Writes the tables to $OUT (default gpu-out/).
@@ -48,15 +49,30 @@ explore_shapes=()
 for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do explore_shapes+=("${e%%:*}"); done
 
 if [[ $parts == *explore* ]]; then
+  # LANES > 1 (a host with several GPUs): the shapes are searched at once, shape j on GPU j % LANES
+  # (at most LANES at a time), each search on a GPU of its own.
+  lanes=${LANES:-1}
+  j=0
   for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do
     s=${e%%:*}
     budget=${BUDGET:-3m}
     [[ $e == *:* ]] && budget=${e#*:}
     IFS=x read -r m n k <<<"$s"
-    echo "== explore matmul.lift at $s ($budget)"
-    "$pack/liftc" explore "$root/resources/examples/matmul.lift" --device nvidia --size "M=$m,N=$n,K=$k" \
-      --budget "$budget" --db "$out/explore-$s.sqlite" --top 5 2>&1 | grep -v '^\[' | tee "$out/explore-$s.txt"
+    device=nvidia
+    ((lanes > 1)) && device=$((j % lanes))
+    echo "== explore matmul.lift at $s ($budget, device $device)"
+    search=("$pack/liftc" explore "$root/resources/examples/matmul.lift" --device "$device" --size "M=$m,N=$n,K=$k"
+      --budget "$budget" --db "$out/explore-$s.sqlite" --top 5)
+    if ((lanes > 1)); then
+      "${search[@]}" >"$out/explore-$s.txt" 2>&1 &
+      (((j + 1) % lanes == 0)) && wait
+    else
+      "${search[@]}" 2>&1 | grep -v '^\[' | tee "$out/explore-$s.txt"
+    fi
+    j=$((j + 1))
   done
+  wait
+  ((lanes > 1)) && for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do grep -v '^\[' "$out/explore-${e%%:*}.txt" | tail -8; done
 fi
 
 if [[ $parts == *peers* ]]; then
