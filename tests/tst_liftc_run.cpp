@@ -236,6 +236,19 @@ class TestLiftcRun : public QObject {
     QString hl = "matmul.lift";
     expectError({"run", hl, "--device", "cpu", "--size", "M=8,N=8,K=8"},
                 "must be lowered before code generation");
+    expectError({"run", hl, "--device", "cpu", "--size", "M=8,N=8,K=8"}, "needs a low-level program");
+    // A lowered program the compiler refuses for its resources gets no advice to lower it.
+    QTemporaryDir dir;
+    QFile big(dir.filePath("big.lift"));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    big.write(
+        "fun big(x: [float]32768) =\n"
+        "  join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal(mapLcl0(id)) $ c)) o split(32768) $ x\n");
+    big.close();
+    Run tooLarge = liftc({"run", big.fileName(), "--device", "cpu"});
+    QCOMPARE(tooLarge.exitCode, 2);
+    QVERIFY2(tooLarge.err.contains("bytes of local memory") && !tooLarge.err.contains("low-level program"),
+             qPrintable(describe(tooLarge)));
     expectError({"run", "lowlevel/matmul.lift", "--device", "no-such-device-xyz", "--small"},
                 "no-such-device-xyz");
     expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--size", "Q=3"},

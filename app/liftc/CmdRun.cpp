@@ -172,11 +172,11 @@ int runRun(const RunArgs& args) {
   if (e.status == codegen::EvaluationStatus::InvalidSizes ||
       e.status == codegen::EvaluationStatus::CompileFailed ||
       e.status == codegen::EvaluationStatus::ReferenceFailed) {
-    if (e.diagnostic)
-      std::fprintf(stderr, "%s\n", e.diagnostic->format().c_str());
-    else
-      std::fprintf(stderr, "liftc run: error: %s\n", e.message.c_str());
-    if (e.status == codegen::EvaluationStatus::CompileFailed)
+    const std::string why = e.diagnostic ? e.diagnostic->format() : "liftc run: error: " + e.message;
+    std::fprintf(stderr, "%s\n", why.c_str());
+    // Only where the program is not lowered (not, say, for a kernel that needs too much memory).
+    if (e.status == codegen::EvaluationStatus::CompileFailed &&
+        why.find("must be lowered") != std::string::npos)
       std::fprintf(stderr,
                    "note: liftc run needs a low-level program (OpenCL patterns such as mapGlb, mapSeq, "
                    "toGlobal); rewrite it first (liftc rules / liftc rewrite)\n");
