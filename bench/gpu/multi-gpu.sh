@@ -119,24 +119,25 @@ fi
 if [[ $parts == *skelcl* ]]; then
   echo "== SkelCL on G GPUs (uploads, kernels and downloads; kernels only)"
   {
-    printf '| case | size | GPUs | total ms | upload ms | kernels ms | download ms | rate (total) | rate (kernels) | unit | check | speed-up (total) |\n'
-    printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+    printf '| case | size | GPUs | total ms | upload ms | kernels ms | download ms | rate (total) | rate (kernels) | unit | check | speed-up (total) | host alloc ms |\n'
+    printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
     for c in ${SKELCL_CASES:-matmul:8192 blur:16384}; do
       name=${c%%:*} size=${c#*:}
       if ! "$bench" "$name" --size 1 --devices 0 --repeat 1 >/dev/null 2>&1; then
-        printf '| %s | %s | | | | | | | | | not in this bench_skelcl | |\n' "$name" "$size"
+        printf '| %s | %s | | | | | | | | | not in this bench_skelcl | | |\n' "$name" "$size"
         continue
       fi
       one=""
       for g in $GPUS; do
         list=$(seq -s, 0 $((g - 1)))
         line=$("$bench" "$name" --size "$size" --devices "$list" --repeat "${REPEAT:-3}" 2>&1 | tail -1)
-        read -r _ _ _ total up kernels down rt rk unit check <<<"$line"
+        read -r _ _ _ total up kernels down rt rk unit check alloc <<<"$line"
         [[ -z $one && $g == 1 ]] && one=$total
         speedup=-
         [[ -n $one && $total =~ ^[0-9.]+$ ]] && speedup=$(python3 -c "print(f'{$one / $total:.2f}x')")
-        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$size" "$g" \
-          "${total:-$line}" "${up:-}" "${kernels:-}" "${down:-}" "${rt:-}" "${rk:-}" "${unit:-}" "${check:-}" "$speedup"
+        printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$size" "$g" \
+          "${total:-$line}" "${up:-}" "${kernels:-}" "${down:-}" "${rt:-}" "${rk:-}" "${unit:-}" "${check:-}" "$speedup" \
+          "${alloc:-}"
       done
     done
   } | tee "$out/skelcl.md"

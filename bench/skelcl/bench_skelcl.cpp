@@ -7,7 +7,8 @@
 //   bench_skelcl matmul --size 8192 --devices 0,1 [--repeat 3] [--check 64]
 //
 // prints `case size devices total_ms upload_ms kernels_ms download_ms rate_total rate_kernels
-// unit check` (medians). Cases: matmul (AllPairs in
+// unit check host_alloc_ms` (medians; the last: allocating and zeroing a host vector of the
+// output's size, which a download of a new output starts with). Cases: matmul (AllPairs in
 // zip-reduce form, A block-distributed, B copied; GFLOP/s). Exit status 2 on a bad argument or a
 // device error, 1 when the check fails.
 #include <fmt/format.h>
@@ -43,8 +44,9 @@ struct Timing {
   double uploadMs = 0;    // the inputs to the devices
   double kernelsMs = 0;   // inputs already on the devices, output left there
   double downloadMs = 0;  // the output to the host
-  double work = 0;       // flops or bytes of one run
-  std::string unit;      // of work / time: GFLOP/s or GB/s
+  double allocMs = 0;     // of that: a host vector of the output's size allocated and zeroed
+  double work = 0;        // flops or bytes of one run
+  std::string unit;       // of work / time: GFLOP/s or GB/s
   bool checked = true;
 };
 
@@ -65,9 +67,20 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
   return v;
 }
 
+// What a download starts with: the host copy of an output, a std::vector of `n` floats,
+// allocated and zeroed by one thread (the pages touched the first time).
+double hostAllocationMs(size_t n) {
+  auto start = Clock::now();
+  std::vector<float> v(n);
+  const double ms = msSince(start);
+  volatile float sink = v[n / 2];
+  (void)sink;
+  return ms;
+}
+
 // `checks` entries of c = a x b (n x n) against sums on the host, in double.
-bool productMatches(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c, size_t n,
-                    int checks) {
+bool productMatches(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
+                    size_t n, int checks) {
   std::mt19937 rng(3);
   for (int k = 0; k < checks; ++k) {
     const size_t i = rng() % n, j = rng() % n;
@@ -91,7 +104,7 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
-  std::vector<double> total, upload, kernels, download;
+  std::vector<double> total, upload, kernels, download, alloc;
   for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
     {
       Matrix<float> A(devices, n, n, a), B(devices, n, n, b);
@@ -113,28 +126,33 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
     start = Clock::now();
     C.hostData();
     download.push_back(msSince(start));
+    alloc.push_back(hostAllocationMs(n * n));
   }
-  for (auto* v : {&total, &upload, &kernels, &download}) v->erase(v->begin());
+  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
   t.totalMs = median(total);
   t.uploadMs = median(upload);
   t.kernelsMs = median(kernels);
   t.downloadMs = median(download);
+  t.allocMs = median(alloc);
   return t;
 }
 
-const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>& cases() {
-  static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>> c{
-      {"matmul", matmul},
-  };
+const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>&
+cases() {
+  static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
+      c{
+          {"matmul", matmul},
+      };
   return c;
 }
 
 [[noreturn]] void usage(const std::string& why) {
   std::string names;
   for (const auto& [name, f] : cases()) names += (names.empty() ? "" : "|") + name;
-  std::fprintf(stderr,
-               "bench_skelcl: %s\nusage: bench_skelcl %s --size N --devices D[,D...] [--repeat R] [--check K]\n",
-               why.c_str(), names.c_str());
+  std::fprintf(
+      stderr,
+      "bench_skelcl: %s\nusage: bench_skelcl %s --size N --devices D[,D...] [--repeat R] [--check K]\n",
+      why.c_str(), names.c_str());
   std::exit(2);
 }
 
@@ -188,9 +206,10 @@ int main(int argc, char** argv) {
     auto devices = DeviceSet::open(o.devices);
     const Timing t = cases().at(o.kase)(devices, o);
     const double scale = 1e6;  // flops or bytes per ms -> G per s
-    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s\n", o.kase.c_str(), o.size, o.devices.size(),
-                t.totalMs, t.uploadMs, t.kernelsMs, t.downloadMs, t.work / t.totalMs / scale,
-                t.work / t.kernelsMs / scale, t.unit.c_str(), t.checked ? "ok" : "WRONG");
+    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f\n", o.kase.c_str(), o.size,
+                o.devices.size(), t.totalMs, t.uploadMs, t.kernelsMs, t.downloadMs,
+                t.work / t.totalMs / scale, t.work / t.kernelsMs / scale, t.unit.c_str(),
+                t.checked ? "ok" : "WRONG", t.allocMs);
     return t.checked ? 0 : 1;
   } catch (const lift::LiftError& e) {
     std::fprintf(stderr, "%s\n", e.what());  // "error: ..."
