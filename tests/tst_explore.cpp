@@ -57,6 +57,21 @@ class TestExplore : public QObject {
 
   QTemporaryDir dir_;
 
+  // An H100 as OpenCL describes it, for dry runs.
+  static runtime::DeviceInfo describedH100() {
+    runtime::DeviceInfo h100;
+    h100.type = "GPU";
+    h100.name = "H100";
+    h100.computeUnits = 132;
+    h100.localMemBytes = 48 * 1024;
+    h100.globalMemBytes = 79ull << 30;
+    h100.maxAllocBytes = 19ull << 30;
+    h100.maxWorkGroupSize = 1024;
+    h100.maxWorkItemSizes = {1024, 1024, 64};
+    h100.preferredFloatVectorWidth = 1;
+    return h100;
+  }
+
   SearchOptions options(const std::string& strategy, int64_t kernels) {
     SearchOptions o;
     o.strategy = strategy;
@@ -405,24 +420,28 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   }
 
   // A search split into shards (--shard i/N, one process or machine each, stores merged)
-  // measures what the single search measures: each of its kernels in exactly one shard, with
-  // the same status, and no kernel in two shards.
-  void shardsMeasureWhatOneSearchMeasures() {
-    const int64_t n = 4;
+  // meets what the single search meets: each of its kernels in exactly one shard, with the same
+  // outcome, and no kernel in two shards. (Dry runs for a described GPU: the candidates are
+  // compiled and checked, not run; the measured path is bench/gpu/multi-gpu.sh's.)
+  void shardsMeetWhatOneSearchMeets() {
     auto kernelsOf = [&](int shard, int shards) {
       std::map<std::string, std::string> status;  // derivation and parameters -> status
-      SearchOptions o = options("three-phase", n);
+      SearchOptions o;
+      o.strategy = "random";
+      o.seed = 4;
+      o.limits.maxKernels = 12;
+      o.dryRun = describedH100();
+      o.liftcPath = "/nonexistent";  // no worker starts
       o.shardIndex = shard;
       o.shardCount = shards;
-      SearchRunner runner(matmulProblem(32), o, nullptr);
-      runner.run([&](const SearchEvent& e) {
+      SearchRunner(matmulProblem(64), o, nullptr).run([&](const SearchEvent& e) {
         if (e.kind == SearchEvent::Kind::Kernel)
           status[e.kernel.derivation + "|" + e.kernel.parameters] = e.kernel.status;
       });
       return status;
     };
     const auto single = kernelsOf(0, 1), first = kernelsOf(0, 2), second = kernelsOf(1, 2);
-    QCOMPARE(int64_t(single.size()), n);
+    QVERIFY(single.size() >= 12);
     for (const auto& [key, status] : first) QVERIFY2(!second.contains(key), key.c_str());
     for (const auto& [key, status] : single) {
       auto in = first.contains(key) ? first.find(key) : second.find(key);
@@ -652,21 +671,11 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
   // to were 17 refusals of the code generator, before the mapping phase dropped what its lowering
   // check refuses; none of those is left.
   void dryRunCompilesForADescribedDevice() {
-    runtime::DeviceInfo h100;
-    h100.type = "GPU";
-    h100.name = "H100";
-    h100.computeUnits = 132;
-    h100.localMemBytes = 48 * 1024;
-    h100.globalMemBytes = 79ull << 30;
-    h100.maxAllocBytes = 19ull << 30;
-    h100.maxWorkGroupSize = 1024;
-    h100.maxWorkItemSizes = {1024, 1024, 64};
-    h100.preferredFloatVectorWidth = 1;
     SearchOptions o;
     o.strategy = "random";
     o.seed = 3;
     o.limits.maxKernels = 38;
-    o.dryRun = h100;
+    o.dryRun = describedH100();
     o.liftcPath = "/nonexistent";  // no worker starts
     std::vector<KernelEvent> kernels;
     SearchSummary s = SearchRunner(matmulProblem(2048), o, nullptr).run([&](const SearchEvent& e) {
