@@ -57,8 +57,11 @@ std::optional<View> KernelGenerator::readLayout(const ir::Fun& pattern, std::vec
       for (size_t i = 0; i < args.size(); ++i) vs.push_back(arg(i));
       return view::tuple(std::move(vs));
     }
-    case K::Get:
-      return view::get(arg(0), ps.index);
+    case K::Get: {
+      View v = arg(0);
+      if (v->type.isArray()) return view::access(v, cst(ps.index));
+      return view::get(v, ps.index);
+    }
     case K::Unzip:
       return view::retype(arg(0), env_.typeOfApplication(pattern, args));
     case K::Map:

@@ -211,6 +211,23 @@ Value convolutionRef(const Inputs& in, const arith::Env& s) {
   return floatArray({m, n}, out);
 }
 
+// The Gaussian blur: 1/16 [1 2 1; 2 4 2; 1 2 1] over each pixel's 3 x 3 neighbourhood, 0 outside.
+Value gaussianBlurRef(const Inputs& in, const arith::Env& s) {
+  int64_t m = dim(s, "M"), n = dim(s, "N");
+  auto img = floatsOf(in[0]);
+  auto at = [&](int64_t r, int64_t c) {
+    return r < 0 || r >= m || c < 0 || c >= n ? 0.0f : img[static_cast<size_t>(r * n + c)];
+  };
+  std::vector<float> out(static_cast<size_t>(m * n));
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t c = 0; c < n; ++c)
+      out[static_cast<size_t>(r * n + c)] =
+          (at(r - 1, c - 1) + 2.0f * at(r - 1, c) + at(r - 1, c + 1) + 2.0f * (at(r, c - 1) + at(r, c + 1)) +
+           4.0f * at(r, c) + at(r + 1, c - 1) + 2.0f * at(r + 1, c) + at(r + 1, c + 1)) *
+          0.0625f;
+  return floatArray({m, n}, out);
+}
+
 Value kmeansRef(const Inputs& in, const arith::Env& s) {
   int64_t p = dim(s, "P"), c = dim(s, "C"), f = dim(s, "F");
   auto pts = floatsOf(in[0]), cls = floatsOf(in[1]);
@@ -329,6 +346,8 @@ std::map<std::string, Example> references() {
   r["blackscholes.lift"] = {{{{"N", 6}}, {{"N", 40}}}, blackScholesRef};
   r["stencil3.lift"] = {{{{"N", 1}}, {{"N", 5}}, {{"N", 33}}}, stencilRef};
   r["convolution2d.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 2}, {"N", 9}}}, convolutionRef};
+  r["gaussian_blur.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 1}, {"N", 3}}, {{"M", 9}, {"N", 2}}},
+                             gaussianBlurRef};
   r["kmeans.lift"] = {{{{"P", 6}, {"C", 3}, {"F", 4}}, {{"P", 17}, {"C", 5}, {"F", 2}}}, kmeansRef};
   // ----- OpenCL level -----
   r["lowlevel/dot.lift"] = {{{{"N", 1}}, {{"N", 3}}}, [](const Inputs& in, const arith::Env& s) {
@@ -421,6 +440,7 @@ std::map<std::string, Example> references() {
                                   return floatArray({static_cast<int64_t>(out.size())}, out);
                                 }};
   r["lowlevel/stencil3.lift"] = {{{{"N", 1}}, {{"N", 33}}}, stencilRef};
+  r["lowlevel/gaussian_blur.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 1}, {"N", 3}}}, gaussianBlurRef};
   return r;
 }
 

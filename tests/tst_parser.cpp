@@ -6,6 +6,7 @@
 #include <QDirIterator>
 
 #include "core/ir/Build.h"
+#include "core/ir/ProgramGraph.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
@@ -161,6 +162,44 @@ class TestParser : public QObject {
         same(x1 + "map(fun(r => get(0) $ tuple(r, r))) $ x", x1 + "map(fun(r => get(0, tuple(r, r)))) $ x"));
     QVERIFY(same(x1 + "map(map(neg) o id) $ x", x1 + "map(fun(r => map(neg)(id(r)))) $ x"));
     QVERIFY(!same(x1 + "map(map(neg)) $ x", x1 + "map(fun(r => map(neg) $ r)) $ x"));
+  }
+
+  // The prelude's slide2D and pad2D are their compositions of 1-D patterns, print back by name
+  // and show in the graph as a cluster of that name around those patterns.
+  void prelude2D() {
+    auto same = [](const std::string& a, const std::string& b) { return alphaEqual(mainOf(a), mainOf(b)); };
+    const std::string m = "fun f(x: [[float]N]M) = ";
+    QVERIFY(same(m + "slide2D(3, 1) $ x", m + "map(transpose) o slide(3, 1) o map(slide(3, 1)) $ x"));
+    QVERIFY(same(m + "slide2D(3, 1, 5, 2) $ x", m + "map(transpose) o slide(3, 1) o map(slide(5, 2)) $ x"));
+    QVERIFY(same(m + "pad2D(1, 2, clamp) $ x", m + "map(pad(1, 2, clamp)) o pad(1, 2, clamp) $ x"));
+    QVERIFY(same(m + "pad2D(1, 2, 3, 4, wrap) $ x", m + "map(pad(3, 4, wrap)) o pad(1, 2, wrap) $ x"));
+    QVERIFY(same(m + "pad2D(1, 2, 0, N, -1.5f) $ x",
+                 m + "transpose o map(pad(1, 2, -1.5f)) o transpose o map(pad(0, N, -1.5f)) $ x"));
+    QVERIFY(same(m + "x |> pad2D(1, 1, 0.0f) |> slide2D(3, 1)", m + "slide2D(3, 1) o pad2D(1, 1, 0.0f) $ x"));
+    for (const char* text :
+         {"slide2D(3, 1) o pad2D(1, 1, clamp) $ x", "slide2D(3, 1, 5, 2) o pad2D(1, 2, 3, 4, mirror) $ x",
+          "map(slide2D(2, 1)) o pad2D(1, 2, 0, 1, 0.5f) $ x", "pad2D(1, 1, true) $ x"}) {
+      std::string program = text == std::string("pad2D(1, 1, true) $ x") ? "fun f(x: [[bool]N]M) = " : m;
+      std::string printed = lang::printProgram(parse(kPrelude + program + text));
+      QVERIFY2(printed.find(text) != std::string::npos, printed.c_str());
+    }
+    // A composition that only looks alike stays as written.
+    std::string printed =
+        lang::printProgram(parse(kPrelude + m + "map(transpose) o slide(3, 1) o map(slide(2, 1) o id) $ x"));
+    QVERIFY2(printed.find("slide2D") == std::string::npos, printed.c_str());
+    ir::ProgramGraph g =
+        ir::buildProgramGraph(parse(kPrelude + m + "slide2D(3, 1) o pad2D(1, 1, clamp) $ x"));
+    std::vector<std::string> clusters;
+    for (auto& c : g.clusters) clusters.push_back(c.label);
+    QCOMPARE(clusters, (std::vector<std::string>{"slide2D(3, 1)", "pad2D(1, 1, clamp)"}));
+    QCOMPARE(g.nodes.size(), size_t(6));  // x, pad, map(pad), map(slide), slide, map(transpose)
+    QCOMPARE(g.nodes[g.result].label, std::string("map(transpose)"));
+    QCOMPARE(g.nodes[g.result].cluster, 0);
+    expectError(kPrelude + m + "@slide2D(3) $ x", "slide2D takes a size and a step");
+    expectError(kPrelude + m + "@slide2D(3, 1, 2) $ x", "slide2D takes a size and a step");
+    expectError(kPrelude + m + "@pad2D(1, 1) $ x", "pad2D takes the left and right padding and the mode");
+    expectError(kPrelude + m + "pad2D(1, 1, @x) $ x", "unknown size 'x'");
+    expectError(kPrelude + m + "map(fun(@pad2D => pad2D)) $ x", "reserved name");
   }
 
   void everyNodeHasALocation() {

@@ -101,6 +101,17 @@ class TestTypeCheck : public QObject {
         arr(Type::tuple({Type::int_(), f32}), N));
   }
 
+  // get(i) of an array of a constant length: a stencil's neighbourhood read element by element.
+  void getOfAnArray() {
+    QCOMPARE(
+        resultOf("fun f(x: [[float]N]M) = map(map(fun(w => add(get(0, get(2, w)), get(1, get(0, w)))))) o "
+                 "slide2D(3, 1) o pad2D(1, 1, clamp) $ x"),
+        arr(arr(Type::float_(), N), M));
+    expectError("fun f(x: [[float]N]M) = map(map(fun(w => neg(get(3, get(0, w)))))) o slide2D(3, 1) $ x",
+                "get(3", {"get 3 of an array of 3 elements", "the index must be in 0..2"});
+    expectError("fun f(x: [float]N) = get(0, x)", "get(0", {"get 0 of an array needs a constant length"});
+  }
+
   void iterate() {
     // Constant count: each iteration halves the length.
     const std::string halve = "join o map(reduceSeq(add, 0.0f)) o split(2)";

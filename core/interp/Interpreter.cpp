@@ -813,7 +813,8 @@ class Interpreter {
       }
       case PatternKind::Get: {
         expectArgs(args, 1, p, site);
-        if (!args[0].isTuple() || ps.index < 0 || static_cast<size_t>(ps.index) >= args[0].size())
+        if (!(args[0].isTuple() || args[0].isArray()) || ps.index < 0 ||
+            static_cast<size_t>(ps.index) >= args[0].size())
           fail(InterpError::Kind::Shape, site, fmt::format("get {} of {}", ps.index, describe(args[0])));
         return args[0].at(static_cast<size_t>(ps.index));
       }

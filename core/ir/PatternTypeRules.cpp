@@ -282,8 +282,19 @@ InferredType typeIterate(const PatternNode& p, const std::vector<Type>& args, co
 InferredType typeGet(const PatternNode& p, const std::vector<Type>& args) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   Type t = args[0];
+  if (t.isArray()) {
+    // Element i of an array of a constant length (a stencil's neighbourhood).
+    if (!t.length().isCst())
+      return argumentError(
+          fmt::format("get {} of an array needs a constant length, got {}", p.index(), t.toString()));
+    int64_t n = t.length().value();
+    if (p.index() < 0 || p.index() >= n)
+      return argumentError(fmt::format("get {} of an array of {} elements {}: the index must be in 0..{}",
+                                       p.index(), n, t.toString(), n - 1));
+    return InferredType::ok(t.elem());
+  }
   if (!t.isTuple())
-    return argumentError(fmt::format("get {} expects a tuple, got {}", p.index(), t.toString()));
+    return argumentError(fmt::format("get {} expects a tuple or an array, got {}", p.index(), t.toString()));
   int n = static_cast<int>(t.tupleElems().size());
   if (p.index() < 0 || p.index() >= n)
     return argumentError(fmt::format("get {} of a tuple with {} components {}: the index must be in 0..{}",

@@ -5,6 +5,8 @@
 
 #include <unordered_map>
 
+#include "core/ir/Prelude.h"
+
 namespace lift::ir {
 
 int ProgramGraph::findNode(NodeId id) const {
@@ -216,6 +218,19 @@ class GraphBuilder {
       return addNode(lit->id(), lit->text(), ProgramGraph::NodeKind::Literal, cluster, e);
     auto* call = asCall(e);
     if (!call) return -1;
+    // A prelude function (slide2D, pad2D) shows as a cluster of that name around its calls.
+    if (auto m = matchPrelude(*call)) {
+      int c = addCluster(e->id(), m->text, cluster);
+      int n = visit(m->calls.back()->args().back(), cluster);
+      for (size_t i = m->calls.size(); i-- > 0;) {
+        auto* p = asPattern(m->calls[i]->fun());
+        int k = addNode(m->calls[i]->id(), shortFunName(m->calls[i]->fun()), kindOf(*p), c,
+                        i == 0 ? e : m->calls[i - 1]->args().back());
+        addEdge(n, k);
+        n = k;
+      }
+      return n;
+    }
     std::vector<int> argNodes;
     for (auto& a : call->args()) argNodes.push_back(visit(a, cluster));
     auto labelFor = [&](size_t i) { return call->args().size() > 1 ? std::to_string(i) : std::string(); };

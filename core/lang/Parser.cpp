@@ -22,6 +22,7 @@
 
 #include "core/cfun/CFun.h"
 #include "core/ir/Build.h"
+#include "core/ir/Prelude.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Lexer.h"
 
@@ -99,6 +100,7 @@ std::vector<std::string> patternNames() {
 #define LIFT_PATTERN_NAME(E, name, level) out.emplace_back(name);
   LIFT_PATTERNS(LIFT_PATTERN_NAME)
 #undef LIFT_PATTERN_NAME
+  for (auto& p : ir::preludeNames()) out.push_back(p);
   return out;
 }
 
@@ -230,6 +232,8 @@ class Parser {
   Term primary();
   Term identifier(const Token& t);
   std::optional<Term> pattern(const Token& t);
+  std::optional<Term> prelude(const Token& t);
+  void padding(ir::PatternNode::Params& ps);
   Term lambda(const Token& funTok);
   Term literal(const Token& t, bool negative);
   Term castLiteral(const Token& open);
@@ -744,6 +748,7 @@ Parser::Term Parser::identifier(const Token& t) {
   if (name == "o") error(t, "expected a function before 'o'");
   if (const ir::Param* p = lookupParam(name)) return valueTerm(*p, t);
   if (auto def = lookupUserFun(name)) return fnTerm(ir::userFun(def), t);
+  if (auto term = prelude(t)) return *term;
   if (auto term = pattern(t)) return *term;
   if (sizeVars_.count(name))
     error(
@@ -884,23 +889,7 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       arith::Expr r = sizeExpr();
       comma();
       ps.sizes = {l, r};
-      Token m = peek();
-      if (atIdent("clamp") || atIdent("mirror") || atIdent("wrap")) {
-        next();
-        ps.padMode = m.text == "clamp"    ? ir::PadMode::Clamp
-                     : m.text == "mirror" ? ir::PadMode::Mirror
-                                          : ir::PadMode::Wrap;
-      } else if (atIdent("true") || atIdent("false")) {
-        ps.padMode = ir::PadMode::Constant;
-        ps.padValue = std::string(next().text);
-      } else if (m.kind == Tok::Number || m.kind == Tok::Minus) {
-        bool negative = accept(Tok::Minus);
-        ps.padMode = ir::PadMode::Constant;
-        ps.padValue =
-            ir::asLiteral(literal(expect(Tok::Number, "the padding value"), negative).value)->text();
-      } else {
-        error(m, fmt::format("expected the padding: clamp, mirror, wrap or a value, found {}", describe(m)));
-      }
+      padding(ps);
       close();
       return patternTerm(k, std::move(ps), t);
     }
@@ -1013,11 +1002,74 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
   return std::nullopt;
 }
 
+// The padding of pad and pad2D: clamp, mirror, wrap or a scalar literal.
+void Parser::padding(ir::PatternNode::Params& ps) {
+  Token m = peek();
+  if (atIdent("clamp") || atIdent("mirror") || atIdent("wrap")) {
+    next();
+    ps.padMode = m.text == "clamp"    ? ir::PadMode::Clamp
+                 : m.text == "mirror" ? ir::PadMode::Mirror
+                                      : ir::PadMode::Wrap;
+  } else if (atIdent("true") || atIdent("false")) {
+    ps.padMode = ir::PadMode::Constant;
+    ps.padValue = std::string(next().text);
+  } else if (m.kind == Tok::Number || m.kind == Tok::Minus) {
+    bool negative = accept(Tok::Minus);
+    ps.padMode = ir::PadMode::Constant;
+    ps.padValue = ir::asLiteral(literal(expect(Tok::Number, "the padding value"), negative).value)->text();
+  } else {
+    error(m, fmt::format("expected the padding: clamp, mirror, wrap or a value, found {}", describe(m)));
+  }
+}
+
+// The prelude (core/ir/Prelude.h): slide2D(size, step) or slide2D(rowSize, rowStep, colSize,
+// colStep); pad2D(l, r, mode) or pad2D(top, bottom, left, right, mode). Compositions of the 1-D
+// patterns, whose nodes all get the name's position.
+std::optional<Parser::Term> Parser::prelude(const Token& t) {
+  bool slide = t.text == "slide2D";
+  if (!slide && t.text != "pad2D") return std::nullopt;
+  expect(Tok::LParen, fmt::format("'(' after {}", t.text));
+  std::vector<arith::Expr> sizes{sizeExpr()};
+  ir::PatternNode::Params ps;
+  bool mode = false;
+  while (!mode && accept(Tok::Comma)) {
+    // The padding comes last: a mode name, a negative literal or a literal before ')'.
+    mode = !slide &&
+           (atIdent("clamp") || atIdent("mirror") || atIdent("wrap") || atIdent("true") || atIdent("false") ||
+            peek().kind == Tok::Minus || (peek().kind == Tok::Number && peek(1).kind == Tok::RParen));
+    if (mode) {
+      padding(ps);
+    } else {
+      if (sizes.size() == 4) error(peek(), fmt::format("{} takes at most four sizes", t.text));
+      sizes.push_back(sizeExpr());
+    }
+  }
+  expect(Tok::RParen, fmt::format("')' after the arguments of {}", t.text));
+  if ((sizes.size() != 2 && sizes.size() != 4) || mode == slide)
+    error(t, slide ? "slide2D takes a size and a step, or the rows' and the columns' size and step"
+                   : "pad2D takes the left and right padding and the mode, or top, bottom, left, right and "
+                     "the mode");
+  if (sizes.size() == 2) sizes = {sizes[0], sizes[1], sizes[0], sizes[1]};
+  Callable c = slide ? ir::slide2D(sizes[0], sizes[1], sizes[2], sizes[3])
+                     : ir::pad2D(sizes[0], sizes[1], sizes[2], sizes[3], ps.padMode, ps.padValue);
+  std::vector<Callable> links;
+  for (const Callable& link : c.chain()) {
+    locs_[link.decl()->id()] = loc(t);
+    if (auto* p = ir::asPattern(link.decl()))
+      for (auto& f : p->params().funs) locs_[f->id()] = loc(t);
+    links.push_back(link);
+    links.back().at(loc(t));
+  }
+  return fnTerm(Callable::compose(std::move(links)), t, 3);
+}
+
 }  // namespace
 
 bool isReservedName(const std::string& name) {
   for (const char* k : kKeywords)
     if (name == k) return true;
+  for (auto& p : ir::preludeNames())
+    if (name == p) return true;
   return ir::patternByName(name).has_value() || splitSuffix(name).has_value() || namedType(name).has_value();
 }
 

@@ -26,6 +26,7 @@
 #include <unordered_set>
 
 #include "core/ir/Build.h"
+#include "core/ir/Prelude.h"
 #include "core/lang/Parser.h"
 
 namespace lift::lang {
@@ -79,6 +80,12 @@ bool isBareFunction(const Fun& f) {
   }
 }
 
+// get(i) applied to one argument; false for null.
+bool isGetCall(const ir::CallNode* c) {
+  auto* p = c ? ir::asPattern(c->fun()) : nullptr;
+  return p && p->pattern() == PatternKind::Get && c->args().size() == 1;
+}
+
 std::string literal(const ir::LiteralNode& l) {
   Type t = l.type();
   if (t.isScalar()) return l.text();
@@ -113,6 +120,8 @@ class Printer {
     }
     auto* c = ir::asCall(e);
     LIFT_ASSERT(c, "unknown expression kind");
+    // get(i, get(j, x)): the element of an element (a stencil's neighbourhood) reads as a call.
+    if (isGetCall(c) && isGetCall(ir::asCall(c->args()[0]))) return call(*c, indent, col);
 
     // A chain of one-argument calls (and reductions with their initial value) prints as a
     // composition applied with '$'.
@@ -193,7 +202,19 @@ class Printer {
 
   // L1 o L2 o ... : as many links per line as fit, breaking after `o`; `tail` columns must stay
   // free after the last link.
-  std::string chain(const std::vector<const ir::CallNode*>& links, int indent, int col, int tail) {
+  std::string chain(const std::vector<const ir::CallNode*>& calls, int indent, int col, int tail) {
+    // The calls of a prelude function (slide2D, pad2D) print as one link, by its name.
+    std::vector<const ir::CallNode*> links;
+    for (size_t i = 0; i < calls.size(); ++i) {
+      links.push_back(calls[i]);
+      auto m = ir::matchPrelude(*calls[i]);
+      if (m && i + m->calls.size() <= calls.size()) {
+        prelude_[calls[i]] = m->text;
+        i += m->calls.size() - 1;
+      } else {
+        prelude_.erase(calls[i]);
+      }
+    }
     std::string out;
     int c = col;
     for (size_t i = 0; i < links.size(); ++i) {
@@ -242,6 +263,7 @@ class Printer {
   }
 
   std::string linkTextUncached(const ir::CallNode& c, int indent, int col) {
+    if (auto it = prelude_.find(&c); it != prelude_.end()) return it->second;
     auto* p = ir::asPattern(c.fun());
     if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2)
       return reduction(*p, c.args()[0], indent, col);
@@ -446,6 +468,8 @@ class Printer {
   std::map<std::tuple<const ir::CallNode*, int, int>, std::string> linkMemo_;
   using FlatKey = std::pair<const ir::Node*, bool>;  // the node, and whether a function is called
   std::map<FlatKey, std::string> flatMemo_;
+  // The prelude function's text of the outermost of its calls, as the last chain found it.
+  std::unordered_map<const ir::CallNode*, std::string> prelude_;
 };
 
 }  // namespace
