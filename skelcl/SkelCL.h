@@ -8,5 +8,6 @@
 #include "skelcl/Map.h"
 #include "skelcl/Matrix.h"
 #include "skelcl/Reduce.h"
+#include "skelcl/Stencil.h"
 #include "skelcl/Vector.h"
 #include "skelcl/Zip.h"
