@@ -69,8 +69,9 @@ std::optional<PreludeMatch> matchPrelude(const CallNode& outer) {
     if (!rows || !third) return std::nullopt;
     auto* cols = mapped(third->fun(), PatternKind::Slide);
     if (!cols) return std::nullopt;
-    return PreludeMatch{fmt::format("slide2D({})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1))),
-                        {&outer, second, third}};
+    return PreludeMatch{
+        fmt::format("slide2D({})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1))),
+        {&outer, second, third}};
   }
   // pad2D with a constant: transpose o map(pad(t, b, v)) o transpose o map(pad(l, r, v))
   if (patternOf(outer.fun(), PatternKind::Transpose)) {
@@ -79,18 +80,21 @@ std::optional<PreludeMatch> matchPrelude(const CallNode& outer) {
     const CallNode* fourth = third ? inner(*third) : nullptr;
     if (!rows || !fourth || !patternOf(third->fun(), PatternKind::Transpose)) return std::nullopt;
     auto* cols = mapped(fourth->fun(), PatternKind::Pad);
-    if (!cols || !samePadding(*rows, *cols) || rows->params().padMode != PadMode::Constant) return std::nullopt;
-    return PreludeMatch{fmt::format("pad2D({}, {})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1)),
-                                    padModeText(*rows)),
-                        {&outer, second, third, fourth}};
+    if (!cols || !samePadding(*rows, *cols) || rows->params().padMode != PadMode::Constant)
+      return std::nullopt;
+    return PreludeMatch{
+        fmt::format("pad2D({}, {})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1)),
+                    padModeText(*rows)),
+        {&outer, second, third, fourth}};
   }
   // pad2D: map(pad(l, r, m)) o pad(t, b, m)
   if (auto* cols = mapped(outer.fun(), PatternKind::Pad)) {
     auto* rows = patternOf(second->fun(), PatternKind::Pad);
     if (!rows || !samePadding(*rows, *cols)) return std::nullopt;
-    return PreludeMatch{fmt::format("pad2D({}, {})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1)),
-                                    padModeText(*rows)),
-                        {&outer, second}};
+    return PreludeMatch{
+        fmt::format("pad2D({}, {})", sizes(rows->size(0), rows->size(1), cols->size(0), cols->size(1)),
+                    padModeText(*rows)),
+        {&outer, second}};
   }
   return std::nullopt;
 }
