@@ -32,8 +32,9 @@ class Stencil<R(T)> {
  public:
   // `neutral` is read outside the container with OutOfBound::Neutral (ignored for Nearest).
   Stencil(const std::string& source, size_t halo, OutOfBound mode, T neutral = T{})
-      : skeleton_(std::string("Stencil<") + ElementTraits<R>::name + "(" + ElementTraits<T>::name + ")>", source,
-                  ElementTraits<R>::name, ElementTraits<T>::name, halo, mode, neutralLiteral(neutral)) {}
+      : skeleton_(std::string("Stencil<") + ElementTraits<R>::name + "(" + ElementTraits<T>::name + ")>",
+                  source, ElementTraits<R>::name, ElementTraits<T>::name, halo, mode,
+                  neutralLiteral(neutral)) {}
 
   Vector<R> operator()(const Vector<T>& in) const {
     Vector<R> out(DeviceOutput{}, in.devices(), in.size());

@@ -40,16 +40,19 @@ StencilFunction stencilFunction(const UserFunction& f, size_t halo, const std::s
       throw LiftError(fmt::format("{}: {} reads beyond the halo of {}", what, call, halo));
     return static_cast<int>(m[1].str() == "-" ? -v : v);
   };
-  for (auto it = std::sregex_iterator(f.body.begin(), f.body.end(), get); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(f.body.begin(), f.body.end(), get); it != std::sregex_iterator();
+       ++it) {
     const std::smatch& m = *it;
     int dims = m[2].matched ? 2 : 1;
     if (out.dimensions != 0 && out.dimensions != dims)
-      throw LiftError(fmt::format("{}: the function reads its neighbourhood both as get(in, dx) and as "
-                                  "get(in, dx, dy)",
-                                  what));
+      throw LiftError(
+          fmt::format("{}: the function reads its neighbourhood both as get(in, dx) and as "
+                      "get(in, dx, dy)",
+                      what));
     out.dimensions = dims;
     int dx = offset(m[1].str(), m.str()), dy = dims == 2 ? offset(m[2].str(), m.str()) : 0;
-    reads.push_back({static_cast<size_t>(m.position()), static_cast<size_t>(m.position() + m.length()), dy, dx});
+    reads.push_back(
+        {static_cast<size_t>(m.position()), static_cast<size_t>(m.position() + m.length()), dy, dx});
     out.offsets.emplace_back(dy, dx);
   }
   // The parameter alone is the element itself.
@@ -116,8 +119,8 @@ StencilSkeleton::StencilSkeleton(const std::string& what, const std::string& sou
 
 SkeletonKernel& StencilSkeleton::compiled(int dimensions, size_t top, size_t bottom) const {
   if (function_.dimensions != 0 && function_.dimensions != dimensions)
-    throw LiftError(fmt::format("{}: the function reads a {}-D neighbourhood ({}), the container is {}-D", what_,
-                                function_.dimensions,
+    throw LiftError(fmt::format("{}: the function reads a {}-D neighbourhood ({}), the container is {}-D",
+                                what_, function_.dimensions,
                                 function_.dimensions == 1 ? "get(in, dx)" : "get(in, dx, dy)", dimensions));
   auto& k = kernels_[{dimensions, top, bottom}];
   if (!k)

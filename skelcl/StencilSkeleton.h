@@ -32,9 +32,9 @@ enum class OutOfBound { Neutral, Nearest };
 // The user function of a stencil with its neighbourhood reads made parameters: one per offset
 // read, named NAME_r_c (r = dy + halo, c = dx + halo; a vector's NAME_c), in `offsets` order.
 struct StencilFunction {
-  UserFunction function;                        // the .lift user function, one scalar per read
-  std::vector<std::pair<int, int>> offsets;     // (dy, dx) of each parameter, sorted
-  int dimensions = 0;                           // 1 (get(in, dx)), 2 (get(in, dx, dy)), 0 (neither)
+  UserFunction function;                     // the .lift user function, one scalar per read
+  std::vector<std::pair<int, int>> offsets;  // (dy, dx) of each parameter, sorted
+  int dimensions = 0;                        // 1 (get(in, dx)), 2 (get(in, dx, dy)), 0 (neither)
 };
 
 // Rewrites `f` (one parameter) into a StencilFunction; throws LiftError for an offset beyond

@@ -27,8 +27,8 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
 // OpenCL may contract a * b + c into one fma: results may differ from the host's in the last bits.
 bool close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)); }
 
-const std::vector<Distribution> kDistributions = {Distribution::single(0), Distribution::single(1),
-                                                  Distribution::copy(),    Distribution::block(),
+const std::vector<Distribution> kDistributions = {Distribution::single(0),  Distribution::single(1),
+                                                  Distribution::copy(),     Distribution::block(),
                                                   Distribution::overlap(1), Distribution::overlap(3)};
 
 // Element (r, c) of a rows x cols image, or what the out-of-bound mode reads outside.
@@ -73,7 +73,8 @@ class TestSkelCLStencil : public QObject {
     for (size_t n : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(64), size_t(1001)})
       for (const Distribution& d : kDistributions) {
         std::vector<float> in = randomFloats(n, static_cast<unsigned>(n));
-        for (auto [stencil, mode] : {std::pair{&s, OutOfBound::Neutral}, std::pair{&nearest, OutOfBound::Nearest}}) {
+        for (auto [stencil, mode] :
+             {std::pair{&s, OutOfBound::Neutral}, std::pair{&nearest, OutOfBound::Nearest}}) {
           Vector<float> x(two_, in);
           x.setDistribution(d);
           Vector<float> y = (*stencil)(x);
@@ -103,7 +104,8 @@ class TestSkelCLStencil : public QObject {
           QCOMPARE(out.columns(), cols);
           for (long r = 0; r < static_cast<long>(rows); ++r)
             for (long c = 0; c < static_cast<long>(cols); ++c) {
-              float expected = skewedAt(in, static_cast<long>(rows), static_cast<long>(cols), r, c, mode, -1.0f);
+              float expected =
+                  skewedAt(in, static_cast<long>(rows), static_cast<long>(cols), r, c, mode, -1.0f);
               QVERIFY2(close(out(static_cast<size_t>(r), static_cast<size_t>(c)), expected),
                        qPrintable(QString("%1x%2 %3 (%4, %5): %6 vs %7")
                                       .arg(rows)
@@ -172,11 +174,13 @@ class TestSkelCLStencil : public QObject {
           for (long dy = -1; dy <= 1; ++dy)
             for (long dx = -1; dx <= 1; ++dx)
               host += w[dy + 1][dx + 1] * at(image, static_cast<long>(rows), static_cast<long>(cols), r + dy,
-                                            c + dx, OutOfBound::Neutral, 0.0f);
+                                             c + dx, OutOfBound::Neutral, 0.0f);
           host *= 0.0625f;
           const size_t i = static_cast<size_t>(r) * cols + static_cast<size_t>(c);
-          QVERIFY2(close(out.hostData()[i], host), qPrintable(QString("%1x%2 (%3, %4)").arg(rows).arg(cols).arg(r).arg(c)));
-          QVERIFY2(close(reference[i], host), qPrintable(QString("OpenCL %1x%2 (%3, %4)").arg(rows).arg(cols).arg(r).arg(c)));
+          QVERIFY2(close(out.hostData()[i], host),
+                   qPrintable(QString("%1x%2 (%3, %4)").arg(rows).arg(cols).arg(r).arg(c)));
+          QVERIFY2(close(reference[i], host),
+                   qPrintable(QString("OpenCL %1x%2 (%3, %4)").arg(rows).arg(cols).arg(r).arg(c)));
         }
     }
   }
@@ -198,11 +202,17 @@ class TestSkelCLStencil : public QObject {
       }
       return "no error";
     };
-    std::string m = message([] { Stencil<float(float)> s("float func(float x) { return get(x, 2); }", 1, OutOfBound::Nearest); });
+    std::string m = message(
+        [] { Stencil<float(float)> s("float func(float x) { return get(x, 2); }", 1, OutOfBound::Nearest); });
     QVERIFY2(m.find("reads beyond the halo of 1") != std::string::npos, m.c_str());
-    m = message([] { Stencil<float(float)> s("float func(float x) { int k = 1; return get(x, k); }", 1, OutOfBound::Nearest); });
+    m = message([] {
+      Stencil<float(float)> s("float func(float x) { int k = 1; return get(x, k); }", 1, OutOfBound::Nearest);
+    });
     QVERIFY2(m.find("constant offsets") != std::string::npos, m.c_str());
-    m = message([] { Stencil<float(float)> s("float func(float x) { return get(x, 1) + get(x, 1, 0); }", 1, OutOfBound::Nearest); });
+    m = message([] {
+      Stencil<float(float)> s("float func(float x) { return get(x, 1) + get(x, 1, 0); }", 1,
+                              OutOfBound::Nearest);
+    });
     QVERIFY2(m.find("both as get(in, dx) and as get(in, dx, dy)") != std::string::npos, m.c_str());
     m = message([] { Stencil<float(float)> s("int func(float x) { return 1; }", 1, OutOfBound::Nearest); });
     QVERIFY2(m.find("the return type is int") != std::string::npos, m.c_str());
