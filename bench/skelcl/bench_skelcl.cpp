@@ -9,7 +9,9 @@
 // prints `case size devices total_ms upload_ms kernels_ms download_ms rate_total rate_kernels
 // unit check host_alloc_ms` (medians; the last: allocating and zeroing a host vector of the
 // output's size, which a download of a new output starts with). Cases: matmul (AllPairs in
-// zip-reduce form, A block-distributed, B copied; GFLOP/s). Exit status 2 on a bad argument or a
+// zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
+// image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
+// one halo row; GB/s of the image read and the result written). Exit status 2 on a bad argument or a
 // device error, 1 when the check fails.
 #include <fmt/format.h>
 
@@ -25,6 +27,7 @@
 
 #include "core/support/Diagnostic.h"
 #include "skelcl/SkelCL.h"
+#include "skelcl/programs/GaussianBlur.h"
 
 namespace {
 
@@ -141,7 +144,8 @@ const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet
 cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
-          {"matmul", matmul},
+          {"blur", blur},
+      {"matmul", matmul},
       };
   return c;
 }
