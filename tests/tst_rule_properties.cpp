@@ -71,6 +71,14 @@ const char* kSeeds[] = {
     "fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => "
     "add(acc, "
     "mult(p))), 0.0f) $ zip(b, a))) $ B)) $ A",
+    // Lift's 2-D stencil rules: the reorderings of slide, map(join) and transposes, and 2-D tiling.
+    "fun f(T: [[[float]2]4]8*N) = slide(3, 1) o map(join) $ T",
+    "fun f(T: [[[float]8]4]8*N) = slide(3, 1) o map(map(slide(2, 2))) $ T",
+    "fun f(T: [[[[[float]2]3]4]2]2*N) = map(map(map(transpose))) o map(transpose) $ T",
+    "fun f(T: [[[[float]8]3]4]2*N) = map(map(map(slide(3, 1)))) o map(transpose) $ T",
+    "fun f(T: [[[float]8]4]2*N) = map(slide(3, 1)) o map(transpose) $ T",
+    "fun f(x: [[float]4*N]4*M) = map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) o "
+    "pad2D(1, 1, clamp) $ x",
     // md_hom (seed 001) beyond the examples: a lambda as scalar function, a plain 3-D input with two
     // reduced dimensions, a reduction outside a ++ dimension, and a nest that is an md_hom.
     "fun f(A: [[float]8]4*N, v: [float]8) = md_hom(fun(p => mult(get(0, p), get(1, p))), (++, add)) $ "

@@ -420,6 +420,34 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N) =
   join o map(map(reduce(add, 0.0f)) o slide(3, 1)) o slide(6, 4) o pad(1, 1, clamp) $ x)",
      R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "v=4", R"(not a slide)"},
+    {"slide-promotion", R"(fun f(T: [[[float]2]4]8*N) = slide(3, 1) o map(join) $ T)", "0", "",
+     R"(fun f(T: [[[float]2]4]8*N) =
+  map(map(join)) o slide(3, 1) $ T)",
+     R"(fun f(T: [[[float]2]4]8*N) = slide(3, 1) o map(transpose) $ T)", "0", "", R"(not a map(join))"},
+    {"slide-swap", R"(fun f(T: [[[float]8]4]8*N) = slide(3, 1) o map(map(slide(2, 2))) $ T)", "0", "",
+     R"(fun f(T: [[[float]8]4]8*N) =
+  map(map(map(slide(2, 2)))) o slide(3, 1) $ T)",
+     R"(fun f(T: [[[float]8]4]8*N) = slide(3, 1) o map(map(split(2))) $ T)", "0", "", R"(not a map(map(slide)))"},
+    {"transpose-swap", R"(fun f(T: [[[[[float]2]3]4]2]8*N) = map(map(map(transpose))) o map(transpose) $ T)", "0", "",
+     R"(fun f(T: [[[[[float]2]3]4]2]8*N) =
+  map(transpose) o map(map(map(transpose))) $ T)",
+     R"(fun f(T: [[[[[float]2]3]4]2]8*N) = map(map(map(transpose))) o map(map(transpose)) $ T)", "0", "", R"(not a map(transpose))"},
+    {"slide-transpose-swap", R"(fun f(T: [[[[float]8]3]4]2*N) = map(map(map(slide(3, 1)))) o map(transpose) $ T)", "0", "",
+     R"(fun f(T: [[[[float]8]3]4]2*N) =
+  map(transpose) o map(map(map(slide(3, 1)))) $ T)",
+     R"(fun f(T: [[[[float]8]3]4]2*N) = map(map(map(slide(3, 1)))) $ T)", "0", "", R"(not a map(transpose))"},
+    {"slide-transpose-reordering", R"(fun f(T: [[[float]8]4]2*N) = map(slide(3, 1)) o map(transpose) $ T)", "0", "",
+     R"(fun f(T: [[[float]8]4]2*N) =
+  map(map(transpose)) o map(transpose) o map(map(slide(3, 1))) $ T)",
+     R"(fun f(T: [[[float]8]4]2*N) = map(slide(3, 1)) $ T)", "0", "", R"(not a map(transpose))"},
+    {"tile-slide-2d", R"(fun f(x: [[float]4*N]4*M) = slide2D(3, 1) o pad2D(1, 1, clamp) $ x)", "0", "v=4",
+     R"(fun f(x: [[float]4*N]4*M) =
+  map(join) o join o map(transpose) o map(map(slide2D(3, 1))) o slide2D(6, 4) o pad2D(1, 1, clamp) $ x)",
+     R"(fun f(x: [[float]4*N]4*M) = slide2D(3, 1, 2, 1) o pad2D(1, 1, clamp) $ x)", "0", "v=4", R"(not a slide2D(n, s))"},
+    {"tile-2d-stencils", R"(fun f(x: [[float]4*N]4*M) = map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) o pad2D(1, 1, clamp) $ x)", "0", "v=4",
+     R"(fun f(x: [[float]4*N]4*M) =
+  map(join) o join o map(transpose) o map(map(fun(tile => map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) $ tile))) o slide2D(6, 4) o pad2D(1, 1, clamp) $ x)",
+     R"(fun f(x: [[float]4*N]4*M) = map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) o pad2D(1, 1, clamp) $ x)", "0", "v=3", R"(rows: the tile step 3 does not provably divide)"},
     {"slide-split", R"(fun f(x: [float]8*N) = slide(4, 4) $ x)", "0", "",
      R"(fun f(x: [float]8*N) =
   split(4) $ x)",
