@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <climits>
 #include <functional>
 
 namespace lift::codegen {
@@ -47,6 +48,14 @@ uint64_t positive(arith::Expr e, const arith::Env& sizes, const std::string& wha
         fmt::format("{} would have {} elements ({} = {} at {}): these sizes make the allocation "
                     "impossible",
                     what, v, arith::toString(e), v, at));
+  }
+  if (v > INT32_MAX) {  // docs/ARITH.md, "Overflow"
+    std::string at;
+    for (auto& [n, x] : sizes) at += fmt::format("{}{}={}", at.empty() ? "" : ", ", n, x);
+    throw LiftError(
+        fmt::format("{} would have {} elements at {}: the kernel indexes its buffers with 32-bit "
+                    "int, so a buffer holds at most 2147483647 elements",
+                    what, v, at));
   }
   return static_cast<uint64_t>(v);
 }

@@ -5,10 +5,11 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "core/lang/Parser.h"
+#include "core/support/Elided.h"
+#include "core/support/FileRead.h"
 #include "core/support/FileWrite.h"
 
 namespace lift::rewrite {
@@ -46,6 +47,8 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
   bool seenProgram = false;
   while (std::getline(in, raw)) {
     ++lineNo;
+    // A UTF-8 byte-order mark (some editors start every file with one) takes no column.
+    if (lineNo == 1 && raw.compare(0, 3, "\xEF\xBB\xBF") == 0) raw.erase(0, 3);
     std::string content = raw, comment;
     if (size_t hash = raw.find('#'); hash != std::string::npos) {
       content = raw.substr(0, hash);
@@ -70,8 +73,10 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
     size_t i = 0;
     while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
     if (i > 0 && i < line.size() && line[i] == '.') {
-      line = trim(line.substr(i + 1));
-      col += static_cast<int>(i + 1);
+      std::string rest = line.substr(i + 1);
+      size_t blanks = rest.find_first_not_of(" \t");
+      col += static_cast<int>(i + 1 + (blanks == std::string::npos ? 0 : blanks));  // at the step itself
+      line = trim(rest);
     }
     DerivationStep step;
     step.line = lineNo;
@@ -86,7 +91,7 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
           auto loc = head[0] == '@' ? Location::parse(head.substr(1)) : std::nullopt;
           if (!loc)
             failAt(file, text, lineNo, col,
-                   fmt::format("bad strategy location '{}': expected strategy@LOC:", head));
+                   fmt::format("bad strategy location '{}': expected strategy@LOC:", elided(head)));
           step.focus = *loc;
         }
         step.strategy = trim(line.substr(colon + 1));
@@ -105,13 +110,7 @@ Derivation Derivation::parse(const std::string& text, const std::string& file) {
   return d;
 }
 
-Derivation Derivation::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw LiftError(fmt::format("cannot read derivation file '{}'", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
-}
+Derivation Derivation::load(const std::string& path) { return parse(readInputFile(path), path); }
 
 std::string Derivation::toText() const {
   std::string out;
@@ -175,7 +174,7 @@ ReplayResult replay(const Derivation& d, const TypedProgram& start,
     auto where = [&](const std::string& msg) {
       Diagnostic diag;
       diag.loc = SourceLoc{d.file, step.line, 1};
-      diag.message = fmt::format("step {} ({}): {}", i + 1, step.text(), msg);
+      diag.message = fmt::format("step {} ({}): {}", i + 1, elided(step.text()), msg);
       return LiftError(diag);
     };
     if (step.kind == DerivationStep::Kind::Rewrite) {

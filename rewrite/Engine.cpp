@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/ir/Build.h"
+#include "core/support/Elided.h"
 
 namespace lift::rewrite {
 
@@ -72,8 +73,9 @@ RewriteStep RewriteStep::parse(std::string_view spec, const RuleRegistry& regist
   }
   auto loc = Location::parse(locText);
   if (!loc)
-    throw LiftError(fmt::format(
-        "bad location '{}' in '{}': expected dot-separated child indices such as 0.1.0", locText, spec));
+    throw LiftError(
+        fmt::format("bad location '{}' in '{}': expected dot-separated child indices such as 0.1.0",
+                    elided(locText), elided(spec)));
   RewriteStep step{rule, *loc, ParamValues::parse(paramText)};
   ParamValues completed = step.params;
   if (std::string err = rule->completeParams(completed); !err.empty()) throw LiftError(err);

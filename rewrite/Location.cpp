@@ -5,6 +5,9 @@
 
 #include <charconv>
 
+#include "core/lang/Parser.h"
+#include "core/support/Elided.h"
+
 namespace lift::rewrite {
 
 std::optional<Location> Location::parse(std::string_view text) {
@@ -20,6 +23,8 @@ std::optional<Location> Location::parse(std::string_view text) {
     auto [p, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
     if (ec != std::errc() || p != part.data() + part.size() || v < 0 || v > kMaxLocationStep)
       return std::nullopt;
+    if (steps.size() == static_cast<size_t>(lang::kMaxProgramDepth))
+      return std::nullopt;  // deeper than any program
     steps.push_back(v);
     i = j + 1;
   }
@@ -139,12 +144,14 @@ Resolved resolve(const ir::Lambda& main, const Location& loc, std::string* error
         Location prefix(
             std::vector<int>(loc.steps().begin(), loc.steps().begin() + static_cast<std::ptrdiff_t>(d)));
         size_t n = locationChildren(cur).size();
-        *error =
-            n == 0 ? fmt::format("location {} does not exist: {} ({}) has no children", loc.toString(),
-                                 prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur))
-                   : fmt::format("location {} does not exist: {} ({}) has children 0..{}", loc.toString(),
-                                 prefix.isMain() ? "the main function" : prefix.toString(), describeNode(cur),
-                                 n - 1);
+        *error = n == 0 ? fmt::format("location {} does not exist: {} ({}) has no children",
+                                      elided(loc.toString()),
+                                      prefix.isMain() ? "the main function" : elided(prefix.toString()),
+                                      describeNode(cur))
+                        : fmt::format("location {} does not exist: {} ({}) has children 0..{}",
+                                      elided(loc.toString()),
+                                      prefix.isMain() ? "the main function" : elided(prefix.toString()),
+                                      describeNode(cur), n - 1);
       }
       return {};
     }

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "core/support/Elided.h"
 #include "rewrite/Strategy.h"
 
 namespace lift::rewrite {
@@ -149,7 +150,7 @@ class StrategyParser {
       auto l = Location::parse(loc);
       if (!l) {
         i_ = locStart;
-        error(fmt::format("bad location '{}' (expected dot-separated indices 0..{}, e.g. 0.1)", loc,
+        error(fmt::format("bad location '{}' (expected dot-separated indices 0..{}, e.g. 0.1)", elided(loc),
                           kMaxLocationStep));
       }
       expect(",");

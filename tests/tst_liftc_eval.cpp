@@ -153,7 +153,7 @@ fun f(x: [float]N*2) = join o map(reduce(add, 0.0f)) o split(4) $ x
   void badProgramsExitWithTwo() {
     Run missing = liftc({"eval", "no-such-file.lift"});
     QCOMPARE(missing.exitCode, 2);
-    QVERIFY(missing.err.contains("cannot open 'no-such-file.lift'"));
+    QVERIFY(missing.err.contains("cannot read 'no-such-file.lift': No such file or directory"));
     QString syntax = write("syntax.lift", "size N;\nfun f(x: [float]N) = map(\n");
     Run s = liftc({"eval", syntax});
     QCOMPARE(s.exitCode, 2);

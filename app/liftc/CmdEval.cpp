@@ -7,6 +7,10 @@
 // against the constraints of the program's types before anything runs. A program that
 // type-checks only for some sizes (its divisibility conditions cannot be proven for all)
 // still runs at sizes where it does, with a note.
+//
+// The interpreter has a budget (--max-applications, about 15 s by default): a run whose counted
+// cost or whose inputs and result exceed it is refused before anything is allocated, and one
+// whose cost could not be counted stops when it is spent; both say to use --small or --size.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -23,6 +27,7 @@
 #include "core/interp/Interpreter.h"
 #include "core/interp/RandomInputs.h"
 #include "core/interp/Sizes.h"
+#include "core/interp/WorkCount.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
 
@@ -71,13 +76,52 @@ void summarise(const interp::Value& v, std::map<ScalarKind, Summary>& out) {
 
 std::string number(double x) { return fmt::format("{:.6g}", x); }
 
+// The interpreter makes about 1.5 million function applications a second on one core.
+constexpr uint64_t kDefaultMaxApplications = 20'000'000;
+// Bytes of the inputs and the result (a value takes at least 8 bytes a scalar in the
+// interpreter, more than the element size countWork counts) within the default budget.
+constexpr double kMaxBytesPerApplicationBudget = 50;
+
 struct EvalArgs {
   std::string file;
   arith::Env sizes;
   uint64_t seed = 1;
   size_t show = 16;
   bool small = false;
+  uint64_t maxApplications = kDefaultMaxApplications;  // 0: no budget
 };
+
+std::string sizesText(const ir::Program& p, const arith::Env& sizes) {
+  std::string out;
+  for (auto& s : p.sizes) out += fmt::format("{}{}={}", out.empty() ? "" : ",", s.name, sizes.at(s.name));
+  return out.empty() ? "no sizes" : out;
+}
+
+const char* const kBudgetHint =
+    "run it at small sizes with --small, choose them with --size, or raise the budget with "
+    "--max-applications N (0: none)";
+
+// Refuses, before any input is allocated, a run the interpreter's budget cannot pay for.
+void checkBudget(const ir::Program& p, const arith::Env& sizes, uint64_t maxApplications) {
+  if (maxApplications == 0) return;
+  interp::WorkCount work;
+  try {
+    work = interp::countWork(p, sizes);
+  } catch (const LiftError&) {
+    return;  // not counted: the interpreter's own limit stops it
+  }
+  double maxBytes = kMaxBytesPerApplicationBudget * static_cast<double>(maxApplications);
+  if (work.applications > static_cast<double>(maxApplications))
+    throw LiftError(fmt::format(
+        "at {} the interpreter would make about {:.3g} function applications, more than its budget of {}: {}",
+        sizesText(p, sizes), work.applications, maxApplications, kBudgetHint));
+  if (work.bytes() > maxBytes)
+    throw LiftError(
+        fmt::format("at {} the inputs and the result take {}, more than the interpreter's budget "
+                    "of {}: {}",
+                    sizesText(p, sizes), interp::siPrefixed(work.bytes(), "B"),
+                    interp::siPrefixed(maxBytes, "B"), kBudgetHint));
+}
 
 int runEval(const EvalArgs& args) {
   const std::string& file = args.file;
@@ -121,6 +165,7 @@ int runEval(const EvalArgs& args) {
   std::printf("sizes:   %s\n", sizeLine.empty() ? "none" : sizeLine.c_str());
   std::fflush(stdout);
 
+  checkBudget(p, sizes, args.maxApplications);
   std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, seed);
   std::string inputLine;
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -141,7 +186,17 @@ int runEval(const EvalArgs& args) {
                  inputScalars);
 
   auto start = std::chrono::steady_clock::now();
-  interp::Value out = interp::interpret(p, inputs, sizes);
+  interp::InterpOptions opts;
+  opts.maxApplications = args.maxApplications;
+  interp::Value out;
+  try {
+    out = interp::interpret(p, inputs, sizes, opts);
+  } catch (const interp::InterpError& e) {
+    if (e.kind() != interp::InterpError::Kind::Limit) throw;
+    Diagnostic d = e.diagnostic();
+    d.message += fmt::format(" at {}: {}", sizesText(p, sizes), kBudgetHint);
+    throw LiftError(d);
+  }
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
   std::printf("output:  %s\n", out.type().toString().c_str());
@@ -167,6 +222,11 @@ const CommandRegistration registration(Command{
       cmd.add_option("--seed", args->seed, "the seed of the random inputs (default 1)")
           ->check(integerIn(0, std::numeric_limits<int64_t>::max()));
       cmd.add_flag("--small", args->small, "the smallest valid sizes instead of the program's defaults");
+      cmd.add_option("--max-applications", args->maxApplications,
+                     fmt::format("the interpreter's budget in function applications (default {}, about 15 s; "
+                                 "0: none)",
+                                 kDefaultMaxApplications))
+          ->check(integerIn(0, std::numeric_limits<int64_t>::max()));
       cmd.add_option("--show", args->show, "how many output values to print (default 16)")
           ->check(integerIn(1));
       return [args] { return runEval(*args); };

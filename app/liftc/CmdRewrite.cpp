@@ -13,6 +13,7 @@
 #include "app/liftc/Options.h"
 #include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
+#include "core/support/Elided.h"
 #include "core/support/FileWrite.h"
 #include "rewrite/Engine.h"
 #include "rewrite/Equivalence.h"
@@ -46,7 +47,8 @@ int runRewrite(const RewriteArgs& args) {
     } else if (k == "--at") {
       auto loc = Location::parse(v);
       if (!loc)
-        badArgument("--at", fmt::format("bad location '{}': expected dot-separated child indices", v));
+        badArgument("--at",
+                    fmt::format("bad location '{}': expected dot-separated child indices", elided(v)));
       focus = *loc;
     } else if (k == "--strategy") {
       items.push_back({v, std::nullopt, parseStrategy(v), focus});
@@ -60,7 +62,7 @@ int runRewrite(const RewriteArgs& args) {
     const Item& it = items[i];
     if (it.rewrite) {
       RewriteResult r = applyRewrite(cur, *it.rewrite);
-      if (!r) throw LiftError(fmt::format("step {} ({}): {}", i + 1, it.text, r.message));
+      if (!r) throw LiftError(fmt::format("step {} ({}): {}", i + 1, elided(it.text), r.message));
       cur = std::move(*r.program);
     } else {
       StrategyResult r = runStrategy(*it.strategy, cur, it.focus);

@@ -10,6 +10,7 @@
 #include "app/liftc/Command.h"
 #include "app/liftc/Options.h"
 #include "core/lang/Parser.h"
+#include "core/support/Elided.h"
 #include "rewrite/Engine.h"
 #include "rewrite/RuleDocs.h"
 
@@ -80,7 +81,7 @@ int runRules(const RulesArgs& args) {
     auto loc = Location::parse(locText);
     if (!loc)
       badArgument("--at", fmt::format("bad location '{}': expected dot-separated child indices such as 0.1.0",
-                                      locText));
+                                      elided(locText)));
     std::string why;
     Resolved r = resolve(p.main(), *loc, &why);
     if (!r) throw LiftError(why);

@@ -21,11 +21,8 @@
 // option, a program that is not lowered, bad sizes, unknown device, build failure, launch
 // failure, timeout, crash).
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -40,6 +37,7 @@
 #include "codegen/runtime/Worker.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
+#include "core/support/FileRead.h"
 
 namespace lift::liftc {
 namespace {
@@ -80,10 +78,12 @@ std::string buildText(const runtime::RunResult& r) {
 // The evaluation of the program with the kernel source of `file` in place of the generated one.
 codegen::Evaluation evaluateWithSource(const ir::Program& p, const codegen::EvaluationRequest& req,
                                        runtime::Evaluator& evaluator, const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw LiftError(fmt::format("--kernel: cannot read '{}'", file));
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  try {
+    text = readInputFile(file);
+  } catch (const LiftError& e) {
+    throw LiftError("--kernel: " + e.diagnostic().message);
+  }
   // The program's own kernel gives parameters and groups; --global/--local apply to the launch
   // only (the hand-written kernel may use another work-group shape than the program's).
   auto kernel = std::make_shared<codegen::CompiledKernel>(codegen::compileKernel(p, req.compile));
@@ -109,10 +109,10 @@ codegen::Evaluation evaluateWithSource(const ir::Program& p, const codegen::Eval
   codegen::EvaluationRequest plain = req;
   plain.global.clear();
   plain.local.clear();
-  if (text.str().find(kernel->kernelName) == std::string::npos)
+  if (text.find(kernel->kernelName) == std::string::npos)
     throw LiftError(fmt::format("--kernel: '{}' defines no kernel named '{}' (the program's name)", file,
                                 kernel->kernelName));
-  kernel->source = text.str();
+  kernel->source = text;
   kernel->lineNodes.clear();
   kernel->indices.clear();
   return codegen::evaluate(p, kernel, plain, evaluator);

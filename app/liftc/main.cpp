@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include <fmt/format.h>
@@ -60,6 +63,10 @@ std::string usageMessage(const CLI::ParseError& e, const CLI::App& app, const CL
   return what;
 }
 
+const char* const kOutOfMemory =
+    "out of memory: the program at these sizes needs more memory than this machine has (smaller --size "
+    "values or --small need less)";
+
 int run(int argc, char** argv) {
   CLI::App app("liftc: the command line of Lift Studio (derive OpenCL kernels by rewriting)", "liftc");
   auto formatter = std::make_shared<CLI::Formatter>();
@@ -107,6 +114,16 @@ int run(int argc, char** argv) {
     return usageError(usageMessage(e, app, cmd));
   } catch (const LiftError& e) {
     std::fprintf(stderr, "%s\n", e.diagnostic().format().c_str());
+    return kExitError;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: %s\n", name().c_str(), kOutOfMemory);
+    return kExitError;
+  } catch (const std::length_error&) {  // a vector larger than max_size(): as large a request
+    std::fprintf(stderr, "%s: error: %s\n", name().c_str(), kOutOfMemory);
+    return kExitError;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "%s: error: cannot use '%s': %s\n", name().c_str(), e.path1().c_str(),
+                 e.code().message().c_str());
     return kExitError;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: error: %s\n", name().c_str(), e.what());

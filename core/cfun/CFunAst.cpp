@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "core/support/SourceExcerpt.h"
+
 namespace lift::cfun {
 
 uint32_t slotCount(Type t) {
@@ -66,11 +68,7 @@ Diagnostic bodyDiagnostic(const std::string& file, const std::string& text, Loc 
   std::string src = text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
   // The first line of the body starts in the middle of the file's line: indent it to its column.
   if (rel == 1) src = std::string(static_cast<size_t>(std::max(0, start.col - 1)), ' ') + src;
-  if (src.size() > 200) src.resize(200);
-  std::string caret;
-  for (int i = 1; i < loc.col && i - 1 < static_cast<int>(src.size()); ++i)
-    caret += src[i - 1] == '\t' ? '\t' : ' ';
-  d.sourceLine = "  " + src + "\n  " + caret + "^";
+  d.sourceLine = sourceExcerpt(std::move(src), loc.col);
   return d;
 }
 

@@ -21,6 +21,7 @@
 #include "core/cfun/CFun.h"
 #include "core/cfun/CFunAst.h"
 #include "core/cfun/CFunBuiltins.h"
+#include "core/support/LineIndex.h"
 
 namespace lift::cfun {
 
@@ -98,7 +99,7 @@ class Parser {
  public:
   Parser(const std::string& text, const std::vector<std::pair<std::string, Type>>& params, Type ret,
          const std::string& file, int line, int col)
-      : text_(text), file_(file), line0_(line), col0_(col) {
+      : text_(text), lines_(text), file_(file), line0_(line), col0_(col) {
     body_ = std::make_shared<Body>();
     body_->file = file;
     body_->text = text;
@@ -140,7 +141,7 @@ class Parser {
   // ----- positions and errors -----
 
   Loc locAt(size_t offset) const {
-    auto [l, c] = lineColOf(text_, offset);
+    auto [l, c] = lines_.lineColOf(offset);
     return {line0_ + l - 1, l == 1 ? col0_ + c - 1 : c};
   }
 
@@ -1256,6 +1257,7 @@ class Parser {
   }
 
   const std::string& text_;
+  LineIndex lines_;  // positions of the text's offsets, for every token's location
   std::string file_;
   int line0_, col0_;
   std::vector<Token> tokens_;

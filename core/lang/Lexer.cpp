@@ -26,7 +26,11 @@ std::string describe(const Token& t) {
   }
 }
 
-Lexer::Lexer(const std::string& text, std::string file) : text_(text), file_(std::move(file)) {}
+Lexer::Lexer(const std::string& text, std::string file) : text_(text), file_(std::move(file)) {
+  // A UTF-8 byte-order mark (some editors start every file with one) is not part of the program;
+  // it takes no column.
+  if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0) pos_ = 3;
+}
 
 const Token& Lexer::peek(size_t k) {
   while (ahead_.size() <= k) ahead_.push_back(scan());

@@ -14,10 +14,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <unordered_set>
 
 #include "core/cfun/CFun.h"
@@ -25,6 +23,7 @@
 #include "core/ir/Prelude.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Lexer.h"
+#include "core/support/FileRead.h"
 
 namespace lift::lang {
 
@@ -37,6 +36,11 @@ namespace {
 
 // The largest integer allowed in a size expression or as a size default.
 constexpr int64_t kMaxSizeLiteral = INT32_MAX;
+
+// Items of one list: arguments of a call, inputs, parameters, components of a tuple type, sizes.
+// Code generation is superlinear in the width of a tuple (a 10,001-way zip took 16 s to
+// compile), and no device takes more than a few hundred kernel arguments.
+constexpr size_t kMaxListLength = 256;
 
 const char* const kKeywords[] = {"fun", "userfun", "size", "o", "true", "false", "zeros", "fill"};
 
@@ -152,6 +156,11 @@ class Parser {
     int depth = 1;
     bool isValue() const { return value != nullptr; }
   };
+
+  // Refuses a list that grew beyond kMaxListLength, at its next item.
+  void checkListLength(size_t items, const Token& at, const char* what) {
+    if (items >= kMaxListLength) error(at, fmt::format("too many {} (at most {})", what, kMaxListLength));
+  }
 
   struct Nest {
     Nest(Parser& p, const Token& at) : p_(p) {
@@ -283,6 +292,7 @@ class Parser {
     depth = 0;
     if (peek().kind != Tok::RParen) {
       do {
+        checkListLength(args.size(), peek(), "arguments");
         Term a = expr();
         args.push_back(requireValue(a, fmt::format("an argument of {}", context)));
         depth = std::max(depth, a.depth);
@@ -338,6 +348,7 @@ ir::Program Parser::program() {
 void Parser::sizeDecl() {
   next();  // size
   do {
+    checkListLength(sizes_.size(), peek(), "sizes");
     Token name = expectIdent("a size name");
     checkNewName(name, "size");
     std::string n(name.text);
@@ -371,6 +382,7 @@ void Parser::userFunDecl() {
   if (peek().kind != Tok::RParen) {
     do {
       Token at = peek();
+      checkListLength(def->params.size(), at, "parameters");
       Type t = type();
       if (t.isArray()) error(at, "parameters of user functions are scalars, vectors or tuples, not arrays");
       Token pn = expectIdent("a parameter name after its type");
@@ -410,6 +422,7 @@ void Parser::mainDecl() {
   std::vector<ir::Param> params;
   if (peek().kind != Tok::RParen) {
     do {
+      checkListLength(params.size(), peek(), "inputs");
       Token pn = expectIdent("an input name");
       checkNewName(pn, "input");
       for (auto& p : params)
@@ -482,7 +495,10 @@ Type Parser::type() {
   }
   if (accept(Tok::LParen)) {
     std::vector<Type> elems{type()};
-    while (accept(Tok::Comma)) elems.push_back(type());
+    while (accept(Tok::Comma)) {
+      checkListLength(elems.size(), peek(), "components in a tuple type");
+      elems.push_back(type());
+    }
     expect(Tok::RParen, "')' after the tuple's types");
     return elems.size() == 1 ? elems[0] : Type::tuple(std::move(elems));
   }
@@ -765,6 +781,7 @@ Parser::Term Parser::lambda(const Token& funTok) {
   expect(Tok::LParen, "'(' after 'fun' (a lambda is written fun(x => body))");
   std::vector<ir::Param> params;
   auto param = [&] {
+    checkListLength(params.size(), peek(), "parameters");
     Token pn = expectIdent("a parameter name");
     checkNewName(pn, "parameter");
     for (auto& p : params)
@@ -1077,15 +1094,7 @@ ir::Program parseProgram(const std::string& text, const std::string& file) {
   return Parser(text, file).program();
 }
 
-ir::Program parseFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw LiftError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)), SourceLoc{path, 0, 0});
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw LiftError(fmt::format("cannot read '{}'", path), SourceLoc{path, 0, 0});
-  return parseProgram(ss.str(), path);
-}
+ir::Program parseFile(const std::string& path) { return parseProgram(readInputFile(path), path); }
 
 Type parseType(const std::string& text, const std::vector<ir::SizeDecl>& sizes, const std::string& file) {
   return Parser(text, file).typeOnly(sizes);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/support/SourceExcerpt.h"
+
 namespace lift {
 
 std::string Diagnostic::format() const {
@@ -62,11 +64,8 @@ Diagnostic makeDiagnostic(const std::string& file, const std::string& text, int 
   if (start != std::string::npos && start <= text.size()) {
     size_t end = text.find('\n', start);
     std::string src = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (src.size() > 200) src = src.substr(0, 200);
-    std::string caret;
-    for (int i = 1; i < col && i - 1 < static_cast<int>(src.size()); ++i)
-      caret += src[i - 1] == '\t' ? '\t' : ' ';
-    d.sourceLine = "  " + src + "\n  " + caret + "^";
+    if (line == 1 && src.compare(0, 3, "\xEF\xBB\xBF") == 0) src.erase(0, 3);  // a byte-order mark: no column
+    d.sourceLine = sourceExcerpt(std::move(src), col);
   }
   return d;
 }
