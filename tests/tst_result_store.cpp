@@ -177,6 +177,23 @@ class TestResultStore : public QObject {
       QVERIFY_THROWS_EXCEPTION(LiftError, r.addKernel(kernel("kernel void b() {}", 2.0)));
     }
     QCOMPARE(bytes(good), before);
+    // Nothing is left beside it either: a read of this WAL store (liftc results --db, --check, the
+    // inputs of --merge) left "-shm" and "-wal" files behind.
+    QVERIFY(ResultStore::integrityProblems(good.toStdString()).empty());
+    QVERIFY(!QFile::exists(good + "-shm") && !QFile::exists(good + "-wal"));
+    lift::test::LiftcRun listed = lift::test::runLiftc({"results", "--db", good});
+    QCOMPARE(listed.code, 0);
+    QVERIFY(!QFile::exists(good + "-shm") && !QFile::exists(good + "-wal"));
+    // A merge refused for one of its inputs leaves the output as it was (it was opened, and so
+    // changed, before the inputs were read).
+    QString out = path("out.sqlite");
+    QFile::copy(good, out);
+    QByteArray outBefore = bytes(out);
+    lift::test::LiftcRun refused =
+        lift::test::runLiftc({"results", "--merge", good, path("missing.sqlite"), "-o", out});
+    QCOMPARE(refused.code, 2);
+    QCOMPARE(bytes(out), outBefore);
+    QVERIFY(!QFile::exists(out + "-shm") && !QFile::exists(out + "-wal"));
 
     QString other = path("other.sqlite");
     {

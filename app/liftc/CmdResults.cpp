@@ -41,9 +41,17 @@ int merge(const ResultsArgs& args) {
   if (inputs.empty())
     badArgument("--merge", "expected the stores to merge: --merge A.sqlite B.sqlite ... -o OUT");
   if (args.output.empty()) badArgument("--merge", "expected -o OUT.sqlite, the store to merge into");
-  explore::ResultStore out(args.output);
+  // Every input is checked (it exists, is a whole result store, is not the output) before the
+  // output is opened: a refused merge leaves the output as it was.
   for (const std::string& in : inputs) {
     if (!std::filesystem::exists(in)) throw LiftError(fmt::format("no result store '{}'", in));
+    std::error_code ec;
+    if (std::filesystem::equivalent(in, args.output, ec))
+      throw LiftError(fmt::format("cannot merge the result store '{}' into itself", in));
+    explore::ResultStore check(in, explore::ResultStore::Access::ReadOnly);
+  }
+  explore::ResultStore out(args.output);
+  for (const std::string& in : inputs) {
     int64_t added = out.merge(in);
     std::printf("%s: %lld kernels added\n", in.c_str(), static_cast<long long>(added));
   }

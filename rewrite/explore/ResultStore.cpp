@@ -7,10 +7,12 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <map>
 #include <ostream>
 
 #include "core/support/Diagnostic.h"
+#include "core/support/FileRead.h"
 
 namespace lift::explore {
 
@@ -229,6 +231,29 @@ std::string csvField(const std::string& v) {
 
 std::string csvNumber(double v) { return v == 0 ? std::string("") : fmt::format("{:.6g}", v); }
 
+// How a read-only open names the file to SQLite. Without a "-wal" beside it no process is
+// writing it (a writer in WAL mode keeps one while it is open), so it is opened immutable: SQLite
+// then creates no "-shm" or "-wal" of its own, which a read must not leave behind. With one, a
+// plain read-only open sees what the writer committed.
+std::string readOnlyUri(const std::string& path) {
+  std::string uri = "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#')
+      uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    else
+      uri += c;
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(path + "-wal", ec)) uri += "?immutable=1";
+  return uri;
+}
+
+// A FIFO or device given as a store would block SQLite's open or be read without end.
+void refuseNonRegularFile(const std::string& path) {
+  if (std::string kind = nonRegularKind(path); !kind.empty())
+    throw LiftError(fmt::format("cannot open the result store '{}': it is {}, not a file", path, kind));
+}
+
 }  // namespace
 
 std::string hex64(uint64_t v) { return fmt::format("{:016x}", v); }
@@ -272,10 +297,12 @@ std::string ResultStore::now() {
 }
 
 ResultStore::ResultStore(const std::string& path, Access access) : path_(path) {
+  refuseNonRegularFile(path);
   bool readOnly = access == Access::ReadOnly;
-  int flags =
-      SQLITE_OPEN_FULLMUTEX | (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+  int flags = SQLITE_OPEN_FULLMUTEX | (readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+                                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  std::string name = readOnly ? readOnlyUri(path) : path;
+  if (sqlite3_open_v2(name.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
@@ -361,9 +388,10 @@ std::vector<std::string> ResultStore::integrityProblems(sqlite3* db, size_t max)
 }
 
 std::vector<std::string> ResultStore::integrityProblems(const std::string& path) {
+  refuseNonRegularFile(path);
   sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) !=
-      SQLITE_OK) {
+  if (sqlite3_open_v2(readOnlyUri(path).c_str(), &db,
+                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
     std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
     throw LiftError(fmt::format("cannot open the result store '{}': {}", path, msg));
