@@ -4,6 +4,7 @@
 // rule with "did you mean", missing location, rule that does not apply with its reason, bad
 // parameter) exit with status 2 and a clear message; derive replays shipped derivations.
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <QtTest/QtTest>
 
 #include <fstream>
@@ -231,6 +232,21 @@ class TestLiftcRules : public QObject {
                          dir.filePath("no/such/x.lift")});
     QCOMPARE(missing.code, 2);
     QVERIFY2(missing.err.contains("cannot write"), qPrintable(missing.err));
+  }
+
+  // -o naming a device or FIFO was replaced by the renamed temporary: as root, `-o /dev/null`
+  // turned /dev/null into a regular file. Now it is refused and left as it is.
+  void writingOverADeviceOrFifoIsRefused() {
+    QTemporaryDir dir;
+    QString fifo = dir.filePath("out.fifo");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    Run r = liftc({"derive", "resources/derivations/vecsum_listing_5_8.derivation", "-o", fifo});
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.err.contains("it is not a regular file"), qPrintable(r.err));
+    struct stat st {};
+    QCOMPARE(::stat(fifo.toLocal8Bit().constData(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System), QStringList{"out.fifo"});
   }
 };
 

@@ -25,6 +25,10 @@ void writeFileAtomically(const std::string& path, std::string_view text) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw LiftError(fmt::format("cannot write '{}': it is a folder", path));
+  // The rename would replace a device or FIFO (as root, /dev/null itself) with a regular file.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw LiftError(
+        fmt::format("cannot write '{}': it is not a regular file (a device, FIFO or socket)", path));
   std::string tmpl = path + ".tmp-XXXXXX";
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
