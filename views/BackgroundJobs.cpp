@@ -3,6 +3,12 @@
 
 #include <QEventLoop>
 #include <QTimer>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <stdexcept>
+
+#include "core/support/Diagnostic.h"
 
 namespace lift::views {
 
@@ -23,6 +29,29 @@ BackgroundJobs::~BackgroundJobs() {
   cancel();
   pool_.waitForDone();
   state_->pending = 0;  // what is still queued is dropped; a wait() further up the stack ends
+}
+
+QString BackgroundJobs::describeCurrentException() {
+  try {
+    throw;
+  } catch (const LiftError& e) {
+    return QString::fromStdString(e.diagnostic().format());
+  } catch (const std::bad_alloc&) {
+    return "Out of memory: the work needs more memory than this machine has (smaller sizes need less).";
+  } catch (const std::length_error&) {  // a vector larger than max_size(): as large a request
+    return "Out of memory: the work needs more memory than this machine has (smaller sizes need less).";
+  } catch (const std::exception& e) {
+    return QString("Internal error: %1.").arg(QString::fromUtf8(e.what()));
+  } catch (...) {
+    return "Internal error: an unknown exception.";
+  }
+}
+
+void BackgroundJobs::reportFailure(const JobControl::State& state, const QString& failure) {
+  if (state.failed)
+    state.failed(failure);
+  else
+    std::fprintf(stderr, "lift-studio: background work failed: %s\n", qPrintable(failure));
 }
 
 void BackgroundJobs::wait() {

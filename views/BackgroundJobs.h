@@ -4,11 +4,14 @@
 // result is dropped and the job may stop early (JobControl::stale()), so "a newer click wins" is
 // cancel() then start(). A job may also post() values before it ends (a search's events), with
 // the same rule. The destructor cancels and waits, so work never outlives what it captured and
-// nothing arrives for an owner that is gone.
+// nothing arrives for an owner that is gone. Whatever a job throws (std::bad_alloc included) is
+// caught on the pool: an exception escaping a pool thread would abort the whole app. The owner
+// hears of it through onFailure() instead of the result.
 #pragma once
 
 #include <QMetaObject>
 #include <QObject>
+#include <QString>
 #include <QThread>
 #include <QThreadPool>
 #include <atomic>
@@ -32,6 +35,7 @@ class JobControl {
   struct State {
     std::atomic<uint64_t> cancelledUpTo{0};
     int pending = 0;  // started and not yet delivered (or dropped); the owner's thread only
+    std::function<void(const QString&)> failed;  // the owner's thread only
   };
   JobControl(std::shared_ptr<State> state, QObject* owner, uint64_t id)
       : state_(std::move(state)), owner_(owner), id_(id) {}
@@ -57,17 +61,30 @@ class BackgroundJobs {
     ++state_->pending;
     pool_.start([control, work = std::move(work), deliver = std::move(deliver)]() mutable {
       using Result = decltype(runWork(work, control));
-      auto result = std::make_shared<Result>(runWork(work, control));
+      std::shared_ptr<Result> result;
+      QString failure;
+      try {
+        result = std::make_shared<Result>(runWork(work, control));
+      } catch (...) {
+        failure = describeCurrentException();
+      }
       QMetaObject::invokeMethod(
           control.owner_,
-          [control, result, deliver]() mutable {
+          [control, result, deliver, failure]() mutable {
             --control.state_->pending;
-            if (!control.stale()) deliver(std::move(*result));
+            if (control.stale()) return;
+            if (result)
+              deliver(std::move(*result));
+            else
+              reportFailure(*control.state_, failure);
           },
           Qt::QueuedConnection);
     });
     return lastId_;
   }
+  // Called on the owner's thread, instead of the result, with a sentence saying what a job threw
+  // ("Out of memory.", "Internal error: ..."). Without a handler it goes to stderr.
+  void onFailure(std::function<void(const QString&)> f) { state_->failed = std::move(f); }
   // Every job started so far becomes stale.
   void cancel() { state_->cancelledUpTo.store(lastId_); }
   // Jobs started whose result has not been delivered or dropped yet.
@@ -76,6 +93,10 @@ class BackgroundJobs {
   void wait();
 
  private:
+  // What the exception being handled is, as a sentence.
+  static QString describeCurrentException();
+  static void reportFailure(const JobControl::State& state, const QString& failure);
+
   template <typename Work>
   static auto runWork(Work& work, const JobControl& control) {
     if constexpr (std::is_invocable_v<Work&, const JobControl&>)

@@ -5,9 +5,10 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
+
+#include "views/AppFiles.h"
 
 namespace lift::views {
 
@@ -46,12 +47,10 @@ void saveAs(QWidget* parent, const QString& title, const QString& name, const QS
 }
 
 bool writeText(QWidget* parent, const QString& path, const QByteArray& data) {
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit()) {
-    QMessageBox::warning(parent, "Save", "Cannot write " + path + ": " + f.errorString());
-    return false;
-  }
-  return true;
+  QString error;
+  if (writeWholeFile(path, data, &error)) return true;
+  QMessageBox::warning(parent, "Save", error);
+  return false;
 }
 
 void warnUnless(QWidget* parent, bool ok, const QString& title, const QString& error) {

@@ -3,6 +3,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QBuffer>
 #include <QComboBox>
 #include <QDirIterator>
 #include <QDockWidget>
@@ -22,6 +23,7 @@
 #include "codegen/Evaluation.h"
 #include "core/ir/ProgramGraph.h"
 #include "rewrite/explore/CodegenTunables.h"
+#include "views/AppFiles.h"
 #include "views/DerivationHistory.h"
 #include "views/DeviceChoice.h"
 #include "views/FileDialogs.h"
@@ -375,14 +377,14 @@ bool MainWindow::openText(const QString& text, const QString& file) {
 }
 
 bool MainWindow::openFile(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    warn("Open program", "Cannot read " + path + ": " + f.errorString());
+  QString text, error;
+  if (!readInputText(path, &text, &error)) {
+    warn("Open program", error);
     return false;
   }
   if (!askToKeepWork("Opening " + QFileInfo(path).fileName())) return false;
   recent_->add(path);
-  return openText(QString::fromUtf8(f.readAll()), path);
+  return openText(text, path);
 }
 
 bool MainWindow::openSession(const QString& path) {
@@ -517,7 +519,15 @@ bool MainWindow::saveScreenshot(const QString& path) {
   for (int i = 0; i < 5; ++i) QApplication::processEvents();
   graph_->fit();
   QApplication::processEvents();
-  return grab().save(path);
+  // Encoded in memory, then written whole (a temporary renamed over the target; a device or FIFO
+  // is refused rather than blocked on or replaced).
+  QByteArray png;
+  QBuffer buffer(&png);
+  if (!buffer.open(QIODevice::WriteOnly) || !grab().save(&buffer, "PNG")) return false;
+  QString error;
+  if (writeWholeFile(path, png, &error)) return true;
+  std::fprintf(stderr, "lift-studio: %s\n", qPrintable(error));
+  return false;
 }
 
 }  // namespace lift::views

@@ -54,6 +54,10 @@ RulePalette::RulePalette(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   header_ = new QLabel("Click a node in the graph to see the rules that apply there.", this);
+  finder_.onFailure([this](const QString& why) {
+    header_->setText(QString("<b>%1</b> — the rules could not be listed: %2")
+                         .arg(header_->property("what").toString().toHtmlEscaped(), why.toHtmlEscaped()));
+  });
   header_->setObjectName("ruleHeader");
   header_->setWordWrap(true);
   showAll_ = new QCheckBox("Show rules that do not apply", this);

@@ -8,6 +8,12 @@ SearchJob::SearchJob(explore::SearchProblem problem, explore::SearchOptions opti
     : QObject(parent), storePath_(std::move(storePath)) {
   if (!storePath_.isEmpty()) store_ = std::make_shared<explore::ResultStore>(storePath_.toStdString());
   runner_ = std::make_shared<explore::SearchRunner>(std::move(problem), std::move(options), store_.get());
+  job_.onFailure([this](const QString& why) {  // what run() let escape: the search ends in an error
+    explore::SearchSummary summary;
+    summary.stopReason = explore::StopReason::Error;
+    summary.error = why.toStdString();
+    emit finished(summary);
+  });
 }
 
 // run() returns soon after cancel(); job_ then waits for it and drops what is still queued.

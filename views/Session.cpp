@@ -2,12 +2,10 @@
 #include "views/Session.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QTimer>
 #include <QUndoCommand>
@@ -18,6 +16,7 @@
 #include "core/lang/Printer.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/DerivationReport.h"
+#include "views/AppFiles.h"
 #include "views/CompileOptionsJson.h"
 #include "views/DerivationTreeModel.h"
 #include "views/TreeReplay.h"
@@ -38,23 +37,6 @@ class MoveCommand : public QUndoCommand {
   Session* session_;
   int from_, to_;
 };
-
-bool writeFile(const QString& path, const QByteArray& data, QString* error) {
-  QSaveFile f(path);
-  if (f.open(QIODevice::WriteOnly) && f.write(data) == data.size() && f.commit()) return true;
-  if (error) *error = "Cannot write " + path + ": " + f.errorString();
-  return false;
-}
-
-bool readFile(const QString& path, QString* text, QString* error) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    if (error) *error = "Cannot read " + path + ": " + f.errorString();
-    return false;
-  }
-  *text = QString::fromUtf8(f.readAll());
-  return true;
-}
 
 QString fromStd(const std::string& s) { return QString::fromStdString(s); }
 }  // namespace
@@ -86,6 +68,8 @@ Session::Session(QObject* parent)
   autosave_->setSingleShot(true);
   autosave_->setInterval(1000);
   connect(autosave_, &QTimer::timeout, this, &Session::writeAutosave);
+  checks_.onFailure([this](const QString& why) { emit problem("Checking a step", why); });
+  replays_.onFailure([this](const QString& why) { emit problem("Replaying a derivation", why); });
 }
 
 Session::~Session() {
@@ -309,7 +293,7 @@ QByteArray Session::toJson(bool modified) const {
 }
 
 bool Session::saveSession(const QString& path, QString* error) {
-  if (!writeFile(path, toJson(/*modified=*/false), error)) return false;
+  if (!writeWholeFile(path, toJson(/*modified=*/false), error)) return false;
   setModified(false);
   emit message("Saved session to " + path, 5000);
   return true;
@@ -317,7 +301,7 @@ bool Session::saveSession(const QString& path, QString* error) {
 
 bool Session::openSession(const QString& path, QString* error) {
   QString content;
-  if (!readFile(path, &content, error)) return false;
+  if (!readInputText(path, &content, error)) return false;
   QJsonParseError perr;
   QJsonDocument doc = QJsonDocument::fromJson(content.toUtf8(), &perr);
   QJsonObject json = doc.object();
@@ -402,12 +386,12 @@ bool Session::saveDerivation(const QString& path, QString* error) {
       QFileInfo(file_).isAbsolute() && QFileInfo::exists(file_) && root.origin == file_ ? file_ : QString();
   if (programPath.isEmpty()) {
     programPath = QFileInfo(path).path() + "/" + QFileInfo(path).completeBaseName() + ".lift";
-    if (!writeFile(programPath, root.text.toUtf8(), error)) return false;
+    if (!writeWholeFile(programPath, root.text.toUtf8(), error)) return false;
   }
   QString rel = QFileInfo(path).dir().relativeFilePath(programPath);
   try {
     rewrite::Derivation d = tree_->derivationTo(cur, rel.toStdString());
-    if (!writeFile(path, QByteArray::fromStdString(d.toText()), error)) return false;
+    if (!writeWholeFile(path, QByteArray::fromStdString(d.toText()), error)) return false;
     setModified(false);
   } catch (const LiftError& e) {
     if (error) *error = fromStd(e.diagnostic().format());
@@ -427,7 +411,7 @@ void Session::openDerivation(const QString& path) {
         try {
           rewrite::Derivation derivation = rewrite::Derivation::load(path.toStdString());
           d.programPath = fromStd(derivation.programPath());
-          if (!readFile(d.programPath, &d.text, &d.error)) return d;
+          if (!readInputText(d.programPath, &d.text, &d.error)) return d;
           // Strategies expand into their rewrites: each becomes a step.
           rewrite::ReplayResult r = rewrite::replay(derivation);
           d.start = std::make_shared<const rewrite::TypedProgram>(r.start);
@@ -502,7 +486,7 @@ bool Session::exportReport(const QString& path, QString* error) {
     for (const QString& spec : tree_->specsTo(cur))
       steps.push_back(rewrite::RewriteStep::parse(spec.toStdString()));
     std::string report = explore::derivationReport(*tree_->state(tree_->rootOf(cur)).program, steps, opts);
-    return writeFile(path, QByteArray::fromStdString(report), error);
+    return writeWholeFile(path, QByteArray::fromStdString(report), error);
   } catch (const LiftError& e) {
     if (error) *error = fromStd(e.diagnostic().format());
     return false;
@@ -517,7 +501,7 @@ void Session::writeAutosave() {
   autosave_->stop();
   if (autosavePath_.isEmpty() || tree_->stateCount() == 0) return;
   QDir().mkpath(QFileInfo(autosavePath_).path());
-  writeFile(autosavePath_, toJson(), nullptr);
+  writeWholeFile(autosavePath_, toJson(), nullptr);
 }
 
 }  // namespace lift::views

@@ -1,11 +1,13 @@
 // BackgroundJobs, the one helper every background task of the app runs on: results arrive on
 // the owner's thread by a queued call, a cancelled (stale) job's result is dropped, a job can
 // see that it is stale and stop, post() streams values before the end, and destroying the
-// helper waits for its work.
+// helper waits for its work; a job that throws is reported, not fatal.
 #include <QtTest/QtTest>
 
 #include <QThread>
 #include <atomic>
+#include <new>
+#include <stdexcept>
 
 #include "views/BackgroundJobs.h"
 
@@ -109,6 +111,32 @@ class TestBackgroundJobs : public QObject {
     delete owner;
     QCoreApplication::processEvents();
     QVERIFY(!delivered);
+  }
+
+  // An exception escaping a pool thread aborted the app (QUnhandledException, exit 134): a job
+  // that throws anything is reported to the owner instead of its result, and the helper goes on.
+  void aThrowingJobIsReportedNotFatal() {
+    QObject owner;
+    BackgroundJobs jobs(&owner);
+    QStringList failures;
+    jobs.onFailure([&](const QString& why) { failures << why; });
+    bool delivered = false;
+    jobs.start([]() -> int { throw std::bad_alloc(); }, [&](int) { delivered = true; });
+    jobs.start([]() -> int { throw 42; }, [&](int) { delivered = true; });
+    jobs.start([]() -> int { throw std::length_error("cannot create std::vector larger than max_size()"); },
+               [&](int) { delivered = true; });
+    jobs.wait();
+    QVERIFY(!delivered);
+    QCOMPARE(failures.size(), 3);
+    failures.sort();
+    QVERIFY2(failures[0].startsWith("Internal error: an unknown exception"), qPrintable(failures[0]));
+    QVERIFY2(failures[1].startsWith("Out of memory") && !failures[1].contains("max_size"),
+             qPrintable(failures[1]));
+    QVERIFY2(failures[2].startsWith("Out of memory"), qPrintable(failures[2]));
+    int got = 0;
+    jobs.start([] { return 7; }, [&](int v) { got = v; });
+    jobs.wait();
+    QCOMPARE(got, 7);
   }
 };
 
