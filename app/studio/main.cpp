@@ -11,12 +11,16 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QTimer>
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "core/interp/SizeList.h"
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/SearchProblem.h"
+#include "rewrite/explore/SearchStrategy.h"
 
 #include "views/AutosaveSlot.h"
 #include "views/DeviceChoice.h"
@@ -34,6 +38,20 @@ static bool restoreSession(lift::views::MainWindow& window, const QString& path,
   if (!wanted || path.isEmpty() || !QFile::exists(path) || !window.openSession(path)) return false;
   window.session()->waitForReplay();
   return window.session()->program() != nullptr;
+}
+
+// A pane's rich text as plain text for stderr.
+static QString plain(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); }
+
+// The integer value of `option`, from `min` to `max`; false, with a message on stderr, otherwise.
+static bool integerOption(const QCommandLineParser& cli, const QCommandLineOption& option, int min, int max,
+                          int* value) {
+  bool isInt = false;
+  *value = cli.value(option).toInt(&isInt);
+  if (isInt && *value >= min && *value <= max) return true;
+  std::fprintf(stderr, "lift-studio: --%s: expected an integer from %d to %d, got '%s'\n",
+               qPrintable(option.names().first()), min, max, qPrintable(cli.value(option)));
+  return false;
 }
 
 int main(int argc, char** argv) {
@@ -147,12 +165,24 @@ int main(int argc, char** argv) {
     search->sizeFields()->setTexts(lift::views::sizeTexts(sizes));
   }
   if (cli.isSet(storeOpt)) search->setStorePath(cli.value(storeOpt));
-  if (cli.isSet(strategyOpt) || cli.isSet(searchOpt)) search->setStrategy(cli.value(strategyOpt));
-  if (cli.isSet(searchOpt)) {
-    search->setLimits(cli.value(searchOpt).toInt(), cli.value(maxKernelsOpt).toInt());
+  std::vector<std::string> strategies = lift::explore::strategyNames();
+  if (std::find(strategies.begin(), strategies.end(), cli.value(strategyOpt).toStdString()) ==
+      strategies.end()) {
+    std::fprintf(stderr, "lift-studio: --strategy: no strategy '%s' (three-phase, random or evolution)\n",
+                 qPrintable(cli.value(strategyOpt)));
+    ok = false;
+  } else if (cli.isSet(strategyOpt) || cli.isSet(searchOpt)) {
+    search->setStrategy(cli.value(strategyOpt));
+  }
+  int seconds = 0, maxKernels = 0;
+  if (cli.isSet(searchOpt) && !integerOption(cli, searchOpt, 1, 7 * 24 * 3600, &seconds)) ok = false;
+  if (cli.isSet(maxKernelsOpt) && !integerOption(cli, maxKernelsOpt, 1, 10'000'000, &maxKernels)) ok = false;
+  if (cli.isSet(searchOpt) && ok) {
+    search->setLimits(seconds, maxKernels);
     search->start();
     if (!search->isRunning()) {
-      std::fprintf(stderr, "lift-studio: the search did not start: %s\n", qPrintable(search->activityText()));
+      std::fprintf(stderr, "lift-studio: the search did not start: %s\n",
+                   qPrintable(plain(search->activityText())));
       ok = false;
     }
     search->waitForSearch();
@@ -174,14 +204,24 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (cli.isSet(runOpt)) {
+  if (cli.isSet(runOpt) && ok) {
+    std::optional<lift::codegen::Evaluation> ran;
+    QObject::connect(window.runPanel(), &lift::views::RunPanel::finished,
+                     [&ran](const std::shared_ptr<const lift::rewrite::TypedProgram>&,
+                            const lift::codegen::Evaluation& e) { ran = e; });
     window.runPanel()->run();
     window.runPanel()->waitForRun();
+    if (!ran || !ran->ok()) {  // did not start (no device, bad sizes) or failed
+      std::fprintf(stderr, "lift-studio: the run failed: %s\n",
+                   qPrintable(plain(window.runPanel()->resultText())));
+      ok = false;
+    }
   }
   if (cli.isSet(screenshot)) {
+    if (!ok) return 2;  // what went wrong is on stderr; no picture of a half-done run
     bool saved = window.saveScreenshot(cli.value(screenshot));
     if (!saved) std::fprintf(stderr, "lift-studio: cannot write %s\n", qPrintable(cli.value(screenshot)));
-    return saved && ok ? 0 : 2;
+    return saved ? 0 : 2;
   }
   window.show();
   QTimer::singleShot(0, window.graphView(), [&window] { window.graphView()->fit(); });
