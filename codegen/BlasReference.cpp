@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <mutex>
@@ -326,55 +327,44 @@ std::string BlasBinding::describe(const ir::Program& p) const {
   return toString(routine);
 }
 
-std::vector<float> BlasBinding::compute(const ir::Program& p, const std::vector<interp::Value>& inputs,
-                                        const arith::Env& sizes, size_t outputScalars) const {
 #if LIFT_HAVE_CBLAS
+namespace {
+// The binding's routine on its arrays (flat, row-major, in the binding's order: sgemm A, B;
+// sgemv A, x[, y]; ...) into `out` (sized for the program's output), which it returns; sscal
+// scales its array in place and returns that.
+const std::vector<float>& callRoutine(const BlasBinding& bb, const Operands& ops,
+                                      std::vector<std::vector<float>>& arrays, float alpha, float beta,
+                                      std::vector<float>& out) {
   const Blas& b = blas();
-  Operands ops = operandsOf(p, sizes);
-  std::string why;
-  bool fits = false;
-  for (const BlasBinding& c : candidates(routine, ops, outputScalars, why))
-    fits = fits || (c.arrays == arrays && c.alpha == alpha && c.beta == beta && c.transA == transA &&
-                    c.transB == transB && c.transC == transC);
-  if (!fits)
-    throw LiftError(fmt::format("the BLAS reference ({}) does not fit the program's shapes at these sizes{}",
-                                describe(p), why.empty() ? "" : ": " + why));
-  auto operand = [&](size_t i) -> const Operand& { return *findOperand(ops.arrays, arrays.at(i)); };
-  auto data = [&](size_t i) { return floatsOf(inputs.at(static_cast<size_t>(arrays.at(i)))); };
-  auto scalar = [&](int input, float def) {
-    return input >= 0 ? static_cast<float>(inputs.at(static_cast<size_t>(input)).asDouble()) : def;
-  };
-  std::vector<float> out(outputScalars);
-  switch (routine) {
+  auto operand = [&](size_t i) -> const Operand& { return *findOperand(ops.arrays, bb.arrays.at(i)); };
+  switch (bb.routine) {
     case BlasRoutine::Sgemm: {
       const Operand &oa = operand(0), &ob = operand(1);
-      int64_t m = transA ? oa.cols() : oa.rows(), k = transA ? oa.rows() : oa.cols();
-      int64_t n = transB ? ob.rows() : ob.cols();
-      std::vector<float> a = data(0), bm = data(1), c(static_cast<size_t>(m * n));
-      b.sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
-              blasInt(m, "m"), blasInt(n, "n"), blasInt(k, "k"), 1.0f, a.data(), blasInt(oa.cols(), "lda"),
-              bm.data(), blasInt(ob.cols(), "ldb"), 0.0f, c.data(), blasInt(n, "ldc"));
-      if (!transC) return c;
-      for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j)
-          out[static_cast<size_t>(j * m + i)] = c[static_cast<size_t>(i * n + j)];
+      int64_t m = bb.transA ? oa.cols() : oa.rows(), k = bb.transA ? oa.rows() : oa.cols();
+      int64_t n = bb.transB ? ob.rows() : ob.cols();
+      std::vector<float> transposed;
+      std::vector<float>& c = bb.transC ? transposed : out;
+      c.resize(static_cast<size_t>(m * n));
+      b.sgemm(CblasRowMajor, bb.transA ? CblasTrans : CblasNoTrans, bb.transB ? CblasTrans : CblasNoTrans,
+              blasInt(m, "m"), blasInt(n, "n"), blasInt(k, "k"), 1.0f, arrays[0].data(),
+              blasInt(oa.cols(), "lda"), arrays[1].data(), blasInt(ob.cols(), "ldb"), 0.0f, c.data(),
+              blasInt(n, "ldc"));
+      if (bb.transC)
+        for (int64_t i = 0; i < m; ++i)
+          for (int64_t j = 0; j < n; ++j)
+            out[static_cast<size_t>(j * m + i)] = c[static_cast<size_t>(i * n + j)];
       return out;
     }
     case BlasRoutine::Sgemv: {
       const Operand& oa = operand(0);
-      std::vector<float> a = data(0), x = data(1);
-      float al = scalar(alpha, 1.0f), be = 0.0f;
-      if (arrays.size() > 2) {
-        out = data(2);
-        be = scalar(beta, 1.0f);
-      }
-      b.sgemv(CblasRowMajor, transA ? CblasTrans : CblasNoTrans, blasInt(oa.rows(), "rows"),
-              blasInt(oa.cols(), "cols"), al, a.data(), blasInt(oa.cols(), "lda"), x.data(), 1, be,
-              out.data(), 1);
+      if (arrays.size() > 2) std::copy(arrays[2].begin(), arrays[2].end(), out.begin());
+      b.sgemv(CblasRowMajor, bb.transA ? CblasTrans : CblasNoTrans, blasInt(oa.rows(), "rows"),
+              blasInt(oa.cols(), "cols"), alpha, arrays[0].data(), blasInt(oa.cols(), "lda"),
+              arrays[1].data(), 1, beta, out.data(), 1);
       return out;
     }
     case BlasRoutine::Sdot: {
-      std::vector<float> x = data(0), y = data(1);
+      const std::vector<float>&x = arrays[0], &y = arrays[1];
       size_t chunk = x.size() / out.size();
       int n = blasInt(static_cast<int64_t>(chunk), "chunk");
       for (size_t i = 0; i < out.size(); ++i)
@@ -382,21 +372,73 @@ std::vector<float> BlasBinding::compute(const ir::Program& p, const std::vector<
       return out;
     }
     case BlasRoutine::Sasum: {
-      std::vector<float> x = data(0);
+      const std::vector<float>& x = arrays[0];
       size_t chunk = x.size() / out.size();
       int n = blasInt(static_cast<int64_t>(chunk), "chunk");
       for (size_t i = 0; i < out.size(); ++i) out[i] = b.sasum(n, x.data() + i * chunk, 1);
       return out;
     }
-    case BlasRoutine::Sscal: {
-      out = data(0);
-      b.sscal(blasInt(static_cast<int64_t>(out.size()), "n"), scalar(alpha, 1.0f), out.data(), 1);
-      return out;
-    }
+    case BlasRoutine::Sscal:
+      b.sscal(blasInt(static_cast<int64_t>(arrays[0].size()), "n"), alpha, arrays[0].data(), 1);
+      return arrays[0];
   }
   return out;
+}
+
+// The operands of binding `bb` of `p` at `sizes`; throws LiftError when its shapes do not fit.
+Operands checkedOperands(const BlasBinding& bb, const ir::Program& p, const arith::Env& sizes,
+                         size_t outputScalars) {
+  Operands ops = operandsOf(p, sizes);
+  std::string why;
+  bool fits = false;
+  for (const BlasBinding& c : candidates(bb.routine, ops, outputScalars, why))
+    fits = fits || (c.arrays == bb.arrays && c.alpha == bb.alpha && c.beta == bb.beta &&
+                    c.transA == bb.transA && c.transB == bb.transB && c.transC == bb.transC);
+  if (!fits)
+    throw LiftError(fmt::format("the BLAS reference ({}) does not fit the program's shapes at these sizes{}",
+                                bb.describe(p), why.empty() ? "" : ": " + why));
+  return ops;
+}
+}  // namespace
+#endif
+
+std::vector<float> BlasBinding::compute(const ir::Program& p, const std::vector<interp::Value>& inputs,
+                                        const arith::Env& sizes, size_t outputScalars) const {
+#if LIFT_HAVE_CBLAS
+  Operands ops = checkedOperands(*this, p, sizes, outputScalars);
+  auto scalar = [&](int input, float def) {
+    return input >= 0 ? static_cast<float>(inputs.at(static_cast<size_t>(input)).asDouble()) : def;
+  };
+  std::vector<std::vector<float>> data;
+  for (int input : arrays) data.push_back(floatsOf(inputs.at(static_cast<size_t>(input))));
+  bool withY = routine == BlasRoutine::Sgemv && arrays.size() > 2;
+  std::vector<float> out(outputScalars);
+  return callRoutine(*this, ops, data, scalar(alpha, 1.0f), withY ? scalar(beta, 1.0f) : 0.0f, out);
 #else
   (void)p, (void)inputs, (void)sizes, (void)outputScalars;
+  throw LiftError(library().why);
+#endif
+}
+
+double BlasBinding::medianMs(const ir::Program& p, const arith::Env& sizes, int repetitions) const {
+#if LIFT_HAVE_CBLAS
+  size_t outputScalars = outputScalarsOf(p, sizes);
+  Operands ops = checkedOperands(*this, p, sizes, outputScalars);
+  std::vector<std::vector<float>> data;
+  for (int input : arrays)
+    data.emplace_back(static_cast<size_t>(findOperand(ops.arrays, input)->count), 0.5f);
+  std::vector<float> out(outputScalars);
+  std::vector<double> ms;
+  for (int r = -1; r < std::max(1, repetitions); ++r) {  // one warm-up call first
+    auto start = std::chrono::steady_clock::now();
+    callRoutine(*this, ops, data, 1.0f, 1.0f, out);
+    auto end = std::chrono::steady_clock::now();
+    if (r >= 0) ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+#else
+  (void)p, (void)sizes, (void)repetitions;
   throw LiftError(library().why);
 #endif
 }

@@ -55,6 +55,11 @@ struct BlasBinding {
   std::vector<float> compute(const ir::Program& p, const std::vector<interp::Value>& inputs,
                              const arith::Env& sizes, size_t outputScalars) const;
 
+  // The median host time, in milliseconds, of the routine on arrays of the program's shapes at
+  // `sizes` (after a warm-up call): the OpenBLAS line of the application's performance plot.
+  // Throws LiftError as compute does.
+  double medianMs(const ir::Program& p, const arith::Env& sizes, int repetitions = 5) const;
+
   // The routine's operation count at these sizes (sgemm 2mnk, sgemv 2mn, sdot 2n, sasum 2n,
   // sscal n: the conventions of interp/WorkCount.h).
   double nominalFlops(const ir::Program& p, const arith::Env& sizes) const;
