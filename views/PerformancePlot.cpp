@@ -6,11 +6,14 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSplitter>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include "views/BestKernelsTable.h"
 
 namespace lift::views {
 
@@ -28,10 +31,17 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   bar->addWidget(new QLabel("y:", this));
   bar->addWidget(yChoice_);
   bar->addStretch();
-  plot_ = new QCustomPlot(this);
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  plot_ = new QCustomPlot(split);
   plot_->setMinimumHeight(180);
+  plot_->setMinimumWidth(240);
+  table_ = new BestKernelsTable(split);
+  split->addWidget(plot_);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
   layout->addLayout(bar);
-  layout->addWidget(plot_, 1);
+  layout->addWidget(split, 1);
 
   plot_->addGraph();  // 0: valid kernels
   plot_->graph(0)->setLineStyle(QCPGraph::lsNone);
@@ -63,6 +73,7 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
           [this](int i) { setAxes(x_, static_cast<YAxis>(i)); });
   connect(plot_, &QCustomPlot::mouseMove, this, &PerformancePlot::onMouseMove);
   connect(plot_, &QCustomPlot::mousePress, this, &PerformancePlot::onMousePress);
+  connect(table_, &BestKernelsTable::pointChosen, this, &PerformancePlot::clickPoint);
   rebuild();
 }
 
@@ -88,15 +99,15 @@ void PerformancePlot::addPoint(const PlotPoint& p) {
     if (std::isnan(runningBest_) || (lowerIsBetter ? y < runningBest_ : y > runningBest_)) runningBest_ = y;
   }
   if (!std::isnan(runningBest_)) plot_->graph(2)->addData(x, runningBest_);
+  table_->consider(p, i, scoreOf(p));
   fitRanges();
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void PerformancePlot::setReference(const QString& name, double value, YAxis axis) {
   for (auto& r : references_)
-    if (r.name == name) {
+    if (r.name == name && r.axis == axis) {
       r.value = value;
-      r.axis = axis;
       rebuild();
       return;
     }
@@ -105,10 +116,10 @@ void PerformancePlot::setReference(const QString& name, double value, YAxis axis
 }
 
 void PerformancePlot::removeReference(const QString& name) {
-  auto it = std::find_if(references_.begin(), references_.end(),
-                         [&](const Reference& r) { return r.name == name; });
-  if (it == references_.end()) return;
-  references_.erase(it);
+  auto gone = std::remove_if(references_.begin(), references_.end(),
+                             [&](const Reference& r) { return r.name == name; });
+  if (gone == references_.end()) return;
+  references_.erase(gone, references_.end());
   rebuild();
 }
 
@@ -140,6 +151,17 @@ double PerformancePlot::yOf(const PlotPoint& p) const {
 
 double PerformancePlot::xOf(const PlotPoint& p, int index) const {
   return x_ == XAxis::Evaluation ? index + 1 : p.seconds;
+}
+
+double PerformancePlot::scoreOf(const PlotPoint& p) const {
+  return y_ == YAxis::Milliseconds ? -yOf(p) : yOf(p);
+}
+
+QStringList PerformancePlot::referenceNames() const {
+  QStringList names;
+  for (auto& r : references_)
+    if (r.axis == y_) names << r.name;
+  return names;
 }
 
 std::vector<double> PerformancePlot::bestSoFar() const {
@@ -183,6 +205,14 @@ void PerformancePlot::rebuild() {
       plot_->graph(1)->addData(x, 0);
     if (!std::isnan(best[static_cast<size_t>(i)])) plot_->graph(2)->addData(x, best[static_cast<size_t>(i)]);
   }
+  std::vector<double> scores;
+  for (auto& p : points_) scores.push_back(scoreOf(p));
+  table_->showBest(points_, scores);
+  // Best first: the fastest runtime, the highest throughput.
+  table_->sortByColumn(y_ == YAxis::Gflops ? BestKernelsTable::Gflops
+                       : y_ == YAxis::Gbs  ? BestKernelsTable::Gbs
+                                           : BestKernelsTable::Milliseconds,
+                       y_ == YAxis::Milliseconds ? Qt::AscendingOrder : Qt::DescendingOrder);
   plot_->xAxis->setLabel(x_ == XAxis::Evaluation ? "kernels evaluated" : "seconds since start");
   plot_->yAxis->setLabel(yChoice_->currentText());
   fitRanges();
@@ -213,9 +243,13 @@ void PerformancePlot::fitRanges() {
     double pad = std::max(0.5, x.size() * 0.02);
     plot_->xAxis->setRange(std::min(0.0, x.lower - pad), x.upper + pad);
   }
+  // The y axis follows the data; a reference line joins it unless it would flatten the points
+  // (more than kReferenceReach times their best).
+  constexpr double kReferenceReach = 4;
   double top = points_.empty() ? 0 : plot_->yAxis->range().upper;
+  double data = top;
   for (auto& r : references_)
-    if (r.axis == y_) top = std::max(top, r.value);
+    if (r.axis == y_ && (data <= 0 || r.value <= data * kReferenceReach)) top = std::max(top, r.value);
   plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
 }
 

@@ -2,7 +2,8 @@
 // index or seconds since the search started; y: GFLOP/s, GB/s or runtime in ms), failed kernels
 // as red crosses on the axis, the best-so-far line, and horizontal reference lines (a peer such
 // as CLBlast on the same device, the device's peak). Hovering shows a point's configuration;
-// clicking one emits its id so the app can load that kernel's derivation.
+// clicking one emits its id so the app can load that kernel's derivation. Beside it, a sortable
+// table of the best kernels (BestKernelsTable), whose rows click as the points do.
 #pragma once
 
 #include <QString>
@@ -13,9 +14,12 @@
 class QCustomPlot;
 class QComboBox;
 class QEvent;
+class QSplitter;
 class QMouseEvent;
 
 namespace lift::views {
+
+class BestKernelsTable;
 
 struct PlotPoint {
   qint64 id = 0;       // e.g. the result store's kernel id
@@ -37,8 +41,10 @@ class PerformancePlot : public QWidget {
 
   void clear();
   void addPoint(const PlotPoint& p);
-  // A horizontal reference line (in the unit of `axis`), e.g. ("CLBlast", 14.2, Gflops).
+  // A horizontal reference line (in the unit of `axis`), e.g. ("OpenBLAS sgemm", 14.2, Gflops);
+  // a name may have a line for each axis, shown while that axis is.
   void setReference(const QString& name, double value, YAxis axis);
+  // Removes the name's lines on every axis.
   void removeReference(const QString& name);
   void clearReferences();
   int referenceCount() const { return static_cast<int>(references_.size()); }
@@ -60,6 +66,9 @@ class PerformancePlot : public QWidget {
   bool savePng(const QString& path, int width = 1000, int height = 600);
   bool savePdf(const QString& path);
   QCustomPlot* customPlot() const { return plot_; }
+  BestKernelsTable* bestKernels() const { return table_; }
+  // The names of the reference lines drawn on the current y axis.
+  QStringList referenceNames() const;
 
  signals:
   void pointClicked(qint64 id);
@@ -71,6 +80,8 @@ class PerformancePlot : public QWidget {
   // Background, axes, grid and legend in the colours of the widget's palette (light or dark).
   void applyPalette();
   double yOf(const PlotPoint& p) const;
+  // Higher is better on the current y axis (the runtime negated).
+  double scoreOf(const PlotPoint& p) const;
   double xOf(const PlotPoint& p, int index) const;
   void rebuild();
   void placeHighlight();
@@ -86,6 +97,7 @@ class PerformancePlot : public QWidget {
     YAxis axis;
   };
   QCustomPlot* plot_;
+  BestKernelsTable* table_;
   QComboBox* xChoice_;
   QComboBox* yChoice_;
   std::vector<PlotPoint> points_;

@@ -4,8 +4,10 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <new>
 #include <stdexcept>
@@ -45,6 +47,17 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
   buttons->addWidget(run_);
   buttons->addWidget(stop_);
   layout->addLayout(buttons);
+  busy_ = new QProgressBar(this);
+  busy_->setObjectName("runProgress");
+  busy_->setRange(0, 0);  // busy: a run has no steps to count
+  busy_->setTextVisible(false);
+  busy_->hide();
+  layout->addWidget(busy_);
+  tick_ = new QTimer(this);
+  tick_->setInterval(500);
+  connect(tick_, &QTimer::timeout, this, [this] {
+    result_->setText(QString("%1… %2 s (Stop cancels it)").arg(runningOn_).arg(elapsed_.elapsed() / 1000));
+  });
   result_ = new QLabel(kIdleText, this);
   result_->setObjectName("runResult");
   result_->setWordWrap(true);
@@ -58,6 +71,8 @@ RunPanel::RunPanel(QWidget* parent) : QWidget(parent) {
 void RunPanel::showResult(const codegen::Evaluation& e) {
   run_->setEnabled(available_);
   stop_->setEnabled(false);
+  tick_->stop();
+  busy_->hide();
   QString color = e.ok() ? "#1a7f37" : "#cf222e";
   QString text =
       QString("<b style='color:%1'>%2</b>").arg(color, QString::fromStdString(e.summary()).toHtmlEscaped());
@@ -110,6 +125,8 @@ void RunPanel::reset() {
   result_->setText(kIdleText);
   run_->setEnabled(available_);
   stop_->setEnabled(false);
+  tick_->stop();
+  busy_->hide();
 }
 
 bool RunPanel::isRunning() const { return runs_.busy(); }
@@ -142,17 +159,25 @@ void RunPanel::run() {
   running_ = program_;
   run_->setEnabled(false);
   stop_->setEnabled(true);
-  result_->setText("Running on " + device_->currentText() + "…");
+  QStringList sizes;
+  for (auto& [name, value] : given) sizes << QString("%1=%2").arg(QString::fromStdString(name)).arg(value);
+  runningOn_ = "Running on " + device_->currentText() + (sizes.isEmpty() ? "" : " at " + sizes.join(", "));
+  result_->setText(runningOn_ + "…");
+  busy_->show();
+  elapsed_.start();
+  tick_->start();
+  cancel_ = std::make_shared<std::atomic<bool>>(false);
   auto worker = worker_;
   auto program = program_;
   int repeat = repeat_->value();
   runs_.start(
-      [worker, program, given, repeat] {
+      [worker, program, given, repeat, cancel = cancel_] {
         codegen::Evaluation e;
         try {
           codegen::EvaluationRequest req;
           req.sizes = codegen::runSizes(program->program, given);
           req.run.repetitions = repeat;
+          req.cancel = cancel.get();
           e = codegen::evaluate(program->program, req, *worker);
         } catch (const LiftError& err) {
           e.status = codegen::EvaluationStatus::InvalidSizes;
@@ -177,6 +202,7 @@ void RunPanel::run() {
 }
 
 void RunPanel::stop() {
+  if (cancel_) *cancel_ = true;
   if (worker_) worker_->cancel();
 }
 

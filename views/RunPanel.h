@@ -2,11 +2,14 @@
 // the program, and Run (Ctrl+R): the current kernel is compiled, run in the isolated worker
 // (a crash or hang never takes the app down), timed and validated in the background; the
 // result (median/min/max, GFLOP/s or GB/s, validation) appears here and is reported to the
-// main window, which annotates the derivation step with it.
+// main window, which annotates the derivation step with it. While a run is in flight a busy bar
+// and the seconds elapsed show, and Stop cancels it (the interpreter's reference included).
 #pragma once
 
+#include <QElapsedTimer>
 #include <QMap>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 
 #include "codegen/Evaluation.h"
@@ -14,8 +17,10 @@
 #include "views/BackgroundJobs.h"
 
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 
 namespace lift::runtime {
 class WorkerClient;
@@ -74,6 +79,12 @@ class RunPanel : public QWidget {
   QPushButton* run_;
   QPushButton* stop_;
   QLabel* result_;
+  QProgressBar* busy_;
+  QTimer* tick_;           // the seconds elapsed, while a run is in flight
+  QElapsedTimer elapsed_;  // since Run
+  QString runningOn_;      // "Running on DEVICE at SIZES"
+  // The run in flight's cancel flag (EvaluationRequest::cancel: stops the interpreter).
+  std::shared_ptr<std::atomic<bool>> cancel_;
   bool available_ = true;
   BackgroundJobs runs_{this, 1};
 };

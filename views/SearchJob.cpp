@@ -23,9 +23,10 @@ void SearchJob::start() {
   if (started_) return;
   started_ = true;
   job_.start(
-      [this, runner = runner_, store = store_](const JobControl& job) {
+      [this, runner = runner_, store = store_, prelude = prelude_](const JobControl& job) {
         explore::SearchSummary summary;
         try {
+          if (prelude && !runner->cancelRequested()) prelude(job);
           summary = runner->run([this, &job](const explore::SearchEvent& e) {
             job.post([this, e] { emit event(e); });  // the GUI thread gets its own copy
           });

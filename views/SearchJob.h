@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QObject>
+#include <functional>
 #include <memory>
 
 #include "rewrite/explore/SearchRunner.h"
@@ -23,6 +24,9 @@ class SearchJob : public QObject {
             QObject* parent = nullptr);
   ~SearchJob() override;
 
+  // Work the job's thread does first, before the search starts (measuring the library lines);
+  // set before start().
+  void setPrelude(std::function<void(const JobControl&)> prelude) { prelude_ = std::move(prelude); }
   void start();
   // From the GUI thread: asks the search to stop; `finished` follows soon.
   void cancel();
@@ -44,6 +48,7 @@ class SearchJob : public QObject {
   std::shared_ptr<explore::ResultStore> store_;  // shared with the job: alive until run() returns
   std::shared_ptr<explore::SearchRunner> runner_;
   QString storePath_;
+  std::function<void(const JobControl&)> prelude_;
   bool started_ = false;
   BackgroundJobs job_{this, 1};
 };

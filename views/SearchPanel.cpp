@@ -3,7 +3,6 @@
 
 #include <QComboBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -21,7 +20,9 @@
 #include <QVBoxLayout>
 #include <utility>
 
+#include "codegen/runtime/Worker.h"
 #include "core/interp/SizeList.h"
+#include "core/interp/WorkCount.h"
 #include "core/lang/Parser.h"
 #include "core/lang/PrintedLocations.h"
 #include "views/DeviceChoice.h"
@@ -37,6 +38,19 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString oneLine(QString derivation) { return derivation.trimmed().replace('\n', "; "); }
 
 const char* const kIdleText = "Set a budget and the sizes, then start a search.";
+const char* const kLibraryLinesIdleText =
+    "Library lines: measured when a search starts (once per device, program and sizes).";
+
+// The plot's unit for a program, as liftc run and the explorer report it: GFLOP/s when the
+// program is compute-bound (interp::WorkCount::computeBound), else GB/s.
+PerformancePlot::YAxis unitOf(const explore::SearchProblem& problem) {
+  try {
+    return interp::countWork(problem.original, problem.sizes).computeBound() ? PerformancePlot::YAxis::Gflops
+                                                                             : PerformancePlot::YAxis::Gbs;
+  } catch (const LiftError&) {
+    return PerformancePlot::YAxis::Gflops;
+  }
+}
 }  // namespace
 
 SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(parent), plot_(plot) {
@@ -120,25 +134,16 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   storeRow->addWidget(open);
   layout->addLayout(storeRow);
 
-  // Reference lines: values the user enters (the app cannot measure a peer library itself), kept
-  // per device.
-  auto* refs = new QGroupBox("Reference lines (GFLOP/s, 0: none)", this);
-  auto* refForm = new QFormLayout(refs);
-  peer_ = new QDoubleSpinBox(refs);
-  peer_->setObjectName("referencePeer");
-  peer_->setRange(0, 1e7);
-  peer_->setDecimals(1);
-  peer_->setToolTip(
-      "CLBlast's GFLOP/s for this program on this device, as you measured it (e.g. with "
-      "bench/kernels); shown as \"CLBlast (entered)\"");
-  peak_ = new QDoubleSpinBox(refs);
-  peak_->setObjectName("referencePeak");
-  peak_->setRange(0, 1e7);
-  peak_->setDecimals(1);
-  peak_->setToolTip("The device's peak GFLOP/s (from its data sheet); shown as \"device peak (entered)\"");
-  refForm->addRow("CLBlast (entered):", peer_);
-  refForm->addRow("Device peak (entered):", peak_);
-  layout->addWidget(refs);
+  // Library lines: measured by the app (LibraryLines.h) when a search starts, once per device,
+  // program and sizes.
+  libraryLines_ = new QLabel(kLibraryLinesIdleText, this);
+  libraryLines_->setObjectName("libraryLines");
+  libraryLines_->setWordWrap(true);
+  libraryLines_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  libraryLines_->setToolTip(
+      "What libraries reach on this program at these sizes, drawn as dashed lines in the plot: OpenBLAS "
+      "on this computer (for a BLAS routine) and the device's copy bandwidth. Cached in the settings.");
+  layout->addWidget(libraryLines_);
   layout->addStretch();
 
   tick_ = new QTimer(this);
@@ -148,23 +153,6 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   connect(stop_, &QPushButton::clicked, this, &SearchPanel::stop);
   connect(open, &QPushButton::clicked, this, &SearchPanel::openStoreDialog);
   connect(plot_, &PerformancePlot::pointClicked, this, [this](qint64 id) { loadKernel(id); });
-  auto loadReferences = [this] {
-    QSettings settings;
-    const QSignalBlocker b1(peer_), b2(peak_);
-    peer_->setValue(settings.value(referenceKey("clblast"), 0.0).toDouble());
-    peak_->setValue(settings.value(referenceKey("peak"), 0.0).toDouble());
-    updateReferences();
-  };
-  connect(device_, &QComboBox::currentIndexChanged, this, loadReferences);
-  connect(peer_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    QSettings().setValue(referenceKey("clblast"), v);
-    updateReferences();
-  });
-  connect(peak_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
-    QSettings().setValue(referenceKey("peak"), v);
-    updateReferences();
-  });
-  loadReferences();
   QSettings settings;  // the last search's settings
   setStrategy(settings.value("search/strategy", strategy_->currentText()).toString());
   setLimits(settings.value("search/seconds", seconds_->value()).toInt(),
@@ -233,6 +221,9 @@ void SearchPanel::reset() {
   summary_ = {};
   evaluated_ = 0;
   plot_->clear();
+  for (const QString& name : libraryLineNames_) plot_->removeReference(name);
+  libraryLineNames_.clear();
+  libraryLines_->setText(kLibraryLinesIdleText);
   sizes_->setProgram(nullptr);
   progress_->setValue(0);
   counts_->clear();
@@ -244,21 +235,30 @@ void SearchPanel::reset() {
   updateButtons();
 }
 
-QString SearchPanel::referenceKey(const QString& what) const {
-  QString device = device_->currentText();
-  device = device.mid(device.indexOf(':') + 1).trimmed();  // without the index: "NAME (PLATFORM)"
-  for (QChar& c : device)
-    if (!c.isLetterOrNumber()) c = '_';
-  return "search/reference/" + device + "/" + what;
+void SearchPanel::showLibraryLines(const LibraryLines& lines) {
+  for (const QString& name : libraryLineNames_) plot_->removeReference(name);
+  libraryLineNames_.clear();
+  QStringList text;
+  for (const LibraryLine& l : lines.lines) {
+    plot_->setReference(l.name, l.gflops, PerformancePlot::YAxis::Gflops);
+    plot_->setReference(l.name, l.gbs, PerformancePlot::YAxis::Gbs);
+    plot_->setReference(l.name, l.ms, PerformancePlot::YAxis::Milliseconds);
+    libraryLineNames_ << l.name;
+    text << QString("%1: %2 ms (%3 GFLOP/s, %4 GB/s)")
+                .arg(l.name.toHtmlEscaped())
+                .arg(l.ms, 0, 'g', 4)
+                .arg(l.gflops, 0, 'g', 4)
+                .arg(l.gbs, 0, 'g', 4);
+  }
+  if (!lines.notes.isEmpty()) text << "<i>" + lines.notes.toHtmlEscaped() + "</i>";
+  libraryLines_->setText("Library lines (measured): " +
+                         (text.isEmpty() ? QString("none") : text.join("<br>")));
 }
 
-void SearchPanel::updateReferences() {
-  plot_->removeReference("CLBlast (entered)");
-  plot_->removeReference("device peak (entered)");
-  if (peer_->value() > 0)
-    plot_->setReference("CLBlast (entered)", peer_->value(), PerformancePlot::YAxis::Gflops);
-  if (peak_->value() > 0)
-    plot_->setReference("device peak (entered)", peak_->value(), PerformancePlot::YAxis::Gflops);
+QString SearchPanel::libraryKey() const {
+  if (!problem_) return {};
+  QString device = device_->currentText();
+  return libraryLinesKey(device.mid(device.indexOf(':') + 1).trimmed(), *problem_);  // without the index
 }
 
 bool SearchPanel::isRunning() const { return job_ != nullptr; }
@@ -338,6 +338,22 @@ void SearchPanel::start() {
   counts_->clear();
   activity_->setText(
       QString("Starting a search of %1 at %2…").arg(label_.toHtmlEscaped(), qs(problem_->sizesText)));
+  plot_->setAxes(plot_->xAxis(), unitOf(*problem_));
+  // The library lines: from the cache, or measured by the search's thread before it searches.
+  QString key = libraryKey();
+  if (auto cached = cachedLibraryLines(key)) {
+    showLibraryLines(*cached);
+  } else {
+    libraryLines_->setText("Library lines: measuring (once for this device and these sizes)…");
+    job_->setPrelude([this, key, problem = problem_, spec = device_->spec().toStdString(),
+                      liftc = runtime::WorkerClient::findLiftc()](const JobControl& job) {
+      LibraryLines lines = measureLibraryLines(*problem, spec, liftc);
+      job.post([this, key, lines] {
+        cacheLibraryLines(key, lines);
+        if (!abandoned_) showLibraryLines(lines);
+      });
+    });
+  }
   connect(job_, &SearchJob::event, this, &SearchPanel::onEvent);
   connect(job_, &SearchJob::finished, this, &SearchPanel::onFinished);
   clock_.start();
@@ -562,6 +578,10 @@ bool SearchPanel::openStore(const QString& path, int64_t searchId, QString* erro
     tally_ = {};
     plot_->clear();
     summary_ = {};
+    if (problem_) {
+      plot_->setAxes(plot_->xAxis(), unitOf(*problem_));
+      if (auto cached = cachedLibraryLines(libraryKey())) showLibraryLines(*cached);
+    }
     double bestMs = 0, bestGflops = 0;
     explore::SearchCounts counts;
     int64_t index = 0;

@@ -14,9 +14,9 @@
 #include <optional>
 
 #include "rewrite/explore/SearchRunner.h"
+#include "views/LibraryLines.h"
 
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -65,6 +65,12 @@ class SearchPanel : public QWidget {
   void waitForSearch();
   // The last search's summary (stopReason None while one runs or before the first).
   const explore::SearchSummary& lastSummary() const { return summary_; }
+  // Kernels plotted: measured now (valid of them), and stored before (valid of them): what the
+  // pane's counts say, what --search prints, and the plot's points (measured + stored).
+  struct Tally {
+    int64_t measured = 0, measuredValid = 0, stored = 0, storedValid = 0;
+  };
+  const Tally& tally() const { return tally_; }
   QString activityText() const;
   QString countsText() const;
   QString detailText() const;
@@ -112,14 +118,12 @@ class SearchPanel : public QWidget {
   void addKernel(qint64 id, const KernelInfo& info, double seconds, double ms, double gflops, double gbs,
                  bool cached, const QString& phase);
   void showCounts(const explore::SearchCounts& c, double bestMs, double bestGflops);
-  // Kernels plotted: measured now (valid of them), and stored before (valid of them).
-  struct Tally {
-    int64_t measured = 0, measuredValid = 0, stored = 0, storedValid = 0;
-  };
   void updateProgress();
   void updateButtons();
-  void updateReferences();
-  QString referenceKey(const QString& what) const;
+  // Draws the library lines in the plot and lists them in the pane.
+  void showLibraryLines(const LibraryLines& lines);
+  // The key of the library lines of the problem shown on the selected device.
+  QString libraryKey() const;
   // The starting program of a stored search: the current one if it is the same at `sizes`,
   // else the program its label names (a file, or a bundled example).
   std::shared_ptr<const explore::SearchProblem> problemFor(const explore::SearchRecord& s, QString* why);
@@ -137,8 +141,8 @@ class SearchPanel : public QWidget {
   QLabel* activity_;
   QLabel* counts_;
   QLabel* detail_;
-  QDoubleSpinBox* peer_;
-  QDoubleSpinBox* peak_;
+  QLabel* libraryLines_;
+  QStringList libraryLineNames_;  // the plot's lines that showLibraryLines drew
   QTimer* tick_;
   bool available_ = true;
   QString unavailableWhy_;

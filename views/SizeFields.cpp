@@ -2,15 +2,53 @@
 #include "views/SizeFields.h"
 
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
 #include <cstdint>
 
 #include "codegen/Evaluation.h"
+#include "views/QuickSizes.h"
 
 namespace lift::views {
 
-SizeFields::SizeFields(QWidget* parent) : QWidget(parent), form_(new QFormLayout(this)) {
+namespace {
+QString sizesText(const arith::Env& sizes) {
+  QStringList parts;
+  for (auto& [name, value] : sizes) parts << QString("%1=%2").arg(QString::fromStdString(name)).arg(value);
+  return parts.join(", ");
+}
+}  // namespace
+
+SizeFields::SizeFields(QWidget* parent) : QWidget(parent), form_(new QFormLayout) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
   form_->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(form_);
+  auto* buttons = new QHBoxLayout;
+  quickButton_ = new QPushButton("Quick sizes (CPU)", this);
+  quickButton_->setObjectName("quickSizes");
+  declaredButton_ = new QPushButton("Program's sizes (GPU)", this);
+  declaredButton_->setObjectName("declaredSizes");
+  buttons->addWidget(quickButton_);
+  buttons->addWidget(declaredButton_);
+  buttons->addStretch();
+  layout->addLayout(buttons);
+  quickButton_->setEnabled(false);
+  declaredButton_->setEnabled(false);
+  connect(quickButton_, &QPushButton::clicked, this, &SizeFields::useQuickSizes);
+  connect(declaredButton_, &QPushButton::clicked, this, &SizeFields::useDeclaredSizes);
+}
+
+void SizeFields::useQuickSizes() {
+  setTexts(sizeTexts(quick_));
+  emit edited();
+}
+
+void SizeFields::useDeclaredSizes() {
+  setTexts(sizeTexts(declared_));
+  emit edited();
 }
 
 QMap<QString, QString> sizeTexts(const arith::Env& sizes) {
@@ -38,12 +76,19 @@ void SizeFields::setProgram(const std::shared_ptr<const rewrite::TypedProgram>& 
   QMap<QString, QString> old = texts();
   while (form_->rowCount() > 0) form_->removeRow(0);
   fields_.clear();
+  quick_.clear();
+  declared_.clear();
+  quickButton_->setEnabled(p != nullptr);
+  declaredButton_->setEnabled(p != nullptr);
   if (!p) return;
-  arith::Env defaults;
   try {
-    defaults = codegen::runSizes(p->program);
-  } catch (const LiftError&) {
+    declared_ = codegen::runSizes(p->program);
+    quick_ = views::quickSizes(p->program);
+  } catch (const LiftError&) {  // no valid sizes: the fields stay empty, Run explains
   }
+  quickButton_->setToolTip("Sizes at which a run on the CPU device takes seconds: " + sizesText(quick_));
+  declaredButton_->setToolTip("The sizes the program declares, for a GPU: " + sizesText(declared_));
+  const arith::Env& defaults = quick_;
   for (auto& s : p->program.sizes) {
     QString name = QString::fromStdString(s.name);
     auto* field = new QLineEdit(this);

@@ -1,6 +1,7 @@
 // A field per size variable of a program ("M =", "N =", ...), shared by the run and search
 // panes: rebuilt when the program's size variables change, keeping what the user typed, and
-// prefilled with the sizes the program would run at (codegen::runSizes).
+// prefilled with quick sizes (QuickSizes.h: a run on the CPU device takes seconds); one button
+// puts the program's declared sizes (its GPU sizes) in the fields, another the quick ones back.
 #pragma once
 
 #include <QMap>
@@ -12,6 +13,7 @@
 
 class QFormLayout;
 class QLineEdit;
+class QPushButton;
 
 namespace lift::views {
 
@@ -27,6 +29,12 @@ class SizeFields : public QWidget {
   // The sizes as typed; false, with a sentence in `error`, unless every one is a positive integer
   // of at most 32 bits (2^31-1).
   bool values(arith::Env& out, QString* error) const;
+  // The program's quick and declared sizes (empty without a program).
+  const arith::Env& quickSizes() const { return quick_; }
+  const arith::Env& declaredSizes() const { return declared_; }
+  // Puts them in the fields (what the two buttons do).
+  void useQuickSizes();
+  void useDeclaredSizes();
 
  signals:
   void edited();
@@ -34,6 +42,9 @@ class SizeFields : public QWidget {
  private:
   QFormLayout* form_;
   QMap<QString, QLineEdit*> fields_;
+  QPushButton* quickButton_;
+  QPushButton* declaredButton_;
+  arith::Env quick_, declared_;
 };
 
 // Sizes as the texts of the fields ("M" -> "64").

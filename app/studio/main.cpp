@@ -186,11 +186,17 @@ int main(int argc, char** argv) {
       ok = false;
     }
     search->waitForSearch();
+    // The pane's counts (and the plot's points): kernels measured by this search, and those a
+    // resumed search found in the store.
     const auto& summary = search->lastSummary();
-    std::fprintf(stderr, "lift-studio: search %s: %lld kernels evaluated, %lld valid, best %.4g ms\n",
-                 lift::explore::toString(summary.stopReason),
-                 static_cast<long long>(summary.counts.evaluated),
-                 static_cast<long long>(summary.counts.valid), summary.bestMs);
+    const auto& tally = search->tally();
+    std::fprintf(
+        stderr,
+        "lift-studio: search %s: evaluated %lld, valid %lld, stored before %lld (valid %lld), best %.4g "
+        "ms\n",
+        lift::explore::toString(summary.stopReason), static_cast<long long>(tally.measured),
+        static_cast<long long>(tally.measuredValid), static_cast<long long>(tally.stored),
+        static_cast<long long>(tally.storedValid), summary.bestMs);
     if (summary.stopReason == lift::explore::StopReason::Error) ok = false;
     if (cli.isSet(loadBestOpt)) {
       lift::views::PerformancePlot* plot = window.performancePlot();

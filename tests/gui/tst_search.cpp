@@ -7,7 +7,6 @@
 
 #include <qcustomplot.h>
 #include <QApplication>
-#include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QPushButton>
@@ -414,17 +413,6 @@ class TestSearch : public QObject {
     light.setColor(QPalette::Text, Qt::black);
     plot.setPalette(light);
     QCOMPARE(plot.customPlot()->yAxis->tickLabelColor(), QColor(Qt::black));
-  }
-
-  void referenceLines() {
-    MainWindow w;
-    QVERIFY(setUp(w, 10, 0));
-    auto* peer = w.searchPanel()->findChild<QDoubleSpinBox*>("referencePeer");
-    int before = w.performancePlot()->referenceCount();
-    peer->setValue(42.5);
-    QCOMPARE(w.performancePlot()->referenceCount(), before + 1);
-    peer->setValue(0);
-    QCOMPARE(w.performancePlot()->referenceCount(), before);
   }
 };
 
