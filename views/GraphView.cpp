@@ -1,6 +1,7 @@
 // Draws a laid-out ProgramGraph; see GraphView.h.
 #include "views/GraphView.h"
 
+#include <QFontInfo>
 #include <QGraphicsPathItem>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
@@ -111,7 +112,7 @@ void GraphView::setGraph(const ir::ProgramGraph& g, const QSet<ir::NodeId>& chan
     r->setToolTip(tip);
     r->setCursor(Qt::PointingHandCursor);
     auto* t = new QGraphicsSimpleTextItem(QString::fromStdString(n.label), r);
-    t->setFont(QFont("Helvetica", 9));
+    t->setFont(labelFont());
     QRectF tb = t->boundingRect();
     t->setPos(geo.nodes[i].center() - QPointF(tb.width() / 2, tb.height() / 2));
     t->setAcceptedMouseButtons(Qt::NoButton);
@@ -214,12 +215,23 @@ void GraphView::fit() {
   fitScene();
 }
 
+QFont GraphView::labelFont() { return QFont("Helvetica", 9); }
+
+double GraphView::labelPixels() const { return QFontInfo(labelFont()).pixelSize() * transform().m11(); }
+
+double GraphView::readableScale() const { return kMinLabelPixels / QFontInfo(labelFont()).pixelSize(); }
+
 void GraphView::fitScene() {
   if (scene()->items().isEmpty()) return;
-  fitInView(scene()->sceneRect(), Qt::KeepAspectRatio);
-  if (transform().m11() > kMaxFitScale) {
-    setTransform(QTransform::fromScale(kMaxFitScale, kMaxFitScale));
-    centerOn(scene()->sceneRect().center());
+  QRectF all = scene()->sceneRect();
+  fitInView(all, Qt::KeepAspectRatio);
+  double scale = transform().m11();
+  if (scale > kMaxFitScale || scale < readableScale()) {
+    scale = scale > kMaxFitScale ? kMaxFitScale : readableScale();
+    setTransform(QTransform::fromScale(scale, scale));
+    // Too large to fit readably: its top (where the program starts), centred across.
+    double halfHeight = viewport()->height() / scale / 2;
+    centerOn(all.center().x(), std::min(all.center().y(), all.top() + halfHeight));
   }
 }
 

@@ -1,7 +1,9 @@
 // The program graph: a ProgramGraph laid out by Graphviz and drawn in a QGraphicsScene.
 // Nodes are coloured by kind; lambdas are dashed clusters; pan (drag), zoom (wheel), fit,
 // search; hover shows a node's type; clicking selects a node (nodeSelected). Until the user
-// zooms, the graph stays fitted: a new graph and a resized view are fitted again.
+// zooms, the graph stays fitted: a new graph and a resized view are fitted again. A fit never
+// makes node labels smaller than kMinLabelPixels: a graph too large for that is shown at the
+// readable scale from its top, and scrolls.
 #pragma once
 
 #include <QGraphicsView>
@@ -52,6 +54,14 @@ class GraphView : public QGraphicsView {
 
   // Whether the view follows the graph's size (after fit(); until the user zooms).
   bool isFitting() const { return fitting_; }
+  // The smallest height of node labels, in pixels, that a fit shows.
+  static constexpr double kMinLabelPixels = 10;
+  // The font of node labels.
+  static QFont labelFont();
+  // The height of node labels on screen now (the font's pixel size at the view's scale).
+  double labelPixels() const;
+  // The scale at which node labels are kMinLabelPixels high.
+  double readableScale() const;
 
  public slots:
   // Fits the graph into the view (no larger than kMaxFitScale), and keeps it fitted.

@@ -8,9 +8,10 @@ namespace lift::views {
 
 IndexTableModel::IndexTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void IndexTableModel::setEntries(std::vector<codegen::IndexEntry> entries) {
+void IndexTableModel::setEntries(std::vector<codegen::IndexEntry> entries, bool simplified) {
   beginResetModel();
   entries_ = std::move(entries);
+  simplified_ = simplified;
   endResetModel();
 }
 
@@ -46,9 +47,9 @@ QVariant IndexTableModel::data(const QModelIndex& index, int role) const {
       case Raw:
         return QString::fromStdString(e.raw);
       case Simplified:
-        return QString::fromStdString(e.simplified);
+        return QString::fromStdString(simplified_ ? e.simplified : e.raw);
       case Reduction:
-        return reduction(e);
+        return simplified_ ? reduction(e) : QString("not simplified");
     }
   }
   if (role == Qt::ForegroundRole && index.column() == Access) return QColor(e.write ? "#b35900" : "#1f5fa6");
@@ -64,6 +65,7 @@ QVariant IndexTableModel::headerData(int section, Qt::Orientation o, int role) c
   if (o != Qt::Horizontal || role != Qt::DisplayRole)
     return QAbstractTableModel::headerData(section, o, role);
   static const char* names[] = {"Line", "Access", "Buffer", "Simplified index", "Size", "Raw index"};
+  if (section == Simplified && !simplified_) return QString("Index (not simplified)");
   return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

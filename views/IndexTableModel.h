@@ -1,6 +1,7 @@
-// Table model of a kernel's memory accesses: line, read/write, buffer, the simplified index, how
-// much simplification shrank it, and last the raw index as views build it (often very long: last,
-// it never pushes the simplified index out of sight).
+// Table model of a kernel's memory accesses: line, read/write, buffer, the index the kernel uses
+// (simplified, or raw when the kernel pane's "Simplify indices" is off), how much simplification
+// shrank it, and last the raw index as views build it (often very long: last, it never pushes the
+// index the kernel uses out of sight).
 #pragma once
 
 #include <QAbstractTableModel>
@@ -18,7 +19,10 @@ class IndexTableModel : public QAbstractTableModel {
   static constexpr int LineRole = Qt::UserRole + 2;  // 1-based kernel line (int)
 
   explicit IndexTableModel(QObject* parent = nullptr);
-  void setEntries(std::vector<codegen::IndexEntry> entries);
+  // `simplified`: whether the kernel was generated with its indices simplified
+  // (CompileOptions::simplifyIndices); when not, the index column shows the raw index it uses.
+  void setEntries(std::vector<codegen::IndexEntry> entries, bool simplified = true);
+  bool simplified() const { return simplified_; }
   const codegen::IndexEntry& entry(int row) const { return entries_.at(static_cast<size_t>(row)); }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -28,6 +32,7 @@ class IndexTableModel : public QAbstractTableModel {
 
  private:
   std::vector<codegen::IndexEntry> entries_;
+  bool simplified_ = true;
 };
 
 }  // namespace lift::views

@@ -179,7 +179,7 @@ void KernelView::recompile() {
                        .arg(k.indices.size())
                        .arg(global.join(", "), local.isEmpty() ? "any" : local.join(", "))
                        .arg(us / 1000.0, 0, 'f', 2));
-    model_->setEntries(k.indices);
+    model_->setEntries(k.indices, options().simplifyIndices);
     table_->resizeColumnsToContents();
   } catch (const LiftError& e) {
     error_ = QString::fromStdString(e.diagnostic().message);

@@ -144,6 +144,7 @@ void MainWindow::buildDocks() {
   auto* searchDock = addPane(this, "Search", "searchDock", searchScroll, Qt::RightDockWidgetArea);
   tabifyDockWidget(runDock, searchDock);
   runDock->raise();
+  resizeDocks({rulesDock, runDock}, {640, 300}, Qt::Vertical);  // the rule list and preview first
   connect(searchPanel_, &SearchPanel::searchStarted, this, [plotDock, searchDock] {
     plotDock->show();
     searchDock->show();

@@ -3,14 +3,17 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStyle>
 #include <QTextEdit>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "core/lang/Printer.h"
 #include "core/support/TextDiff.h"
@@ -80,6 +83,14 @@ RulePalette::RulePalette(QWidget* parent) : QWidget(parent) {
   apply_->setObjectName("applyRule");
   apply_->setEnabled(false);
 
+  // Tall enough to read: at least kMinRuleRows rules and kMinPreviewLines lines of the preview.
+  int rowHeight =
+      std::max(tree_->fontMetrics().height() + 4, tree_->style()->pixelMetric(QStyle::PM_SmallIconSize));
+  tree_->setMinimumHeight(tree_->header()->sizeHint().height() + kMinRuleRows * rowHeight +
+                          2 * tree_->frameWidth());
+  QFontMetrics code(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  preview_->setMinimumHeight(kMinPreviewLines * code.lineSpacing() + 2 * preview_->frameWidth() +
+                             2 * static_cast<int>(preview_->document()->documentMargin()));
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
   auto* lower = new QWidget(split);
@@ -209,17 +220,9 @@ void RulePalette::populate() {
     item->setToolTip(0, tip);
     item->setToolTip(1, tip);
   }
-  // Select the first applicable rule.
-  for (int g = 0; g < tree_->topLevelItemCount(); ++g) {
-    auto* group = tree_->topLevelItem(g);
-    for (int c = 0; c < group->childCount(); ++c) {
-      int idx = group->child(c)->data(0, kEntryRole).toInt();
-      if (entries_[idx].rule.applies) {
-        tree_->setCurrentItem(group->child(c));
-        return;
-      }
-    }
-  }
+  // No rule is selected for the user: the first one is often a copy rule (add-id), which a
+  // click on a node followed by Ctrl+Return would apply unseen. Apply waits for a choice.
+  tree_->setCurrentItem(nullptr);
   showSelected();
 }
 
@@ -227,7 +230,10 @@ void RulePalette::showSelected() {
   while (paramForm_->rowCount() > 0) paramForm_->removeRow(0);
   QTreeWidgetItem* item = tree_->currentItem();
   if (!item || !item->data(0, kEntryRole).isValid()) {
-    description_->clear();
+    description_->setText(applicableCount() > 0
+                              ? "Pick a rule to see what it changes; Apply (or a double click) "
+                                "then rewrites the program."
+                              : QString());
     preview_->clear();
     apply_->setEnabled(false);
     return;

@@ -25,6 +25,9 @@ class RulePalette : public QWidget {
   Q_OBJECT
  public:
   explicit RulePalette(QWidget* parent = nullptr);
+  // The pane is never shorter than what shows this many rules and lines of the preview.
+  static constexpr int kMinRuleRows = 8;
+  static constexpr int kMinPreviewLines = 10;
 
   // Shows the rules at `locations` (e.g. a call and its function) of `program`. `what`
   // names the node for the header ("map (line 8)").
