@@ -62,8 +62,12 @@ PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   plot_->graph(3)->setName("loaded");
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont("Helvetica", 8));
-  plot_->legend->setBrush(QColor(255, 255, 255, 200));  // the points behind it stay visible
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+  // The legend in one row above the axes, where it covers no point.
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->insertRow(0);
+  plot_->plotLayout()->addElement(0, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+  plot_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
   plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
   applyPalette();
 
@@ -194,6 +198,7 @@ int PerformancePlot::bestIndex() const {
 void PerformancePlot::rebuild() {
   for (int g = 0; g < 4; ++g) plot_->graph(g)->data()->clear();
   plot_->clearItems();
+  referenceTexts_.clear();
   std::vector<double> best = bestSoFar();
   runningBest_ = best.empty() ? std::numeric_limits<double>::quiet_NaN() : best.back();
   for (int i = 0; i < pointCount(); ++i) {
@@ -223,34 +228,55 @@ void PerformancePlot::rebuild() {
     line->point2->setCoords(1, r.value);
     line->setPen(QPen(QColor(130, 80, 223), 1.5, Qt::DashLine));
     auto* text = new QCPItemText(plot_);
-    text->position->setType(QCPItemPosition::ptAxisRectRatio);
-    text->position->setTypeY(QCPItemPosition::ptPlotCoords);
-    text->position->setCoords(0.99, r.value);
-    text->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-    text->setText(QString("%1: %2").arg(r.name).arg(r.value, 0, 'g', 4));
     text->setColor(QColor(130, 80, 223));
+    referenceTexts_.push_back({text, r.name, r.value});
   }
+  placeReferenceTexts();
   placeHighlight();
   plot_->replot();
 }
 
 void PerformancePlot::fitRanges() {
-  plot_->rescaleAxes();
+  // From the points themselves (QCustomPlot's rescale keeps the old width around a single point).
+  double left = 0, right = 0, data = 0;
+  for (int i = 0; i < pointCount(); ++i) {
+    const PlotPoint& p = points_[static_cast<size_t>(i)];
+    double x = xOf(p, i);
+    left = i == 0 ? x : std::min(left, x);
+    right = i == 0 ? x : std::max(right, x);
+    if (p.valid) data = std::max(data, yOf(p));
+  }
   if (points_.empty()) {
     plot_->xAxis->setRange(0, 10);
   } else {
-    QCPRange x = plot_->xAxis->range();
-    double pad = std::max(0.5, x.size() * 0.02);
-    plot_->xAxis->setRange(std::min(0.0, x.lower - pad), x.upper + pad);
+    double pad = std::max(0.5, (right - left) * 0.02);
+    plot_->xAxis->setRange(std::min(0.0, left - pad), right + pad);
   }
   // The y axis follows the data; a reference line joins it unless it would flatten the points
   // (more than kReferenceReach times their best).
   constexpr double kReferenceReach = 4;
-  double top = points_.empty() ? 0 : plot_->yAxis->range().upper;
-  double data = top;
+  double top = data;
   for (auto& r : references_)
     if (r.axis == y_ && (data <= 0 || r.value <= data * kReferenceReach)) top = std::max(top, r.value);
   plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+  placeReferenceTexts();
+}
+
+void PerformancePlot::placeReferenceTexts() {
+  int above = 0;  // lines above the range: their labels stack at the top, with an arrow
+  for (auto& [text, name, value] : referenceTexts_) {
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->setPositionAlignment(Qt::AlignRight |
+                               (value <= plot_->yAxis->range().upper ? Qt::AlignBottom : Qt::AlignTop));
+    if (value <= plot_->yAxis->range().upper) {
+      text->position->setTypeY(QCPItemPosition::ptPlotCoords);
+      text->position->setCoords(0.99, value);
+      text->setText(QString("%1: %2").arg(name).arg(value, 0, 'g', 4));
+    } else {
+      text->position->setCoords(0.99, 0.01 + 0.07 * above++);
+      text->setText(QString("↑ %1: %2").arg(name).arg(value, 0, 'g', 4));
+    }
+  }
 }
 
 void PerformancePlot::setHighlight(qint64 id) {
@@ -337,11 +363,9 @@ void PerformancePlot::applyPalette() {
     a->setLabelColor(text);
     a->grid()->setPen(QPen(grid, 1, Qt::DotLine));
   }
-  QColor legend = base;
-  legend.setAlpha(200);  // the points behind it stay visible
-  plot_->legend->setBrush(legend);
+  plot_->legend->setBrush(base);
   plot_->legend->setTextColor(text);
-  plot_->legend->setBorderPen(QPen(text));
+  plot_->legend->setBorderPen(Qt::NoPen);
 }
 
 }  // namespace lift::views

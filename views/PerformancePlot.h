@@ -12,6 +12,7 @@
 #include <vector>
 
 class QCustomPlot;
+class QCPItemText;
 class QComboBox;
 class QEvent;
 class QSplitter;
@@ -87,6 +88,9 @@ class PerformancePlot : public QWidget {
   void placeHighlight();
   // Every point, and the reference lines of the y axis, in view with a margin.
   void fitRanges();
+  // The reference lines' labels: beside their line, or stacked at the top with an arrow when the
+  // line is above the y range.
+  void placeReferenceTexts();
   int nearestPoint(const QPointF& pixel, double maxDistance) const;
   void onMouseMove(QMouseEvent* e);
   void onMousePress(QMouseEvent* e);
@@ -102,6 +106,12 @@ class PerformancePlot : public QWidget {
   QComboBox* yChoice_;
   std::vector<PlotPoint> points_;
   std::vector<Reference> references_;
+  struct ReferenceText {
+    QCPItemText* item;
+    QString name;
+    double value;
+  };
+  std::vector<ReferenceText> referenceTexts_;  // this axis's, as drawn
   XAxis x_ = XAxis::Evaluation;
   YAxis y_ = YAxis::Gflops;
   qint64 highlight_ = 0;

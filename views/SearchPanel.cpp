@@ -345,6 +345,7 @@ void SearchPanel::start() {
     showLibraryLines(*cached);
   } else {
     libraryLines_->setText("Library lines: measuring (once for this device and these sizes)…");
+    activity_->setText(activity_->text() + " First measuring the library lines (once for this device).");
     job_->setPrelude([this, key, problem = problem_, spec = device_->spec().toStdString(),
                       liftc = runtime::WorkerClient::findLiftc()](const JobControl& job) {
       LibraryLines lines = measureLibraryLines(*problem, spec, liftc);

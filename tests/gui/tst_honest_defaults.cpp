@@ -222,8 +222,20 @@ class TestHonestDefaults : public QObject {
     QVERIFY(w.performancePlot()->customPlot()->yAxis->label().contains("GB/s"));
   }
 
-  // The y axis scales to the points (not to 0..1 nor to a far reference line).
+  // The y axis scales to the points (not to 0..1 nor to a far reference line); a single point
+  // too (QCustomPlot's own rescale kept the axes' old width around it: -4 to 6).
   void theAxesFollowTheData() {
+    {
+      PerformancePlot one;
+      PlotPoint p;
+      p.id = 1;
+      p.valid = true;
+      p.gflops = 3;
+      one.addPoint(p);
+      QCPRange x = one.customPlot()->xAxis->range(), y = one.customPlot()->yAxis->range();
+      QVERIFY2(x.lower == 0 && x.upper < 2, qPrintable(QString("%1 to %2").arg(x.lower).arg(x.upper)));
+      QVERIFY2(y.lower == 0 && y.upper >= 3 && y.upper < 3.5, qPrintable(QString::number(y.upper)));
+    }
     PerformancePlot plot;
     plot.setAxes(PerformancePlot::XAxis::Evaluation, PerformancePlot::YAxis::Gbs);
     for (int i = 0; i < 5; ++i) {
