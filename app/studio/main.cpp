@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
   window.setHeadless(cli.isSet(screenshot));
   if (cli.isSet(screenshot)) {  // the same picture whatever size and layout the user left
     window.resetLayout();
-    window.resize(1400, 900);
+    window.resize(1920, 1080);
   }
   bool ok = true;
   // A file or example named on the command line wins; otherwise the last session comes back
