@@ -145,7 +145,7 @@ cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
           {"blur", blur},
-      {"matmul", matmul},
+          {"matmul", matmul},
       };
   return c;
 }
