@@ -28,6 +28,7 @@ struct TypedProgram;  // rewrite/Engine.h
   X(Fission, "fission", "Split one pattern into two (the inverse of fusion).")                    \
   X(SplitJoin, "split-join", "Add or remove a level of nesting with split and join.")             \
   X(Reduce, "reduce", "Restructure reductions: partial reductions, iteration, reordering.")       \
+  X(Scan, "scan", "Restructure scans: chunks scanned from the scanned totals of the chunks.")     \
   X(Iterate, "iterate", "Merge, split and unroll iterations.")                                    \
   X(Interchange, "interchange", "Swap nested patterns, transposing the data.")                    \
   X(Transpose, "transpose", "Move transpositions, split and join past each other.")               \

@@ -21,6 +21,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerSimplificationRules(*r);
     registerCopyRules(*r);
     registerOpenCLRules(*r);
+    registerScanRules(*r);
     registerVectorisationRules(*r);
     registerBuiltinRules(*r);
     registerCoalescingRules(*r);

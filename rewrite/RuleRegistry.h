@@ -59,6 +59,7 @@ void registerCoalescingRules(RuleRegistry& r);
 void registerStencilRules(RuleRegistry& r);
 void registerSizeRules(RuleRegistry& r);
 void registerMdHomRules(RuleRegistry& r);
+void registerScanRules(RuleRegistry& r);
 void registerMacroRules(RuleRegistry& r);
 
 // Levenshtein distance (for suggestions).

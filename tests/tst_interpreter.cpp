@@ -120,6 +120,17 @@ class TestInterpreter : public QObject {
              QString("[3, 7, 11]"));
   }
 
+  void scansAreExclusive() {
+    Value x = floats({1, 2, 3, 4});
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = scan(add, 0.0f) $ x", {x})), QString("[0, 1, 3, 6]"));
+    QCOMPARE(str(run("size N; fun f(x: [float]N) = scanSeq(0.5f, add) $ x", {x})),
+             QString("[0.5, 1.5, 3.5, 6.5]"));
+    // scanSeq may carry another type: the running dot product of pairs.
+    QCOMPARE(str(run("size N; fun f(x: [float]N, y: [float]N) = scanSeq(multAndSumUp, 0.0f) $ zip(x, y)",
+                     {floats({1, 2, 3}), floats({4, 5, 6})})),
+             QString("[0, 4, 14]"));
+  }
+
   void reduceFlattensPairs() {
     // multAndSumUp(acc, x, y) reduces an array of pairs (the CGO dot product).
     Value x = floats({1, 2, 3}), y = floats({4, 5, 6});

@@ -56,6 +56,9 @@ const char* kSeeds[] = {
     "scatter(reorderStride(2)) o gather(reorderStride(2)) $ x",
     "fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y)",
     "fun f(x: [float]8*N) = map(fun(v => add(v, sq(v)))) $ x",
+    // scans: the chunked decomposition and its lowering, also of a scan fed by a map.
+    "fun f(x: [float]8*N) = map(neg) o scan(add, 0.0f) $ x",
+    "fun f(x: [float]8*N) = scan(add, 0.0f) o map(sq) $ x",
     // reduce-to-tree: a work-group's reduction, with and without a map fused into its first round.
     "fun f(x: [float]64*N, y: [float]64*N) = join o mapWrg0(fun(c => reduce(add, 0.0f) o map(mult) $ c)) o "
     "split(64) $ zip(x, y)",

@@ -100,6 +100,15 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N) =
   reduce(add, 0.0f) o partRed(add, 0.0f, 4) $ x)",
      R"(fun f(x: [float]8*N) = reduce(add, 1.0f) $ x)", "0", "m=4", R"(identity)"},
+    {"scan-to-seq", R"(fun f(x: [float]8*N) = scan(add, 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  scanSeq(add, 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = reduce(add, 0.0f) $ x)", "0", "", R"(applies to a call of scan)"},
+    {"scan-split-chunks", R"(fun f(x: [float]8*N) = scan(add, 0.0f) $ x)", "0", "n=4",
+     R"(fun f(x: [float]8*N) =
+  join o map(fun(p => scan(add, get(0, p)) $ get(1, p))) $
+    zip(scan(add, 0.0f) o join o map(reduce(add, 0.0f)) o split(4) $ x, split(4) $ x))",
+     R"(fun f(x: [float]8*N) = scan(add, 1.0f) $ x)", "0", "n=4", R"(identity)"},
     {"partred-to-reduce", R"(fun f(x: [float]8*N) = join o map(fun(c => partRed(add, 0.0f, 4) $ c)) o split(4) $ x)", "0.1.0.0.0", "",
      R"(fun f(x: [float]8*N) =
   join o map(reduce(add, 0.0f)) o split(4) $ x)",

@@ -73,6 +73,15 @@ class TestTypeCheck : public QObject {
              arr(arr(f32, M), arith::cst(1)));
   }
 
+  void scans() {
+    QCOMPARE(resultOf("fun f(x: [float]N) = scan(add, 0.0f) $ x"), arr(f32, N));
+    QCOMPARE(resultOf("fun f(x: [float]4*N) = scanSeq(0.0f, add, x)"),
+             arr(f32, arith::mul(arith::cst(4), N)));
+    // scanSeq's accumulator may differ from the elements: a running dot product of pairs.
+    QCOMPARE(resultOf("fun f(x: [float]N, y: [float]N) = scanSeq(multAndSumUp, 0.0f) $ zip(x, y)"),
+             arr(f32, N));
+  }
+
   void dataLayout() {
     Type pair = Type::tuple({f32, Type::int_()});
     QCOMPARE(resultOf("fun f(x: [float]N, y: [int]N) = zip(x, y)"), arr(pair, N));
@@ -287,6 +296,14 @@ class TestTypeCheck : public QObject {
   void reduceWithMismatchedInitialValue() {
     // The accumulator type is the initial value's; the function must return it.
     expectError("fun f(x: [float]N) = reduceSeq(fun((acc, v) => tuple(acc, v)), 0.0f) $ x", "reduceSeq",
+                {"returns (float, float) but the initial value has type float"});
+  }
+
+  void scanCombinesElements() {
+    // The parallel scan combines elements with f: its accumulator is the element type.
+    expectError("fun f(x: [float]N, y: [float]N) = scan(multAndSumUp, 0.0f) $ zip(x, y)", "scan",
+                {"the initial value has type float but the elements have type (float, float)"});
+    expectError("fun f(x: [float]N) = scanSeq(fun((acc, v) => tuple(acc, v)), 0.0f) $ x", "scanSeq",
                 {"returns (float, float) but the initial value has type float"});
   }
 };

@@ -63,7 +63,8 @@ GraphLegend::GraphLegend(QWidget* parent) : QFrame(parent) {
   add(nodeSwatch(GraphView::colorFor(K::ParallelMap, 0)), "mapGlb: parallel over global threads");
   add(nodeSwatch(GraphView::colorFor(K::ParallelMap, 1)), "mapWrg: parallel over work-groups");
   add(nodeSwatch(GraphView::colorFor(K::ParallelMap, 2)), "mapLcl: parallel within a work-group");
-  add(nodeSwatch(GraphView::colorFor(K::SequentialOp, 0)), "mapSeq, reduceSeq: a loop in one thread");
+  add(nodeSwatch(GraphView::colorFor(K::SequentialOp, 0)),
+      "mapSeq, reduceSeq, scanSeq: a loop in one thread");
   add(nodeSwatch(GraphView::colorFor(K::AddressSpace, 0)), "toGlobal: write to global memory");
   add(nodeSwatch(GraphView::colorFor(K::AddressSpace, 1)), "toLocal: write to local memory");
   add(nodeSwatch(GraphView::colorFor(K::AddressSpace, 2)), "toPrivate: write to private memory");

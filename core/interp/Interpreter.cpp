@@ -682,6 +682,19 @@ class Interpreter {
         b.push(fold(p, args[0], in, 0, in.size(), site));
         return b.finish();
       }
+      case PatternKind::Scan:
+      case PatternKind::ScanSeq: {
+        // Exclusive: element i is the fold of the initial value with the elements before i.
+        expectArgs(args, 2, p, site);
+        const Value& in = expectArray(args[1], p, site);
+        ArrayBuilder b(in.size());
+        Value acc = args[0];
+        for (size_t i = 0; i < in.size(); ++i) {
+          b.push(acc);
+          acc = applyToElement(p.f(), &acc, in, i, site);
+        }
+        return b.finish();
+      }
       case PatternKind::PartRed: {
         expectArgs(args, 2, p, site);
         const Value& in = expectArray(args[1], p, site);

@@ -406,7 +406,9 @@ class ProgramCounter {
       case PK::Reduce:
       case PK::ReduceSeq:
       case PK::ReduceSeqUnroll:
-      case PK::PartRed: {
+      case PK::PartRed:
+      case PK::Scan:
+      case PK::ScanSeq: {
         Type init = arrayArg(0), in = arrayArg(1);
         if (!in || !in.isArray()) return;
         apply(p->f(), {init, in.elem()}, mult * static_cast<double>(lengthOf(in, sizes_)));

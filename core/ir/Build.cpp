@@ -184,6 +184,20 @@ Callable partRed(const Callable& f, Expr init, arith::Expr m) {
   return Callable::partial(reducePattern(PatternKind::PartRed, f, {m}), {std::move(init)});
 }
 
+Fun scanPattern(PatternKind k, const Callable& f) {
+  LIFT_ASSERT(isScanLike(k), "not a scan: " + std::string(patternName(k)));
+  PatternNode::Params p;
+  p.funs = {f.toFun()};
+  return pattern(k, std::move(p));
+}
+
+Callable scan(const Callable& f, Expr init) {
+  return Callable::partial(scanPattern(PatternKind::Scan, f), {std::move(init)});
+}
+Callable scanSeq(const Callable& f, Expr init) {
+  return Callable::partial(scanPattern(PatternKind::ScanSeq, f), {std::move(init)});
+}
+
 Fun split(arith::Expr n) { return withSizes(PatternKind::Split, {n}); }
 Fun split(int64_t n) { return split(arith::cst(n)); }
 Fun join() { return pattern(PatternKind::Join); }

@@ -108,6 +108,13 @@ Callable partRed(const Callable& f, Expr init, arith::Expr m);
 // The bare reduction patterns, called with (init, xs).
 Fun reducePattern(PatternKind k, const Callable& f, std::vector<arith::Expr> sizes = {});
 
+// scan(f, init): applied to xs gives Scan(f)(init, xs), the exclusive prefix scan
+// [init, f(init, x0), f(f(init, x0), x1), ...] of the same length as xs.
+Callable scan(const Callable& f, Expr init);
+Callable scanSeq(const Callable& f, Expr init);
+// The bare scan patterns (one of isScanLike), called with (init, xs).
+Fun scanPattern(PatternKind k, const Callable& f);
+
 Fun split(arith::Expr n);
 Fun split(int64_t n);
 Fun join();

@@ -58,6 +58,8 @@ bool isReduceLike(PatternKind k) {
   }
 }
 
+bool isScanLike(PatternKind k) { return k == PatternKind::Scan || k == PatternKind::ScanSeq; }
+
 bool isDataLayout(PatternKind k) {
   switch (k) {
     case PatternKind::Zip:

@@ -44,7 +44,9 @@ namespace lift::ir {
   X(ToLocal, "toLocal", OpenCL)                 \
   X(ToPrivate, "toPrivate", OpenCL)             \
   X(Dot, "dot", OpenCL)                         \
-  X(ReorderStride, "reorderStride", OpenCL)
+  X(ReorderStride, "reorderStride", OpenCL)     \
+  X(Scan, "scan", Algo)                         \
+  X(ScanSeq, "scanSeq", OpenCL)
 
 enum class PatternKind : uint8_t {
 #define LIFT_PATTERN_ENUM(E, name, level) E,
@@ -62,6 +64,8 @@ std::optional<PatternKind> patternByName(std::string_view name);
 bool isMapLike(PatternKind k);
 // Reductions of every flavour (reduce, reduceSeq, reduceSeqUnroll, partRed).
 bool isReduceLike(PatternKind k);
+// Scans of every flavour (scan, scanSeq): exclusive prefix scans with an initial value.
+bool isScanLike(PatternKind k);
 // Patterns that only reorganise data and generate no code by themselves (split, join, zip, ...).
 bool isDataLayout(PatternKind k);
 // The views of seed 001 (pair_vv, pair_mv, pair_mm): several arrays fused into the one

@@ -119,6 +119,25 @@ InferredType typeReduce(const PatternNode& p, const std::vector<Type>& args, con
   return InferredType::ok(Type::array(init, in.length() / m));
 }
 
+// scan(f, z) $ xs: f(acc, x) returns the accumulator's type. The high-level scan is the parallel
+// one, so its f combines two elements: the accumulator is the element type. scanSeq, run in
+// order, may carry another type, as reduceSeq does.
+InferredType typeScan(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  Type init = args[0], in = args[1];
+  if (auto failure = notArrayError(p, in, " to scan")) return *failure;
+  if (p.pattern() == PatternKind::Scan && init != in.elem())
+    return argumentError(
+        fmt::format("scan: the initial value has type {} but the elements have type {} (a "
+                    "parallel scan combines elements with f; scanSeq may carry another type)",
+                    init.toString(), in.elem().toString()));
+  Type acc = typeF({init, in.elem()});
+  if (acc != init)
+    return argumentError(fmt::format("{}: the function returns {} but the initial value has type {}",
+                                     diagnosticLabel(p), acc.toString(), init.toString()));
+  return InferredType::ok(Type::array(init, in.length()));
+}
+
 // zip and tuple carry their arity as a parameter, which must match the call.
 InferredType typeZip(const PatternNode& p, const std::vector<Type>& args) {
   if (args.size() < 2)
@@ -504,6 +523,9 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
     case PatternKind::ReduceSeqUnroll:
     case PatternKind::PartRed:
       return typeReduce(p, args, typeF);
+    case PatternKind::Scan:
+    case PatternKind::ScanSeq:
+      return typeScan(p, args, typeF);
     case PatternKind::Zip:
       return typeZip(p, args);
     case PatternKind::Tuple:

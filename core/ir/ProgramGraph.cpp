@@ -81,6 +81,7 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
     case PatternKind::MapSeqUnroll:
     case PatternKind::ReduceSeq:
     case PatternKind::ReduceSeqUnroll:
+    case PatternKind::ScanSeq:
     case PatternKind::MapVec:
     case PatternKind::Dot:
       return K::SequentialOp;

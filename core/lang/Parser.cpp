@@ -850,9 +850,11 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::Reduce:
     case PatternKind::ReduceSeq:
     case PatternKind::ReduceSeqUnroll:
-    case PatternKind::PartRed: {
+    case PatternKind::PartRed:
+    case PatternKind::Scan:
+    case PatternKind::ScanSeq: {
       // reduce(f, init) or reduce(init, f) as in the seeds; reduce(f, init, xs) applies it;
-      // partRed(f, init, m).
+      // partRed(f, init, m). Scans read the same way: scan(f, init), scan(f, init, xs).
       open();
       Term a = expr();
       comma();
@@ -869,7 +871,7 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
         ps.sizes = {sizeExpr()};
       } else if (accept(Tok::Comma)) {
         xs = expr();
-        requireValue(*xs, fmt::format("the array reduced by {}", name));
+        requireValue(*xs, fmt::format("the array {} by {}", ir::isScanLike(k) ? "scanned" : "reduced", name));
       }
       close();
       Term red = patternTerm(k, std::move(ps), t, depth);

@@ -56,10 +56,13 @@ bool fits(const std::string& flat, int col) {
   return flat.find('\n') == std::string::npos && col + static_cast<int>(flat.size()) <= kWidth;
 }
 
+// Reductions and scans take an initial value before their array: reduce(f, z) $ xs.
+bool takesInitialValue(PatternKind k) { return ir::isReduceLike(k) || ir::isScanLike(k); }
+
 bool isLink(const ir::CallNode& c) {
   if (c.args().size() == 1) return true;
   auto* p = ir::asPattern(c.fun());
-  return p && ir::isReduceLike(p->pattern()) && c.args().size() == 2;
+  return p && takesInitialValue(p->pattern()) && c.args().size() == 2;
 }
 
 // Functions written as a plain name (or get(i)) that may take their argument as f(x).
@@ -265,7 +268,7 @@ class Printer {
   std::string linkTextUncached(const ir::CallNode& c, int indent, int col) {
     if (auto it = prelude_.find(&c); it != prelude_.end()) return it->second;
     auto* p = ir::asPattern(c.fun());
-    if (p && ir::isReduceLike(p->pattern()) && c.args().size() == 2)
+    if (p && takesInitialValue(p->pattern()) && c.args().size() == 2)
       return reduction(*p, c.args()[0], indent, col);
     return fun(c.fun(), indent, col, /*called=*/true);
   }
@@ -410,6 +413,8 @@ class Printer {
       case PatternKind::ReduceSeq:
       case PatternKind::ReduceSeqUnroll:
       case PatternKind::PartRed:
+      case PatternKind::Scan:
+      case PatternKind::ScanSeq:
         return nested(name);
       case PatternKind::Iterate:
       case PatternKind::Vectorize:
