@@ -32,7 +32,7 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpace(const ir::Expr&
     if (auto w = spaceOfWrapper(p->pattern())) {
       s = w;
     } else if (p->pattern() == K::ReduceSeq || p->pattern() == K::ReduceSeqUnroll ||
-               p->pattern() == K::Reduce || p->pattern() == K::PartRed) {
+               p->pattern() == K::Reduce || p->pattern() == K::PartRed || ir::isScanLike(p->pattern())) {
       s = explicitSpace(c->args().at(0));
       if (!s) s = explicitSpaceOf(p->f());
     } else if (ir::isDataLayout(p->pattern())) {
@@ -63,7 +63,8 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpaceOf(const ir::Fun
       if (auto w = spaceOfWrapper(p->pattern())) {
         s = w;
       } else if (ir::isMapLike(p->pattern()) || ir::isReduceLike(p->pattern()) ||
-                 p->pattern() == ir::PatternKind::Iterate || p->pattern() == ir::PatternKind::Vectorize) {
+                 ir::isScanLike(p->pattern()) || p->pattern() == ir::PatternKind::Iterate ||
+                 p->pattern() == ir::PatternKind::Vectorize) {
         s = explicitSpaceOf(p->f());
       }
       break;

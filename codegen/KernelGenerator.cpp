@@ -202,8 +202,12 @@ void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& a
     case K::ReduceSeqUnroll:
       reduce(p, args.at(0), args.at(1), dest, site);
       return;
+    case K::ScanSeq:
+      scan(p, args.at(0), args.at(1), dest, site);
+      return;
     case K::Reduce:
     case K::PartRed:
+    case K::Scan:
       fail(site, fmt::format("high-level pattern {} must be lowered before code generation",
                              ir::patternName(p.pattern())));
     case K::Iterate:

@@ -1,6 +1,6 @@
 // The code generator's walk over the program (KernelBuilder.h): `produce(e, dest)` and
 // `read(e)` dispatch on expressions and functions, and one emitter per pattern family writes
-// the pattern's code — maps (EmitMap.cpp), reductions (EmitReduce.cpp), iterate
+// the pattern's code — maps (EmitMap.cpp), reductions (EmitReduce.cpp), scans (EmitScan.cpp), iterate
 // (EmitIterate.cpp), vectors and data layout (EmitLayout.cpp), values and user functions
 // (KernelGenerator.cpp). The policies are units of their own: what parameters stand for
 // (Bindings), where temporaries live (TemporaryStorage), which barriers may be needed
@@ -61,6 +61,9 @@ class KernelGenerator {
 
   // ----- reductions (EmitReduce.cpp) -----
   void reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
+
+  // ----- scans (EmitScan.cpp) -----
+  void scan(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
 
   // ----- iterate (EmitIterate.cpp) -----
   View iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site);

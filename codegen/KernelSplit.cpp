@@ -22,7 +22,9 @@ struct SpineStep {
 int dataArgument(const ir::CallNode& c) {
   if (c.args().size() == 1) return 0;
   const ir::PatternNode* p = unwrapAddressSpace(c.fun());
-  if (p && p->pattern() == ir::PatternKind::ReduceSeq && c.args().size() == 2) return 1;
+  if (p && (p->pattern() == ir::PatternKind::ReduceSeq || p->pattern() == ir::PatternKind::ScanSeq) &&
+      c.args().size() == 2)
+    return 1;
   return -1;
 }
 
@@ -69,6 +71,26 @@ int splitPoint(const std::vector<SpineStep>& spine) {
   return -1;
 }
 
+bool isWholeArrayFold(const ir::PatternNode* p) {
+  return p && (p->pattern() == ir::PatternKind::ReduceSeq || p->pattern() == ir::PatternKind::ScanSeq);
+}
+
+// Where the spine ends in a call of several arrays (a zip) that a parallel map consumes: the
+// first of them made by a sequential reduction or scan over a whole array, which a kernel of its
+// own computes (one work-item: the scanned totals of a chunked scan), so that the parallel map's
+// work-items can read it. -1 when none. (A zipped array another parallel map makes is not cut:
+// the code generator refuses it, tests/data/codegen/bad_sync.lift.)
+int zipArgumentToCut(const std::vector<SpineStep>& spine) {
+  if (spine.size() < 2 || spine.back().dataArg >= 0 || spine.back().call->args().size() < 2) return -1;
+  if (!isParallelMap(unwrapAddressSpace(spine[spine.size() - 2].call->fun()))) return -1;
+  const std::vector<ir::Expr>& args = spine.back().call->args();
+  for (size_t k = 0; k < args.size(); ++k) {
+    auto* c = ir::asCall(args[k]);
+    if (c && isWholeArrayFold(unwrapAddressSpace(c->fun()))) return static_cast<int>(k);
+  }
+  return -1;
+}
+
 // The parameters of `all` that `e` uses, in the order of `all`.
 std::vector<ir::Param> usedParams(const std::vector<ir::Param>& all, const ir::Expr& e) {
   std::vector<ir::Param> free = ir::freeParams(e), out;
@@ -85,10 +107,31 @@ std::vector<StageValue> inputsOf(const std::vector<ir::Param>& used, const std::
   return out;
 }
 
+// Appends the parts of `more` to `out`: their program inputs are `sources` (in `more`'s
+// numbering of its program's parameters), their temporaries renumbered after `out`'s, and the
+// result of `more`'s last part becomes `result`.
+void append(ProgramSplit& out, ProgramSplit more, const std::vector<StageValue>& sources, StageValue result) {
+  int offset = static_cast<int>(out.temporaries.size());
+  for (ProgramPart& part : more.parts) {
+    for (StageValue& v : part.inputs)
+      v = v.kind == StageValue::Kind::ProgramInput ? sources[static_cast<size_t>(v.index)]
+                                                   : StageValue{v.kind, v.index + offset};
+    if (part.result.kind == StageValue::Kind::Temporary)
+      part.result.index += offset;
+    else
+      part.result = result;
+    out.parts.push_back(std::move(part));
+  }
+  for (Type t : more.temporaries) out.temporaries.push_back(t);
+  for (bool r : more.reducedTemporaries) out.reducedTemporaries.push_back(r);
+}
+
 ProgramSplit split(const ir::Program& p) {
   ProgramSplit out;
   std::vector<SpineStep> spine = spineOf(p.main->body());
   int at = splitPoint(spine);
+  int cutArg = at < 0 ? -1 : spine[static_cast<size_t>(at)].dataArg;
+  if (at < 0 && (cutArg = zipArgumentToCut(spine)) >= 0) at = static_cast<int>(spine.size()) - 1;
   const std::vector<ir::Param>& params = p.main->params();
   if (at < 0) {
     ProgramPart whole{p, {}, {StageValue::Kind::ProgramResult, 0}};
@@ -98,18 +141,26 @@ ProgramSplit split(const ir::Program& p) {
     return out;
   }
   const SpineStep& consumer = spine[static_cast<size_t>(at)];
-  ir::Expr cut = consumer.call->args()[static_cast<size_t>(consumer.dataArg)];
+  ir::Expr cut = consumer.call->args()[static_cast<size_t>(cutArg)];
   Type cutType = ir::typeCheck(p).typeOf(cut);
 
-  // The first kernel computes the cut value into the temporary.
-  ProgramPart first{p, {}, {StageValue::Kind::Temporary, 0}};
+  // Earlier kernels compute the cut value into a temporary (it may need several itself).
+  ir::Program first = p;
   std::vector<ir::Param> firstParams = usedParams(params, cut);
-  first.inputs = inputsOf(firstParams, params);
-  first.program.main = ir::LambdaNode::make(firstParams, cut);
-  out.parts.push_back(std::move(first));
+  first.main = ir::LambdaNode::make(firstParams, cut);
+  ProgramSplit firstParts = split(first);
+  int cutTemporary = static_cast<int>(out.temporaries.size() + firstParts.temporaries.size());
+  append(out, std::move(firstParts), inputsOf(firstParams, params),
+         {StageValue::Kind::Temporary, cutTemporary});
   out.temporaries.push_back(cutType);
+  // Finished on the device: a reduction or scan reads the parallel map's results whole, or the
+  // cut value is itself a whole-array reduction or scan (a chunked scan's offsets).
   const ir::PatternNode* reader = unwrapAddressSpace(consumer.call->fun());
-  out.reducedTemporaries.push_back(reader && reader->pattern() == ir::PatternKind::ReduceSeq);
+  auto* cutCall = ir::asCall(cut);
+  out.reducedTemporaries.push_back(
+      (reader && consumer.dataArg == cutArg &&
+       (reader->pattern() == ir::PatternKind::ReduceSeq || reader->pattern() == ir::PatternKind::ScanSeq)) ||
+      (consumer.dataArg != cutArg && cutCall && isWholeArrayFold(unwrapAddressSpace(cutCall->fun()))));
 
   // The rest reads it from a parameter instead: the spine rebuilt from the consumer outwards.
   ir::Param tmp = ir::ParamNode::make("tmp", cutType);
@@ -117,28 +168,18 @@ ProgramSplit split(const ir::Program& p) {
   for (int j = at; j >= 0; --j) {
     const SpineStep& s = spine[static_cast<size_t>(j)];
     std::vector<ir::Expr> args = s.call->args();
-    args[static_cast<size_t>(s.dataArg)] = body;
+    args[static_cast<size_t>(j == at ? cutArg : s.dataArg)] = body;
     body = ir::CallNode::make(s.call->fun(), std::move(args));
   }
   std::vector<ir::Param> restParams = usedParams(params, body);
   std::vector<StageValue> restSources = inputsOf(restParams, params);
   restParams.push_back(tmp);
-  restSources.push_back({StageValue::Kind::Temporary, 0});
+  restSources.push_back({StageValue::Kind::Temporary, cutTemporary});
   ir::Program rest = p;
   rest.main = ir::LambdaNode::make(restParams, body);
 
   // The rest may need splitting again; its inputs and temporaries are renumbered into ours.
-  ProgramSplit more = split(rest);
-  int offset = static_cast<int>(out.temporaries.size());
-  for (ProgramPart& part : more.parts) {
-    for (StageValue& v : part.inputs)
-      v = v.kind == StageValue::Kind::ProgramInput ? restSources[static_cast<size_t>(v.index)]
-                                                   : StageValue{v.kind, v.index + offset};
-    if (part.result.kind == StageValue::Kind::Temporary) part.result.index += offset;
-    out.parts.push_back(std::move(part));
-  }
-  for (Type t : more.temporaries) out.temporaries.push_back(t);
-  for (bool r : more.reducedTemporaries) out.reducedTemporaries.push_back(r);
+  append(out, split(rest), restSources, {StageValue::Kind::ProgramResult, 0});
   return out;
 }
 

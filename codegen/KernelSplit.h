@@ -5,7 +5,11 @@
 // a kernel is one. `reduceSeq(add, 0) o join o mapWrg0(partial sums) o split(n) $ x` becomes
 // kernel 1, `join o mapWrg0(partial sums) o split(n) $ x` (the per-work-group results into a
 // global temporary), then kernel 2, `reduceSeq(add, 0) $ tmp` (001, section 3: the second
-// kernel combines the first one's per-work-group results). Each part is a program of its own,
+// kernel combines the first one's per-work-group results). Where the chain ends in a zip that a
+// parallel map consumes, an array of the zip that a sequential reduction or scan over a whole
+// array makes is computed by earlier kernels too: a chunked scan, `join o mapGlb0(scan each
+// chunk from its offset) $ zip(scanSeq(add, 0) $ chunk totals, chunks)`, is three kernels (the
+// totals; their scan, by one work-item; the chunks' scans). Each part is a program of its own,
 // compiled by the single-kernel generator; a program that needs no split is one part, itself.
 #pragma once
 
@@ -36,9 +40,10 @@ struct ProgramPart {
 struct ProgramSplit {
   std::vector<ProgramPart> parts;  // in the order they run
   std::vector<Type> temporaries;   // the types of the values passed between parts
-  // Per temporary: whether a reduction (reduceSeq) consumes it, i.e. the split finishes a
-  // reduction of per-work-group or per-work-item results on the device (otherwise another
-  // parallel map or a function reads it whole).
+  // Per temporary: whether a reduction or scan (reduceSeq, scanSeq) consumes it or makes it
+  // from a whole array, i.e. the split finishes a reduction or scan of per-work-group or
+  // per-work-item results on the device (otherwise another parallel map or a function reads it
+  // whole).
   std::vector<bool> reducedTemporaries;
 };
 

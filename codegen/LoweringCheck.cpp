@@ -179,6 +179,10 @@ void checkLowered(const ProgramIndex& idx) {
             fmt::format("high-level pattern {} must be lowered before code generation (to reduceSeq inside a "
                         "parallel map, for instance)",
                         ir::patternName(pat->pattern())));
+      case K::Scan:
+        fail(idx, siteOf(idx, pat),
+             "high-level pattern scan must be lowered before code generation (to scanSeq, or split into "
+             "chunks scanned in parallel: see the rule scan-split-chunks)");
       case K::MdHom:
         fail(idx, siteOf(idx, pat),
              "md_hom is not yet lowered to OpenCL; write it as the equivalent nest of map and reduce (see "

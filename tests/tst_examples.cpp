@@ -292,6 +292,25 @@ Value twoKernelSum(size_t n, int64_t m, const std::function<float(size_t, float)
   return floatArray({1}, {treeSum(std::move(level))});
 }
 
+// lowlevel/prefix_sum: the chunks' totals, their exclusive scan (the offsets), each chunk
+// scanned from its offset.
+Value chunkedScanRef(const Inputs& in, const arith::Env& s) {
+  auto x = floatsOf(in[0]);
+  const size_t m = static_cast<size_t>(dim(s, "M")), c = 256;
+  std::vector<float> out;
+  float offset = 0.0f;
+  for (size_t g = 0; g < m; ++g) {
+    float total = 0.0f, acc = offset;
+    for (size_t i = 0; i < c; ++i) {
+      total = total + x[g * c + i];
+      out.push_back(acc);
+      acc = acc + x[g * c + i];
+    }
+    offset = offset + total;
+  }
+  return floatArray({static_cast<int64_t>(out.size())}, out);
+}
+
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
   // ----- high level -----
@@ -308,6 +327,15 @@ std::map<std::string, Example> references() {
                       for (float v : floatsOf(in[0])) acc = acc + std::fabs(v);
                       return floatArray({1}, {acc});
                     }};
+  r["prefix_sum.lift"] = {{{{"N", 1}}, {{"N", 37}}}, [](const Inputs& in, const arith::Env&) {
+                            std::vector<float> out;
+                            float acc = 0.0f;
+                            for (float v : floatsOf(in[0])) {
+                              out.push_back(acc);
+                              acc = acc + v;
+                            }
+                            return floatArray({static_cast<int64_t>(out.size())}, out);
+                          }};
   r["scal.lift"] = {{{{"N", 3}}, {{"N", 20}}}, [](const Inputs& in, const arith::Env&) {
                       std::vector<float> out;
                       for (float v : floatsOf(in[1])) out.push_back(in[0].asFloat() * v);
@@ -439,6 +467,7 @@ std::map<std::string, Example> references() {
                                   for (size_t i = 0; i < x.size(); ++i) out.push_back(x[i] * y[i]);
                                   return floatArray({static_cast<int64_t>(out.size())}, out);
                                 }};
+  r["lowlevel/prefix_sum.lift"] = {{{{"M", 1}}, {{"M", 5}}}, chunkedScanRef};
   r["lowlevel/stencil3.lift"] = {{{{"N", 1}}, {{"N", 33}}}, stencilRef};
   r["lowlevel/gaussian_blur.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 1}, {"N", 3}}}, gaussianBlurRef};
   return r;

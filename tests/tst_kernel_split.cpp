@@ -139,6 +139,30 @@ class TestKernelSplit : public QObject {
     QCOMPARE(c.params[c.stages[1].args[1]].name, std::string("tmp2"));
   }
 
+  // The chunked scan: the zip's first array (the scanned totals) is made by two earlier kernels,
+  // the totals (a mapGlb0) and their scan (a scanSeq of the whole array, one work-item); the
+  // chunks' scans read the offsets through the zip. Every temporary is finished on the device.
+  void chunkedScanIsThreeKernels() {
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/prefix_sum.lift");
+    codegen::ProgramSplit s = codegen::splitIntoKernels(p);
+    QCOMPARE(s.parts.size(), size_t(3));
+    QCOMPARE(s.reducedTemporaries, (std::vector<bool>{true, true}));
+    QCOMPARE(QString::fromStdString(s.temporaries[0].toString()), QString("[float]M"));
+    QCOMPARE(QString::fromStdString(s.temporaries[1].toString()), QString("[float]M"));
+    // Kernel 1 reads x; kernel 2 the totals; kernel 3 x and the offsets.
+    QCOMPARE(s.parts[0].inputs.size(), size_t(1));
+    QVERIFY(s.parts[1].inputs.at(0).kind == codegen::StageValue::Kind::Temporary);
+    QCOMPARE(s.parts[1].inputs.at(0).index, 0);
+    QVERIFY(s.parts[1].result.kind == codegen::StageValue::Kind::Temporary);
+    QCOMPARE(s.parts[1].result.index, 1);
+    QCOMPARE(s.parts[2].inputs.size(), size_t(2));
+    QVERIFY(s.parts[2].inputs[0].kind == codegen::StageValue::Kind::ProgramInput);
+    QVERIFY(s.parts[2].inputs[1].kind == codegen::StageValue::Kind::Temporary);
+    QCOMPARE(s.parts[2].inputs[1].index, 1);
+    std::string text = codegen::compileProgram(p).source();
+    QVERIFY2(text.find("// ----- kernel 2 of 3: prefix_sum_2, global 1") != std::string::npos, text.c_str());
+  }
+
   // The sequences run in one queue and give what the interpreter gives, at several sizes.
   void runsAgainstTheInterpreter_data() {
     QTest::addColumn<QString>("program");
@@ -147,6 +171,7 @@ class TestKernelSplit : public QObject {
     QTest::newRow("three kernels") << QString(kThreeKernels) << 3;
     QTest::newRow("lowlevel/asum_device.lift") << QString("asum_device.lift") << 2;
     QTest::newRow("lowlevel/dot_device.lift") << QString("dot_device.lift") << 2;
+    QTest::newRow("lowlevel/prefix_sum.lift") << QString("prefix_sum.lift") << 3;
   }
   void runsAgainstTheInterpreter() {
     QFETCH(QString, program);
