@@ -14,6 +14,7 @@
 #include "codegen/runtime/HostArray.h"
 #include "core/cfun/CFunAst.h"
 #include "skelcl/ContainerStorage.h"
+#include "skelcl/ScalarOperator.h"
 #include "skelcl/SkeletonKernel.h"
 #include "skelcl/UserFunction.h"
 
@@ -32,7 +33,7 @@ class ReduceSkeleton {
   const SkeletonKernel& kernel() const { return *kernel_; }
   const UserFunction& userFunction() const { return function_; }
   // The identity as a literal of the .lift language.
-  const std::string& identityLiteral() const { return identityLiteral_; }
+  const std::string& identityLiteral() const { return operator_.identityLiteral(); }
   // At most this many work-items (chunks) in the first launch on each device.
   static constexpr size_t kMaxChunks = 1024;
 
@@ -41,12 +42,10 @@ class ReduceSkeleton {
   // one-element buffer that will hold the result once the device's queue is finished.
   cl::Buffer reducePart(DeviceSet& devices, int device, const cl::Buffer& buffer, size_t offset,
                         size_t count) const;
-  cfun::Scalar combine(cfun::Scalar a, cfun::Scalar b) const;
 
   std::string what_;
   runtime::ScalarType type_;
-  cfun::Scalar identity_{};
-  std::string identityLiteral_;
+  ScalarOperator operator_;
   UserFunction function_;
   std::unique_ptr<SkeletonKernel> kernel_;
 };

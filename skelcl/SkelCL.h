@@ -8,6 +8,7 @@
 #include "skelcl/Map.h"
 #include "skelcl/Matrix.h"
 #include "skelcl/Reduce.h"
+#include "skelcl/Scan.h"
 #include "skelcl/Stencil.h"
 #include "skelcl/Vector.h"
 #include "skelcl/Zip.h"

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <tuple>
+#include <utility>
 
 #include "skelcl/SkelCL.h"
 
@@ -83,6 +84,64 @@ float openclDotProduct(const std::vector<float>& a, const std::vector<float>& b)
   return std::accumulate(partial.begin(), partial.end(), 0.0f);
 }
 // -- plain OpenCL dot product: end
+
+// The exclusive prefix sum written directly against OpenCL, for comparison with the library's
+// two lines (TestSkelCL::prefixSum): one kernel sums a chunk per work-item, the host scans the
+// chunks' sums, a second kernel scans each chunk from its offset — the library's algorithm on one
+// device, with the same chunks (so the same additions in the same order). skelcl/README.md
+// counts both.
+// -- plain OpenCL prefix sum: begin
+std::vector<float> openclPrefixSum(const std::vector<float>& a) {
+  const char* source = R"(
+    kernel void chunk_sums(global const float* a, global float* sums, int n, int chunk) {
+      int g = get_global_id(0);
+      float acc = 0.0f;
+      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) acc += a[i];
+      sums[g] = acc;
+    }
+    kernel void chunk_scans(global const float* a, global const float* offsets, global float* out, int n, int chunk) {
+      int g = get_global_id(0);
+      float acc = offsets[g];
+      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) {
+        out[i] = acc;
+        acc += a[i];
+      }
+    })";
+  std::vector<cl::Platform> platforms;
+  cl::Platform::get(&platforms);
+  std::vector<cl::Device> devices;
+  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  cl::Context context(devices.at(0));
+  cl::CommandQueue queue(context, devices.at(0));
+  cl::Program program(context, source);
+  program.build({devices.at(0)});
+  cl::Kernel sums(program, "chunk_sums"), scans(program, "chunk_scans");
+  const int n = static_cast<int>(a.size()), groups = std::min(n, 1024), chunk = (n + groups - 1) / groups;
+  cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                const_cast<float*>(a.data()));
+  cl::Buffer ds(context, CL_MEM_READ_WRITE, groups * sizeof(float));
+  cl::Buffer dout(context, CL_MEM_WRITE_ONLY, n * sizeof(float));
+  sums.setArg(0, da);
+  sums.setArg(1, ds);
+  sums.setArg(2, n);
+  sums.setArg(3, chunk);
+  queue.enqueueNDRangeKernel(sums, cl::NullRange, cl::NDRange(groups));
+  std::vector<float> offsets(groups);
+  queue.enqueueReadBuffer(ds, CL_TRUE, 0, groups * sizeof(float), offsets.data());
+  float running = 0.0f;
+  for (float& o : offsets) running += std::exchange(o, running);
+  queue.enqueueWriteBuffer(ds, CL_TRUE, 0, groups * sizeof(float), offsets.data());
+  scans.setArg(0, da);
+  scans.setArg(1, ds);
+  scans.setArg(2, dout);
+  scans.setArg(3, n);
+  scans.setArg(4, chunk);
+  queue.enqueueNDRangeKernel(scans, cl::NullRange, cl::NDRange(groups));
+  std::vector<float> out(n);
+  queue.enqueueReadBuffer(dout, CL_TRUE, 0, n * sizeof(float), out.data());
+  return out;
+}
+// -- plain OpenCL prefix sum: end
 
 }  // namespace
 
@@ -195,6 +254,59 @@ class TestSkelCL : public QObject {
     Vector<float> v(two_, in);
     double expected = std::accumulate(in.begin(), in.end(), 0.0);
     QVERIFY(std::fabs(sum(v) - expected) < 1e-2);
+  }
+
+  void scanAllSizesAndDistributions() {
+    Scan<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
+    Scan<int32_t(int32_t)> max("int func(int x, int y) { return max(x, y); }", "-1000");
+    for (size_t n : kSizes)
+      for (const Distribution& d : kDistributions) {
+        std::vector<int32_t> in = randomInts(n, static_cast<unsigned>(n) + 7);
+        Vector<int32_t> x(two_, in);
+        x.setDistribution(d);
+        const QString where = QString("n=%1 %2").arg(n).arg(d.describe().c_str());
+        if (d.kind() == Distribution::Kind::Overlap) {
+          QVERIFY_THROWS_EXCEPTION(LiftError, sum(x));
+          continue;
+        }
+        Vector<int32_t> s = sum(x), m = max(x);
+        QVERIFY2(s.distribution() == d, qPrintable(where));
+        int32_t accSum = 0, accMax = -1000;
+        for (size_t i = 0; i < n; ++i) {
+          QVERIFY2(s[i] == accSum && m[i] == accMax, qPrintable(where + QString(" element %1").arg(i)));
+          accSum += in[i];
+          accMax = std::max(accMax, in[i]);
+        }
+      }
+  }
+
+  // SkelCL's prefix sum in two lines, against the plain OpenCL version and the host.
+  void prefixSum() {
+    for (size_t n : {size_t(1), size_t(1000), size_t(65537), size_t(100003)}) {
+      std::vector<float> a = randomFloats(n, 3);
+      // -- SkelCL prefix sum: begin
+      Scan<float(float)> prefixSum("float func(float x, float y) { return x + y; }", "0");
+      Vector<float> y = prefixSum(Vector<float>(one_, a));
+      // -- SkelCL prefix sum: end
+      const std::vector<float> plain = openclPrefixSum(a);
+      QVERIFY2(y.hostData() == plain,
+               qPrintable(QString("n=%1: the library and plain OpenCL differ").arg(n)));
+      Vector<float> x2(two_, a);  // block-distributed over the device named twice
+      Vector<float> y2 = prefixSum(x2);
+      const std::vector<float>& blocks = y2.hostData();
+      double expected = 0;
+      for (size_t i = 0; i < n; ++i) {
+        const double tolerance = 1e-4 * std::max(1.0, std::sqrt(double(i)));
+        QVERIFY2(std::fabs(plain[i] - expected) < tolerance && std::fabs(blocks[i] - expected) < tolerance,
+                 qPrintable(QString("n=%1 element %2: %3, %4 vs %5")
+                                .arg(n)
+                                .arg(i)
+                                .arg(plain[i])
+                                .arg(blocks[i])
+                                .arg(expected)));
+        expected += a[i];
+      }
+    }
   }
 
   void lazyTransfers() {
@@ -466,6 +578,18 @@ class TestSkelCL : public QObject {
     QVERIFY2(m.find("'y'") != std::string::npos, m.c_str());
     m = message([] { Reduce<float(float)> f("float func(float x, float y) { return x + y; }", "zero"); });
     QVERIFY2(m.find("the identity \"zero\" is not a finite float literal") != std::string::npos, m.c_str());
+    m = message([] { Scan<float(float)> f("float func(float x) { return x; }"); });
+    QVERIFY2(m.find("Scan<float(float)>") != std::string::npos && m.find("1 parameter") != std::string::npos,
+             m.c_str());
+    m = message([] { Scan<int32_t(int32_t)> f("int func(int x, int y) { return x + y; }", "1.5"); });
+    QVERIFY2(m.find("the identity \"1.5\" is not a finite int literal") != std::string::npos, m.c_str());
+    m = message([this] {
+      Scan<float(float)> f("float func(float x, float y) { return x + y; }");
+      Vector<float> x(two_, 10);
+      x.setDistribution(Distribution::overlap(1));
+      f(x);
+    });
+    QVERIFY2(m.find("distributed as overlap(1)") != std::string::npos, m.c_str());
   }
 };
 
