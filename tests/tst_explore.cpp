@@ -640,6 +640,38 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY2(e.validated(), e.summary().c_str());
   }
 
+  // prefix_sum (a high-level scan): the algorithmic phase splits it into chunks (scan-split-chunks),
+  // the mapping phase lowers the scans to scanSeq and the maps to mapGlb; the result is the
+  // chunked scan's three kernels, and one such candidate runs valid on the CPU device.
+  void scansLowerToThreeKernels() {
+    SearchProblem problem = SearchProblem::make(
+        lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/prefix_sum.lift"), {{"N", 4096}});
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so;
+    so.algorithmic.maxSeconds = 30;
+    TemplateSpace space = buildTemplateSpace(ctx, so);
+    std::optional<Candidate> sequence;
+    for (auto& t : space.templates) {
+      std::optional<Candidate> c = instantiate(problem, t, t->defaults(), nullptr);
+      if (!c) continue;
+      try {
+        if (codegen::compileProgram(c->program->program).stages.size() == 3) {
+          sequence = c;
+          break;
+        }
+      } catch (const LiftError&) {
+      }
+    }
+    QVERIFY(sequence);
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    codegen::EvaluationRequest req;
+    req.sizes = {{"N", 4096}};
+    req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    codegen::Evaluation e = codegen::evaluate(sequence->program->program, req, runner);
+    QVERIFY2(e.validated(), e.summary().c_str());
+  }
+
   // The evolution's first candidates cover every OpenCL mapping of the space once (the tree
   // mapping of a reduction among them), before the tournament narrows the search.
   void evolutionStartsWithEveryMapping() {

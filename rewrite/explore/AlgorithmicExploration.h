@@ -33,11 +33,11 @@ struct AlgorithmicOptions {
   std::map<std::string, int64_t> preferredFactors;
   // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
   // or other programs).
-  std::vector<rewrite::Family> families = {rewrite::Family::Fusion,         rewrite::Family::Fission,
-                                           rewrite::Family::SplitJoin,      rewrite::Family::Reduce,
-                                           rewrite::Family::Interchange,    rewrite::Family::Transpose,
-                                           rewrite::Family::Simplification, rewrite::Family::Vectorisation,
-                                           rewrite::Family::Builtin,        rewrite::Family::Macro};
+  std::vector<rewrite::Family> families = {
+      rewrite::Family::Fusion,    rewrite::Family::Fission,        rewrite::Family::SplitJoin,
+      rewrite::Family::Reduce,    rewrite::Family::Scan,           rewrite::Family::Interchange,
+      rewrite::Family::Transpose, rewrite::Family::Simplification, rewrite::Family::Vectorisation,
+      rewrite::Family::Builtin,   rewrite::Family::Macro};
   // Rules never applied in this phase (they only make copies or undo others' work).
   std::vector<std::string> excluded = {
       "add-id", "implement-id", "eta-expansion", "id-transpose-transpose", "split-join-id", "join-split"};

@@ -14,7 +14,9 @@ namespace {
 
 using ir::PatternKind;
 
-bool loopLike(PatternKind k) { return ir::isMapLike(k) || ir::isReduceLike(k) || k == PatternKind::Iterate; }
+bool loopLike(PatternKind k) {
+  return ir::isMapLike(k) || ir::isReduceLike(k) || ir::isScanLike(k) || k == PatternKind::Iterate;
+}
 
 // Whether `root` (a function or an expression) calls, at any depth, a user function whose body
 // contains `op`.

@@ -57,6 +57,7 @@ struct ReduceSite {
 struct Sites {
   std::vector<MapSite> maps;
   std::vector<ReduceSite> reduces;
+  std::vector<Location> scans;  // high-level scans, each lowered to a sequential loop
   int maxLevel = -1;
 };
 
@@ -105,7 +106,9 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
         return;
       }
       if (p && (p->pattern() == PatternKind::Reduce || p->pattern() == PatternKind::ReduceSeq ||
-                p->pattern() == PatternKind::Iterate || p->pattern() == PatternKind::PartRed)) {
+                p->pattern() == PatternKind::Iterate || p->pattern() == PatternKind::PartRed ||
+                ir::isScanLike(p->pattern()))) {
+        if (p->pattern() == PatternKind::Scan) out.scans.push_back(loc);
         if (p->pattern() == PatternKind::Reduce)
           out.reduces.push_back({loc, level, sequential, treeShaped(*call, *p)});
         for (size_t i = 0; i < kids.size(); ++i)
@@ -268,6 +271,8 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
     }
     steps.push_back({r.loc, step});
   }
+  for (const Location& loc : sites.scans)
+    if (!absorbed(loc)) steps.push_back({loc, RewriteStep{&reg.get("scan-to-seq"), loc, {}}});
   std::stable_sort(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.first < b.first; });
   for (auto& [loc, step] : steps) m.steps.push_back(step);
   std::sort(m.globalDims.begin(), m.globalDims.end());
@@ -278,8 +283,9 @@ OpenCLMapping lowering(const Sites& sites, const Scheme& scheme, const std::vect
 // pattern (a partRed, which no mapping lowers; a map the walk does not reach, such as the inner
 // map of a point-free map(map(f))) or makes a mapGlb or mapWrg whose result is consumed in the
 // same kernel is refused by the code generator whatever the values, so it is dropped here. A
-// program the code generator splits into kernels where a reduction of a mapGlb's or mapWrg's
-// results at the top level is finished by a later kernel (codegen/KernelSplit.h) passes when
+// program the code generator splits into kernels where a reduction or a scan of a mapGlb's or
+// mapWrg's results at the top level is finished by a later kernel (codegen/KernelSplit.h; a
+// chunked scan's three kernels) passes when
 // every kernel does; other splits (a map's results stored whole for the next parallel map, which
 // fusion avoids) are dropped as before.
 bool passesLoweringCheck(const rewrite::TypedProgram& p) {
@@ -477,7 +483,7 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, cons
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
   Sites sites = findSites(p);
   std::vector<OpenCLMapping> out;
-  if (sites.maps.empty() && sites.reduces.empty()) return out;
+  if (sites.maps.empty() && sites.reduces.empty() && sites.scans.empty()) return out;
   for (const Scheme& scheme : schemes(sites.maxLevel, options)) {
     // Every level the scheme names must be used (else it is the same as a shorter scheme).
     bool usesAll = true;
