@@ -11,7 +11,8 @@
 // output's size, which a download of a new output starts with). Cases: matmul (AllPairs in
 // zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
 // image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
-// one halo row; GB/s of the image read and the result written). Exit status 2 on a bad argument or a
+// one halo row; GB/s of the image read and the result written) and scan (the exclusive prefix sum
+// of --size floats, block-distributed; GB/s). Exit status 2 on a bad argument or a
 // device error, 1 when the check fails.
 #include <fmt/format.h>
 
@@ -140,12 +141,129 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   return t;
 }
 
+// `checks` entries of y, the exclusive prefix sum of x, against sums on the host in double (in one
+// pass over x, the entries in order).
+bool prefixSumMatches(const std::vector<float>& x, const std::vector<float>& y, int checks) {
+  std::mt19937 rng(4);
+  std::vector<size_t> at(static_cast<size_t>(checks));
+  for (size_t& i : at) i = rng() % x.size();
+  std::sort(at.begin(), at.end());
+  double sum = 0, scale = 0;
+  size_t next = 0;
+  for (size_t i = 0; i < x.size() && next < at.size(); ++i) {
+    for (; next < at.size() && at[next] == i; ++next)
+      if (std::fabs(y[i] - sum) > 1e-5 * scale + 1e-6) return false;
+    sum += x[i];
+    scale += std::fabs(x[i]);
+  }
+  return true;
+}
+
+// y = the exclusive prefix sum of n floats with SkelCL's Scan, x block-distributed. GB/s counts
+// the bytes the scan must move, x read once and y written once (8n; the chunked scan reads x
+// twice, ScanSkeleton.h).
+Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const size_t n = o.size;
+  Scan<float(float)> prefixSum("float func(float x, float y) { return x + y; }", "0");
+  const std::vector<float> a = randomFloats(n, 1);
+  Timing t;
+  t.work = 2.0 * sizeof(float) * double(n);
+  t.unit = "GB/s";
+  std::vector<double> total, upload, kernels, download, alloc;
+  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
+    {
+      Vector<float> x(devices, a);
+      x.setDistribution(Distribution::block());
+      auto start = Clock::now();
+      Vector<float> y = prefixSum(x);
+      const std::vector<float>& out = y.hostData();
+      total.push_back(msSince(start));
+      if (r == 0) t.checked = prefixSumMatches(a, out, o.check);
+    }
+    Vector<float> x(devices, a);
+    auto start = Clock::now();
+    x.prepareOnDevices(Distribution::block());
+    upload.push_back(msSince(start));
+    start = Clock::now();
+    Vector<float> y = prefixSum(x);
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    y.hostData();
+    download.push_back(msSince(start));
+    alloc.push_back(hostAllocationMs(n));
+  }
+  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
+  t.totalMs = median(total);
+  t.uploadMs = median(upload);
+  t.kernelsMs = median(kernels);
+  t.downloadMs = median(download);
+  t.allocMs = median(alloc);
+  return t;
+}
+
+// `checks` pixels of the blurred n x n image against the weights applied on the host (0 outside).
+bool blurMatches(const std::vector<float>& image, const std::vector<float>& out, size_t n, int checks) {
+  static const float w[3][3] = {{1, 2, 1}, {2, 4, 2}, {1, 2, 1}};
+  std::mt19937 rng(5);
+  for (int k = 0; k < checks; ++k) {
+    const auto r = static_cast<long>(rng() % n), c = static_cast<long>(rng() % n);
+    double expected = 0;
+    for (long dy = -1; dy <= 1; ++dy)
+      for (long dx = -1; dx <= 1; ++dx) {
+        const long y = r + dy, x = c + dx;
+        if (y >= 0 && x >= 0 && y < long(n) && x < long(n)) expected += w[dy + 1][dx + 1] * image[y * n + x];
+      }
+    if (std::fabs(out[r * n + c] - expected / 16) > 1e-5) return false;
+  }
+  return true;
+}
+
+// The Gaussian blur of an n x n image, overlap-distributed with one halo row.
+Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const size_t n = o.size;
+  const GaussianBlur gauss;
+  const std::vector<float> image = randomFloats(n * n, 4);
+  Timing t;
+  t.work = 2.0 * double(n) * double(n) * sizeof(float);
+  t.unit = "GB/s";
+  std::vector<double> total, upload, kernels, download, alloc;
+  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
+    {
+      Matrix<float> in(devices, n, n, image);
+      auto start = Clock::now();
+      Matrix<float> out = gauss(in);
+      const std::vector<float>& result = out.hostData();
+      total.push_back(msSince(start));
+      if (r == 0) t.checked = blurMatches(image, result, n, o.check);
+    }
+    Matrix<float> in(devices, n, n, image);
+    auto start = Clock::now();
+    in.prepareOnDevices(Distribution::overlap(1));
+    upload.push_back(msSince(start));
+    start = Clock::now();
+    Matrix<float> out = gauss(in);
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    out.hostData();
+    download.push_back(msSince(start));
+    alloc.push_back(hostAllocationMs(n * n));
+  }
+  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
+  t.totalMs = median(total);
+  t.uploadMs = median(upload);
+  t.kernelsMs = median(kernels);
+  t.downloadMs = median(download);
+  t.allocMs = median(alloc);
+  return t;
+}
+
 const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>&
 cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
           {"blur", blur},
           {"matmul", matmul},
+          {"scan", scan},
       };
   return c;
 }
