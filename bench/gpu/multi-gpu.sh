@@ -7,9 +7,9 @@
 #  shards  the same search as G processes, `--shard i/G` on GPU i each, their stores merged with
 #          `liftc results --merge`: the same figures, and how the merged store compares with the
 #          single process's of the search part (kernels measured by both, their status agreeing);
-#  skelcl  bench_skelcl's cases (SKELCL_CASES, default "matmul:8192 blur:16384" where the pack's
-#          bench_skelcl has them) on G GPUs: host to host (uploads, kernels, downloads), and each
-#          phase timed apart.
+#  skelcl  bench_skelcl's cases NAME:SIZE (SKELCL_CASES, default "matmul:8192 blur:16384
+#          scan:67108864") on G GPUs: host to host (uploads, kernels, downloads), and each phase
+#          timed apart.
 # Usage: bench/gpu/multi-gpu.sh [search] [shards] [skelcl]     (default all; carry .gpu-ex)
 # Env: GPUS, BUDGET (default 60s), SIZE (MxNxK, default 4096x4096x4096), SKELCL_CASES, OUT.
 # Tables go to stdout and to $OUT (default gpu-out/).
@@ -121,7 +121,7 @@ if [[ $parts == *skelcl* ]]; then
   {
     printf '| case | size | GPUs | total ms | upload ms | kernels ms | download ms | rate (total) | rate (kernels) | unit | check | speed-up (total) | host alloc ms |\n'
     printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
-    for c in ${SKELCL_CASES:-matmul:8192 blur:16384}; do
+    for c in ${SKELCL_CASES:-matmul:8192 blur:16384 scan:67108864}; do
       name=${c%%:*} size=${c#*:}
       if ! "$bench" "$name" --size 1 --devices 0 --repeat 1 >/dev/null 2>&1; then
         printf '| %s | %s | | | | | | | | | not in this bench_skelcl | | |\n' "$name" "$size"
