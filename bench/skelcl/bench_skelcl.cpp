@@ -82,6 +82,44 @@ double hostAllocationMs(size_t n) {
   return ms;
 }
 
+// Times a skeleton program as the cases do: `repeat` runs after one that builds the kernels (and
+// whose result `check` judges). Each run goes host to host — the inputs `makeInputs()` makes on
+// the host, `run(inputs)` applies the skeleton, the result's host data read — and then again
+// phase by phase: `upload(inputs)` on fresh inputs, `run`, the download of the output (with
+// `outputElements` elements).
+template <class MakeInputs, class Upload, class Run, class Check>
+void timeRuns(const Options& o, size_t outputElements, MakeInputs makeInputs, Upload upload, Run run,
+              Check check, Timing& t) {
+  std::vector<double> total, uploads, kernels, downloads, allocs;
+  for (int r = 0; r < o.repeat + 1; ++r) {
+    {
+      auto in = makeInputs();
+      auto start = Clock::now();
+      auto out = run(in);
+      const auto& result = out.hostData();
+      total.push_back(msSince(start));
+      if (r == 0) t.checked = check(result);
+    }
+    auto in = makeInputs();
+    auto start = Clock::now();
+    upload(in);
+    uploads.push_back(msSince(start));
+    start = Clock::now();
+    auto out = run(in);
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    out.hostData();
+    downloads.push_back(msSince(start));
+    allocs.push_back(hostAllocationMs(outputElements));
+  }
+  for (auto* v : {&total, &uploads, &kernels, &downloads, &allocs}) v->erase(v->begin());
+  t.totalMs = median(total);
+  t.uploadMs = median(uploads);
+  t.kernelsMs = median(kernels);
+  t.downloadMs = median(downloads);
+  t.allocMs = median(allocs);
+}
+
 // `checks` entries of c = a x b (n x n) against sums on the host, in double.
 bool productMatches(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
                     size_t n, int checks) {
@@ -105,39 +143,25 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
   AllPairs<float(float, float)> mm(sum, mult);
   const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
+  struct Operands {
+    Matrix<float> A, B;
+  };
   Timing t;
   t.work = 2.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
-  std::vector<double> total, upload, kernels, download, alloc;
-  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
-    {
-      Matrix<float> A(devices, n, n, a), B(devices, n, n, b);
-      A.setDistribution(Distribution::block());
-      auto start = Clock::now();
-      Matrix<float> C = mm(A, B);
-      const std::vector<float>& c = C.hostData();
-      total.push_back(msSince(start));
-      if (r == 0) t.checked = productMatches(a, b, c, n, o.check);
-    }
-    Matrix<float> A(devices, n, n, a), B(devices, n, n, b);
-    auto start = Clock::now();
-    A.prepareOnDevices(Distribution::block());
-    B.prepareOnDevices(Distribution::copy());
-    upload.push_back(msSince(start));
-    start = Clock::now();
-    Matrix<float> C = mm(A, B);
-    kernels.push_back(msSince(start));
-    start = Clock::now();
-    C.hostData();
-    download.push_back(msSince(start));
-    alloc.push_back(hostAllocationMs(n * n));
-  }
-  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
-  t.totalMs = median(total);
-  t.uploadMs = median(upload);
-  t.kernelsMs = median(kernels);
-  t.downloadMs = median(download);
-  t.allocMs = median(alloc);
+  timeRuns(
+      o, n * n,
+      [&] {
+        Operands in{Matrix<float>(devices, n, n, a), Matrix<float>(devices, n, n, b)};
+        in.A.setDistribution(Distribution::block());
+        return in;
+      },
+      [](Operands& in) {
+        in.A.prepareOnDevices(Distribution::block());
+        in.B.prepareOnDevices(Distribution::copy());
+      },
+      [&](Operands& in) { return mm(in.A, in.B); },
+      [&](const std::vector<float>& c) { return productMatches(a, b, c, n, o.check); }, t);
   return t;
 }
 
@@ -169,35 +193,16 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * sizeof(float) * double(n);
   t.unit = "GB/s";
-  std::vector<double> total, upload, kernels, download, alloc;
-  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
-    {
-      Vector<float> x(devices, a);
-      x.setDistribution(Distribution::block());
-      auto start = Clock::now();
-      Vector<float> y = prefixSum(x);
-      const std::vector<float>& out = y.hostData();
-      total.push_back(msSince(start));
-      if (r == 0) t.checked = prefixSumMatches(a, out, o.check);
-    }
-    Vector<float> x(devices, a);
-    auto start = Clock::now();
-    x.prepareOnDevices(Distribution::block());
-    upload.push_back(msSince(start));
-    start = Clock::now();
-    Vector<float> y = prefixSum(x);
-    kernels.push_back(msSince(start));
-    start = Clock::now();
-    y.hostData();
-    download.push_back(msSince(start));
-    alloc.push_back(hostAllocationMs(n));
-  }
-  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
-  t.totalMs = median(total);
-  t.uploadMs = median(upload);
-  t.kernelsMs = median(kernels);
-  t.downloadMs = median(download);
-  t.allocMs = median(alloc);
+  timeRuns(
+      o, n,
+      [&] {
+        Vector<float> x(devices, a);
+        x.setDistribution(Distribution::block());
+        return x;
+      },
+      [](Vector<float>& x) { x.prepareOnDevices(Distribution::block()); },
+      [&](Vector<float>& x) { return prefixSum(x); },
+      [&](const std::vector<float>& y) { return prefixSumMatches(a, y, o.check); }, t);
   return t;
 }
 
@@ -226,34 +231,11 @@ Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * double(n) * double(n) * sizeof(float);
   t.unit = "GB/s";
-  std::vector<double> total, upload, kernels, download, alloc;
-  for (int r = 0; r < o.repeat + 1; ++r) {  // the first run builds the kernels: not counted
-    {
-      Matrix<float> in(devices, n, n, image);
-      auto start = Clock::now();
-      Matrix<float> out = gauss(in);
-      const std::vector<float>& result = out.hostData();
-      total.push_back(msSince(start));
-      if (r == 0) t.checked = blurMatches(image, result, n, o.check);
-    }
-    Matrix<float> in(devices, n, n, image);
-    auto start = Clock::now();
-    in.prepareOnDevices(Distribution::overlap(1));
-    upload.push_back(msSince(start));
-    start = Clock::now();
-    Matrix<float> out = gauss(in);
-    kernels.push_back(msSince(start));
-    start = Clock::now();
-    out.hostData();
-    download.push_back(msSince(start));
-    alloc.push_back(hostAllocationMs(n * n));
-  }
-  for (auto* v : {&total, &upload, &kernels, &download, &alloc}) v->erase(v->begin());
-  t.totalMs = median(total);
-  t.uploadMs = median(upload);
-  t.kernelsMs = median(kernels);
-  t.downloadMs = median(download);
-  t.allocMs = median(alloc);
+  timeRuns(
+      o, n * n, [&] { return Matrix<float>(devices, n, n, image); },
+      [](Matrix<float>& in) { in.prepareOnDevices(Distribution::overlap(1)); },
+      [&](Matrix<float>& in) { return gauss(in); },
+      [&](const std::vector<float>& out) { return blurMatches(image, out, n, o.check); }, t);
   return t;
 }
 
