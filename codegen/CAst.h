@@ -95,7 +95,10 @@ struct Stmt {
   std::string name;
   std::string init, cond, step;
   int64_t trips = 0;  // For of a sequential loop: its trip count when constant (0: not known)
-  int unroll = 0;     // For: printed after `#pragma unroll N` (0: no pragma)
+  // For of a parallel map whose work-items all run the same constant number of iterations: that
+  // number and the stride (the work-items sharing the map); 0: not known.
+  int64_t parallelTrips = 0, parallelStride = 0;
+  int unroll = 0;  // For: printed after `#pragma unroll N` (0: no pragma)
   ExprP lhs, rhs;
   Block body;
 };

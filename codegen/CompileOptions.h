@@ -18,6 +18,8 @@ struct CompileOptions {
   bool vectorLocalLoads = false;  // a block's reads of local b..b+3 as one float4 (LocalVectorLoads.h)
   int innerLoopUnroll = 1;        // `#pragma unroll N` on innermost sequential loops (UnrollPragmas.h)
   bool doubleBuffering = false;  // two buffers per tile a loop copies, one barrier a step (DoubleBuffering.h)
+  bool registerPrefetch = false;    // double buffering, the next tiles through registers (RegisterPrefetch.h)
+  bool vectorGlobalStores = false;  // four writes of global b..b+3 as one float4 (GlobalVectorStores.h)
 
   // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
   // derived from the program (NDRange.h).

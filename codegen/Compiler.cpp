@@ -5,6 +5,7 @@
 
 #include "codegen/BarrierElimination.h"
 #include "codegen/DoubleBuffering.h"
+#include "codegen/GlobalVectorStores.h"
 #include "codegen/KernelBuilder.h"
 #include "codegen/KernelInterface.h"
 #include "codegen/KernelPrinter.h"
@@ -77,8 +78,10 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   dropRepeatedBarriers(model.body);
   checkBarrierPlacement(model.body, program);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
-  if (options.doubleBuffering) doubleBufferTileCopies(model.body, model.memories);
+  if (options.doubleBuffering || options.registerPrefetch)
+    doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch);
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
+  if (options.vectorGlobalStores) vectorizeGlobalStores(model.body);
   addUnrollPragmas(model.body, options.innerLoopUnroll);
   model.name = kernelNameFor(program, model);
 

@@ -1,6 +1,8 @@
 // Two local buffers per copied tile and one barrier per step of the loop over tiles.
 #include "codegen/DoubleBuffering.h"
 
+#include "codegen/RegisterPrefetch.h"
+
 #include <fmt/format.h>
 
 #include <functional>
@@ -42,6 +44,8 @@ c::StmtP clone(const c::Stmt& s, const AccessMap& access, const IndexMap& index)
   out->cond = s.cond;
   out->step = s.step;
   out->trips = s.trips;
+  out->parallelTrips = s.parallelTrips;
+  out->parallelStride = s.parallelStride;
   out->unroll = s.unroll;
   out->lhs = rewrite(s.lhs, access, index);
   out->rhs = rewrite(s.rhs, access, index);
@@ -101,7 +105,8 @@ std::optional<int64_t> bufferOffset(const c::Access& a, int64_t count) {
 
 class DoubleBuffer {
  public:
-  DoubleBuffer(c::Block& kernel, MemoryAllocator& memories) : kernel_(kernel), memories_(memories) {}
+  DoubleBuffer(c::Block& kernel, MemoryAllocator& memories, bool prefetch)
+      : kernel_(kernel), memories_(memories), prefetch_(prefetch) {}
 
   int run() {
     visit(kernel_);
@@ -222,19 +227,35 @@ class DoubleBuffer {
     c::StmtP lastBarrier = clone(
         *loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
 
-    auto guard = std::make_unique<c::Stmt>();
-    guard->kind = c::Stmt::Kind::If;
-    guard->node = loop.node;
-    guard->cond = fmt::format("{} + 1 < {}", i, bound);
-    guard->body = std::move(next);
+    auto guarded = [&](c::Block body) {
+      auto guard = std::make_unique<c::Stmt>();
+      guard->kind = c::Stmt::Kind::If;
+      guard->node = loop.node;
+      guard->cond = fmt::format("{} + 1 < {}", i, bound);
+      guard->body = std::move(body);
+      return guard;
+    };
+    auto comment = [&](std::string text) {
+      auto note = std::make_unique<c::Stmt>();
+      note->kind = c::Stmt::Kind::Comment;
+      note->node = loop.node;
+      note->text = std::move(text);
+      return note;
+    };
+    StagedCopy staged;
     loop.body.clear();
-    auto note = std::make_unique<c::Stmt>();
-    note->kind = c::Stmt::Kind::Comment;
-    note->node = loop.node;
-    note->text = "the next tiles, into the other buffers";
-    loop.body.push_back(std::move(note));
-    loop.body.push_back(std::move(guard));
-    for (auto& s : reading) loop.body.push_back(std::move(s));
+    if (prefetch_ && stageThroughRegisters(next, memories_, staged)) {
+      loop.body.push_back(comment("the next tiles, loaded into registers"));
+      for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
+      loop.body.push_back(guarded(std::move(staged.loads)));
+      for (auto& s : reading) loop.body.push_back(std::move(s));
+      loop.body.push_back(comment("stored into the other buffers"));
+      loop.body.push_back(guarded(std::move(staged.stores)));
+    } else {
+      loop.body.push_back(comment("the next tiles, into the other buffers"));
+      loop.body.push_back(guarded(std::move(next)));
+      for (auto& s : reading) loop.body.push_back(std::move(s));
+    }
     loop.body.push_back(std::move(lastBarrier));
     for (Memory* m : tiles) m->count = m->count * 2;
 
@@ -278,13 +299,14 @@ class DoubleBuffer {
 
   c::Block& kernel_;
   MemoryAllocator& memories_;
+  bool prefetch_;
   int count_ = 0;
 };
 
 }  // namespace
 
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories) {
-  return DoubleBuffer(body, memories).run();
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch) {
+  return DoubleBuffer(body, memories, registerPrefetch).run();
 }
 
 }  // namespace lift::codegen

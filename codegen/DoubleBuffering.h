@@ -17,7 +17,8 @@
 
 namespace lift::codegen {
 
-// Rewrites the kernel body; returns how many loops it double-buffered.
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories);
+// Rewrites the kernel body; returns how many loops it double-buffered. With registerPrefetch,
+// the next tiles' copy goes through registers where it can (RegisterPrefetch.h).
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch = false);
 
 }  // namespace lift::codegen

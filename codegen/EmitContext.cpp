@@ -133,6 +133,11 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
       // The stride in int: with `+= get_num_groups(0)` (size_t) PoCL 3.1 miscompiles some loops
       // that contain barriers (the induction variable goes through 64 bits and back).
       s->step = fmt::format("{} += (int){}({})", name, sizeFn, dim);
+      if (arith::Expr t = nd_.threads(kind, dim);
+          t && t.isCst() && n.isCst() && t.value() > 0 && n.value() % t.value() == 0) {
+        s->parallelTrips = n.value() / t.value();
+        s->parallelStride = t.value();
+      }
       break;
   }
   s->pattern = pattern;

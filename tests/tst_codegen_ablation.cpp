@@ -7,6 +7,7 @@
 
 #include "codegen/BarrierElimination.h"
 #include "codegen/Compiler.h"
+#include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 
 using namespace lift;
@@ -168,6 +169,52 @@ class TestCodegenAblation : public QObject {
     QVERIFY(count(db, "%2) + 4*l_id_1 + j") > 0);
     QVERIFY(compile("matmul_tiled_gpu_8x8.lift", on) != compile("matmul_tiled_gpu_8x8.lift"));
     QCOMPARE(compile("dot.lift", on), compile("dot.lift"));
+  }
+
+  // With the register prefetch, the next tiles' global loads go into private values before the
+  // computation and those values into the other buffers after it; still one barrier a step, and
+  // a kernel without a tile loop is unchanged.
+  void registerPrefetchLoadsBeforeAndStoresAfterTheComputation() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    std::string db = compile(file, [](codegen::CompileOptions& o) { o.doubleBuffering = true; });
+    std::string pf = compile(file, [](codegen::CompileOptions& o) { o.registerPrefetch = true; });
+    QVERIFY(pf != db);
+    QCOMPARE(count(pf, "barrier("), 2);
+    QCOMPARE(count(pf, "if (i + 1 < K) {"), 2);
+    size_t loop = pf.find("for (int i = 0; i < K; i += 1) {");
+    size_t reads = pf.find("// reduceSeq", loop);
+    QVERIFY(loop != std::string::npos && reads != std::string::npos);
+    std::string before = pf.substr(loop, reads - loop), after = pf.substr(reads);
+    // Loads of A and B into registers before; no local writes there.
+    QVERIFY(count(before, "float4 pf1;") == 1);
+    QVERIFY(count(before, " = A[") > 0 && count(before, " = B[") > 0);
+    QCOMPARE(count(before, "tmp1["), 0);
+    QCOMPARE(count(before, "tmp2["), 0);
+    // The stores from the registers after, into the other halves.
+    QVERIFY(count(after, "((i + 1)%2) + ") >= 2);
+    QVERIFY(count(after, "] = pf1;") == 1);
+    QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& o) { o.registerPrefetch = true; }),
+             compile("dot.lift"));
+  }
+
+  // A register block's results leave as float4 rows: the four writes of out[b .. b+3] (b a
+  // multiple of 4) become one, where the last of them was; a kernel without such writes is
+  // unchanged.
+  void vectorStoresWriteFourConsecutiveFloatsAtOnce() {
+    // At constant sizes (as the explorer compiles), every row's offset is a multiple of 4.
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift");
+    p = interp::specialize(p, {{"M", 4}, {"N", 4}, {"K", 16}});
+    codegen::CompileOptions o;
+    std::string off = codegen::compileKernel(p, o).source;
+    o.vectorGlobalStores = true;
+    std::string on = codegen::compileKernel(p, o).source;
+    int scalar = count(off, "out[");
+    QVERIFY(scalar >= 16);
+    QCOMPARE(count(on, "((global float4*)out)["), scalar / 4);
+    QCOMPARE(count(on, "out["), 0);
+    QVERIFY(count(on, "] = (float4)(vec1.s0, vec2.s0, vec3.s0, vec4.s0);") == 1);
+    QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& o) { o.vectorGlobalStores = true; }),
+             compile("dot.lift"));
   }
 
   void everySwitchChangesSomeKernel() {

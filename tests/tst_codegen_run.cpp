@@ -94,6 +94,19 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {2, 5});
   }
 
+  // Double buffering with the next tiles loaded into registers (RegisterPrefetch.h), and float4
+  // writes of global memory (GlobalVectorStores.h).
+  void matchesInterpreterPrefetched_data() { matchesInterpreter_data(); }
+  void matchesInterpreterPrefetched() {
+    QFETCH(QString, file);
+    codegen::CompileOptions o;
+    o.vectorLocalLoads = true;
+    o.innerLoopUnroll = 8;
+    o.registerPrefetch = true;
+    o.vectorGlobalStores = true;
+    check(file.toStdString(), o, {3});
+  }
+
  private:
   void check(const std::string& file, const codegen::CompileOptions& options, std::vector<int64_t> atLeast) {
     ir::Program p = lang::parseFile(file);

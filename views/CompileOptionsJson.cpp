@@ -16,6 +16,8 @@ constexpr Switch kSwitches[] = {
     {"fusedMultiplyAdd", &codegen::CompileOptions::fusedMultiplyAdd},
     {"vectorLocalLoads", &codegen::CompileOptions::vectorLocalLoads},
     {"doubleBuffering", &codegen::CompileOptions::doubleBuffering},
+    {"registerPrefetch", &codegen::CompileOptions::registerPrefetch},
+    {"vectorGlobalStores", &codegen::CompileOptions::vectorGlobalStores},
 };
 }  // namespace
 

@@ -35,6 +35,13 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   unrollPragma_ = new QCheckBox(QString("Unroll inner loops x%1").arg(unrollFactor_), this);
   doubleBuffer_ = new QCheckBox("Double-buffer tiles", this);
   doubleBuffer_->setObjectName("toggleDoubleBuffer");
+  prefetch_ = new QCheckBox("Prefetch to registers", this);
+  vectorStores_ = new QCheckBox("float4 global writes", this);
+  vectorStores_->setObjectName("toggleVectorStores");
+  vectorStores_->setToolTip(
+      "Write four consecutive elements of a global array as one float4 (a register block's rows of "
+      "results); off by default, tuned by the search on GPUs");
+  prefetch_->setObjectName("togglePrefetch");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -58,13 +65,17 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   doubleBuffer_->setToolTip(
       "Two local buffers for the tiles a loop copies: the next tiles are copied while the current ones "
       "are used, one barrier a step; off by default");
+  prefetch_->setToolTip(
+      "Double buffering with the next tiles loaded into registers before the computation and stored "
+      "to local memory after it, so the loads are in flight while the current tiles are used; off by "
+      "default, tuned by the search on GPUs");
   diff_->setToolTip("Show the kernel as a diff against the kernel of the previous derivation step");
   for (QCheckBox* c : {simplify_, barriers_, cfg_, unroll_, fma_}) {
     c->setChecked(true);
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, unrollPragma_, doubleBuffer_}) {
+  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -121,12 +132,14 @@ codegen::CompileOptions KernelView::options() const {
   o.vectorLocalLoads = vectorLoads_->isChecked();
   o.innerLoopUnroll = unrollPragma_->isChecked() ? unrollFactor_ : 1;
   o.doubleBuffering = doubleBuffer_->isChecked();
+  o.registerPrefetch = prefetch_->isChecked();
+  o.vectorGlobalStores = vectorStores_->isChecked();
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
-      b7(unrollPragma_), b8(doubleBuffer_);
+      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -134,6 +147,8 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   fma_->setChecked(o.fusedMultiplyAdd);
   vectorLoads_->setChecked(o.vectorLocalLoads);
   doubleBuffer_->setChecked(o.doubleBuffering);
+  prefetch_->setChecked(o.registerPrefetch);
+  vectorStores_->setChecked(o.vectorGlobalStores);
   unrollPragma_->setChecked(o.innerLoopUnroll > 1);
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));

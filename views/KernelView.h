@@ -63,6 +63,8 @@ class KernelView : public QWidget {
   QCheckBox* unrollPragma_;  // CompileOptions::innerLoopUnroll: unrollFactor_ when checked, else 1
   int unrollFactor_ = 8;
   QCheckBox* doubleBuffer_;  // CompileOptions::doubleBuffering
+  QCheckBox* prefetch_;      // CompileOptions::registerPrefetch
+  QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

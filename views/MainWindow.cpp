@@ -224,6 +224,8 @@ void MainWindow::connectSession() {
             options.vectorLocalLoads = false;
             options.innerLoopUnroll = 1;
             options.doubleBuffering = false;
+            options.registerPrefetch = false;
+            options.vectorGlobalStores = false;
             explore::applyCodegenParameters(searchPanel_->loadedParameters().toStdString(), options);
             kernel_->setOptions(options);
             session_->showDerivation(std::move(start), origin, steps);

@@ -145,6 +145,12 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
       "read four consecutive elements of a local array as one float4 where the index is a multiple of 4");
   cmd.add_flag("--double-buffer", into.doubleBuffering,
                "two local buffers for the tiles a loop copies, the next copied while the current is used");
+  cmd.add_flag(
+      "--vector-stores", into.vectorGlobalStores,
+      "write four consecutive elements of a global array as one float4 where the index is a multiple of 4");
+  cmd.add_flag("--prefetch", into.registerPrefetch,
+               "double buffering (implied) with the next tiles loaded into registers before the computation "
+               "and stored to local memory after it");
   cmd.add_option("--unroll", into.innerLoopUnroll,
                  "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
       ->type_name("N")

@@ -3,7 +3,9 @@
 // per kernel, the private and local memory sizes and the largest work-group it can launch. For
 // reading why a generated kernel runs slower than a hand-written one of the same tiling.
 //
-// Usage: cl_build_info FILE.cl [BUILD OPTIONS...]     (the first GPU device, else the first device)
+// Usage: cl_build_info [--binary OUT] FILE.cl [BUILD OPTIONS...]   (the first GPU device, else the
+//        first device; --binary writes the program's binary, PTX on NVIDIA, to OUT for ptxas -v,
+//        cuobjdump or nvdisasm)
 // pack-gpu.sh builds it into .gpu-ex/.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -29,8 +31,14 @@ static cl_device_id pickDevice() {
 }
 
 int main(int argc, char** argv) {
+  std::string binaryOut;
+  if (argc >= 3 && std::string(argv[1]) == "--binary") {
+    binaryOut = argv[2];
+    argv += 2;
+    argc -= 2;
+  }
   if (argc < 2) {
-    std::fprintf(stderr, "usage: cl_build_info FILE.cl [BUILD OPTIONS...]\n");
+    std::fprintf(stderr, "usage: cl_build_info [--binary OUT] FILE.cl [BUILD OPTIONS...]\n");
     return 2;
   }
   std::ifstream in(argv[1]);
@@ -61,6 +69,16 @@ int main(int argc, char** argv) {
   std::printf("device: %s\noptions: %s\nbuild: %s\n%s\n", name, options.c_str(),
               built == CL_SUCCESS ? "ok" : "FAILED", log.c_str());
   if (built != CL_SUCCESS) return 1;
+  if (!binaryOut.empty()) {
+    size_t size = 0;
+    clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+    std::vector<unsigned char> binary(size);
+    unsigned char* data = binary.data();
+    clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr);
+    std::ofstream(binaryOut, std::ios::binary)
+        .write(reinterpret_cast<const char*>(data), std::streamsize(size));
+    std::printf("binary: %zu bytes in %s\n", size, binaryOut.c_str());
+  }
   cl_uint nk = 0;
   clCreateKernelsInProgram(prog, 0, nullptr, &nk);
   std::vector<cl_kernel> kernels(nk);

@@ -22,16 +22,22 @@ Tunable codegenSwitch(std::string name, std::string what, std::vector<int64_t> v
 void apply(const std::string& name, int64_t value, codegen::CompileOptions& options) {
   if (name == "unroll" && value >= 1 && value <= 1024) options.innerLoopUnroll = static_cast<int>(value);
   if (name == "vload") options.vectorLocalLoads = value != 0;
-  if (name == "dbuf") options.doubleBuffering = value != 0;
+  if (name == "dbuf") {
+    options.doubleBuffering = value != 0;
+    options.registerPrefetch = value == 2;
+  }
 }
 
 }  // namespace
 
 std::vector<Tunable> codegenTunables(bool gpu) {
   if (!gpu) return {};
-  return {codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {8, 1}),
+  return {codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {16, 8, 1}),
           codegenSwitch("vload", "float4 reads of local memory (code generator)", {1, 0}),
-          codegenSwitch("dbuf", "two local buffers per tile, one barrier a step (code generator)", {1, 0})};
+          codegenSwitch("dbuf",
+                        "two local buffers per tile, one barrier a step; 2: the next tiles through registers "
+                        "(code generator)",
+                        {2, 1, 0})};
 }
 
 bool takesCodegenTunables(const std::string& mapping) {

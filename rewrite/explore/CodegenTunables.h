@@ -1,13 +1,13 @@
 // The code generator's switches as tunables of the search (issue 14): on the GPU, templates whose
 // mapping copies tiles (the "-local" and "-private" mappings of a K-tiled reduction) also try
-// `unroll` (CompileOptions::innerLoopUnroll: 8, then 1), `vload`
-// (CompileOptions::vectorLocalLoads: on, then off) and `dbuf` (CompileOptions::doubleBuffering:
-// on, then off; a mapping without a loop that copies tiles compiles to the same kernel either
-// way, which the search skips as a duplicate). On an H100 each is worth up to 15 % on the same
-// program, all three together 12 % over unroll alone on session 7's best kernel, and which
-// combination wins depends on the program (docs/PERFORMANCE.md). The three-phase strategy counts
-// their second values twice, so that it reaches the rewrites' parameters around their preferred
-// values first (a 4096³ search measures about 200 kernels).
+// `unroll` (CompileOptions::innerLoopUnroll: 16, 8, then 1), `vload`
+// (CompileOptions::vectorLocalLoads: on, then off) and `dbuf` (2: CompileOptions::registerPrefetch,
+// double buffering with the next tiles through registers; 1: CompileOptions::doubleBuffering; 0:
+// neither; a mapping without a loop that copies tiles compiles to the same kernel either way,
+// which the search skips as a duplicate). On an H100 the register prefetch took session 7's best
+// 4096³ program from 37.2 to 43.4 TFLOP/s and, with unroll 16, 45.5; which combination wins
+// depends on the program (docs/PERFORMANCE.md). The three-phase strategy counts values after the
+// first twice, so that it reaches the rewrites' parameters around their preferred values first.
 #pragma once
 
 #include <string>
