@@ -242,6 +242,75 @@ class TestArithSimplify : public QObject {
     checkSound(raw, simple, vars);
   }
 
+  // Issue 19: a rewrite must not form an intermediate that overflows 64 bits where the source's
+  // do not, when the ranges show it. Each row: the source, the ranges, a point where the source
+  // evaluates (and, mostly, the canonical form would overflow), and the simplified text.
+  void overflowNoMoreThanTheSource_data() {
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("ranges");
+    QTest::addColumn<QString>("point");
+    QTest::addColumn<QString>("expected");
+    auto row = [](const char* name, const char* e, const char* r, const char* p, const char* x) {
+      QTest::newRow(name) << QString(e) << QString(r) << QString(p) << QString(x);
+    };
+    // 100*y*(4/N)*(x%(2*y)) forms 100*y = 10^19 before the zero remainder
+    row("issue-19-product", "((4/N)*100)*(y*(x%(2*y)))", "x=-1000000:1000001;y=1:100000000000000001",
+        "N=1;x=0;y=100000000000000000", "100*(4/N)*(y*(x%(2*y)))");
+    // the issue's values: nothing overflows at them, but the ranges (the whole product up to
+    // 4*10^20) do not show that 100*y*(4/N)*(x%(2*y)) cannot, so the order stays
+    row("issue-19-values", "((4/N)*100)*(y*(x%(2*y)))", "x=-1000000:1000001;y=1:1000000000001",
+        "N=5;x=-1000000;y=1000000000000", "100*(4/N)*(y*(x%(2*y)))");
+    // x*y is 2^80 when z = 0
+    row("product-zero-factor", "x*(y*z)", "x=0:1099511627777;y=0:1099511627777;z=0:3",
+        "x=1099511627776;y=1099511627776;z=0", "x*(y*z)");
+    // a + b is 2^63
+    row("sum-reorder", "(a + c) + b",
+        "a=0:4611686018427387905;b=0:4611686018427387905;c=-4611686018427387904:1",
+        "a=4611686018427387904;b=4611686018427387904;c=-4611686018427387904", "a + c + b");
+    // the constant moves last: x + y is 2^63
+    row("sum-constant-last", "(x - 4611686018427387904) + y",
+        "x=0:4611686018427387905;y=0:4611686018427387905", "x=4611686018427387904;y=4611686018427387904",
+        "x - 4611686018427387904 + y");
+    // 4*a is past 2^63 where a - b is 0
+    row("mul-distribute-constant", "4*(a - b)", "a=0:4611686018427387904;b=0:4611686018427387904",
+        "a=4611686018427387903;b=4611686018427387903", "4*(a - b)");
+    // the products may pass 2^63 and stay as written, so the sum is not multiplied out
+    row("sum-distribute", "(i + 1)*(j - k) - i*(j - k)",
+        "i=0:4611686018427387904;j=0:4611686018427387904;k=0:4611686018427387904",
+        "i=4611686018427387903;j=5;k=5", "(i + 1)*(j - k) - i*(j - k)");
+    // within the ranges nothing overflows: the rewrites stay
+    row("small-ranges-reorder", "x*(y*z)", "x=0:1048577;y=0:1048577;z=0:3", "x=1048576;y=1048576;z=0",
+        "x*y*z");
+    row("small-ranges-distribute", "4*(a - b)", "a=0:1048576;b=0:1048576", "a=5;b=5", "4*a - 4*b");
+    // an unbounded variable keeps the assumption, but no rewrite forms a product whose bound
+    // the ranges show to exceed 2^63 (a*b) where the source formed none
+    row("unbounded-no-known-overflow", "(a*N)*b", "a=0:1099511627777;b=0:1099511627777",
+        "a=1099511627776;b=0;N=1", "a*N*b");
+  }
+
+  void overflowNoMoreThanTheSource() {
+    QFETCH(QString, expr);
+    QFETCH(QString, ranges);
+    QFETCH(QString, point);
+    QFETCH(QString, expected);
+    auto vars = rangesOf(ranges);
+    Expr raw = parse(expr.toStdString(), vars, "<test>", /*raw=*/true);
+    Expr simple = simplify(raw);
+    Env env;
+    for (const QString& kv : point.split(';'))
+      env[kv.section('=', 0, 0).toStdString()] = kv.section('=', 1).toLongLong();
+    int64_t want = evaluate(raw, env);
+    int64_t got = 0;
+    try {
+      got = evaluate(simple, env);
+    } catch (const LiftError& e) {
+      QFAIL(qPrintable(QString::fromStdString(toString(simple) + ": " + e.what())));
+    }
+    QCOMPARE(got, want);
+    QCOMPARE(QString::fromStdString(toString(simple)), expected);
+    COMPARE_EXPR(simplify(simple), simple);
+  }
+
   void rawConstructorsOnlyFoldConstants() {
     Expr x = sizeVar("x");
     COMPARE_EXPR(rawAdd(cst(1), cst(2)), cst(3));

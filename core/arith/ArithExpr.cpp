@@ -177,6 +177,7 @@ void initNode(Node* n) {
     n->canonShape = ok;
   }
   n->cb = computeConstBounds(*n);
+  computeOverflowFacts(*n);
   n->cdiv = computeConstDivisor(*n);
 }
 

@@ -25,7 +25,13 @@ class Node {
   bool canonShape = true;       // Sum/Prod: flat, sorted, folded (false for raw-built shapes)
   bool hasRangeVar = false;     // contains a variable with an upper bound (not just symbols)
   bool dependentRange = false;  // contains a variable whose range mentions such a variable
-  uint32_t nOps = 0;            // stored operands; a Var stores {lo, hi} but reports none
+  // Overflow facts (OverflowAnalysis.cpp), over every intermediate value of evaluating the
+  // node (its sub-nodes and the partial sums and products of n-ary nodes): `fits` when the
+  // constant bounds of each are known, so none can overflow 64 bits in the variables' ranges;
+  // `exceeds` when the ranges bound the operands of one but its bounds lie outside 64 bits.
+  bool fits = true;
+  bool exceeds = false;
+  uint32_t nOps = 0;  // stored operands; a Var stores {lo, hi} but reports none
   uint32_t depth = 1;
   int64_t value = 0;                  // Cst
   const std::string* name = nullptr;  // Var
@@ -160,7 +166,18 @@ bool sumTermLess(Expr a, Expr b);
 
 // ----- analyses computed when a node is created -----
 ConstBounds computeConstBounds(const Node& n);  // RangeAnalysis.cpp
-int64_t computeConstDivisor(const Node& n);     // DivisibilityAnalysis.cpp
+// The constant bounds of acc + operand (k == Sum) or acc * operand (k == Prod), one step of
+// a sum's or product's evaluation; `exceeds` is set when a finite end lies outside 64 bits.
+ConstBounds stepBounds(Kind k, const ConstBounds& acc, const ConstBounds& operand, bool& exceeds);
+void computeOverflowFacts(Node& n);  // OverflowAnalysis.cpp, after cb
+
+// ----- the overflow guard of the smart constructors (OverflowAnalysis.cpp) -----
+// Whether a constructor may return `rewritten` for the operation k on `inputs` instead of the
+// raw node (the inputs combined in their order): when every intermediate of `rewritten` fits
+// in 64 bits, or when none is shown by the ranges to exceed them and the raw node's
+// intermediates are not all known to fit either (an unbounded variable: ARITH.md, "Overflow").
+bool overflowSafeRewrite(Expr rewritten, Kind k, std::span<const Expr> inputs);
+int64_t computeConstDivisor(const Node& n);  // DivisibilityAnalysis.cpp
 
 // ----- checked integer arithmetic: nullopt on overflow. INT64_MIN counts as overflow so
 // that negating a folded constant is always safe. -----

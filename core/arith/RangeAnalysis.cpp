@@ -38,19 +38,11 @@ Opt toOpt(const X& x) {
   return static_cast<int64_t>(x.v);
 }
 
-ConstBounds mulBounds(const ConstBounds& a, const ConstBounds& b) {
-  X c[4] = {times(lowOf(a), lowOf(b)), times(lowOf(a), highOf(b)), times(highOf(a), lowOf(b)),
-            times(highOf(a), highOf(b))};
-  X lo = c[0], hi = c[0];
-  for (auto& x : c) {
-    if (lessX(x, lo)) lo = x;
-    if (lessX(hi, x)) hi = x;
-  }
-  ConstBounds r;
-  if (lo.inf >= 0) r.lo = toOpt(lo);
-  if (hi.inf <= 0) r.hi = toOpt(hi);
-  return r;
+X plus(const X& a, const X& b) {
+  if (a.inf || b.inf) return X{a.inf ? a.inf : b.inf, 0};  // never -inf + inf: ends of one side
+  return X{0, a.v + b.v};
 }
+bool outside64(const X& x) { return !x.inf && !toOpt(x); }
 
 ConstBounds negBounds(const ConstBounds& a) {
   ConstBounds r;
@@ -89,6 +81,27 @@ Opt absMax(const ConstBounds& b) {
 
 namespace detail {
 
+ConstBounds stepBounds(Kind k, const ConstBounds& a, const ConstBounds& b, bool& exceeds) {
+  X lo, hi;
+  if (k == Kind::Sum) {
+    lo = plus(lowOf(a), lowOf(b));
+    hi = plus(highOf(a), highOf(b));
+  } else {
+    X c[4] = {times(lowOf(a), lowOf(b)), times(lowOf(a), highOf(b)), times(highOf(a), lowOf(b)),
+              times(highOf(a), highOf(b))};
+    lo = hi = c[0];
+    for (auto& x : c) {
+      if (lessX(x, lo)) lo = x;
+      if (lessX(hi, x)) hi = x;
+    }
+  }
+  exceeds = exceeds || outside64(lo) || outside64(hi);
+  ConstBounds r;
+  if (lo.inf >= 0) r.lo = toOpt(lo);
+  if (hi.inf <= 0) r.hi = toOpt(hi);
+  return r;
+}
+
 ConstBounds computeConstBounds(const Node& n) {
   ConstBounds r;
   switch (n.kind) {
@@ -101,20 +114,11 @@ ConstBounds computeConstBounds(const Node& n) {
       if (hi && hi->cb.hi) r.hi = checkedAdd(*hi->cb.hi, -1);
       return r;
     }
-    case Kind::Sum: {
-      Opt lo = 0, hi = 0;
-      for (uint32_t i = 0; i < n.nOps; ++i) {
-        const ConstBounds& c = n.ops[i]->cb;
-        lo = lo && c.lo ? checkedAdd(*lo, *c.lo) : std::nullopt;
-        hi = hi && c.hi ? checkedAdd(*hi, *c.hi) : std::nullopt;
-      }
-      r.lo = lo;
-      r.hi = hi;
-      return r;
-    }
+    case Kind::Sum:
     case Kind::Prod: {
-      r.lo = r.hi = 1;
-      for (uint32_t i = 0; i < n.nOps; ++i) r = mulBounds(r, n.ops[i]->cb);
+      r.lo = r.hi = n.kind == Kind::Sum ? 0 : 1;
+      bool exceeds = false;
+      for (uint32_t i = 0; i < n.nOps; ++i) r = stepBounds(n.kind, r, n.ops[i]->cb, exceeds);
       return r;
     }
     case Kind::Div: {

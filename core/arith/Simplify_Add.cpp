@@ -1,5 +1,6 @@
 // Smart constructor for sums (add, sub, neg): flattening, constant folding, collection of like
-// terms, and the sum rules (quotient/remainder recombination, distribution when it shrinks).
+// terms, and the sum rules (quotient/remainder recombination, distribution when it shrinks);
+// the terms stay in their order where the ranges show that the rewrite could overflow.
 #include <algorithm>
 
 #include "core/arith/Node.h"
@@ -373,10 +374,22 @@ Expr addImpl(std::span<const Expr> inputs) {
   return r1->size <= r0->size ? r1 : r0;
 }
 
+// The sum when its rewrite is refused for overflow: the inputs added in their order, two at a
+// time, as simplify rebuilds a raw chain (so that the result is a fixpoint).
+Expr inputOrder(std::span<const Expr> inputs) {
+  if (inputs.size() <= 2) return rawFold(inputs);
+  Expr r = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) r = addMany({r, inputs[i]});
+  return r;
+}
+
 }  // namespace
 
 namespace detail {
-Expr addMany(std::span<const Expr> terms) { return addImpl(terms); }
+Expr addMany(std::span<const Expr> terms) {
+  Expr r = addImpl(terms);
+  return terms.empty() || overflowSafeRewrite(r, Kind::Sum, terms) ? r : inputOrder(terms);
+}
 
 Expr difference(Expr b, Expr a) {
   Exprs ts{b};

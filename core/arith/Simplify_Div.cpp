@@ -214,9 +214,10 @@ Expr div(Expr x, Expr d) {
   DepthGuard guard;
   if (guard.tooDeep()) return rawDiv(x, d);
   size_t rawSize = 1 + x->size + d->size;
+  const Expr operands[2] = {x, d};
   for (const DivRule& rule : kDivRules) {
     Expr r = rule.apply(x, d);
-    if (r && r->size <= rawSize) return r;
+    if (r && r->size <= rawSize && overflowSafeRewrite(r, Kind::Div, operands)) return r;
   }
   return intern2(Kind::Div, x, d);
 }

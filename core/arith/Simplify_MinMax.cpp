@@ -126,7 +126,8 @@ Expr build(Kind k, Expr a, Expr b) {
     size_t rawSize = 1 + a->size + b->size;
     for (const MinMaxRule& rule : kMinMaxRules) {
       Expr r = rule.apply(a, b, k);
-      if (r && r->size <= rawSize) return r;
+      const Expr operands[2] = {a, b};
+      if (r && r->size <= rawSize && overflowSafeRewrite(r, k, operands)) return r;
     }
   }
   return intern2(k, a, b);

@@ -149,9 +149,10 @@ Expr mod(Expr x, Expr d) {
   DepthGuard guard;
   if (guard.tooDeep()) return rawMod(x, d);
   size_t rawSize = 1 + x->size + d->size;
+  const Expr operands[2] = {x, d};
   for (const ModRule& rule : kModRules) {
     Expr r = rule.apply(x, d);
-    if (r && r->size <= rawSize) return r;
+    if (r && r->size <= rawSize && overflowSafeRewrite(r, Kind::Mod, operands)) return r;
   }
   return intern2(Kind::Mod, x, d);
 }

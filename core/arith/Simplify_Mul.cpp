@@ -1,5 +1,6 @@
 // Smart constructor for products: flattening, constant folding, sorted factors, and
-// distribution of a constant over a sum when that is not larger (2*(x + 1) = 2*x + 2).
+// distribution of a constant over a sum when that is not larger (2*(x + 1) = 2*x + 2); the
+// factors stay in their order where the ranges show that reordering could overflow.
 #include <algorithm>
 
 #include "core/arith/Node.h"
@@ -31,6 +32,15 @@ Expr rawFold(std::span<const Expr> inputs) {
   return r;
 }
 
+// The product when its rewrite is refused for overflow: the inputs multiplied in their order,
+// two at a time, as simplify rebuilds a raw chain (so that the result is a fixpoint).
+Expr inputOrder(std::span<const Expr> inputs) {
+  if (inputs.size() <= 2) return rawFold(inputs);
+  Expr r = inputs[0];
+  for (size_t i = 1; i < inputs.size(); ++i) r = mulMany({r, inputs[i]});
+  return r;
+}
+
 }  // namespace
 
 namespace detail {
@@ -47,7 +57,8 @@ Expr mulMany(std::span<const Expr> inputs) {
   if (k == 0) return cst(0);  // rule mul-zero
   if (fs.empty()) return cst(k);
   if (fs.size() > 1) std::sort(fs.begin(), fs.end(), canonicalLess);
-  if (k == 1 && fs.size() == 1) return fs[0];  // rule mul-one
+  if (k == 1 && fs.size() == 1)  // rule mul-one
+    return overflowSafeRewrite(fs[0], Kind::Prod, inputs) ? fs[0] : inputOrder(inputs);
   Exprs ops;
   if (k != 1) ops.push_back(cst(k));
   ops.insert(ops.end(), fs.begin(), fs.end());
@@ -57,9 +68,9 @@ Expr mulMany(std::span<const Expr> inputs) {
     Exprs parts;
     for (Expr t : fs[0]->all()) parts.push_back(mulMany({cst(k), t}));
     Expr d = addMany(parts);
-    if (d->size <= p->size) return d;
+    if (d->size <= p->size && overflowSafeRewrite(d, Kind::Prod, inputs)) return d;
   }
-  return p;
+  return overflowSafeRewrite(p, Kind::Prod, inputs) ? p : inputOrder(inputs);
 }
 
 }  // namespace detail

@@ -55,7 +55,8 @@ Expr pow(Expr b, Expr e) {
     size_t rawSize = 1 + b->size + e->size;
     for (const PowRule& rule : kPowRules) {
       Expr r = rule.apply(b, e);
-      if (r && r->size <= rawSize) return r;
+      const Expr operands[2] = {b, e};
+      if (r && r->size <= rawSize && overflowSafeRewrite(r, Kind::Pow, operands)) return r;
     }
   }
   return intern2(Kind::Pow, b, e);
