@@ -328,6 +328,18 @@ class TestCFun : public QObject {
     QVERIFY(parseError(negations, {{"x", F}}, F).message.find("nested too deeply") != std::string::npos);
     std::string blocks = std::string(50000, '{') + "return x;" + std::string(50000, '}');
     QVERIFY(parseError(blocks, {{"x", F}}, F).message.find("nested too deeply") != std::string::npos);
+    // Operator chains nest without parentheses: a 50,000-term sum crashed the code generator
+    // and a 100,000-fold conditional the parser.
+    std::string sum = "return x";
+    for (int i = 0; i < 50000; ++i) sum += " + x";
+    QVERIFY(parseError(sum + ";", {{"x", F}}, F).message.find("expression is too long") != std::string::npos);
+    std::string conditional = "return ";
+    for (int i = 0; i < 100000; ++i) conditional += "x > 1.0f ? x : ";
+    QVERIFY(parseError(conditional + "x;", {{"x", F}}, F).message.find("expression is too long") !=
+            std::string::npos);
+    std::string longSum = "return x";
+    for (int i = 0; i < 2000; ++i) longSum += " + x";
+    QCOMPARE(runF(longSum + ";", {{"x", F}}, {f32(1)}), 2001.0f);
     // Moderate nesting is fine.
     QCOMPARE(runF("return " + std::string(50, '(') + "x" + std::string(50, ')') + ";", {{"x", F}}, {f32(2)}),
              2.0f);

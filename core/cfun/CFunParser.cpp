@@ -161,6 +161,10 @@ class Parser {
     ~Nest() { --p_.nesting_; }
     Parser& p_;
   };
+  // Operator chains (`x + x + ...`, `c ? x : c ? x : ...`) build deep trees without deep
+  // nesting; bounding the nodes of one full expression bounds their depth too (a 50,000-term
+  // sum crashed the code generator, a 100,000-fold `?:` the parser).
+  static constexpr size_t kMaxExpressionNodes = 10000;
 
   // ----- lexing -----
 
@@ -396,6 +400,9 @@ class Parser {
   // ----- node construction -----
 
   std::unique_ptr<Expr> node(Expr::Kind k, Type t, size_t offset) {
+    if (fullExpressions_ > 0 && ++expressionNodes_ > kMaxExpressionNodes)
+      fail(peek().offset, fmt::format("the expression is too long (more than {} operations and operands)",
+                                      kMaxExpressionNodes));
     auto e = std::make_unique<Expr>();
     e->kind = k;
     setType(*e, t);
@@ -818,6 +825,11 @@ class Parser {
 
   ExprPtr expression() {
     Nest nest(*this);
+    if (fullExpressions_++ == 0) expressionNodes_ = 0;
+    struct Leave {
+      int& level;
+      ~Leave() { --level; }
+    } leave{fullExpressions_};
     return conditional();
   }
 
@@ -1269,6 +1281,8 @@ class Parser {
   int loopDepth_ = 0;
   int initialising_ = -1;  // the variable whose initialiser is being parsed
   int nesting_ = 0;
+  int fullExpressions_ = 0;     // expression() calls under way: > 0 inside a full expression
+  size_t expressionNodes_ = 0;  // nodes of the current full expression
 };
 
 }  // namespace
