@@ -1,9 +1,12 @@
 // Container<T>: a ContainerStorage with typed host data (float, double or int elements), the
-// common base of Vector<T> and Matrix<T>. The host copy is allocated when first needed, so a
-// skeleton's output that is only used on the devices never takes host memory.
+// common base of Vector<T> and Matrix<T>. The host data is a view of the storage's host copy
+// (ContainerStorage.h: allocated when first needed, not zeroed before a download).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
+#include <type_traits>
 #include <vector>
 
 #include "skelcl/ContainerStorage.h"
@@ -17,40 +20,41 @@ struct DeviceOutput {};
 
 template <class T>
 class Container : public ContainerStorage {
+  static_assert(std::is_trivially_copyable_v<T>, "container elements are copied as bytes");
+
  public:
   using value_type = T;
   static constexpr const char* typeName = ElementTraits<T>::name;
 
   // All elements, row after row; downloads them when the devices hold newer data.
-  const std::vector<T>& hostData() const {
-    ensureOnHost();
-    return host_;
-  }
+  std::span<const T> hostData() const { return {elements(currentHostBytes()), elementCount()}; }
   // For writing on the host: the current data, whose device copies become stale.
-  std::vector<T>& writableHostData() {
+  std::span<T> writableHostData() {
     markWrittenOnHost();
-    return host_;
+    return {elements(currentHostBytes()), elementCount()};
   }
-  typename std::vector<T>::const_iterator begin() const { return hostData().begin(); }
-  typename std::vector<T>::const_iterator end() const { return hostData().end(); }
+  typename std::span<const T>::iterator begin() const { return hostData().begin(); }
+  typename std::span<const T>::iterator end() const { return hostData().end(); }
 
  protected:
-  Container(std::shared_ptr<DeviceSet> devices, size_t rows, size_t rowLength, std::vector<T>&& data)
-      : ContainerStorage(std::move(devices), sizeof(T), rows, rowLength), host_(std::move(data)) {
-    if (host_.size() != elementCount())
+  Container(std::shared_ptr<DeviceSet> devices, size_t rows, size_t rowLength, const std::vector<T>& data)
+      : ContainerStorage(std::move(devices), sizeof(T), rows, rowLength) {
+    if (data.size() != elementCount())
       throw LiftError("a container of " + std::to_string(elementCount()) + " elements given " +
-                      std::to_string(host_.size()) + " values");
+                      std::to_string(data.size()) + " values");
+    std::copy(data.begin(), data.end(), elements(allocateHost()));
+  }
+  Container(std::shared_ptr<DeviceSet> devices, size_t rows, size_t rowLength, T value)
+      : ContainerStorage(std::move(devices), sizeof(T), rows, rowLength) {
+    std::fill_n(elements(allocateHost()), elementCount(), value);
   }
   Container(DeviceOutput, std::shared_ptr<DeviceSet> devices, size_t rows, size_t rowLength)
       : ContainerStorage(std::move(devices), sizeof(T), rows, rowLength) {}
 
-  std::byte* hostStorage() const override {
-    if (host_.size() != elementCount()) host_.resize(elementCount());
-    return reinterpret_cast<std::byte*>(host_.data());
-  }
-
  private:
-  mutable std::vector<T> host_;
+  // The host storage's bytes as elements (HostStorage's memory implicitly holds them: it comes
+  // from new std::byte[] or a mapped OpenCL buffer).
+  static T* elements(std::byte* bytes) { return reinterpret_cast<T*>(bytes); }
 };
 
 }  // namespace lift::skelcl

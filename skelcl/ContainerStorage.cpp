@@ -3,6 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+
+#include "skelcl/Transfers.h"
+
 namespace lift::skelcl {
 
 ContainerStorage::ContainerStorage(std::shared_ptr<DeviceSet> devices, size_t elementBytes, size_t rows,
@@ -37,21 +41,19 @@ void ContainerStorage::prepareOnDevices(const Distribution& d) const {
   setDistribution(d);
   if (devicesValid_) return;
   if (buffers_.size() != parts_.size()) allocateBuffers();
-  const std::byte* host = hostStorage();
-  std::vector<std::function<void()>> uploads;
+  const std::byte* host = currentHostBytes();
+  std::vector<Transfer> uploads;
   for (size_t i = 0; i < parts_.size(); ++i) {
     const Part& p = parts_[i];
     const size_t bytes = p.storedRows() * rowBytes();
-    uploads.push_back([this, i, p, bytes, host] {
-      devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
-        devices_->context(p.device).queue().enqueueWriteBuffer(buffers_[i], CL_TRUE, 0, bytes,
-                                                               host + p.storedBegin * rowBytes());
-      });
-    });
-    ++stats_.uploads;
-    stats_.uploadedBytes += bytes;
+    uploads.push_back({bytes, [this, i, p, bytes, host] {
+                         devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
+                           devices_->context(p.device).queue().enqueueWriteBuffer(
+                               buffers_[i], CL_TRUE, 0, bytes, host + p.storedBegin * rowBytes());
+                         });
+                       }});
   }
-  DeviceSet::concurrently(uploads);
+  runTransfers(uploads, TransferDirection::Upload, stats_);
   devicesValid_ = true;
 }
 
@@ -65,24 +67,42 @@ void ContainerStorage::allocateOnDevices(const Distribution& d) {
 
 void ContainerStorage::ensureOnHost() const {
   if (hostValid_) return;
-  std::byte* host = hostStorage();
-  std::vector<std::function<void()>> downloads;
+  if (host_.empty())
+    host_ = HostStorage::allocate(elementCount() * elementBytes_, devices_->hostMemory(), *devices_);
+  std::byte* host = host_.data();
+  std::vector<Transfer> downloads;
   for (size_t i = 0; i < parts_.size(); ++i) {
     const Part& p = parts_[i];
     // Every copy holds all rows; one download is enough.
     if (distribution_->kind() == Distribution::Kind::Copy && i > 0) break;
     const size_t bytes = p.rows() * rowBytes();
-    downloads.push_back([this, i, p, bytes, host] {
-      devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
-        devices_->context(p.device).queue().enqueueReadBuffer(
-            buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, host + p.begin * rowBytes());
-      });
-    });
-    ++stats_.downloads;
-    stats_.downloadedBytes += bytes;
+    downloads.push_back({bytes, [this, i, p, bytes, host] {
+                           std::byte* into = host + p.begin * rowBytes();
+                           HostStorage::touchPages(into, bytes);
+                           devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
+                             devices_->context(p.device).queue().enqueueReadBuffer(
+                                 buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, into);
+                           });
+                         }});
   }
-  DeviceSet::concurrently(downloads);
+  runTransfers(downloads, TransferDirection::Download, stats_);
   hostValid_ = true;
+}
+
+std::byte* ContainerStorage::currentHostBytes() const {
+  ensureOnHost();
+  if (host_.empty() && elementCount() > 0) {
+    host_ = HostStorage::allocate(elementCount() * elementBytes_, devices_->hostMemory(), *devices_);
+    std::memset(host_.data(), 0, host_.size());
+  }
+  return host_.data();
+}
+
+std::byte* ContainerStorage::allocateHost() {
+  host_ = HostStorage::allocate(elementCount() * elementBytes_, devices_->hostMemory(), *devices_);
+  hostValid_ = true;
+  devicesValid_ = false;
+  return host_.data();
 }
 
 void ContainerStorage::markWrittenOnHost() {

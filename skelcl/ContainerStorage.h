@@ -5,8 +5,11 @@
 //   - a skeleton's output lives on the devices; the host copy is downloaded on the first read;
 //   - a host write makes the devices' copies stale (uploaded again by the next skeleton);
 //   - a redistribution goes through the host (downloading only if the host copy is stale).
-// Vector<T> and Matrix<T> (Container.h) add the typed host data. Skeletons use the methods under
-// "for skeletons"; they are const because they only move data, never change it.
+// The host copy is HostStorage (uninitialised until the data arrives; pageable or page-locked as
+// the device set says), allocated when first needed, so that a skeleton's output that is only
+// used on the devices never takes host memory. Vector<T> and Matrix<T> (Container.h) add the
+// typed view of it. Skeletons use the methods under "for skeletons"; they are const because
+// they only move data, never change it.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -18,6 +21,7 @@
 
 #include "skelcl/DeviceSet.h"
 #include "skelcl/Distribution.h"
+#include "skelcl/HostStorage.h"
 #include "skelcl/TransferStats.h"
 
 namespace lift::skelcl {
@@ -59,14 +63,19 @@ class ContainerStorage {
  protected:
   ContainerStorage(std::shared_ptr<DeviceSet> devices, size_t elementBytes, size_t rows, size_t rowLength);
 
-  // Downloads the data when the host copy is stale.
-  void ensureOnHost() const;
+  // The current host copy's first byte, with room for elementCount() elements: downloaded when
+  // stale; zeros for a container that was never written.
+  std::byte* currentHostBytes() const;
+  // For constructors: uninitialised room for the elements, which the caller writes at once (the
+  // host copy is current).
+  std::byte* allocateHost();
   // Before a host write: the host copy made current, the device copies marked stale.
   void markWrittenOnHost();
-  // The host copy's first byte, with room for elementCount() elements.
-  virtual std::byte* hostStorage() const = 0;
 
  private:
+  // Downloads the data when the host copy is stale, each part into the host storage's pages that
+  // its download thread touches first.
+  void ensureOnHost() const;
   void allocateBuffers() const;
   size_t rowBytes() const { return rowLength_ * elementBytes_; }
 
@@ -77,6 +86,7 @@ class ContainerStorage {
   mutable std::optional<Distribution> distribution_;
   mutable std::vector<Part> parts_;
   mutable std::vector<cl::Buffer> buffers_;  // one per part
+  mutable HostStorage host_;
   mutable bool hostValid_ = true;
   mutable bool devicesValid_ = false;
   mutable TransferStats stats_;

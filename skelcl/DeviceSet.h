@@ -11,6 +11,7 @@
 
 #include "codegen/runtime/BuildCache.h"
 #include "codegen/runtime/Device.h"
+#include "skelcl/HostMemory.h"
 
 namespace lift::skelcl {
 
@@ -26,6 +27,10 @@ class DeviceSet {
   runtime::DeviceContext& context(int index);
   std::string name(int index) const;
   runtime::BuildCache& cache() { return *cache_; }
+  // The memory of the host copies that containers on these devices allocate from now on
+  // (pageable unless set; page-locked memory comes from device 0, HostStorage.h).
+  HostMemory hostMemory() const { return hostMemory_; }
+  void setHostMemory(HostMemory m) { hostMemory_ = m; }
   // Throws LiftError unless 0 <= index < size(); `what` says who asked.
   void checkIndex(int index, const std::string& what) const;
 
@@ -42,6 +47,7 @@ class DeviceSet {
   DeviceSet() = default;
   std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;
   std::shared_ptr<runtime::BuildCache> cache_;
+  HostMemory hostMemory_ = HostMemory::Pageable;
 };
 
 }  // namespace lift::skelcl

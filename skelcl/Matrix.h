@@ -13,10 +13,10 @@ template <class T>
 class Matrix : public Container<T> {
  public:
   Matrix(std::shared_ptr<DeviceSet> devices, size_t rows, size_t columns, T value = T{})
-      : Container<T>(std::move(devices), rows, columns, std::vector<T>(rows * columns, value)) {}
+      : Container<T>(std::move(devices), rows, columns, value) {}
   // `values` row after row; there must be rows*columns of them.
-  Matrix(std::shared_ptr<DeviceSet> devices, size_t rows, size_t columns, std::vector<T> values)
-      : Container<T>(std::move(devices), rows, columns, std::move(values)) {}
+  Matrix(std::shared_ptr<DeviceSet> devices, size_t rows, size_t columns, const std::vector<T>& values)
+      : Container<T>(std::move(devices), rows, columns, values) {}
   // For skeletons: a matrix whose contents are computed on the devices.
   Matrix(DeviceOutput tag, std::shared_ptr<DeviceSet> devices, size_t rows, size_t columns)
       : Container<T>(tag, std::move(devices), rows, columns) {}

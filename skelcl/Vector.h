@@ -13,9 +13,9 @@ template <class T>
 class Vector : public Container<T> {
  public:
   Vector(std::shared_ptr<DeviceSet> devices, size_t size, T value = T{})
-      : Container<T>(std::move(devices), size, 1, std::vector<T>(size, value)) {}
-  Vector(std::shared_ptr<DeviceSet> devices, std::vector<T> values)
-      : Container<T>(std::move(devices), values.size(), 1, std::move(values)) {}
+      : Container<T>(std::move(devices), size, 1, value) {}
+  Vector(std::shared_ptr<DeviceSet> devices, const std::vector<T>& values)
+      : Container<T>(std::move(devices), values.size(), 1, values) {}
   // For skeletons: a vector whose contents are computed on the devices.
   Vector(DeviceOutput tag, std::shared_ptr<DeviceSet> devices, size_t size)
       : Container<T>(tag, std::move(devices), size, 1) {}

@@ -4,15 +4,18 @@
 // redistribution, matrices, the dot product, and the errors.
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <functional>
 #include <numeric>
 #include <random>
+#include <span>
 #include <tuple>
 #include <utility>
 
 #include "skelcl/SkelCL.h"
+#include "skelcl/Transfers.h"
 
 using namespace lift;
 using namespace lift::skelcl;
@@ -185,7 +188,7 @@ class TestSkelCL : public QObject {
         x.setDistribution(d);
         Vector<float> y = f(x);
         QVERIFY(y.distribution() == d);
-        const std::vector<float>& out = y.hostData();
+        std::span<const float> out = y.hostData();
         for (size_t i = 0; i < n; ++i)
           QVERIFY2(close(out[i], in[i] * in[i] - 2.0f * in[i]),
                    qPrintable(QString("n=%1 %2 element %3").arg(n).arg(d.describe().c_str()).arg(i)));
@@ -289,11 +292,11 @@ class TestSkelCL : public QObject {
       Vector<float> y = prefixSum(Vector<float>(one_, a));
       // -- SkelCL prefix sum: end
       const std::vector<float> plain = openclPrefixSum(a);
-      QVERIFY2(y.hostData() == plain,
+      QVERIFY2(std::ranges::equal(y.hostData(), plain),
                qPrintable(QString("n=%1: the library and plain OpenCL differ").arg(n)));
       Vector<float> x2(two_, a);  // block-distributed over the device named twice
       Vector<float> y2 = prefixSum(x2);
-      const std::vector<float>& blocks = y2.hostData();
+      std::span<const float> blocks = y2.hostData();
       double expected = 0;
       for (size_t i = 0; i < n; ++i) {
         const double tolerance = 1e-4 * std::max(1.0, std::sqrt(double(i)));
@@ -372,7 +375,7 @@ class TestSkelCL : public QObject {
         QCOMPARE(y.hostIsCurrent(), from != to);  // a change goes through the host
         Vector<float> z = inc(y);
         QVERIFY(z.distribution() == to);
-        const std::vector<float>& out = z.hostData();
+        std::span<const float> out = z.hostData();
         for (size_t i = 0; i < in.size(); ++i)
           QVERIFY2(
               out[i] == in[i] + 1.0f + 1.0f,
@@ -434,6 +437,70 @@ class TestSkelCL : public QObject {
     ops.erase(ops.begin() + 2);
     DeviceSet::concurrently(ops);
     QCOMPARE(ran.load(), 6);
+  }
+
+  // A container counts a transfer once it has completed: a part whose copy failed is not in
+  // the statistics (runTransfers is what uploads and downloads go through).
+  void failedTransfersAreNotCounted() {
+    TransferStats stats;
+    std::vector<Transfer> copies;
+    for (uint64_t bytes : {100, 200, 400})
+      copies.push_back({bytes, [bytes] {
+                          if (bytes == 200) throw LiftError("part 1 failed");
+                        }});
+    QVERIFY_THROWS_EXCEPTION(LiftError, runTransfers(copies, TransferDirection::Download, stats));
+    QCOMPARE(stats.downloads, uint64_t(2));
+    QCOMPARE(stats.downloadedBytes, uint64_t(500));
+    QCOMPARE(stats.uploads + stats.uploadedBytes, uint64_t(0));
+    copies.erase(copies.begin() + 1);
+    runTransfers(copies, TransferDirection::Upload, stats);
+    QCOMPARE(stats.uploads, uint64_t(2));
+    QCOMPARE(stats.uploadedBytes, uint64_t(500));
+    // One copy alone runs on the calling thread; its failure is not counted either.
+    QVERIFY_THROWS_EXCEPTION(
+        LiftError, runTransfers({{8, [] { throw LiftError("failed"); }}}, TransferDirection::Upload, stats));
+    QCOMPARE(stats.uploads, uint64_t(2));
+  }
+
+  // Host copies in page-locked memory (a mapped CL_MEM_ALLOC_HOST_PTR buffer): the same values
+  // and the same lazy transfers as pageable ones, through every distribution and the skeletons
+  // that download (Map's output), combine on the host (Reduce, Scan) and redistribute.
+  void pageLockedHostMemory() {
+    auto pinned = DeviceSet::open({"0", "0"});
+    pinned->setHostMemory(HostMemory::PageLocked);
+    Map<float(float)> inc("float func(float x) { return x + 1.0f; }");
+    Reduce<float(float)> max("float func(float x, float y) { return fmax(x, y); }", "-1e30");
+    Scan<int32_t(int32_t)> prefixSum("int func(int x, int y) { return x + y; }", "0");
+    for (size_t n : {size_t(1), size_t(1000), size_t(4099)})
+      for (const Distribution& d : kDistributions) {
+        const QString where = QString("n=%1 %2").arg(n).arg(d.describe().c_str());
+        std::vector<float> in = randomFloats(n, 9);
+        Vector<float> x(pinned, in);
+        x.setDistribution(d);
+        Vector<float> y = inc(x);
+        Vector<float> z = inc(y);
+        QCOMPARE(z.transfers().downloads, uint64_t(0));
+        for (size_t i = 0; i < n; ++i) QVERIFY2(z[i] == in[i] + 2.0f, qPrintable(where));
+        QVERIFY2(z.transfers().downloads > 0, qPrintable(where));
+        QCOMPARE(max(x), *std::max_element(in.begin(), in.end()));
+        z.setDistribution(Distribution::block());
+        z.set(0, 5.0f);
+        QCOMPARE(inc(z)[0], 6.0f);
+        if (d.kind() == Distribution::Kind::Overlap) continue;  // Scan refuses overlap
+        std::vector<int32_t> ints = randomInts(n, 10);
+        Vector<int32_t> a(pinned, ints);
+        a.setDistribution(d);
+        Vector<int32_t> sums = prefixSum(a);
+        int32_t expected = 0;
+        for (size_t i = 0; i < n; ++i) {
+          QVERIFY2(sums[i] == expected, qPrintable(where));
+          expected += ints[i];
+        }
+      }
+    Vector<float> zeros(pinned, 3);
+    QCOMPARE(zeros[2], 0.0f);
+    QCOMPARE(hostMemoryNamed("page-locked"), std::optional<HostMemory>(HostMemory::PageLocked));
+    QCOMPARE(hostMemoryNamed("pinned"), std::optional<HostMemory>());
   }
 
   void allPairsMatrixMultiplication() {

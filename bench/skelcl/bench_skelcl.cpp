@@ -4,17 +4,19 @@
 // repetition times the three phases apart (uploading the inputs, the skeleton on inputs already
 // on the devices, downloading the output). One line per case:
 //
-//   bench_skelcl matmul --size 8192 --devices 0,1 [--repeat 3] [--check 64]
+//   bench_skelcl matmul --size 8192 --device 0,1 [--repeat 3] [--check 64] [--host-memory page-locked]
 //
 // prints `case size devices total_ms upload_ms kernels_ms download_ms rate_total rate_kernels
-// unit check host_alloc_ms` (medians; the last: allocating and zeroing a host vector of the
-// output's size, which a download of a new output starts with). Cases: matmul (AllPairs in
+// unit check host_alloc_ms host_memory` (medians; host_alloc_ms: allocating the host storage of
+// the output's size, which a download of a new output starts with, in the host memory the
+// containers use: pageable, or page-locked with --host-memory page-locked). Cases: matmul (AllPairs in
 // zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
 // image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
 // one halo row; GB/s of the image read and the result written) and scan (the exclusive prefix sum
 // of --size floats, block-distributed; GB/s). Exit status 2 on a bad argument or a
 // device error, 1 when the check fails.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -23,10 +25,13 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "app/liftc/Options.h"
 #include "core/support/Diagnostic.h"
+#include "skelcl/HostStorage.h"
 #include "skelcl/SkelCL.h"
 #include "skelcl/programs/GaussianBlur.h"
 
@@ -41,6 +46,7 @@ struct Options {
   std::vector<std::string> devices{"0"};
   int repeat = 3;
   int check = 64;  // entries of the result compared with a computation on the host
+  HostMemory hostMemory = HostMemory::Pageable;
 };
 
 struct Timing {
@@ -48,7 +54,7 @@ struct Timing {
   double uploadMs = 0;    // the inputs to the devices
   double kernelsMs = 0;   // inputs already on the devices, output left there
   double downloadMs = 0;  // the output to the host
-  double allocMs = 0;     // of that: a host vector of the output's size allocated and zeroed
+  double allocMs = 0;     // of that: the output's host storage allocated (HostStorage::allocate)
   double work = 0;        // flops or bytes of one run
   std::string unit;       // of work / time: GFLOP/s or GB/s
   bool checked = true;
@@ -71,15 +77,12 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
   return v;
 }
 
-// What a download starts with: the host copy of an output, a std::vector of `n` floats,
-// allocated and zeroed by one thread (the pages touched the first time).
-double hostAllocationMs(size_t n) {
+// What a download of a new output starts with: its host storage, `bytes` of the device set's
+// host memory, allocated (and left untouched: each download thread touches its own part).
+double hostAllocationMs(DeviceSet& devices, size_t bytes) {
   auto start = Clock::now();
-  std::vector<float> v(n);
-  const double ms = msSince(start);
-  volatile float sink = v[n / 2];
-  (void)sink;
-  return ms;
+  HostStorage s = HostStorage::allocate(bytes, devices.hostMemory(), devices);
+  return msSince(start);
 }
 
 // Times a skeleton program as the cases do: `repeat` runs after one that builds the kernels (and
@@ -88,15 +91,15 @@ double hostAllocationMs(size_t n) {
 // phase by phase: `upload(inputs)` on fresh inputs, `run`, the download of the output (with
 // `outputElements` elements).
 template <class MakeInputs, class Upload, class Run, class Check>
-void timeRuns(const Options& o, size_t outputElements, MakeInputs makeInputs, Upload upload, Run run,
-              Check check, Timing& t) {
+void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeInputs makeInputs,
+              Upload upload, Run run, Check check, Timing& t) {
   std::vector<double> total, uploads, kernels, downloads, allocs;
   for (int r = 0; r < o.repeat + 1; ++r) {
     {
       auto in = makeInputs();
       auto start = Clock::now();
       auto out = run(in);
-      const auto& result = out.hostData();
+      const std::span<const float> result = out.hostData();
       total.push_back(msSince(start));
       if (r == 0) t.checked = check(result);
     }
@@ -110,7 +113,7 @@ void timeRuns(const Options& o, size_t outputElements, MakeInputs makeInputs, Up
     start = Clock::now();
     out.hostData();
     downloads.push_back(msSince(start));
-    allocs.push_back(hostAllocationMs(outputElements));
+    allocs.push_back(hostAllocationMs(devices, outputElements * sizeof(float)));
   }
   for (auto* v : {&total, &uploads, &kernels, &downloads, &allocs}) v->erase(v->begin());
   t.totalMs = median(total);
@@ -121,7 +124,7 @@ void timeRuns(const Options& o, size_t outputElements, MakeInputs makeInputs, Up
 }
 
 // `checks` entries of c = a x b (n x n) against sums on the host, in double.
-bool productMatches(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
+bool productMatches(const std::vector<float>& a, const std::vector<float>& b, std::span<const float> c,
                     size_t n, int checks) {
   std::mt19937 rng(3);
   for (int k = 0; k < checks; ++k) {
@@ -150,7 +153,7 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   t.work = 2.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
   timeRuns(
-      o, n * n,
+      o, *devices, n * n,
       [&] {
         Operands in{Matrix<float>(devices, n, n, a), Matrix<float>(devices, n, n, b)};
         in.A.setDistribution(Distribution::block());
@@ -161,13 +164,13 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
         in.B.prepareOnDevices(Distribution::copy());
       },
       [&](Operands& in) { return mm(in.A, in.B); },
-      [&](const std::vector<float>& c) { return productMatches(a, b, c, n, o.check); }, t);
+      [&](std::span<const float> c) { return productMatches(a, b, c, n, o.check); }, t);
   return t;
 }
 
 // `checks` entries of y, the exclusive prefix sum of x, against sums on the host in double (in one
 // pass over x, the entries in order).
-bool prefixSumMatches(const std::vector<float>& x, const std::vector<float>& y, int checks) {
+bool prefixSumMatches(const std::vector<float>& x, std::span<const float> y, int checks) {
   std::mt19937 rng(4);
   std::vector<size_t> at(static_cast<size_t>(checks));
   for (size_t& i : at) i = rng() % x.size();
@@ -194,7 +197,7 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   t.work = 2.0 * sizeof(float) * double(n);
   t.unit = "GB/s";
   timeRuns(
-      o, n,
+      o, *devices, n,
       [&] {
         Vector<float> x(devices, a);
         x.setDistribution(Distribution::block());
@@ -202,12 +205,12 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
       },
       [](Vector<float>& x) { x.prepareOnDevices(Distribution::block()); },
       [&](Vector<float>& x) { return prefixSum(x); },
-      [&](const std::vector<float>& y) { return prefixSumMatches(a, y, o.check); }, t);
+      [&](std::span<const float> y) { return prefixSumMatches(a, y, o.check); }, t);
   return t;
 }
 
 // `checks` pixels of the blurred n x n image against the weights applied on the host (0 outside).
-bool blurMatches(const std::vector<float>& image, const std::vector<float>& out, size_t n, int checks) {
+bool blurMatches(const std::vector<float>& image, std::span<const float> out, size_t n, int checks) {
   static const float w[3][3] = {{1, 2, 1}, {2, 4, 2}, {1, 2, 1}};
   std::mt19937 rng(5);
   for (int k = 0; k < checks; ++k) {
@@ -232,10 +235,10 @@ Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   t.work = 2.0 * double(n) * double(n) * sizeof(float);
   t.unit = "GB/s";
   timeRuns(
-      o, n * n, [&] { return Matrix<float>(devices, n, n, image); },
+      o, *devices, n * n, [&] { return Matrix<float>(devices, n, n, image); },
       [](Matrix<float>& in) { in.prepareOnDevices(Distribution::overlap(1)); },
       [&](Matrix<float>& in) { return gauss(in); },
-      [&](const std::vector<float>& out) { return blurMatches(image, out, n, o.check); }, t);
+      [&](std::span<const float> out) { return blurMatches(image, out, n, o.check); }, t);
   return t;
 }
 
@@ -250,54 +253,36 @@ cases() {
   return c;
 }
 
-[[noreturn]] void usage(const std::string& why) {
-  std::string names;
-  for (const auto& [name, f] : cases()) names += (names.empty() ? "" : "|") + name;
-  std::fprintf(
-      stderr,
-      "bench_skelcl: %s\nusage: bench_skelcl %s --size N --devices D[,D...] [--repeat R] [--check K]\n",
-      why.c_str(), names.c_str());
-  std::exit(2);
-}
-
-long positive(const std::string& flag, const std::string& text) {
-  try {
-    size_t used = 0;
-    long v = std::stol(text, &used);
-    if (used == text.size() && v > 0) return v;
-  } catch (const std::exception&) {
-  }
-  usage(fmt::format("{} needs a positive integer, not '{}'", flag, text));
-}
-
+// The command line on CLI11 with liftc's parsers (positive integers, devices). A usage error
+// exits with status 2.
 Options parse(int argc, char** argv) {
-  if (argc < 2) usage("no case");
   Options o;
-  o.kase = argv[1];
-  if (!cases().contains(o.kase)) usage(fmt::format("unknown case '{}'", o.kase));
-  for (int i = 2; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (i + 1 >= argc) usage(fmt::format("{} needs a value", flag));
-    const std::string value = argv[++i];
-    if (flag == "--size") {
-      o.size = static_cast<size_t>(positive(flag, value));
-    } else if (flag == "--repeat") {
-      o.repeat = static_cast<int>(positive(flag, value));
-    } else if (flag == "--check") {
-      o.check = static_cast<int>(positive(flag, value));
-    } else if (flag == "--devices") {
-      o.devices.clear();
-      size_t begin = 0;
-      while (begin <= value.size()) {
-        size_t end = value.find(',', begin);
-        if (end == std::string::npos) end = value.size();
-        if (end == begin) usage(fmt::format("--devices: an empty device in '{}'", value));
-        o.devices.push_back(value.substr(begin, end - begin));
-        begin = end + 1;
-      }
-    } else {
-      usage(fmt::format("unknown option '{}'", flag));
-    }
+  std::vector<std::string> names;
+  for (const auto& [name, f] : cases()) names.push_back(name);
+  CLI::App app("bench_skelcl: SkelCL's programs timed on OpenCL devices, transfers included", "bench_skelcl");
+  app.add_option("CASE", o.kase, "the program: " + fmt::format("{}", fmt::join(names, ", ")))
+      ->required()
+      ->check(CLI::IsMember(names));
+  app.add_option("--size", o.size, "n: the vector's length or the matrices' side")
+      ->check(lift::liftc::integerIn(1));
+  lift::liftc::addDeviceOption(app, o.devices)
+      ->delimiter(',')
+      ->description(
+          "the OpenCL devices, repeated or separated by commas (0,1): an index or a part of a name or "
+          "type as `liftc devices` lists them; one may be named twice (default 0)");
+  app.add_option("--repeat", o.repeat, "timed runs after the first, which builds the kernels")
+      ->check(lift::liftc::integerIn(1));
+  app.add_option("--check", o.check, "entries of the result compared with the host's")
+      ->check(lift::liftc::integerIn(1));
+  app.add_option_function<std::string>(
+         "--host-memory", [&o](const std::string& text) { o.hostMemory = *hostMemoryNamed(text); },
+         "the containers' host copies: pageable (default) or page-locked")
+      ->check(CLI::IsMember({describe(HostMemory::Pageable), describe(HostMemory::PageLocked)}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    std::exit(status == 0 ? 0 : 2);
   }
   return o;
 }
@@ -308,12 +293,13 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
     auto devices = DeviceSet::open(o.devices);
+    devices->setHostMemory(o.hostMemory);
     const Timing t = cases().at(o.kase)(devices, o);
     const double scale = 1e6;  // flops or bytes per ms -> G per s
-    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f\n", o.kase.c_str(), o.size,
+    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f %s\n", o.kase.c_str(), o.size,
                 o.devices.size(), t.totalMs, t.uploadMs, t.kernelsMs, t.downloadMs,
                 t.work / t.totalMs / scale, t.work / t.kernelsMs / scale, t.unit.c_str(),
-                t.checked ? "ok" : "WRONG", t.allocMs);
+                t.checked ? "ok" : "WRONG", t.allocMs, describe(o.hostMemory).c_str());
     return t.checked ? 0 : 1;
   } catch (const lift::LiftError& e) {
     std::fprintf(stderr, "%s\n", e.what());  // "error: ..."
