@@ -2,6 +2,7 @@
 // when small, split over the work-items when a work-group's mapLcl spreads it), its initial
 // value, and a loop producing f(acc, a[i]) into it; in place when no read of the old
 // accumulator can see a value the iteration already wrote (InPlaceUpdate.h), else double-buffered.
+// That loop (accumulate) is the scans' too (EmitScan.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -65,8 +66,23 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
   bool unroll =
       shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()), opts_.unrolling);
   LoopForm form = ctx_.sequentialForm(n, unroll);
-  int tag = ++tags_;
+  accumulate(p, acc, av, n, form, site, nullptr, [&] {
+    std::vector<const Memory*> ms;
+    view::memoriesOf(acc, ms);
+    AddressSpace space = TemporaryStorage::allPrivate(acc) ? AddressSpace::Private : ms.front()->space;
+    std::vector<int> lclDims;
+    // Split over the work-items like the first.
+    if (TemporaryStorage::perWorkItem(acc)) lclDims = TemporaryStorage::workItemDimsOfView(acc);
+    return storage_.allocate(accT, space, site, false, "acc", lclDims);
+  });
+  if (copyBack) copyValue(acc, destElem, site);
+}
 
+void KernelGenerator::accumulate(const ir::PatternNode& p, const View& acc, const View& av, arith::Expr n,
+                                 LoopForm form, ir::NodeId site,
+                                 const std::function<void(arith::Expr)>& first,
+                                 const std::function<View()>& makeNext) {
+  int tag = ++tags_;
   auto generate = [&](const View* next, bool& safe) {
     c::Block code;
     ctx_.into(code, [&] {
@@ -74,6 +90,7 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
         c::Block iteration;
         size_t before = sync_.mark();
         ctx_.into(iteration, [&] {
+          if (first) first(i);
           std::vector<Arg> a{viewArg(view::tag(acc, tag)), viewArg(view::access(av, i))};
           produceApply(p.f(), a, next ? *next : acc, site);
           if (next) copyValue(*next, acc, site);
@@ -93,17 +110,10 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
     // Double buffering: the function writes a second accumulator, copied back per iteration.
     mem_.rollback(mark);
     sync_.rollback(savedWrites);
-    std::vector<const Memory*> ms;
-    view::memoriesOf(acc, ms);
-    AddressSpace space = TemporaryStorage::allPrivate(acc) ? AddressSpace::Private : ms.front()->space;
-    std::vector<int> lclDims;
-    // Split over the work-items like the first.
-    if (TemporaryStorage::perWorkItem(acc)) lclDims = TemporaryStorage::workItemDimsOfView(acc);
-    View next = storage_.allocate(accT, space, site, false, "acc", lclDims);
+    View next = makeNext();
     code = generate(&next, safe);
   }
   ctx_.splice(code);
-  if (copyBack) copyValue(acc, destElem, site);
 }
 
 }  // namespace lift::codegen

@@ -1,11 +1,9 @@
 // The emitter of the sequential scan (KernelGenerator.h): scanSeq(f, z) $ a, exclusive, run by
 // one work-item — an accumulator in registers starting at z and a loop that first stores it as
-// element i of the result, then makes f(acc, a[i]) of it; in place when no read of the old
-// accumulator can see a value the iteration already wrote (InPlaceUpdate.h), else
-// double-buffered.
+// element i of the result, then makes f(acc, a[i]) of it, in the reductions' accumulator loop
+// (KernelGenerator::accumulate, EmitReduce.cpp: in place or double-buffered).
 #include <fmt/format.h>
 
-#include "codegen/InPlaceUpdate.h"
 #include "codegen/KernelGenerator.h"
 
 namespace lift::codegen {
@@ -28,39 +26,11 @@ void KernelGenerator::scan(const ir::PatternNode& p, Arg& init, Arg& arr, const 
   size_t beforeInit = sync_.mark();
   produceArg(init, acc, site);
   sync_.endIteration(beforeInit, site);
-  LoopForm form = ctx_.sequentialForm(n, false);
-  int tag = ++tags_;
-
-  auto generate = [&](const View* next, bool& safe) {
-    c::Block code;
-    ctx_.into(code, [&] {
-      ctx_.seqLoop(n, form, site, [&](arith::Expr i) {
-        c::Block iteration;
-        size_t before = sync_.mark();
-        ctx_.into(iteration, [&] {
-          copyValue(acc, view::access(dest, i), site);
-          std::vector<Arg> a{viewArg(view::tag(acc, tag)), viewArg(view::access(av, i))};
-          produceApply(p.f(), a, next ? *next : acc, site);
-          if (next) copyValue(*next, acc, site);
-          sync_.endIteration(before, site);
-        });
-        if (!next && !inPlaceSafe(iteration, tag)) safe = false;
-        ctx_.splice(iteration);
-      });
-    });
-    return code;
-  };
-  size_t mark = mem_.mark();
-  size_t savedWrites = sync_.mark();
-  bool safe = true;
-  c::Block code = generate(nullptr, safe);
-  if (!safe) {
-    mem_.rollback(mark);
-    sync_.rollback(savedWrites);
-    View next = storage_.allocate(accT, AddressSpace::Private, site, false, "acc");
-    code = generate(&next, safe);
-  }
-  ctx_.splice(code);
+  // Each iteration first stores the accumulator as element i, then updates it (EmitReduce.cpp).
+  accumulate(
+      p, acc, av, n, ctx_.sequentialForm(n, false), site,
+      [&](arith::Expr i) { copyValue(acc, view::access(dest, i), site); },
+      [&] { return storage_.allocate(accT, AddressSpace::Private, site, false, "acc"); });
 }
 
 }  // namespace lift::codegen

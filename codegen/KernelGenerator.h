@@ -7,6 +7,7 @@
 // (SyncTracker) and where statements go (EmitContext). Internal to codegen/.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -61,6 +62,13 @@ class KernelGenerator {
 
   // ----- reductions (EmitReduce.cpp) -----
   void reduce(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
+  // The accumulator loop of reductions and scans: for i in [0, n) (in `form`), `first(i)` (if
+  // any), then acc = f(acc, a[i]) — in place when no read of the old accumulator can see a value
+  // the iteration already wrote (InPlaceUpdate.h), else into a second accumulator `makeNext()`
+  // copied back each iteration.
+  void accumulate(const ir::PatternNode& p, const View& acc, const View& av, arith::Expr n, LoopForm form,
+                  ir::NodeId site, const std::function<void(arith::Expr)>& first,
+                  const std::function<View()>& makeNext);
 
   // ----- scans (EmitScan.cpp) -----
   void scan(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
