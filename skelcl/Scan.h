@@ -29,6 +29,8 @@ class Scan<T(T)> {
     return out;
   }
 
+  // In chunks or in work-groups (ScanSkeleton.h); Auto by default: work-groups on GPUs.
+  void setForm(ScanForm f) { skeleton_.setForm(f); }
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
   const ScanSkeleton& skeleton() const { return skeleton_; }
 

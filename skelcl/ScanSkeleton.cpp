@@ -1,20 +1,56 @@
-// Scan: per device, the chunks' totals, then (after the host scanned every device's totals in
-// order) each chunk scanned from its offset.
+// Scan: per device, the tiles' totals, then (after the host scanned every device's totals in
+// order) each tile scanned from its offset by a work-group.
 #include "skelcl/ScanSkeleton.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "skelcl/ReduceSkeleton.h"
 
 namespace lift::skelcl {
 
-std::string scanProgram(const UserFunction& f) {
+std::string tileTotalsProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format(
+      "size G, E;\n{0}\nfun skelcl_scan_totals(x: [{1}]G*{3}*E) =\n"
+      "  join o mapWrg0(\n"
+      "    join o toGlobal(mapLcl0(mapSeq(id))) o split(1) o\n"
+      "    iterate{4}(join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {5})) o split(2)) o\n"
+      "    join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {5})) o split(E)\n"
+      "  ) o split({3}*E) $ x\n",
+      f.liftText(), f.returnType, f.name, ScanSkeleton::kWorkGroup, ScanSkeleton::kWorkGroupLog2, identity);
+}
+
+std::string chunkScanProgram(const UserFunction& f) {
   return fmt::format(
       "size G, C;\n{}\nfun skelcl_scan(offsets: [{}]G, x: [{}]G*C) =\n"
       "  join o mapGlb0(fun(p => scanSeq({}, get(0, p)) $ get(1, p))) $ zip(offsets, split(C) $ x)\n",
       f.liftText(), f.returnType, f.returnType, f.name);
+}
+
+std::string workGroupScanText(const UserFunction& f, const std::string& identity) {
+  // Applied right to left: the shift behind the identity, then the rounds d = 1, 2, 4, ...
+  std::string rounds;
+  for (size_t d = 1; d < ScanSkeleton::kWorkGroup; d *= 2)
+    rounds = fmt::format(
+                 "fun(r => toLocal(mapLcl0(fun(a => {0}(get(0, a), get(1, a))))) $ "
+                 "zip(get(0) o slide({1}, {2}) o pad({2}, 0, {3}) $ r, r)) o\n        ",
+                 f.name, ScanSkeleton::kWorkGroup, d, identity) +
+             rounds;
+  return rounds + fmt::format("get(0) o slide({0}, 1) o pad(1, 0, {1})", ScanSkeleton::kWorkGroup, identity);
+}
+
+std::string tileScanProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format(
+      "size G, E;\n{0}\nfun skelcl_scan(offsets: [{1}]G, x: [{1}]G*{3}*E) =\n"
+      "  join o mapWrg0(fun(p =>\n"
+      "    join o mapLcl0(fun(q => scanSeq({2}, {2}(get(0, p), get(0, q))) $ get(1, q))) $\n"
+      "      zip({5} o\n"
+      "        join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {4})) o split(E) $ get(1, p),\n"
+      "        split(E) $ get(1, p))\n"
+      "  )) $ zip(offsets, split({3}*E) $ x)\n",
+      f.liftText(), f.returnType, f.name, ScanSkeleton::kWorkGroup, identity, workGroupScanText(f, identity));
 }
 
 ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
@@ -22,10 +58,17 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
     : what_(what), type_(type), operator_(what, type, identity) {
   const std::string name = runtime::toString(type);
   function_ = parseUserFunction(source, what, name, {name, name});
-  totalsKernel_ =
-      std::make_unique<SkeletonKernel>(reduceProgram(function_, operator_.identityLiteral()), what);
-  scanKernel_ = std::make_unique<SkeletonKernel>(scanProgram(function_), what);
-  operator_.setFunction(totalsKernel_->program().userFuns.front());
+  const std::string z = operator_.identityLiteral();
+  chunks_.totals = std::make_unique<SkeletonKernel>(reduceProgram(function_, z), what);
+  chunks_.scan = std::make_unique<SkeletonKernel>(chunkScanProgram(function_), what);
+  workGroups_.totals = std::make_unique<SkeletonKernel>(tileTotalsProgram(function_, z), what);
+  workGroups_.scan = std::make_unique<SkeletonKernel>(tileScanProgram(function_, z), what);
+  operator_.setFunction(chunks_.totals->program().userFuns.front());
+}
+
+ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const {
+  if (form_ != ScanForm::Auto) return form_;
+  return device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
 }
 
 void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const {
@@ -52,20 +95,29 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   const size_t bytes = runtime::sizeOf(type_);
   auto size = [](size_t v) { return static_cast<int64_t>(v); };
 
-  // Each part as G chunks of C elements (padded with the identity), and its chunks' totals.
+  // Each part as G chunks of C elements (padded with the identity), and the chunks' totals. In
+  // work-groups a chunk is a tile of kWorkGroup*E elements.
   struct Chunking {
+    ScanForm form = ScanForm::Chunks;
     size_t count = 0, chunks = 0, chunk = 0;
     cl::Buffer input, totals;
+    arith::Env sizes;
   };
   std::vector<Chunking> chunking(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
+    // Every copy is chunked as the first, whose totals it shares.
+    c.form = copies && i > 0 ? chunking[0].form : formOn(ctx.device().info());
+    const size_t item = c.form == ScanForm::WorkGroups ? kWorkGroup : 1;  // a chunk is item*E elements
     c.count = p.rows() * in.rowLength();
-    c.chunks = std::min(c.count, kMaxChunks);
-    c.chunk = (c.count + c.chunks - 1) / c.chunks;
+    c.chunks = std::min((c.count + item - 1) / item, kMaxChunks);
+    const size_t perItem = (c.count + c.chunks * item - 1) / (c.chunks * item);
+    c.chunk = item * perItem;
     c.chunks = (c.count + c.chunk - 1) / c.chunk;
+    c.sizes = c.form == ScanForm::WorkGroups ? arith::Env{{"G", size(c.chunks)}, {"E", size(perItem)}}
+                                             : arith::Env{{"G", size(c.chunks)}, {"C", size(c.chunk)}};
     c.input = in.buffer(i);
     devices.guarded(p.device, "allocating the chunks of " + what_, [&] {
       if (c.chunks * c.chunk != c.count) {
@@ -77,8 +129,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
       c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
     });
     if (copies && i > 0) continue;  // every copy has the first one's totals
-    totalsKernel_->enqueue(devices, p.device, {c.input, c.totals},
-                           {{"G", size(c.chunks)}, {"C", size(c.chunk)}});
+    programs(c.form).totals->enqueue(devices, p.device, {c.input, c.totals}, c.sizes);
   }
 
   // The offsets: the exclusive scan of all chunks' totals, part after part. Device data is
@@ -118,8 +169,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
       if (c.chunks * c.chunk != c.count)
         result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * c.chunk * bytes);
     });
-    scanKernel_->enqueue(devices, p.device, {offsetBuffer, c.input, result},
-                         {{"G", size(c.chunks)}, {"C", size(c.chunk)}});
+    programs(c.form).scan->enqueue(devices, p.device, {offsetBuffer, c.input, result}, c.sizes);
     if (c.chunks * c.chunk != c.count)
       devices.guarded(p.device, "copying the result of " + what_,
                       [&] { ctx.queue().enqueueCopyBuffer(result, out.buffer(i), 0, 0, c.count * bytes); });

@@ -1,14 +1,25 @@
 // ScanSkeleton: the untyped implementation of Scan — the exclusive prefix scan of a vector with an
 // associative user function and its identity (element i combines the identity with the elements
-// before i). Each device scans its own part in the work-efficient way of rule scan-split-chunks,
-// with two programs: `join o mapGlb0(toGlobal(mapSeq(id)) o reduceSeq(f, z)) o split(C)` sums G
-// chunks of C elements; the host scans the totals of every device's chunks in order (the devices'
+// before i). Each device scans its own part in the work-efficient way of rule
+// scan-split-chunks, in one of two forms (ScanForm), each two programs: the first sums each
+// chunk or tile; the host scans the totals of every device's chunks in order (the devices'
 // parts combined: each chunk's offset is the fold of everything before it, on earlier devices
-// too); then `join o mapGlb0(fun(p => scanSeq(f, get(0, p)) $ get(1, p))) $ zip(offsets,
-// split(C) $ x)` scans each chunk from its offset on the devices. A part that is not G*C
-// elements long is padded with the identity on the device. The output has the input's
-// distribution (single, copy or block; a copy is scanned on every device from the first
-// device's totals).
+// too); the second scans each chunk from its offset.
+//   - Chunks: G chunks of C elements, one work-item each: `join o mapGlb0(toGlobal(mapSeq(id))
+//     o reduceSeq(f, z)) o split(C)` sums them, `join o mapGlb0(fun(p => scanSeq(f, get(0, p))
+//     $ get(1, p))) $ zip(offsets, split(C) $ x)` scans them.
+//   - WorkGroups: G tiles of kWorkGroup*E elements, one work-group of kWorkGroup work-items a
+//     tile, each work-item E consecutive elements. The totals: every work-item sums its
+//     elements, then the work-group halves the kWorkGroup sums in local memory. The scan: the
+//     work-items sum their elements again, the work-group scans those sums in local memory
+//     (Hillis and Steele's scan written in Lift's patterns: the sums shifted right behind the
+//     identity, then log2(kWorkGroup) rounds in which element i becomes f(r[i - d], r[i]) for
+//     d = 1, 2, 4, ..., r[i - d] read through pad(d, 0, identity) where i < d), and each
+//     work-item scans its elements (scanSeq) from the tile's offset combined with its sum's
+//     scan.
+// A part that is not G chunks long is padded with the identity on the device. The output has
+// the input's distribution (single, copy or block; a copy is scanned on every device from the
+// first device's totals).
 #pragma once
 
 #include <memory>
@@ -21,6 +32,11 @@
 
 namespace lift::skelcl {
 
+// How a device scans its part: in chunks, one work-item each (a loop streaming its chunk: the
+// CPU device's best), or in tiles, one work-group each (its work-items' sums scanned in local
+// memory: many work-items for a GPU). Auto: work-groups on GPUs, chunks on other devices.
+enum class ScanForm { Auto, Chunks, WorkGroups };
+
 class ScanSkeleton {
  public:
   // `type`: the element type's OpenCL name; `identity`: its value as C text ("0", "1.5f").
@@ -32,24 +48,44 @@ class ScanSkeleton {
   // or device sets that differ.
   void run(const ContainerStorage& in, ContainerStorage& out) const;
 
-  // The kernel that scans the chunks from their offsets, and the one that sums them.
-  const SkeletonKernel& kernel() const { return *scanKernel_; }
-  const SkeletonKernel& totalsKernel() const { return *totalsKernel_; }
+  ScanForm form() const { return form_; }
+  void setForm(ScanForm f) { form_ = f; }
+  // The form used on `device` (Auto resolved).
+  ScanForm formOn(const runtime::DeviceInfo& device) const;
+
+  // The kernel that scans the chunks (or tiles) from their offsets, and the one that sums them.
+  const SkeletonKernel& kernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).scan; }
+  const SkeletonKernel& totalsKernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).totals; }
   const UserFunction& userFunction() const { return function_; }
-  // At most this many chunks (work-items) on each device.
+  // At most this many chunks or tiles on each device.
   static constexpr size_t kMaxChunks = 1024;
+  // Work-items of a tile's work-group (a power of two: the totals halve it kWorkGroupLog2 times).
+  static constexpr size_t kWorkGroup = 256;
+  static constexpr int kWorkGroupLog2 = 8;
+  static_assert(kWorkGroup == size_t(1) << kWorkGroupLog2);
 
  private:
+  struct Programs {
+    std::unique_ptr<SkeletonKernel> totals, scan;
+  };
+  const Programs& programs(ScanForm f) const { return f == ScanForm::WorkGroups ? workGroups_ : chunks_; }
+
   std::string what_;
   runtime::ScalarType type_;
   ScalarOperator operator_;
   UserFunction function_;
-  std::unique_ptr<SkeletonKernel> totalsKernel_;
-  std::unique_ptr<SkeletonKernel> scanKernel_;
+  Programs chunks_, workGroups_;
+  ScanForm form_ = ScanForm::Auto;
 };
 
-// The .lift program that scans the chunks from their offsets (exposed for tests and
-// documentation).
-std::string scanProgram(const UserFunction& f);
+// The .lift programs (exposed for tests and documentation; `identity` as a .lift literal): in
+// chunks, the one that scans the chunks from their offsets (the totals are Reduce's program);
+// in work-groups, the ones that sum the tiles and that scan them from their offsets.
+std::string chunkScanProgram(const UserFunction& f);
+std::string tileTotalsProgram(const UserFunction& f, const std::string& identity);
+std::string tileScanProgram(const UserFunction& f, const std::string& identity);
+// The work-group's exclusive scan of its kWorkGroup sums in local memory (Hillis and Steele),
+// as a function in .lift text (the rounds composed after the shift).
+std::string workGroupScanText(const UserFunction& f, const std::string& identity);
 
 }  // namespace lift::skelcl

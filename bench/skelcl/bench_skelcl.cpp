@@ -47,6 +47,7 @@ struct Options {
   int repeat = 3;
   int check = 64;  // entries of the result compared with a computation on the host
   HostMemory hostMemory = HostMemory::Pageable;
+  ScanForm scanForm = ScanForm::Auto;  // the scan case's
 };
 
 struct Timing {
@@ -192,6 +193,7 @@ bool prefixSumMatches(const std::vector<float>& x, std::span<const float> y, int
 Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const size_t n = o.size;
   Scan<float(float)> prefixSum("float func(float x, float y) { return x + y; }", "0");
+  prefixSum.setForm(o.scanForm);
   const std::vector<float> a = randomFloats(n, 1);
   Timing t;
   t.work = 2.0 * sizeof(float) * double(n);
@@ -278,6 +280,12 @@ Options parse(int argc, char** argv) {
          "--host-memory", [&o](const std::string& text) { o.hostMemory = *hostMemoryNamed(text); },
          "the containers' host copies: pageable (default) or page-locked")
       ->check(CLI::IsMember({describe(HostMemory::Pageable), describe(HostMemory::PageLocked)}));
+  const std::map<std::string, ScanForm> forms{
+      {"auto", ScanForm::Auto}, {"chunks", ScanForm::Chunks}, {"work-groups", ScanForm::WorkGroups}};
+  app.add_option("--scan-form", o.scanForm,
+                 "scan: in chunks (a work-item each), in work-groups (a tile each, scanned in local memory) "
+                 "or auto (work-groups on GPUs)")
+      ->transform(CLI::CheckedTransformer(forms));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
