@@ -9,12 +9,13 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSplitter>
+#include <QStringList>
 #include <QTableView>
 #include <QTextBlock>
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "codegen/Compiler.h"
+#include "codegen/ProgramCompiler.h"
 #include "core/support/TextDiff.h"
 #include "views/IndexTableModel.h"
 #include "views/OpenCLHighlighter.h"
@@ -111,10 +112,10 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   layout->addWidget(split, 1);
 
   connect(code_, &QPlainTextEdit::cursorPositionChanged, this, [this] {
-    if (!kernel_ || showingDiff_) return;
+    if (!compiled_ || showingDiff_) return;
     int line = code_->textCursor().blockNumber();
-    if (line >= 0 && line < static_cast<int>(kernel_->lineNodes.size()) && kernel_->lineNodes[line] != 0)
-      emit nodeActivated(kernel_->lineNodes[line]);
+    if (line >= 0 && line < static_cast<int>(lineNodes_.size()) && lineNodes_[line] != 0)
+      emit nodeActivated(lineNodes_[line]);
   });
   connect(table_, &QTableView::clicked, this, [this](const QModelIndex& idx) {
     ir::NodeId node = model_->data(idx, IndexTableModel::NodeRole).toULongLong();
@@ -167,8 +168,42 @@ void KernelView::setBaseline(const QString& source, const QString& label) {
   if (diff_->isChecked()) showCode();
 }
 
+namespace {
+
+QString rangeText(const std::vector<arith::Expr>& range) {
+  QStringList parts;
+  for (auto& e : range) parts << QString::fromStdString(arith::toString(e));
+  return parts.join(", ");
+}
+
+// "Kernel <b>dot</b>: ..., global (N/128), local (128)" for one kernel: where it runs.
+QString kernelSummary(const codegen::CompiledKernel& k) {
+  return QString("<b>%1</b>: global (%2), local (%3)")
+      .arg(QString::fromStdString(k.kernelName), rangeText(k.launch.global),
+           k.launch.local.empty() ? "any" : rangeText(k.launch.local));
+}
+
+// Where each kernel's source starts in the text of all (CompiledProgram::source): the number of
+// lines before it.
+std::vector<int> lineOffsets(const codegen::CompiledProgram& c, const std::string& text) {
+  std::vector<int> offsets;
+  size_t from = 0;
+  for (const codegen::KernelStage& stage : c.stages) {
+    size_t at = text.find(stage.kernel.source, from);
+    if (at == std::string::npos) at = from;
+    offsets.push_back(static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')));
+    from = at + stage.kernel.source.size();
+  }
+  return offsets;
+}
+
+}  // namespace
+
 void KernelView::recompile() {
-  kernel_.reset();
+  compiled_.reset();
+  source_.clear();
+  lineNodes_.clear();
+  lineOffsets_.clear();
   error_.clear();
   if (!program_) {
     info_->setText("No program.");
@@ -180,21 +215,38 @@ void KernelView::recompile() {
   QElapsedTimer timer;
   timer.start();
   try {
-    kernel_ = codegen::compileKernel(program_->program, options());
+    compiled_ = codegen::compileProgram(program_->program, options());
     qint64 us = timer.nsecsElapsed() / 1000;
-    auto& k = *kernel_;
-    QStringList global, local;
-    for (auto& g : k.launch.global) global << QString::fromStdString(arith::toString(g));
-    for (auto& l : k.launch.local) local << QString::fromStdString(arith::toString(l));
-    info_->setText(QString("Kernel <b>%1</b>: %2 lines, %3 bytes, %4 memory accesses — global (%5), local "
-                           "(%6) — generated in %7 ms")
-                       .arg(QString::fromStdString(k.kernelName))
-                       .arg(k.lineNodes.size())
-                       .arg(k.source.size())
-                       .arg(k.indices.size())
-                       .arg(global.join(", "), local.isEmpty() ? "any" : local.join(", "))
+    const codegen::CompiledProgram& c = *compiled_;
+    const std::string text = c.source();
+    source_ = QString::fromStdString(text);
+    lineOffsets_ = lineOffsets(c, text);
+    // The kernels' lines and accesses at their lines in the text of all.
+    std::vector<codegen::IndexEntry> indices;
+    for (size_t i = 0; i < c.stages.size(); ++i) {
+      const codegen::CompiledKernel& k = c.stages[i].kernel;
+      lineNodes_.resize(static_cast<size_t>(lineOffsets_[i]), 0);
+      lineNodes_.insert(lineNodes_.end(), k.lineNodes.begin(), k.lineNodes.end());
+      for (codegen::IndexEntry e : k.indices) {
+        e.line += lineOffsets_[i];
+        indices.push_back(std::move(e));
+      }
+    }
+    QString where;
+    if (c.singleKernel()) {
+      where = "Kernel " + kernelSummary(c.stages.front().kernel);
+    } else {
+      QStringList kernels;
+      for (const codegen::KernelStage& stage : c.stages) kernels << kernelSummary(stage.kernel);
+      where = QString("%1 kernels, run in this order: %2").arg(c.stages.size()).arg(kernels.join("; "));
+    }
+    info_->setText(QString("%1 — %2 lines, %3 bytes, %4 memory accesses — generated in %5 ms")
+                       .arg(where)
+                       .arg(lineNodes_.size())
+                       .arg(source_.toUtf8().size())
+                       .arg(indices.size())
                        .arg(us / 1000.0, 0, 'f', 2));
-    model_->setEntries(k.indices, options().simplifyIndices);
+    model_->setEntries(std::move(indices), options().simplifyIndices);
     table_->resizeColumnsToContents();
   } catch (const LiftError& e) {
     error_ = QString::fromStdString(e.diagnostic().message);
@@ -210,13 +262,13 @@ void KernelView::recompile() {
 }
 
 void KernelView::showCode() {
-  showingDiff_ = diff_->isChecked() && !baseline_.isEmpty() && kernel_;
+  showingDiff_ = diff_->isChecked() && !baseline_.isEmpty() && compiled_;
   if (!showingDiff_) {
-    code_->setPlainText(kernel_ ? QString::fromStdString(kernel_->source) : QString());
+    code_->setPlainText(source_);
     return;
   }
   QString html = "<pre style='margin:0'>";
-  for (const DiffLine& l : diffLines(baseline_.toStdString(), kernel_->source)) {
+  for (const DiffLine& l : diffLines(baseline_.toStdString(), source_.toStdString())) {
     QString t = QString::fromStdString(l.text).toHtmlEscaped();
     if (l.kind == DiffLine::Kind::Same)
       html += "  " + t + "\n";
@@ -232,8 +284,8 @@ void KernelView::showCode() {
 void KernelView::highlightNode(ir::NodeId id) {
   QList<QTextEdit::ExtraSelection> sels;
   highlightedLines_ = 0;
-  if (kernel_ && !showingDiff_) {
-    std::vector<int> lines = kernel_->linesOf(id);
+  if (compiled_ && !showingDiff_) {
+    std::vector<int> lines = linesOf(id);
     // A click on one of the node's lines keeps the caret there; otherwise show the first.
     bool onIt = std::find(lines.begin(), lines.end(), code_->textCursor().blockNumber() + 1) != lines.end();
     for (int line : lines) {
@@ -258,7 +310,14 @@ void KernelView::highlightNode(ir::NodeId id) {
                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
 }
 
-QString KernelView::source() const { return kernel_ ? QString::fromStdString(kernel_->source) : QString(); }
+QString KernelView::source() const { return source_; }
+
+std::vector<int> KernelView::linesOf(ir::NodeId node) const {
+  std::vector<int> lines;
+  for (size_t i = 0; compiled_ && i < compiled_->stages.size(); ++i)
+    for (int line : compiled_->stages[i].kernel.linesOf(node)) lines.push_back(lineOffsets_[i] + line);
+  return lines;
+}
 QString KernelView::errorText() const { return error_; }
 
 }  // namespace lift::views

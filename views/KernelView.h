@@ -1,14 +1,16 @@
 // The kernel pane: the generated OpenCL (syntax-highlighted) side by side with the table of
 // every memory access (raw vs simplified index), toggles for each code-generator optimisation,
 // cross-highlighting with the graph (a node's lines and index rows), and a diff against the
-// kernel of the previous derivation step. A program that is not yet lowered shows why.
+// kernel of the previous derivation step. A program that needs several kernels (a reduction
+// finished on the device) shows them one after the other, each under a line naming it and its
+// NDRange, and the accesses of all in one table. A program that is not yet lowered shows why.
 #pragma once
 
 #include <QWidget>
 #include <memory>
 #include <optional>
 
-#include "codegen/CompiledKernel.h"
+#include "codegen/CompiledProgram.h"
 #include "rewrite/Engine.h"
 
 class QCheckBox;
@@ -34,8 +36,14 @@ class KernelView : public QWidget {
 
   codegen::CompileOptions options() const;
   void setOptions(const codegen::CompileOptions& o);
-  const codegen::CompiledKernel* kernel() const { return kernel_ ? &*kernel_ : nullptr; }
+  // The kernels generated (null when the program could not be compiled).
+  const codegen::CompiledProgram* compiled() const { return compiled_ ? &*compiled_ : nullptr; }
+  // The text shown: every kernel's source (CompiledProgram::source).
   QString source() const;
+  // For the text shown: the node each line came from (0: none), and the lines (1-based) that
+  // node `node` produced in every kernel.
+  const std::vector<ir::NodeId>& lineNodes() const { return lineNodes_; }
+  std::vector<int> linesOf(ir::NodeId node) const;
   QString errorText() const;
   IndexTableModel* indexModel() const { return model_; }
   int highlightedLineCount() const { return highlightedLines_; }
@@ -43,7 +51,7 @@ class KernelView : public QWidget {
  signals:
   // The user clicked a kernel line or an index row that came from IR node `id`.
   void nodeActivated(lift::ir::NodeId id);
-  // A new kernel was generated (or the program could not be compiled: kernel() is null).
+  // New kernels were generated (or the program could not be compiled: compiled() is null).
   void kernelChanged();
 
  private:
@@ -51,7 +59,10 @@ class KernelView : public QWidget {
   void showCode();
 
   std::shared_ptr<const rewrite::TypedProgram> program_;
-  std::optional<codegen::CompiledKernel> kernel_;
+  std::optional<codegen::CompiledProgram> compiled_;
+  QString source_;                     // compiled_->source()
+  std::vector<ir::NodeId> lineNodes_;  // per line of source_
+  std::vector<int> lineOffsets_;       // per kernel: the lines of source_ before its source
   QString error_;
   QString baseline_, baselineLabel_;
   QCheckBox* simplify_;

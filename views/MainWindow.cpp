@@ -424,7 +424,7 @@ void MainWindow::updateTitle() {
 }
 
 QString MainWindow::exportedKernel() const {
-  const codegen::CompiledKernel* k = kernel_->kernel();
+  const codegen::CompiledProgram* k = kernel_->compiled();
   if (!k) return {};
   // At the run pane's sizes (the others at the program's defaults), as Run would launch it.
   arith::Env sizes, given;

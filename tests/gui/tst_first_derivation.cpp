@@ -79,7 +79,7 @@ class TestFirstDerivation : public QObject {
     w.resize(1600, 1000);
     w.show();
     QVERIFY(w.openExample("matmul"));
-    QVERIFY(w.kernelView()->kernel() == nullptr);
+    QVERIFY(w.kernelView()->compiled() == nullptr);
     // 1. The outer map (over the rows of A): map-to-glb, dim 1.
     QVERIFY(clickNodeOffering(w, "map", "map-to-glb", "0:"));
     QVERIFY(apply(w, "map-to-glb", "dim", "1"));
@@ -96,7 +96,7 @@ class TestFirstDerivation : public QObject {
     QVERIFY(apply(w, "reduce-to-seq"));
     QVERIFY(w.programEditor()->text().contains("reduceSeq"));
     // Now the kernel pane shows the kernel: a thread per element of the result, a loop over K.
-    QVERIFY2(w.kernelView()->kernel() != nullptr, qPrintable(w.kernelView()->errorText()));
+    QVERIFY2(w.kernelView()->compiled() != nullptr, qPrintable(w.kernelView()->errorText()));
     QVERIFY(w.kernelView()->source().contains("get_global_id(1)"));
     QVERIFY(w.kernelView()->source().contains("for (int i = 0; i < K;"));
     w.session()->waitForChecks();

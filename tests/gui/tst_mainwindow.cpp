@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTreeWidget>
@@ -76,7 +77,7 @@ class TestMainWindow : public QObject {
     w.resize(1400, 900);
     w.show();
     QVERIFY(w.openExample("scal"));
-    QVERIFY(w.kernelView()->kernel() == nullptr);  // high level: no kernel yet, with a reason
+    QVERIFY(w.kernelView()->compiled() == nullptr);  // high level: no kernel yet, with a reason
     QVERIFY(!w.kernelView()->errorText().isEmpty());
 
     QVERIFY(clickNode(w, "map"));
@@ -93,14 +94,14 @@ class TestMainWindow : public QObject {
     QVERIFY(clickNode(w, "map"));
     QVERIFY(applyRule(w, "map-to-wrg"));
     QVERIFY(w.programEditor()->text().contains("mapWrg0"));
-    QVERIFY(w.kernelView()->kernel() == nullptr);  // the inner map is still high level
+    QVERIFY(w.kernelView()->compiled() == nullptr);  // the inner map is still high level
 
     QVERIFY(clickNode(w, "map(mult)") || clickNode(w, "map"));
     QVERIFY(applyRule(w, "map-to-lcl"));
     QVERIFY(w.programEditor()->text().contains("mapLcl0"));
 
     // The kernel and index panes follow.
-    const codegen::CompiledKernel* k = w.kernelView()->kernel();
+    const codegen::CompiledProgram* k = w.kernelView()->compiled();
     QVERIFY2(k != nullptr, qPrintable(w.kernelView()->errorText()));
     QVERIFY(w.kernelView()->source().contains("get_group_id(0)"));
     QVERIFY(w.kernelView()->source().contains("get_local_id(0)"));
@@ -122,10 +123,10 @@ class TestMainWindow : public QObject {
     // Undo goes back to the work-group step (no kernel), redo returns.
     w.session()->undoStack()->undo();
     QVERIFY(!w.programEditor()->text().contains("mapLcl0"));
-    QVERIFY(w.kernelView()->kernel() == nullptr);
+    QVERIFY(w.kernelView()->compiled() == nullptr);
     w.session()->undoStack()->redo();
     QVERIFY(w.programEditor()->text().contains("mapLcl0"));
-    QVERIFY(w.kernelView()->kernel() != nullptr);
+    QVERIFY(w.kernelView()->compiled() != nullptr);
 
     // The derivation saves and replays to the same program.
     QTemporaryDir dir;
@@ -199,7 +200,7 @@ class TestMainWindow : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(w.openFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift"));
-    QVERIFY2(w.kernelView()->kernel() != nullptr, qPrintable(w.kernelView()->errorText()));
+    QVERIFY2(w.kernelView()->compiled() != nullptr, qPrintable(w.kernelView()->errorText()));
     auto* vload = w.kernelView()->findChild<QCheckBox*>("toggleVectorLoads");
     auto* pragma = w.kernelView()->findChild<QCheckBox*>("toggleUnrollPragma");
     QVERIFY(vload && pragma);
@@ -251,13 +252,52 @@ class TestMainWindow : public QObject {
   void exportedKernelCarriesItsNDRangeAndSizes() {
     MainWindow w;
     QVERIFY(w.openExample("lowlevel/dot"));
-    QVERIFY2(w.kernelView()->kernel() != nullptr, qPrintable(w.kernelView()->errorText()));
+    QVERIFY2(w.kernelView()->compiled() != nullptr, qPrintable(w.kernelView()->errorText()));
     w.runPanel()->setSizeTexts({{"N", "4096"}});
     QString text = w.exportedKernel();
     QVERIFY2(text.startsWith("// Kernel "), qPrintable(text));
     QVERIFY2(text.contains("// NDRange: ") && text.contains("global ("), qPrintable(text.left(400)));
     QVERIFY2(text.contains("// At N=4096: global ("), qPrintable(text.left(400)));
     QVERIFY(text.endsWith(w.kernelView()->source()));
+  }
+
+  // A program that finishes its reduction on the device shows both of its kernels, one after the
+  // other under a line naming each, and the index table lists the accesses of both, at their lines
+  // in the pane; the exported file carries both.
+  void programOfTwoKernelsShowsEach() {
+    MainWindow w;
+    QVERIFY(w.openExample("lowlevel/asum_device"));
+    const codegen::CompiledProgram* c = w.kernelView()->compiled();
+    QVERIFY2(c != nullptr, qPrintable(w.kernelView()->errorText()));
+    QVERIFY(w.kernelView()->errorText().isEmpty());
+    QCOMPARE(c->stages.size(), size_t(2));
+    QString source = w.kernelView()->source();
+    int first = source.indexOf("// ----- kernel 1 of 2: ");
+    int second = source.indexOf("// ----- kernel 2 of 2: ");
+    QVERIFY2(first == 0 && second > first, qPrintable(source.left(400)));
+    QCOMPARE(source.count(QRegularExpression("^kernel ", QRegularExpression::MultilineOption)), 2);
+    QString secondName = QString::fromStdString(c->stages[1].kernel.kernelName);
+    QVERIFY(source.indexOf(" void " + secondName + "(") > second);
+
+    QStringList lines = source.split('\n');
+    int secondKernelLine = static_cast<int>(source.left(second).count('\n')) + 1;  // 1-based
+    bool accessInSecond = false;
+    IndexTableModel* model = w.kernelView()->indexModel();
+    QCOMPARE(model->rowCount(),
+             static_cast<int>(c->stages[0].kernel.indices.size() + c->stages[1].kernel.indices.size()));
+    for (int r = 0; r < model->rowCount(); ++r) {
+      const codegen::IndexEntry& e = model->entry(r);
+      QVERIFY(e.line >= 1 && e.line <= lines.size());
+      QVERIFY2(lines[e.line - 1].contains(QString::fromStdString(e.buffer)),
+               qPrintable(QString("line %1: %2").arg(e.line).arg(lines[e.line - 1])));
+      accessInSecond = accessInSecond || e.line > secondKernelLine;
+    }
+    QVERIFY(accessInSecond);
+
+    QString exported = w.exportedKernel();
+    QVERIFY2(exported.startsWith("// 2 kernels"), qPrintable(exported.left(200)));
+    QVERIFY(exported.contains("// Kernel " + secondName + " (2 of 2)"));
+    QCOMPARE(exported.count(QRegularExpression("^kernel ", QRegularExpression::MultilineOption)), 2);
   }
 
   // File dialogs open in the last folder a file was chosen in, at first in the documents folder.

@@ -114,7 +114,7 @@ class TestSearch : public QObject {
 
     // Clicking the best point loads its derivation: a new root (the program at the searched
     // sizes) with the steps, and the kernel pane shows the kernel.
-    QVERIFY(w.kernelView()->kernel() == nullptr);  // the high-level matmul has none
+    QVERIFY(w.kernelView()->compiled() == nullptr);  // the high-level matmul has none
     int states = w.session()->tree()->stateCount();
     w.runPanel()->setSizeTexts({{"M", "1024"}, {"N", "1024"}, {"K", "1024"}});
     plot->clickPoint(plot->bestIndex());
@@ -123,7 +123,7 @@ class TestSearch : public QObject {
     // The loaded kernel runs at the sizes it was searched at.
     QCOMPARE(w.runPanel()->sizeTexts().value("M"), QString("8"));
     QCOMPARE(w.runPanel()->sizeTexts().value("K"), QString("8"));
-    QVERIFY(w.kernelView()->kernel() != nullptr);
+    QVERIFY(w.kernelView()->compiled() != nullptr);
     QVERIFY2(w.kernelView()->source().contains("void matmul("),
              qPrintable(w.kernelView()->source().left(400)));
     QVERIFY(w.session()
@@ -263,7 +263,7 @@ class TestSearch : public QObject {
     // A stored point loads like a live one.
     plot->clickPoint(plot->bestIndex());
     QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
-    QVERIFY(w.kernelView()->kernel() != nullptr);
+    QVERIFY(w.kernelView()->compiled() != nullptr);
 
     // Resuming: the stored kernels come back as stored, three new ones are measured. The search
     // starts from the searched program, not from the loaded kernel's (specialised) start.

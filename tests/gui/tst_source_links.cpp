@@ -115,20 +115,21 @@ class TestSourceLinks : public QObject {
     w.resize(1400, 900);
     w.show();
     QVERIFY(w.openExample("lowlevel/dot"));
-    const codegen::CompiledKernel* k = w.kernelView()->kernel();
+    const codegen::CompiledProgram* k = w.kernelView()->compiled();
     QVERIFY(k);
+    const std::vector<ir::NodeId>& lineNodes = w.kernelView()->lineNodes();
     auto* code = w.kernelView()->findChild<QPlainTextEdit*>("kernelSource");
     QVERIFY(code);
     int line = 0;  // the last line that comes from a node shown in the graph
-    for (size_t i = 0; i < k->lineNodes.size(); ++i)
-      if (k->lineNodes[i] && w.graphView()->nodeRect(k->lineNodes[i]).isValid()) line = static_cast<int>(i);
+    for (size_t i = 0; i < lineNodes.size(); ++i)
+      if (lineNodes[i] && w.graphView()->nodeRect(lineNodes[i]).isValid()) line = static_cast<int>(i);
     QVERIFY(line > 0);
-    ir::NodeId node = k->lineNodes[static_cast<size_t>(line)];
+    ir::NodeId node = lineNodes[static_cast<size_t>(line)];
     QTextCursor c(code->document()->findBlockByNumber(line));
     code->setTextCursor(c);
     QCOMPARE(w.graphView()->selectedNode(), node);
     QVERIFY(!w.programEditor()->highlightedText().isEmpty());
-    QCOMPARE(w.kernelView()->highlightedLineCount(), static_cast<int>(k->linesOf(node).size()));
+    QCOMPARE(w.kernelView()->highlightedLineCount(), static_cast<int>(w.kernelView()->linesOf(node).size()));
     QCOMPARE(code->textCursor().blockNumber(), line);  // the clicked line keeps the caret
     w.rulePalette()->waitForRules();
     QVERIFY(!w.rulePalette()->site().isEmpty());
