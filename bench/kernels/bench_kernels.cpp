@@ -14,10 +14,10 @@
 // cases are measured again: a second table puts ours next to CLBlast's defaults and CLBlast
 // tuned (bench/kernels/clblast-tuned/ keeps the files, with how they were found).
 //
-// ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal); for sdot
-// and sasum the program may compute the first pass of a two-pass reduction (the partial sums of
-// equal chunks, bench/kernels/programs/*_partial.lift): the second pass over the few partial
-// sums is then timed on the host and added. Times are medians; CLBlast is timed with a host
+// ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal). Our
+// kernel may be a sequence (a reduction split across work-groups, finished on the device by a
+// second kernel: codegen/ProgramCompiler.h), compiled, validated and timed as a whole, from the
+// first kernel's start to the last one's end. Times are medians; CLBlast is timed with a host
 // clock around the call and clFinish (it may launch several kernels), ours and the copy kernel
 // with profiling events, OpenBLAS with a host clock.
 #include <cblas.h>
@@ -35,9 +35,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "codegen/Compiler.h"
 #include "codegen/Evaluation.h"
 #include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
 #include "core/interp/SizeList.h"
@@ -228,15 +228,17 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
   }
   for (int64_t l : local) options.localSize.push_back(arith::cst(l));
   explore::applyCodegenParameters(k.parameters, options);  // unroll=8,vload=1
-  auto kernel =
-      std::make_shared<const codegen::CompiledKernel>(codegen::compileKernel(derived->program, options));
-  if (explore::kernelSourceHash(kernel->source) != k.sourceHash)
+  auto kernels =
+      std::make_shared<const codegen::CompiledProgram>(codegen::compileProgram(derived->program, options));
+  if (explore::kernelSourceHash(kernels->source()) != k.sourceHash)
     row.note = "source differs from the stored one";
+  if (!kernels->singleKernel())
+    row.note += fmt::format("{}{} kernels", row.note.empty() ? "" : "; ", kernels->stages.size());
   req.run.warmups = 2;
   req.run.repetitions = reps;
   req.run.returnOutputs = false;
   req.local = local;
-  codegen::Evaluation e = codegen::evaluate(derived->program, kernel, req, runner, &ref);
+  codegen::Evaluation e = codegen::evaluate(derived->program, kernels, req, runner, &ref);
   if (!e.ok()) {
     row.ours = e.summary();
     return;
@@ -405,25 +407,6 @@ int main(int argc, char** argv) {
           else
             sink += cblas_sasum(static_cast<int>(n), x.data(), 1);
         });
-        // Our kernel computes partial sums when the program is a first pass: add the host's
-        // second pass over them.
-        if (!scal && row.oursMs > 0 && ref.expected) {
-          std::vector<float> partial = scalars(*ref.expected);
-          if (partial.size() > 1) {
-            row.oursMs += timeHost(2, reps, [&] {
-              // Eight independent sums, so the loop is not one long chain of dependent adds.
-              float acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-              size_t i = 0;
-              for (; i + 8 <= partial.size(); i += 8)
-                for (size_t j = 0; j < 8; ++j) acc[j] += partial[i + j];
-              float s = 0;
-              for (; i < partial.size(); ++i) s += partial[i];
-              for (float a : acc) s += a;
-              sink += s;
-            });
-            row.note += fmt::format("{} partial sums added on the host", partial.size());
-          }
-        }
         if (sink == 12345.678f) std::printf(" ");
       } else {
         row.note = "unknown routine " + c.routine;

@@ -26,7 +26,6 @@ strategy=${STRATEGY:-evolution}
 db=${DB:-$root/bench-kernels-$profile.sqlite}
 repeat=${REPEAT:-20}
 ex=$root/resources/examples
-pr=$root/bench/kernels/programs
 
 pack=${PACK:-$root/.gpu-ex}
 [[ $pack == /* ]] || pack=$root/$pack
@@ -59,8 +58,8 @@ if [[ $profile == cpu ]]; then
     "gemv-square $ex/gemv.lift M=4096,N=4096 sgemv"
     "gemv-wide $ex/gemv.lift M=1024,N=16384 sgemv"
     "gemv-tall $ex/gemv.lift M=16384,N=1024 sgemv"
-    "dot $pr/partialDot.lift N=4096,C=4096 sdot"
-    "asum $pr/partialAsum.lift N=4096,C=4096 sasum"
+    "dot $ex/dot.lift N=16777216 sdot"
+    "asum $ex/asum.lift N=16777216 sasum"
     "scal $ex/scal.lift N=16777216 sscal"
   )
 else
@@ -73,8 +72,8 @@ else
     "gemv-square $ex/gemv.lift M=16384,N=16384 sgemv 40s"
     "gemv-wide $ex/gemv.lift M=4096,N=65536 sgemv 40s"
     "gemv-tall $ex/gemv.lift M=65536,N=4096 sgemv 40s"
-    "dot $pr/partialDot.lift N=16384,C=4096 sdot 35s"
-    "asum $pr/partialAsum.lift N=16384,C=4096 sasum 35s"
+    "dot $ex/dot.lift N=67108864 sdot 35s"
+    "asum $ex/asum.lift N=67108864 sasum 35s"
     "scal $ex/scal.lift N=67108864 sscal 25s"
   )
 fi
