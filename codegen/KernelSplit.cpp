@@ -153,13 +153,18 @@ ProgramSplit split(const ir::Program& p) {
   append(out, std::move(firstParts), inputsOf(firstParams, params),
          {StageValue::Kind::Temporary, cutTemporary});
   out.temporaries.push_back(cutType);
-  // Finished on the device: a reduction or scan reads the parallel map's results whole, or the
-  // cut value is itself a whole-array reduction or scan (a chunked scan's offsets).
+  // Finished on the device: a reduction or scan reads the parallel map's results whole, or
+  // work-groups reduce them (a mapWrg whose function reduces: the work-group tree of
+  // reduce-to-tree over the whole of them), or the cut value is itself a whole-array reduction
+  // or scan (a chunked scan's offsets).
   const ir::PatternNode* reader = unwrapAddressSpace(consumer.call->fun());
   auto* cutCall = ir::asCall(cut);
+  bool groupsReduce = reader && reader->pattern() == ir::PatternKind::MapWrg &&
+                      ir::containsPattern(reader->f(), {ir::PatternKind::ReduceSeq});
   out.reducedTemporaries.push_back(
       (reader && consumer.dataArg == cutArg &&
-       (reader->pattern() == ir::PatternKind::ReduceSeq || reader->pattern() == ir::PatternKind::ScanSeq)) ||
+       (reader->pattern() == ir::PatternKind::ReduceSeq || reader->pattern() == ir::PatternKind::ScanSeq ||
+        groupsReduce)) ||
       (consumer.dataArg != cutArg && cutCall && isWholeArrayFold(unwrapAddressSpace(cutCall->fun()))));
 
   // The rest reads it from a parameter instead: the spine rebuilt from the consumer outwards.

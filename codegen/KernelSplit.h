@@ -40,10 +40,10 @@ struct ProgramPart {
 struct ProgramSplit {
   std::vector<ProgramPart> parts;  // in the order they run
   std::vector<Type> temporaries;   // the types of the values passed between parts
-  // Per temporary: whether a reduction or scan (reduceSeq, scanSeq) consumes it or makes it
-  // from a whole array, i.e. the split finishes a reduction or scan of per-work-group or
-  // per-work-item results on the device (otherwise another parallel map or a function reads it
-  // whole).
+  // Per temporary: whether a reduction or scan (reduceSeq, scanSeq, or a mapWrg whose function
+  // reduces: work-groups reducing it) consumes it or makes it from a whole array, i.e. the split
+  // finishes a reduction or scan of per-work-group or per-work-item results on the device
+  // (otherwise another parallel map or a function reads it whole).
   std::vector<bool> reducedTemporaries;
 };
 

@@ -54,6 +54,16 @@ std::pair<KernelParam, std::string> sequenceParam(const KernelParam& q, const Pr
   return {c, ""};
 }
 
+// Whether a later kernel of a sequence takes the work-group size `local` (the options', tuned for
+// the first kernel): its program leaves the size to the runtime (global maps) and `local`
+// provably divides its global size in every dimension.
+bool takesWorkGroupSize(const LaunchInfo& launch, const std::vector<arith::Expr>& local) {
+  if (local.empty() || !launch.local.empty() || launch.global.size() != local.size()) return false;
+  for (size_t d = 0; d < local.size(); ++d)
+    if (!arith::provablyDivisible(launch.global[d], local[d])) return false;
+  return true;
+}
+
 }  // namespace
 
 CompiledProgram singleKernelProgram(CompiledKernel kernel) {
@@ -84,6 +94,10 @@ CompiledProgram compileProgram(const ir::Program& program, const CompileOptions&
       o.localSize.clear();
     }
     KernelStage stage{compileKernel(part.program, o), {}};
+    if (i > 0 && takesWorkGroupSize(stage.kernel.launch, options.localSize)) {
+      o.localSize = options.localSize;
+      stage.kernel = compileKernel(part.program, o);
+    }
     for (const KernelParam& q : stage.kernel.params) {
       auto [param, key] = sequenceParam(q, part);
       auto it = key.empty() ? shared.end() : shared.find(key);

@@ -9,8 +9,11 @@
 
 namespace lift::codegen {
 
-// The options' globalSize and localSize apply to the first kernel only; the others take their
-// programs' own NDRange. Throws what compileKernel throws, for the part that fails.
+// The options' globalSize applies to the first kernel only, the others take their programs'
+// own global size. Its localSize applies to the first kernel and to every later one whose
+// program leaves its work-group size to the runtime (global maps), where it provably divides
+// the global size; the others keep their programs' own (a work-group's kernel, one work-item).
+// Throws what compileKernel throws, for the part that fails.
 CompiledProgram compileProgram(const ir::Program& program, const CompileOptions& options = {});
 
 // The program of one kernel: its stage, and params with one entry per kernel parameter.

@@ -640,6 +640,68 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY2(e.validated(), e.summary().c_str());
   }
 
+  // The combining kernel of a split asum or dot gets a work-group: each mapping whose program is
+  // two kernels has a variant "-combine" whose top-level reduction is one work-group's tree of
+  // "combine" work-items (a tunable, as the first kernel's "threads"), not one work-item. At
+  // three sizes, with the first and last combine values, the second kernel runs that many
+  // work-items and the sequence validates against the interpreter on the CPU device.
+  void combiningKernelIsTuned() {
+    const char* programs[] = {R"(
+userfun absval(float x) -> float { return fabs(x); }
+userfun add(float acc, float x) -> float { return acc + x; }
+fun asum(x: [float]N*C) =
+  reduce(add, 0.0f) o join o map(fun(chunk => reduce(add, 0.0f) o map(absval) $ chunk)) o split(C) $ x
+)",
+                              R"(
+userfun mult(float x, float y) -> float { return x * y; }
+userfun add(float acc, float x) -> float { return acc + x; }
+fun dotProduct(x: [float]N*C, y: [float]N*C) =
+  reduce(add, 0.0f) o join o map(fun(chunk => reduce(add, 0.0f) o map(mult) $ chunk)) o split(C) $ zip(x, y)
+)"};
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    for (const char* text : programs) {
+      ir::Program program = lang::parseProgram(std::string("size N = 64, C = 256;\n") + text, "split.lift");
+      for (arith::Env sizes : {arith::Env{{"N", 64}, {"C", 256}}, arith::Env{{"N", 128}, {"C", 64}},
+                               arith::Env{{"N", 512}, {"C", 32}}}) {
+        SearchProblem problem = SearchProblem::make(program, sizes);
+        std::vector<OpenCLMapping> maps = openclMappings(*problem.start);
+        std::set<std::string> combined;
+        for (const OpenCLMapping& m : maps) {
+          if (m.name.size() < 8 || m.name.compare(m.name.size() - 8, 8, "-combine") != 0) continue;
+          combined.insert(m.name);
+          const Tunable* combine = nullptr;
+          for (const Tunable& t : m.tunables)
+            if (t.name == "combine") combine = &t;
+          QVERIFY2(combine && !combine->values.empty(), m.name.c_str());
+          DerivationTemplate t;
+          t.steps = m.steps;
+          t.tunables = m.tunables;
+          for (int64_t threads : {combine->values.front(), combine->values.back()}) {
+            QVERIFY(sizes.at("N") % threads == 0);  // the tree's work-items divide the partial sums
+            std::string why;
+            auto lowered = replaySteps(*problem.start, substitute(t, {{"combine", threads}}), &why);
+            QVERIFY2(lowered, why.c_str());
+            auto compiled =
+                std::make_shared<const codegen::CompiledProgram>(codegen::compileProgram(lowered->program));
+            QCOMPARE(compiled->stages.size(), size_t(2));
+            runtime::KernelLaunch launch = codegen::instantiate(*compiled, problem.sizes);
+            QCOMPARE(launch.sequence.at(1).global.at(0), uint64_t(threads));
+            QCOMPARE(launch.sequence.at(1).local.at(0), uint64_t(threads));
+            codegen::EvaluationRequest req;
+            req.sizes = problem.sizes;
+            req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+            req.run.repetitions = 1;
+            req.run.warmups = 0;
+            codegen::Evaluation e = codegen::evaluate(lowered->program, compiled, req, runner);
+            QVERIFY2(e.validated(), (m.name + ": " + e.summary()).c_str());
+          }
+        }
+        QVERIFY2(combined.count("glb-0-combine") && combined.count("wrg-0-lcl-0-tree-combine"),
+                 problem.name.c_str());
+      }
+    }
+  }
+
   // prefix_sum (a high-level scan): the algorithmic phase splits it into chunks (scan-split-chunks),
   // the mapping phase lowers the scans to scanSeq and the maps to mapGlb; the result is the
   // chunked scan's three kernels, and one such candidate runs valid on the CPU device.

@@ -13,6 +13,7 @@
 #include "codegen/runtime/KernelRunner.h"
 #include "core/interp/Interpreter.h"
 #include "core/interp/RandomInputs.h"
+#include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 
 using namespace lift;
@@ -195,6 +196,33 @@ class TestKernelSplit : public QObject {
       QCOMPARE(e.program->stages.size(), size_t(kernels));
       QVERIFY(e.run.medianMs > 0);
     }
+  }
+
+  // The work-group size tuned for the first kernel reaches every later kernel that leaves its own
+  // to the runtime (the chunked scan's third, a global map), where it divides the global size;
+  // the second (one work-item) keeps its own. The sequence runs valid with it.
+  void laterKernelsTakeTheWorkGroupSize() {
+    ir::Program p = interp::specialize(
+        lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/prefix_sum.lift"), {{"M", 64}});
+    codegen::CompileOptions options;
+    options.localSize = {arith::cst(16)};
+    codegen::CompiledProgram c = codegen::compileProgram(p, options);
+    QCOMPARE(c.stages.size(), size_t(3));
+    runtime::KernelLaunch l = codegen::instantiate(c, {{"M", 64}});
+    QCOMPARE(l.sequence[0].local, std::vector<uint64_t>{16});
+    QCOMPARE(l.sequence[1].local, std::vector<uint64_t>{1});
+    QCOMPARE(l.sequence[2].local, std::vector<uint64_t>{16});
+    // 48 does not divide the third kernel's 64 work-items: the runtime chooses there.
+    options.localSize = {arith::cst(48)};
+    QVERIFY(codegen::compileProgram(p, options).stages[2].kernel.launch.local.empty());
+
+    codegen::EvaluationRequest req;
+    req.sizes = {{"M", 64}};
+    req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    req.local = {16};
+    req.run.repetitions = 1;
+    codegen::Evaluation e = codegen::evaluate(p, req, *runner_);
+    QVERIFY2(e.validated(), e.summary().c_str());
   }
 
   // A wrong second kernel is caught: the final result is what is validated.

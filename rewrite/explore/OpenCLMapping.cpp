@@ -301,14 +301,21 @@ bool passesLoweringCheck(const rewrite::TypedProgram& p) {
   return true;
 }
 
-// p lowered by the steps, a tree's "$threads" set to `threads`: when every step applies in turn
-// and the result passes the lowering check; nullopt otherwise.
+// p lowered by the steps, each parameter "$name" (a tunable: a tree's "$threads") set to
+// values[name]: when every step applies in turn and the result passes the lowering check;
+// nullopt otherwise.
 std::optional<rewrite::TypedProgram> lowered(const rewrite::TypedProgram& p,
-                                             const std::vector<RewriteStep>& steps, int64_t threads) {
+                                             const std::vector<RewriteStep>& steps,
+                                             const Assignment& values) {
   std::optional<rewrite::TypedProgram> cur = p;
   for (const RewriteStep& step : steps) {
     RewriteStep concrete = step;
-    if (step.params.find("threads")) concrete.params.set("threads", std::to_string(threads));
+    for (auto& [name, value] : step.params.values())
+      if (value.size() > 1 && value[0] == '$') {
+        auto it = values.find(value.substr(1));
+        if (it == values.end()) return std::nullopt;
+        concrete.params.set(name, std::to_string(it->second));
+      }
     rewrite::RewriteResult r = rewrite::applyRewrite(*cur, concrete);
     if (!r) return std::nullopt;
     cur = std::move(r.program);
@@ -478,6 +485,67 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, cons
   return out;
 }
 
+// ----- the combining kernel's work-group ---------------------------------------------------------
+
+// The reduction that combines the results of a parallel map in a kernel of its own
+// (codegen/KernelSplit.h): the program's top-level reduction (in no map), or null.
+const ReduceSite* combiningReduction(const Sites& sites) {
+  for (const ReduceSite& r : sites.reduces)
+    if (r.level == 0 && !r.sequential) return &r;
+  return nullptr;
+}
+
+// The tunable values (given, preferred first) of the mapping's tunables: every combination's
+// first, i.e. the preferred value of each.
+Assignment preferredValues(const OpenCLMapping& m) {
+  Assignment a;
+  for (const Tunable& t : m.tunables)
+    if (!t.values.empty()) a[t.name] = t.values.front();
+  return a;
+}
+
+// The variant "<name>-combine" of a mapping whose lowered program is a sequence of kernels, the
+// last combining a parallel map's results with the program's top-level reduction: instead of
+// reduce-to-seq (one work-item), that reduction becomes the only chunk of a map
+// (reduce-split-join), the map a mapWrg0 (one work-group) and the reduction its tree of
+// "$combine" work-items (reduce-to-tree): 001 section 3's second kernel. These steps come last,
+// so the locations of the other steps stay those of `m`. nullopt when the mapping has no such
+// kernel or no work-group size fits.
+std::optional<OpenCLMapping> combineTreeVariant(const rewrite::TypedProgram& p, const Sites& sites,
+                                                const OpenCLMapping& m) {
+  const ReduceSite* combine = combiningReduction(sites);
+  if (!combine) return std::nullopt;
+  Assignment values = preferredValues(m);
+  std::optional<rewrite::TypedProgram> low = lowered(p, m.steps, values);
+  if (!low || codegen::splitIntoKernels(low->program).parts.size() < 2) return std::nullopt;
+  const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
+  OpenCLMapping v = m;
+  v.name += "-combine";
+  auto seq = std::find_if(v.steps.begin(), v.steps.end(), [&](const RewriteStep& s) {
+    return s.loc == combine->loc && s.rule->name == "reduce-to-seq";
+  });
+  if (seq == v.steps.end()) return std::nullopt;
+  v.steps.erase(seq);
+  // join o map(fun(c => reduce(f, z) $ c)) o split(len): the map at child 1, the reduce in its lambda.
+  Location map = combine->loc.child(1), reduce = map.child(0).child(0).child(0);
+  v.steps.push_back(RewriteStep{&reg.get("reduce-split-join"), combine->loc, {}});
+  RewriteStep group{&reg.get("map-to-wrg"), map, {}};
+  group.params.set("dim", "0");
+  v.steps.push_back(group);
+  RewriteStep tree{&reg.get("reduce-to-tree"), reduce, {}};
+  tree.params.set("threads", "$combine");
+  tree.params.set("dim", "0");
+  v.steps.push_back(tree);
+  std::vector<int64_t> good;
+  for (int64_t threads : kTreeThreads) {
+    values["combine"] = threads;
+    if (lowered(p, v.steps, values)) good.push_back(threads);
+  }
+  if (good.empty()) return std::nullopt;
+  v.tunables.push_back({"combine", "work-items of the combining kernel's work-group", good, false});
+  return v;
+}
+
 }  // namespace
 
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
@@ -493,22 +561,30 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
       usesAll = usesAll && used;
     }
     if (!usesAll) continue;
+    std::vector<OpenCLMapping> mappings;
     OpenCLMapping plain = lowering(sites, scheme, {}, 0);
-    if (std::optional<rewrite::TypedProgram> low = lowered(p, plain.steps, 0)) {
+    if (std::optional<rewrite::TypedProgram> low = lowered(p, plain.steps, {})) {
       std::vector<OpenCLMapping> copies = copyVariants(*low, plain, sites, scheme);
-      out.push_back(std::move(plain));
-      out.insert(out.end(), copies.begin(), copies.end());
+      mappings.push_back(std::move(plain));
+      mappings.insert(mappings.end(), copies.begin(), copies.end());
     }
     int treeDim = 0;
     std::vector<const ReduceSite*> trees = treeSites(sites, scheme, &treeDim);
-    if (trees.empty()) continue;
-    OpenCLMapping tree = lowering(sites, scheme, trees, treeDim);
-    std::vector<int64_t> good;
-    for (int64_t threads : kTreeThreads)
-      if (lowered(p, tree.steps, threads)) good.push_back(threads);
-    if (good.empty()) continue;
-    tree.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
-    out.push_back(std::move(tree));
+    if (!trees.empty()) {
+      OpenCLMapping tree = lowering(sites, scheme, trees, treeDim);
+      std::vector<int64_t> good;
+      for (int64_t threads : kTreeThreads)
+        if (lowered(p, tree.steps, {{"threads", threads}})) good.push_back(threads);
+      if (!good.empty()) {
+        tree.tunables.push_back({"threads", "reduce-to-tree work-items", good, false});
+        mappings.push_back(std::move(tree));
+      }
+    }
+    for (OpenCLMapping& m : mappings) {
+      std::optional<OpenCLMapping> combined = combineTreeVariant(p, sites, m);
+      out.push_back(std::move(m));
+      if (combined) out.push_back(std::move(*combined));
+    }
   }
   return out;
 }

@@ -11,8 +11,12 @@
 // A work-group scheme with one mapWrg level whose reductions sit directly in the mapWrg (a
 // chunk's sum, a matrix row's dot product) has a variant "<scheme>-tree", where such a reduction
 // is given to the work-group's work-items by reduce-to-tree; its number of work-items is the
-// mapping's tunable "threads". The result is a list of rewrite steps (map-to-glb@LOC:dim=1, ...)
-// that lowers the program, so the lowering is part of the derivation.
+// mapping's tunable "threads". A mapping whose program becomes two kernels, the second combining
+// the first one's per-work-item or per-work-group results with the program's top-level
+// reduction (codegen/KernelSplit.h), has a variant "<mapping>-combine" where that reduction is
+// one work-group's tree instead of one work-item's loop (001 section 3's second kernel); its
+// number of work-items is the tunable "combine". The result is a list of rewrite steps
+// (map-to-glb@LOC:dim=1, ...) that lowers the program, so the lowering is part of the derivation.
 #pragma once
 
 #include <string>
@@ -28,7 +32,8 @@ struct OpenCLMapping {
   std::vector<rewrite::RewriteStep> steps;  // the lowering, in pre-order
   std::vector<int> globalDims;              // dimensions mapped with mapGlb (work-group size tunable)
   bool workGroups = false;                  // uses mapWrg/mapLcl
-  std::vector<Tunable> tunables;  // of the lowering ("threads" of reduce-to-tree; steps say "$threads")
+  std::vector<Tunable>
+      tunables;  // of the lowering ("threads", "combine" of reduce-to-tree; steps say "$threads")
 };
 
 struct MappingOptions {
