@@ -361,6 +361,19 @@ std::map<std::string, Example> references() {
                          }
                          return floatArray({m}, out);
                        }};
+  r["md_gemv_t.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 1}, {"N", 16}}},
+                         [](const Inputs& in, const arith::Env& s) {
+                           int64_t m = dim(s, "M"), n = dim(s, "N");
+                           auto a = floatsOf(in[0]), x = floatsOf(in[1]);
+                           std::vector<float> out;
+                           for (int64_t j = 0; j < n; ++j) {
+                             float acc = a[static_cast<size_t>(j)] * x[0];
+                             for (int64_t i = 1; i < m; ++i)
+                               acc = acc + a[static_cast<size_t>(i * n + j)] * x[static_cast<size_t>(i)];
+                             out.push_back(acc);
+                           }
+                           return floatArray({n}, out);
+                         }};
   r["md_gemm.lift"] = {
       {{{"M", 3}, {"N", 5}, {"K", 4}}, {{"M", 8}, {"N", 2}, {"K", 7}}},
       [](const Inputs& in, const arith::Env& s) {
