@@ -176,7 +176,7 @@ QString rangeText(const std::vector<arith::Expr>& range) {
   return parts.join(", ");
 }
 
-// "Kernel <b>dot</b>: ..., global (N/128), local (128)" for one kernel: where it runs.
+// "<b>dot</b>: global (N/128), local (128)": one kernel and where it runs.
 QString kernelSummary(const codegen::CompiledKernel& k) {
   return QString("<b>%1</b>: global (%2), local (%3)")
       .arg(QString::fromStdString(k.kernelName), rangeText(k.launch.global),
