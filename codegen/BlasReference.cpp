@@ -2,6 +2,8 @@
 // each routine to a program's inputs, and the trial against the interpreter.
 #include "codegen/BlasReference.h"
 
+#include "codegen/BlasDims.h"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 
@@ -327,6 +329,23 @@ std::string BlasBinding::describe(const ir::Program& p) const {
   return toString(routine);
 }
 
+namespace {
+// The operands of binding `bb` of `p` at `sizes`; throws LiftError when its shapes do not fit.
+Operands checkedOperands(const BlasBinding& bb, const ir::Program& p, const arith::Env& sizes,
+                         size_t outputScalars) {
+  Operands ops = operandsOf(p, sizes);
+  std::string why;
+  bool fits = false;
+  for (const BlasBinding& c : candidates(bb.routine, ops, outputScalars, why))
+    fits = fits || (c.arrays == bb.arrays && c.alpha == bb.alpha && c.beta == bb.beta &&
+                    c.transA == bb.transA && c.transB == bb.transB && c.transC == bb.transC);
+  if (!fits)
+    throw LiftError(fmt::format("the BLAS reference ({}) does not fit the program's shapes at these sizes{}",
+                                bb.describe(p), why.empty() ? "" : ": " + why));
+  return ops;
+}
+}  // namespace
+
 #if LIFT_HAVE_CBLAS
 namespace {
 // The binding's routine on its arrays (flat, row-major, in the binding's order: sgemm A, B;
@@ -385,20 +404,6 @@ const std::vector<float>& callRoutine(const BlasBinding& bb, const Operands& ops
   return out;
 }
 
-// The operands of binding `bb` of `p` at `sizes`; throws LiftError when its shapes do not fit.
-Operands checkedOperands(const BlasBinding& bb, const ir::Program& p, const arith::Env& sizes,
-                         size_t outputScalars) {
-  Operands ops = operandsOf(p, sizes);
-  std::string why;
-  bool fits = false;
-  for (const BlasBinding& c : candidates(bb.routine, ops, outputScalars, why))
-    fits = fits || (c.arrays == bb.arrays && c.alpha == bb.alpha && c.beta == bb.beta &&
-                    c.transA == bb.transA && c.transB == bb.transB && c.transC == bb.transC);
-  if (!fits)
-    throw LiftError(fmt::format("the BLAS reference ({}) does not fit the program's shapes at these sizes{}",
-                                bb.describe(p), why.empty() ? "" : ": " + why));
-  return ops;
-}
 }  // namespace
 #endif
 
@@ -441,6 +446,35 @@ double BlasBinding::medianMs(const ir::Program& p, const arith::Env& sizes, int 
   (void)p, (void)sizes, (void)repetitions;
   throw LiftError(library().why);
 #endif
+}
+
+BlasDims blasDims(const BlasBinding& bb, const ir::Program& p, const arith::Env& sizes) {
+  size_t outputScalars = outputScalarsOf(p, sizes);
+  Operands ops = checkedOperands(bb, p, sizes, outputScalars);
+  const Operand& a = *findOperand(ops.arrays, bb.arrays.at(0));
+  BlasDims d;
+  switch (bb.routine) {
+    case BlasRoutine::Sgemm: {
+      const Operand& b = *findOperand(ops.arrays, bb.arrays.at(1));
+      d.m = bb.transA ? a.cols() : a.rows();
+      d.k = bb.transA ? a.rows() : a.cols();
+      d.n = bb.transB ? b.rows() : b.cols();
+      break;
+    }
+    case BlasRoutine::Sgemv:
+      d.m = a.rows();
+      d.n = a.cols();
+      break;
+    case BlasRoutine::Sdot:
+    case BlasRoutine::Sasum:
+      d.n = a.count;
+      d.chunks = static_cast<int64_t>(outputScalars);
+      break;
+    case BlasRoutine::Sscal:
+      d.n = a.count;
+      break;
+  }
+  return d;
 }
 
 double BlasBinding::nominalFlops(const ir::Program& p, const arith::Env& sizes) const {
