@@ -132,6 +132,37 @@ void PerformancePlot::clearReferences() {
   rebuild();
 }
 
+void PerformancePlot::setReferenceNotes(const QStringList& notes) {
+  referenceNotes_ = notes;
+  if (notes.isEmpty()) {
+    if (notesElement_) {
+      plot_->plotLayout()->remove(notesElement_);  // deletes it
+      plot_->plotLayout()->simplify();
+      notesElement_ = nullptr;
+    }
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    return;
+  }
+  if (!notesElement_) {
+    notesElement_ = new QCPTextElement(plot_);
+    notesElement_->setFont(QFont("Helvetica", 8));
+    notesElement_->setLayer("legend");
+    plot_->plotLayout()->insertRow(1);  // under the legend, above the axes
+    plot_->plotLayout()->addElement(1, 0, notesElement_);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    applyPalette();
+  }
+  QStringList shown;
+  constexpr int kMaxNoteChars = 110;
+  for (const QString& n : notes) shown << (n.size() > kMaxNoteChars ? n.left(kMaxNoteChars - 1) + "…" : n);
+  notesElement_->setText(shown.join('\n'));
+  plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString PerformancePlot::referenceNotesShown() const {
+  return notesElement_ ? notesElement_->text() : QString();
+}
+
 void PerformancePlot::setAxes(XAxis x, YAxis y) {
   x_ = x;
   y_ = y;
@@ -311,6 +342,12 @@ int PerformancePlot::nearestPoint(const QPointF& pixel, double maxDistance) cons
 
 void PerformancePlot::onMouseMove(QMouseEvent* e) {
   int i = nearestPoint(e->position(), 8);
+  if (i < 0 && notesElement_ && notesElement_->outerRect().contains(e->position().toPoint())) {
+    QStringList lines;
+    for (const QString& n : referenceNotes_) lines << n.toHtmlEscaped();
+    QToolTip::showText(e->globalPosition().toPoint(), lines.join("<br>"), plot_);
+    return;
+  }
   if (i < 0) {
     QToolTip::hideText();
     return;
@@ -366,6 +403,7 @@ void PerformancePlot::applyPalette() {
   plot_->legend->setBrush(base);
   plot_->legend->setTextColor(text);
   plot_->legend->setBorderPen(Qt::NoPen);
+  if (notesElement_) notesElement_->setTextColor(pal.color(QPalette::PlaceholderText));
 }
 
 }  // namespace lift::views

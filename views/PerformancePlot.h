@@ -13,6 +13,7 @@
 
 class QCustomPlot;
 class QCPItemText;
+class QCPTextElement;
 class QComboBox;
 class QEvent;
 class QSplitter;
@@ -48,6 +49,13 @@ class PerformancePlot : public QWidget {
   // Removes the name's lines on every axis.
   void removeReference(const QString& name);
   void clearReferences();
+  // The reference lines that are not drawn, and why, in words ("CLBlast (defaults) on X: not
+  // drawn: libclblast.so.1 cannot be loaded (...)"): a row under the legend (each note cut to one
+  // short line) and, in full, the tooltip of that row. Empty: no row.
+  void setReferenceNotes(const QStringList& notes);
+  QStringList referenceNotes() const { return referenceNotes_; }
+  // The row's text as drawn (for tests).
+  QString referenceNotesShown() const;
   int referenceCount() const { return static_cast<int>(references_.size()); }
   void setAxes(XAxis x, YAxis y);
   XAxis xAxis() const { return x_; }
@@ -112,6 +120,8 @@ class PerformancePlot : public QWidget {
     double value;
   };
   std::vector<ReferenceText> referenceTexts_;  // this axis's, as drawn
+  QStringList referenceNotes_;
+  QCPTextElement* notesElement_ = nullptr;  // in the plot's layout under the legend while there are notes
   XAxis x_ = XAxis::Evaluation;
   YAxis y_ = YAxis::Gflops;
   qint64 highlight_ = 0;

@@ -26,7 +26,8 @@ void SearchJob::start() {
       [this, runner = runner_, store = store_, prelude = prelude_](const JobControl& job) {
         explore::SearchSummary summary;
         try {
-          if (prelude && !runner->cancelRequested()) prelude(job);
+          if (prelude && !runner->cancelRequested())
+            prelude(job, [&runner] { return runner->cancelRequested(); });
           summary = runner->run([this, &job](const explore::SearchEvent& e) {
             job.post([this, e] { emit event(e); });  // the GUI thread gets its own copy
           });

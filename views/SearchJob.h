@@ -25,8 +25,10 @@ class SearchJob : public QObject {
   ~SearchJob() override;
 
   // Work the job's thread does first, before the search starts (measuring the library lines);
-  // set before start().
-  void setPrelude(std::function<void(const JobControl&)> prelude) { prelude_ = std::move(prelude); }
+  // set before start(). `cancelled` turns true once cancel() was called: the prelude should
+  // return soon after.
+  using Prelude = std::function<void(const JobControl&, const std::function<bool()>& cancelled)>;
+  void setPrelude(Prelude prelude) { prelude_ = std::move(prelude); }
   void start();
   // From the GUI thread: asks the search to stop; `finished` follows soon.
   void cancel();
@@ -48,7 +50,7 @@ class SearchJob : public QObject {
   std::shared_ptr<explore::ResultStore> store_;  // shared with the job: alive until run() returns
   std::shared_ptr<explore::SearchRunner> runner_;
   QString storePath_;
-  std::function<void(const JobControl&)> prelude_;
+  Prelude prelude_;
   bool started_ = false;
   BackgroundJobs job_{this, 1};
 };

@@ -142,7 +142,9 @@ SearchPanel::SearchPanel(PerformancePlot* plot, QWidget* parent) : QWidget(paren
   libraryLines_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   libraryLines_->setToolTip(
       "What libraries reach on this program at these sizes, drawn as dashed lines in the plot: OpenBLAS "
-      "on this computer (for a BLAS routine) and the device's copy bandwidth. Cached in the settings.");
+      "on this computer and CLBlast with its default parameters on the device (for a BLAS routine), the "
+      "device's copy bandwidth, and for a compute-bound program the device's FMA peak (an estimate from "
+      "its device info). Measured once per device, program and sizes, and cached in the settings.");
   layout->addWidget(libraryLines_);
   layout->addStretch();
 
@@ -223,6 +225,7 @@ void SearchPanel::reset() {
   plot_->clear();
   for (const QString& name : libraryLineNames_) plot_->removeReference(name);
   libraryLineNames_.clear();
+  plot_->setReferenceNotes({});
   libraryLines_->setText(kLibraryLinesIdleText);
   sizes_->setProgram(nullptr);
   progress_->setValue(0);
@@ -239,18 +242,21 @@ void SearchPanel::showLibraryLines(const LibraryLines& lines) {
   for (const QString& name : libraryLineNames_) plot_->removeReference(name);
   libraryLineNames_.clear();
   QStringList text;
+  auto number = [](double v) { return v > 0 ? QString::number(v, 'g', 4) : QString("–"); };
   for (const LibraryLine& l : lines.lines) {
-    plot_->setReference(l.name, l.gflops, PerformancePlot::YAxis::Gflops);
-    plot_->setReference(l.name, l.gbs, PerformancePlot::YAxis::Gbs);
-    plot_->setReference(l.name, l.ms, PerformancePlot::YAxis::Milliseconds);
+    // A value of 0 is no line on that axis (the FMA peak is drawn in GFLOP/s only).
+    if (l.gflops > 0) plot_->setReference(l.name, l.gflops, PerformancePlot::YAxis::Gflops);
+    if (l.gbs > 0) plot_->setReference(l.name, l.gbs, PerformancePlot::YAxis::Gbs);
+    if (l.ms > 0) plot_->setReference(l.name, l.ms, PerformancePlot::YAxis::Milliseconds);
     libraryLineNames_ << l.name;
-    text << QString("%1: %2 ms (%3 GFLOP/s, %4 GB/s)")
-                .arg(l.name.toHtmlEscaped())
-                .arg(l.ms, 0, 'g', 4)
-                .arg(l.gflops, 0, 'g', 4)
-                .arg(l.gbs, 0, 'g', 4);
+    QString line = QString("%1: %2 ms (%3 GFLOP/s, %4 GB/s)")
+                       .arg(l.name.toHtmlEscaped(), number(l.ms), number(l.gflops), number(l.gbs));
+    if (!l.how.isEmpty()) line += " — " + l.how.toHtmlEscaped();
+    text << line;
   }
-  if (!lines.notes.isEmpty()) text << "<i>" + lines.notes.toHtmlEscaped() + "</i>";
+  QStringList missing = lines.missingText();
+  for (const QString& m : missing) text << "<i>" + m.toHtmlEscaped() + "</i>";
+  plot_->setReferenceNotes(missing);
   libraryLines_->setText("Library lines (measured): " +
                          (text.isEmpty() ? QString("none") : text.join("<br>")));
 }
@@ -344,12 +350,15 @@ void SearchPanel::start() {
   if (auto cached = cachedLibraryLines(key)) {
     showLibraryLines(*cached);
   } else {
+    showLibraryLines({});  // the previous search's lines are not this one's
     libraryLines_->setText("Library lines: measuring (once for this device and these sizes)…");
     activity_->setText(activity_->text() + " First measuring the library lines (once for this device).");
     job_->setPrelude([this, key, problem = problem_, spec = device_->spec().toStdString(),
-                      liftc = runtime::WorkerClient::findLiftc()](const JobControl& job) {
-      LibraryLines lines = measureLibraryLines(*problem, spec, liftc);
-      job.post([this, key, lines] {
+                      liftc = runtime::WorkerClient::findLiftc()](const JobControl& job,
+                                                                  const std::function<bool()>& cancelled) {
+      std::optional<LibraryLines> measured = measureLibraryLines(*problem, spec, liftc, cancelled);
+      if (!measured) return;  // stopped: measured again by the next search
+      job.post([this, key, lines = *measured] {
         cacheLibraryLines(key, lines);
         if (!abandoned_) showLibraryLines(lines);
       });
