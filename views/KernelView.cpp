@@ -4,10 +4,10 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QFontDatabase>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QStringList>
 #include <QTableView>
@@ -17,6 +17,7 @@
 
 #include "codegen/ProgramCompiler.h"
 #include "core/support/TextDiff.h"
+#include "views/FlowLayout.h"
 #include "views/IndexTableModel.h"
 #include "views/OpenCLHighlighter.h"
 
@@ -26,7 +27,9 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   setObjectName("kernelView");
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  auto* toggles = new QHBoxLayout;
+  auto* switches = new QWidget(this);  // in as many rows as the pane's width needs
+  auto* toggles = new FlowLayout(switches, 12);
+  toggles->setContentsMargins(0, 0, 0, 0);
   simplify_ = new QCheckBox("Simplify indices", this);
   barriers_ = new QCheckBox("Eliminate barriers", this);
   cfg_ = new QCheckBox("Simplify control flow", this);
@@ -80,7 +83,6 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  toggles->addStretch();
   toggles->addWidget(diff_);
   connect(diff_, &QCheckBox::toggled, this, &KernelView::showCode);
   info_ = new QLabel(this);
@@ -102,14 +104,14 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setWordWrap(false);
 
-  auto* split = new QSplitter(Qt::Horizontal, this);
-  split->addWidget(code_);
-  split->addWidget(table_);
-  split->setStretchFactor(0, 3);
-  split->setStretchFactor(1, 2);
-  layout->addLayout(toggles);
+  split_ = new QSplitter(Qt::Horizontal, this);
+  split_->setObjectName("kernelSplit");
+  split_->addWidget(code_);
+  split_->addWidget(table_);
+  split_->setChildrenCollapsible(false);
+  layout->addWidget(switches);
   layout->addWidget(info_);
-  layout->addWidget(split, 1);
+  layout->addWidget(split_, 1);
 
   connect(code_, &QPlainTextEdit::cursorPositionChanged, this, [this] {
     if (!compiled_ || showingDiff_) return;
@@ -154,6 +156,25 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
+}
+
+void KernelView::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  // A tall pane (a column beside the graph) has the index table under the code, a wide one beside
+  // it; the code keeps most of the room either way.
+  Qt::Orientation o = height() > width() ? Qt::Vertical : Qt::Horizontal;
+  if (o == split_->orientation() && splitPlaced_) return;
+  split_->setOrientation(o);
+  int code = o == Qt::Vertical ? 4 : 3, table = o == Qt::Vertical ? 1 : 2;
+  split_->setStretchFactor(0, code);
+  split_->setStretchFactor(1, table);
+  int room = o == Qt::Vertical ? split_->height() : split_->width();
+  split_->setSizes({room * code / (code + table), room * table / (code + table)});
+  splitPlaced_ = true;
+}
+
+int KernelView::visibleCodeLines() const {
+  return code_->viewport()->height() / std::max(1, code_->fontMetrics().lineSpacing());
 }
 
 void KernelView::setProgram(std::shared_ptr<const rewrite::TypedProgram> p) {

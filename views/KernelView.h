@@ -16,6 +16,7 @@
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
+class QSplitter;
 class QTableView;
 
 namespace lift::views {
@@ -47,6 +48,10 @@ class KernelView : public QWidget {
   QString errorText() const;
   IndexTableModel* indexModel() const { return model_; }
   int highlightedLineCount() const { return highlightedLines_; }
+  // How many lines of kernel code the pane shows at once.
+  int visibleCodeLines() const;
+  // The least the main window's default layout gives it (issue 18: about 14 were too few).
+  static constexpr int kMinVisibleLines = 35;
 
  signals:
   // The user clicked a kernel line or an index row that came from IR node `id`.
@@ -55,6 +60,7 @@ class KernelView : public QWidget {
   void kernelChanged();
 
  private:
+  void resizeEvent(QResizeEvent* e) override;
   void recompile();
   void showCode();
 
@@ -80,6 +86,8 @@ class KernelView : public QWidget {
   QLabel* info_;
   QPlainTextEdit* code_;
   QTableView* table_;
+  QSplitter* split_;
+  bool splitPlaced_ = false;  // the splitter's sizes were set for its orientation
   IndexTableModel* model_;
   int highlightedLines_ = 0;
   bool showingDiff_ = false;

@@ -79,7 +79,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   defaultState_ = saveState();
   QSettings settings;
   fitToScreen(restoreGeometry(settings.value("window/geometry").toByteArray()));
-  restoreState(settings.value("window/state").toByteArray());
+  // The first start's pane sizes are shares of the window's, set when it is shown at its size.
+  placeDocksOnShow_ = !restoreState(settings.value("window/state").toByteArray());
 }
 
 void MainWindow::fitToScreen(bool remembered) {
@@ -106,13 +107,14 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::buildDocks() {
+  // Columns that run the window's full height on the left: the program (over the derivation)
+  // and, beside it, the kernel, as Compiler Explorer puts source and output; the graph in the
+  // centre; the rewrite, run and search panes on the right; the performance plot under the graph
+  // and the right column.
+  setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
   editor_ = new ProgramEditor(this);
-  auto* dock = addPane(this, "Program", "programDock", editor_, Qt::LeftDockWidgetArea);
-  resizeDocks({dock}, {440}, Qt::Horizontal);
-
-  rules_ = new RulePalette(this);
-  auto* rulesDock = addPane(this, "Rewrite", "rewriteDock", rules_, Qt::RightDockWidgetArea);
-  resizeDocks({rulesDock}, {400}, Qt::Horizontal);
+  auto* programDock = addPane(this, "Program", "programDock", editor_, Qt::LeftDockWidgetArea);
 
   kernel_ = new KernelView(this);
   auto* kernelPane = new QWidget(this);  // the kernel under a line that says when it is stale
@@ -124,18 +126,20 @@ void MainWindow::buildDocks() {
   kernelLayout->addWidget(kernelNotice_);
   kernelLayout->addWidget(kernel_, 1);
   auto* kernelDock =
-      addPane(this, "OpenCL kernel and indices", "kernelDock", kernelPane, Qt::BottomDockWidgetArea);
-  resizeDocks({kernelDock}, {360}, Qt::Vertical);
-  history_ = new DerivationHistory(session_->tree(), this);
-  addPane(this, "Derivation", "historyDock", history_, Qt::LeftDockWidgetArea);
+      addPane(this, "OpenCL kernel and indices", "kernelDock", kernelPane, Qt::LeftDockWidgetArea);
+  splitDockWidget(programDock, kernelDock, Qt::Horizontal);
 
+  history_ = new DerivationHistory(session_->tree(), this);
+  auto* historyDock = addPane(this, "Derivation", "historyDock", history_, Qt::LeftDockWidgetArea);
+  splitDockWidget(programDock, historyDock, Qt::Vertical);
+
+  rules_ = new RulePalette(this);
+  addPane(this, "Rewrite", "rewriteDock", rules_, Qt::RightDockWidgetArea);
   run_ = new RunPanel(this);
   auto* runDock = addPane(this, "Device and run", "runDock", run_, Qt::RightDockWidgetArea);
 
   plot_ = new PerformancePlot(this);
   auto* plotDock = addPane(this, "Search performance", "plotDock", plot_, Qt::BottomDockWidgetArea);
-  splitDockWidget(kernelDock, plotDock, Qt::Horizontal);
-  resizeDocks({kernelDock, plotDock}, {800, 600}, Qt::Horizontal);
   searchPanel_ = new SearchPanel(plot_, this);
   auto* searchScroll = new QScrollArea(this);  // the pane is tall: never let it grow the window
   searchScroll->setWidget(searchPanel_);
@@ -144,7 +148,6 @@ void MainWindow::buildDocks() {
   auto* searchDock = addPane(this, "Search", "searchDock", searchScroll, Qt::RightDockWidgetArea);
   tabifyDockWidget(runDock, searchDock);
   runDock->raise();
-  resizeDocks({rulesDock, runDock}, {640, 300}, Qt::Vertical);  // the rule list and preview first
   connect(searchPanel_, &SearchPanel::searchStarted, this, [plotDock, searchDock] {
     plotDock->show();
     searchDock->show();
@@ -415,6 +418,32 @@ void MainWindow::resetLayout() {
   restoreState(defaultState_);
   for (QDockWidget* d : findChildren<QDockWidget*>()) d->show();
   if (auto* run = findChild<QDockWidget*>("runDock")) run->raise();
+  if (isVisible())
+    placeDocks();
+  else
+    placeDocksOnShow_ = true;
+}
+
+void MainWindow::placeDocks() {
+  layout()->activate();
+  auto dock = [this](const char* name) { return findChild<QDockWidget*>(name); };
+  int w = width(), h = height();
+  // Columns as shares of the width: the graph keeps the rest (29 %, over kGraphMinWidth from a
+  // 1700 px wide window on), the kernel column shows at least KernelView::kMinVisibleLines
+  // lines at 1920x1080.
+  resizeDocks({dock("programDock"), dock("kernelDock"), dock("rewriteDock")},
+              {w * 19 / 100, w * 30 / 100, w * 22 / 100}, Qt::Horizontal);
+  resizeDocks({dock("programDock"), dock("historyDock")}, {h * 62 / 100, h * 38 / 100}, Qt::Vertical);
+  resizeDocks({dock("plotDock")}, {h * 30 / 100}, Qt::Vertical);
+  // The rule list and preview first.
+  resizeDocks({dock("rewriteDock"), dock("runDock")}, {640, 300}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (!placeDocksOnShow_) return;
+  placeDocksOnShow_ = false;
+  placeDocks();
 }
 
 void MainWindow::updateTitle() {

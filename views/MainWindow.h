@@ -107,6 +107,9 @@ class MainWindow : public QMainWindow {
   // Makes the window fit the available area of its screen: a first start (no remembered
   // geometry) fills most of it, a remembered size larger than the screen shrinks to it.
   void fitToScreen(bool remembered);
+  // Gives the panes the first start's sizes, as shares of the window's size.
+  void placeDocks();
+  void showEvent(QShowEvent* e) override;
   // A problem for the user: a warning dialog, or a line on standard error when headless.
   void warn(const QString& title, const QString& text);
 
@@ -127,6 +130,7 @@ class MainWindow : public QMainWindow {
   QLabel* status_ = nullptr;
   RecentFiles* recent_ = nullptr;
   bool headless_ = false;
+  bool placeDocksOnShow_ = false;  // placeDocks() when the window is next shown
 };
 
 }  // namespace lift::views

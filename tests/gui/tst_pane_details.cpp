@@ -1,17 +1,24 @@
 // The smaller fixes of issue 18 (parts 1, 2 and 6): no rule is preselected, so a click on a node
 // and Ctrl+Return applies nothing unseen; "Simplify indices" off shows the raw indices the
 // kernel then uses; node labels are at least 10 px high at Fit for every bundled example; the
-// rewrite pane shows at least 8 rules and 10 lines of preview at the first start's layout.
+// rewrite pane shows at least 8 rules and 10 lines of preview at the first start's layout, and the
+// kernel pane at least 35 lines of code.
 #include <QtTest/QtTest>
 
+#include <QAbstractTextDocumentLayout>
 #include <QAction>
 #include <QCheckBox>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QPlainTextEdit>
 #include <QScreen>
 #include <QTableView>
+#include <QTextBlock>
 #include <QTextEdit>
 #include <QTreeWidget>
 
 #include "OffscreenScreen.h"
+#include "views/GraphPane.h"
 #include "views/GraphView.h"
 #include "views/IndexTableModel.h"
 #include "views/KernelView.h"
@@ -125,6 +132,39 @@ class TestPaneDetails : public QObject {
     int lineHeight = preview->cursorRect(c).height();
     int lines = preview->viewport()->height() / lineHeight;
     QVERIFY2(lines >= RulePalette::kMinPreviewLines, qPrintable(QString("%1 lines").arg(lines)));
+  }
+
+  // The kernel pane shows at least 35 lines of code at the first start's layout (about 14 were
+  // too few to read a kernel), while the graph keeps its width and the rewrite pane its rows.
+  void theKernelPaneShowsEnoughLines() {
+    MainWindow w;
+    w.setHeadless(true);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openExample("lowlevel/matmul_tiled_gpu"));
+    QApplication::processEvents();
+    auto* code = w.kernelView()->findChild<QPlainTextEdit*>("kernelSource");
+    QVERIFY(code && code->isVisible());
+    QVERIFY(code->document()->blockCount() > KernelView::kMinVisibleLines);  // more than fits
+    // The lines as laid out: the first block's height is one line.
+    int lineHeight = qRound(
+        code->document()->documentLayout()->blockBoundingRect(code->document()->firstBlock()).height());
+    QVERIFY(lineHeight > 0);
+    int lines = code->viewport()->height() / lineHeight;
+    qInfo("the kernel pane shows %d lines (%d px of %d px lines) in a %dx%d window", lines,
+          code->viewport()->height(), lineHeight, w.width(), w.height());
+    QVERIFY2(lines >= KernelView::kMinVisibleLines, qPrintable(QString("%1 lines").arg(lines)));
+    QCOMPARE(w.kernelView()->visibleCodeLines(),
+             code->viewport()->height() / code->fontMetrics().lineSpacing());
+    QVERIFY2(w.graphPane()->width() >= MainWindow::kGraphMinWidth,
+             qPrintable(QString::number(w.graphPane()->width())));
+    // The index table is still in view, under the code in the tall pane.
+    auto* table = w.kernelView()->findChild<QTableView*>("indexTable");
+    QVERIFY(table && table->isVisible() &&
+            table->viewport()->height() >= 3 * table->verticalHeader()->defaultSectionSize());
+    // The window's other panes are all visible.
+    for (const char* name : {"programDock", "historyDock", "rewriteDock", "plotDock"})
+      QVERIFY2(w.findChild<QDockWidget*>(name)->width() > 200, name);
   }
 };
 
