@@ -40,6 +40,8 @@ QString oneLine(QString derivation) { return derivation.trimmed().replace('\n', 
 const char* const kIdleText = "Set a budget and the sizes, then start a search.";
 const char* const kLibraryLinesIdleText =
     "Library lines: measured when a search starts (once per device, program and sizes).";
+const char* const kLibraryLinesMeasuringText =
+    "Library lines: measuring (once for this device and these sizes)…";
 
 // The plot's unit for a program, as liftc run and the explorer report it: GFLOP/s when the
 // program is compute-bound (interp::WorkCount::computeBound), else GB/s.
@@ -351,7 +353,7 @@ void SearchPanel::start() {
     showLibraryLines(*cached);
   } else {
     showLibraryLines({});  // the previous search's lines are not this one's
-    libraryLines_->setText("Library lines: measuring (once for this device and these sizes)…");
+    libraryLines_->setText(kLibraryLinesMeasuringText);
     activity_->setText(activity_->text() + " First measuring the library lines (once for this device).");
     job_->setPrelude([this, key, problem = problem_, spec = device_->spec().toStdString(),
                       liftc = runtime::WorkerClient::findLiftc()](const JobControl& job,
@@ -455,6 +457,9 @@ void SearchPanel::onFinished(const explore::SearchSummary& s) {
     emit searchFinished();
     return;
   }
+  if (libraryLines_->text() == kLibraryLinesMeasuringText)  // stopped before they were measured
+    libraryLines_->setText(
+        "Library lines: not measured, the search stopped first (the next one measures them).");
   summary_ = s;
   showCounts(s.counts, s.bestMs, s.bestGflops);
   QString text;

@@ -183,6 +183,29 @@ class TestLibraryLines : public QObject {
     QVERIFY(!measureLibraryLines(problem, poclSpec_.toStdString(), LIFT_LIFTC, [] { return true; }));
   }
 
+  // A search stopped while it measures the lines: the pane says they were not measured, and
+  // nothing is cached for them.
+  void aSearchStoppedWhileMeasuringCachesNothing() {
+    if (poclSpec_.isEmpty()) QSKIP("no PoCL device");
+    QSettings().remove("libraryLines-v2");
+    MainWindow w;
+    w.setHeadless(true);
+    QVERIFY(w.openExample("gemv"));
+    w.runPanel()->deviceChoice()->setCurrentIndex(
+        w.runPanel()->deviceChoice()->findDevice("Portable Computing Language"));
+    SearchPanel* s = w.searchPanel();
+    s->setLimits(120, 2);
+    s->setStorePath(dir_.filePath("stopped.sqlite"));
+    s->start();
+    QVERIFY(s->isRunning());
+    s->stop();
+    s->waitForSearch();
+    QTRY_VERIFY(!s->isRunning());
+    QString label = s->findChild<QLabel*>("libraryLines")->text();
+    QVERIFY2(label.contains("not measured, the search stopped first"), qPrintable(label));
+    QVERIFY(!QSettings().childGroups().contains("libraryLines-v2"));
+  }
+
   // With CLBlast absent (LIFT_CLBLAST_LIBRARY names a file that is not there) a search on the CPU
   // device still runs, and the plot and the search pane say in words that CLBlast's line is not
   // drawn and why; with it present, the line is drawn, and the FMA peak only in GFLOP/s.
