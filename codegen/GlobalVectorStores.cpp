@@ -57,7 +57,8 @@ class Vectorizer {
     };
     std::map<std::pair<const Memory*, std::string>, Group> groups;
     for (size_t k = 0; k < b.size(); ++k)
-      if (auto w = laneWrite(*b[k], k)) groups[{w->access->mem, arith::toString(w->base)}].writes.push_back(*w);
+      if (auto w = laneWrite(*b[k], k))
+        groups[{w->access->mem, arith::toString(w->base)}].writes.push_back(*w);
 
     std::map<size_t, c::StmtP> replacement;  // at the last write of each group
     std::set<size_t> removed;
