@@ -187,7 +187,7 @@ class TestCodegenAblation : public QObject {
     std::string before = pf.substr(loop, reads - loop), after = pf.substr(reads);
     // Loads of A and B into registers before; no local writes there.
     QVERIFY(count(before, "float4 pf1;") == 1);
-    QVERIFY(count(before, " = A[") > 0 && count(before, " = B[") > 0);
+    QVERIFY(count(before, "(A[") > 0 && count(before, " = B[") > 0);
     QCOMPARE(count(before, "tmp1["), 0);
     QCOMPARE(count(before, "tmp2["), 0);
     // The stores from the registers after, into the other halves.
