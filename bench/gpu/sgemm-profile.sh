@@ -5,8 +5,9 @@
 # is built by the driver (cl_build_info -cl-nv-verbose: registers, spills), its PTX assembled for
 # sm_90 and disassembled (cuobjdump: the static count of FFMA, shared loads and stores, global
 # loads, barriers and all instructions), and timed by `liftc run` (median of REPEAT). With NCU=1
-# the first variant's kernels also run under Nsight Compute (--clock-control none) for the FMA
-# pipe's use, achieved occupancy, shared-memory bank conflicts and the warps' stall reasons.
+# the first variant's kernels also run under Nsight Compute (--clock-control none); on the H100
+# of session 9 it profiled no OpenCL kernel ("No kernels were profiled"), so the counts come
+# from the disassembly and the timings.
 #
 # Usage: bench/gpu/sgemm-profile.sh    (carry .gpu-ex; env VARIANTS, SWITCHES (one combination a
 #        line), SIZE (4096), DEVICE (nvidia), REPEAT (10), NCU; tables and files to $OUT)
@@ -58,6 +59,8 @@ for v in $variants; do
     regs=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$out/profile/$tag.build.txt" | head -1)
     spills=$(grep -o '[0-9]* bytes spill stores' "$out/profile/$tag.build.txt" | head -1 | cut -d' ' -f1)
     sass=$out/profile/$tag.sass
+    # The driver's binary is the PTX text with a terminating NUL, which ptxas reads as an error.
+    [[ -s $tmp/$tag.ptx ]] && tr -d '\000' <"$tmp/$tag.ptx" >"$tmp/$tag.s.ptx" && mv "$tmp/$tag.s.ptx" "$tmp/$tag.ptx"
     arch=$(sed -n 's/^\.target \(sm_[0-9a-z]*\).*/\1/p' "$tmp/$tag.ptx" 2>/dev/null | head -1)
     if [[ -n $ptxas && -n $cuobjdump && -s $tmp/$tag.ptx ]] &&
       "$ptxas" -arch="${arch:-sm_90}" "$tmp/$tag.ptx" -o "$tmp/$tag.cubin" 2>"$out/profile/$tag.ptxas.txt"; then
