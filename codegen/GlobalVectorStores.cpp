@@ -52,24 +52,20 @@ class Vectorizer {
   void block(c::Block& b) {
     for (auto& s : b) block(s->body);
     // The writes by array and base, in order.
-    struct Group {
-      std::vector<LaneWrite> writes;
-    };
-    std::map<std::pair<const Memory*, std::string>, Group> groups;
+    std::map<std::pair<const Memory*, std::string>, std::vector<LaneWrite>> groups;
     for (size_t k = 0; k < b.size(); ++k)
-      if (auto w = laneWrite(*b[k], k))
-        groups[{w->access->mem, arith::toString(w->base)}].writes.push_back(*w);
+      if (auto w = laneWrite(*b[k], k)) groups[{w->access->mem, arith::toString(w->base)}].push_back(*w);
 
     std::map<size_t, c::StmtP> replacement;  // at the last write of each group
     std::set<size_t> removed;
-    for (auto& [key, g] : groups) {
-      if (g.writes.size() != W) continue;
+    for (auto& [key, writes] : groups) {
+      if (writes.size() != W) continue;
       std::vector<const LaneWrite*> lane(W, nullptr);
-      for (const LaneWrite& w : g.writes) lane[w.lane] = &w;
+      for (const LaneWrite& w : writes) lane[w.lane] = &w;
       bool complete = true;
       for (const LaneWrite* w : lane) complete = complete && w;
       if (!complete) continue;
-      size_t first = g.writes.front().at, last = g.writes.back().at;
+      size_t first = writes.front().at, last = writes.back().at;
       if (!safeToDelay(b, first, last, key.first)) continue;
       std::vector<c::ExprP> values;
       for (const LaneWrite* w : lane) values.push_back(b[w->at]->rhs);
@@ -88,7 +84,7 @@ class Vectorizer {
       s->lhs = c::access(std::move(v));
       s->rhs = c::vectorCons(w0.access->mem->elemType.openclName() + "4", std::move(values));
       replacement[last] = std::move(s);
-      for (const LaneWrite& w : g.writes) removed.insert(w.at);
+      for (const LaneWrite& w : writes) removed.insert(w.at);
       ++count_;
     }
     if (replacement.empty()) return;
