@@ -55,7 +55,7 @@ std::string ClBlastLibrary::describeStatus(Status status) {
       what = "its work-group size is too large for this device";
       break;
     case -1024:
-      what = "not implemented";
+      what = "CLBlast has no kernel for this routine with these arguments (kNotImplemented)";
       break;
     case -1017:
       what = "a dimension is zero";
