@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "codegen/KernelGenerator.h"
+#include "codegen/LocalPadding.h"
 #include "codegen/ViewConsumer.h"
 
 namespace lift::codegen {
@@ -96,6 +97,8 @@ View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, 
   AddressSpace space = s ? *s : AddressSpaceInference::defaultSpace(ctx_.level(), bufT);
   View a = storage_.allocate(bufT, space, site, s.has_value());
   View b = storage_.allocate(bufT, space, site, s.has_value());
+  unpadLocalRows(a, mem_);  // the buffers are swapped between values of different lengths
+  unpadLocalRows(b, mem_);
   std::string pa = *pointerTo(a), pb = *pointerTo(b);
   auto takeAddress = [&](const View& v) {
     std::vector<const Memory*> ms;

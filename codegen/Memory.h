@@ -49,6 +49,9 @@ struct Memory {
   // them with the accessing work-item's own l_id (ViewConsumer checks it). Empty: an ordinary
   // memory.
   std::vector<int> lclDims;
+  // Local memory laid out with this many unused elements after each row of its innermost
+  // dimension (LocalPadding.h); `count` includes them.
+  int rowPadding = 0;
 
   bool isParameter() const {
     return role == Role::Input || role == Role::Output ||

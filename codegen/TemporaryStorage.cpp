@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "codegen/LocalPadding.h"
 #include "codegen/ProgramIndex.h"
 #include "codegen/ResourceError.h"
 #include "codegen/Typing.h"
@@ -130,6 +131,7 @@ View TemporaryStorage::allocate(Type t, AddressSpace space, ir::NodeId site, boo
                      : space == AddressSpace::Local   ? "tmp"
                                                       : "gtmp";
   View v = mem_.allocate(t, space, Memory::Role::Temporary, mem_.freshName(base), site, reps, bounds_);
+  if (space == AddressSpace::Local) padLocalRows(v, mem_, ctx_.options().localPadding);
   std::vector<const Memory*> ms;
   view::memoriesOf(v, ms);
   if (slices > 1 || (space == AddressSpace::Private && !lclDims.empty())) {

@@ -100,7 +100,9 @@ ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
           }
           arith::Expr term = stride == cst(1) ? idx : rawMul(idx, stride);
           flat = flat ? rawAdd(term, flat) : term;
-          stride = stride * lengths[d];
+          // A padded local memory's rows are longer than its innermost dimension (LocalPadding.h).
+          bool row = d + 1 == lengths.size() && v->mem->rowPadding > 0;
+          stride = stride * (row ? lengths[d] + cst(v->mem->rowPadding) : lengths[d]);
         }
         if (violation) throw *violation;  // the outermost dimension accessed at another slice
         r.kind = ResolvedAccess::Kind::Memory;

@@ -217,6 +217,34 @@ class TestCodegenAblation : public QObject {
              compile("dot.lift"));
   }
 
+  // Padded local rows: each tile's row is followed by the padding, in the declaration and in
+  // every index of the tile (writes of the copies, reads of the computation); float4 reads stay
+  // only where the padded rows keep them aligned; a kernel without local tiles is unchanged.
+  void localPaddingLengthensTheRowsOfLocalTiles() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    std::string off = compile(file);
+    std::string on = compile(file, [](codegen::CompileOptions& o) { o.localPadding = 1; });
+    QCOMPARE(count(off, "local float4 tmp1[16];"), 1);
+    QCOMPARE(count(on, "local float4 tmp1[20];"), 1);
+    QCOMPARE(count(on, "local float tmp2[68];"), 1);
+    QCOMPARE(count(on, "tmp1[5*l_id_1 + l_id] = "), 1);
+    QCOMPARE(count(on, "tmp2[17*l_id_1 + l_id] = "), 1);
+    QCOMPARE(count(on, "tmp2[17*j + 4*l_id"), count(off, "tmp2[16*j + 4*l_id"));
+    QCOMPARE(count(on, "tmp2[16*"), 0);
+    auto vector1 = [](codegen::CompileOptions& o) {
+      o.vectorLocalLoads = true;
+      o.localPadding = 1;
+    };
+    auto vector4 = [](codegen::CompileOptions& o) {
+      o.vectorLocalLoads = true;
+      o.localPadding = 4;
+    };
+    QCOMPARE(count(compile(file, vector1), "(local float4*)"), 0);  // rows of 17 floats
+    QCOMPARE(count(compile(file, vector4), "float4 lvec1 = ((local float4*)tmp2)[5*j + l_id];"), 1);
+    QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& o) { o.localPadding = 4; }),
+             compile("dot.lift"));
+  }
+
   void everySwitchChangesSomeKernel() {
     using Tweak = void (*)(codegen::CompileOptions&);
     const Tweak tweaks[] = {

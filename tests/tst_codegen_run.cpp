@@ -107,6 +107,21 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {3});
   }
 
+  // Local tiles laid out with padded rows (LocalPadding.h), alone (a row of 3 floats: no float4
+  // read stays aligned) and with the GPU switches (4: every float4 read stays aligned).
+  void matchesInterpreterPadded_data() { matchesInterpreter_data(); }
+  void matchesInterpreterPadded() {
+    QFETCH(QString, file);
+    codegen::CompileOptions o;
+    o.localPadding = 3;
+    check(file.toStdString(), o, {2});
+    o.localPadding = 4;
+    o.vectorLocalLoads = true;
+    o.innerLoopUnroll = 8;
+    o.registerPrefetch = true;
+    check(file.toStdString(), o, {3});
+  }
+
  private:
   void check(const std::string& file, const codegen::CompileOptions& options, std::vector<int64_t> atLeast) {
     ir::Program p = lang::parseFile(file);

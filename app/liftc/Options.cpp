@@ -151,6 +151,11 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
   cmd.add_flag("--prefetch", into.registerPrefetch,
                "double buffering (implied) with the next tiles loaded into registers before the computation "
                "and stored to local memory after it");
+  cmd.add_option("--pad-local", into.localPadding,
+                 "N unused elements after each row of a local tile of two or more dimensions, against bank "
+                 "conflicts (0: none)")
+      ->type_name("N")
+      ->check(integerIn(0, 64));
   cmd.add_option("--unroll", into.innerLoopUnroll,
                  "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
       ->type_name("N")
