@@ -25,6 +25,7 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   QJsonObject json;
   for (const Switch& s : kSwitches) json[s.key] = options.*s.field;
   json["innerLoopUnroll"] = options.innerLoopUnroll;
+  json["localPadding"] = options.localPadding;
   return json;
 }
 
@@ -34,6 +35,8 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   // A factor from 1 (no pragma) to 1024; anything else in a damaged session: the default.
   int unroll = json["innerLoopUnroll"].toInt(options.innerLoopUnroll);
   if (unroll >= 1 && unroll <= 1024) options.innerLoopUnroll = unroll;
+  int padding = json["localPadding"].toInt(options.localPadding);
+  if (padding >= 0 && padding <= 64) options.localPadding = padding;
   return options;
 }
 

@@ -46,6 +46,11 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "Write four consecutive elements of a global array as one float4 (a register block's rows of "
       "results); off by default, tuned by the search on GPUs");
   prefetch_->setObjectName("togglePrefetch");
+  padLocal_ = new QCheckBox(QString("Pad local rows +%1").arg(padFactor_), this);
+  padLocal_->setObjectName("togglePadLocal");
+  padLocal_->setToolTip(
+      "Unused elements after each row of a local tile, so that work-items going down a column reach "
+      "different memory banks; off by default");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -79,7 +84,7 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_}) {
+  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -137,12 +142,13 @@ codegen::CompileOptions KernelView::options() const {
   o.doubleBuffering = doubleBuffer_->isChecked();
   o.registerPrefetch = prefetch_->isChecked();
   o.vectorGlobalStores = vectorStores_->isChecked();
+  o.localPadding = padLocal_->isChecked() ? padFactor_ : 0;
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
-      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_);
+      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -154,6 +160,9 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   vectorStores_->setChecked(o.vectorGlobalStores);
   unrollPragma_->setChecked(o.innerLoopUnroll > 1);
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
+  padLocal_->setChecked(o.localPadding > 0);
+  if (o.localPadding > 0) padFactor_ = o.localPadding;
+  padLocal_->setText(QString("Pad local rows +%1").arg(padFactor_));
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
 }

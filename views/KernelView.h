@@ -82,6 +82,8 @@ class KernelView : public QWidget {
   QCheckBox* doubleBuffer_;  // CompileOptions::doubleBuffering
   QCheckBox* prefetch_;      // CompileOptions::registerPrefetch
   QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores
+  QCheckBox* padLocal_;      // CompileOptions::localPadding: padFactor_ when checked, else 0
+  int padFactor_ = 1;
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

@@ -229,6 +229,7 @@ void MainWindow::connectSession() {
             options.doubleBuffering = false;
             options.registerPrefetch = false;
             options.vectorGlobalStores = false;
+            options.localPadding = 0;
             explore::applyCodegenParameters(searchPanel_->loadedParameters().toStdString(), options);
             kernel_->setOptions(options);
             session_->showDerivation(std::move(start), origin, steps);
