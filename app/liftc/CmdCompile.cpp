@@ -5,7 +5,9 @@
 // constants where the size variables were); --indices lists every memory access with its raw
 // and simplified index instead of the kernel; --no-simplify-indices, --no-barrier-elim,
 // --no-cfg-simplify, --no-unroll and --no-fma turn the optimisations off one by one;
-// --vector-local-loads and --unroll N turn the tuning switches on.
+// --vector-local-loads and --unroll N turn the tuning switches on. --local X[,Y[,Z]] and
+// --global X[,Y[,Z]] generate for that NDRange (as `liftc run` and the explorer do: with a
+// --local of 1, a work-group's mapLcl become loops of its one work-item).
 #include <cstdio>
 #include <tuple>
 
@@ -24,6 +26,7 @@ struct CompileArgs {
   std::string file;
   arith::Env sizes;
   bool indices = false;
+  std::vector<int64_t> global, local;
   codegen::CompileOptions options;
 };
 
@@ -42,7 +45,10 @@ int runCompile(const CompileArgs& args) {
       if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
     p = interp::specialize(p, sizes);
   }
-  codegen::CompiledProgram compiled = codegen::compileProgram(p, args.options);
+  codegen::CompileOptions options = args.options;
+  for (int64_t g : args.global) options.globalSize.push_back(arith::cst(g));
+  for (int64_t l : args.local) options.localSize.push_back(arith::cst(l));
+  codegen::CompiledProgram compiled = codegen::compileProgram(p, options);
   if (!args.indices) {
     std::fputs(compiled.source().c_str(), stdout);
     return kExitOk;
@@ -86,6 +92,8 @@ const CommandRegistration registration(Command{
         cmd.add_flag_callback(
             name, [args, off = switchedOff] { args->options.*off = false; }, help);
       addCodegenTuningOptions(cmd, args->options);
+      addNDRangeOption(cmd, "--global", args->global, "the global size to generate for");
+      addNDRangeOption(cmd, "--local", args->local, "the local (work-group) size to generate for");
       return [args] { return runCompile(*args); };
     }});
 
