@@ -133,6 +133,14 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
       // The stride in int: with `+= get_num_groups(0)` (size_t) PoCL 3.1 miscompiles some loops
       // that contain barriers (the induction variable goes through 64 bits and back).
       s->step = fmt::format("{} += (int){}({})", name, sizeFn, dim);
+      // A work-group of one work-item in this dimension: the loop is that work-item's, from 0 by
+      // 1 (PoCL unrolls and vectorises such a loop, not one from get_local_id by get_local_size:
+      // half the speed of the tiled matmul; docs/PERFORMANCE.md, "SGEMM on the CPU device").
+      if (arith::Expr t = nd_.threads(kind, dim);
+          kind == K::MapLcl && opts_.cfgSimplification && t && t == cst(1)) {
+        s->init = "0";
+        s->step = fmt::format("{} += 1", name);
+      }
       if (arith::Expr t = nd_.threads(kind, dim);
           t && t.isCst() && n.isCst() && t.value() > 0 && n.value() % t.value() == 0) {
         s->parallelTrips = n.value() / t.value();
