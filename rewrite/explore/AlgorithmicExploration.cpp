@@ -42,14 +42,24 @@ struct Node {
 }  // namespace
 
 std::map<std::string, int64_t> preferredFactors(bool gpu) {
-  int64_t tile = gpu ? 64 : 32, k = gpu ? 16 : 8;
-  return {{"tiling.x", tile},
-          {"tiling.y", tile},
-          {"tile-reduction.k", k},
-          {"tile-reduction-blocked.k", k},
+  if (gpu)
+    return {{"tiling.x", 64},
+            {"tiling.y", 64},
+            {"tile-reduction.k", 16},
+            {"tile-reduction-blocked.k", 16},
+            {"tile-reduction-blocked.x", 4},
+            {"tile-reduction-blocked.y", 4},
+            {"tile-reduction-blocked.w", 4}};
+  // A CPU core (docs/PERFORMANCE.md, "SGEMM on the CPU device"): 64 x 64 tiles of C and K tiles
+  // of 64 (48 KiB of tiles, in the core's L1/L2 cache), blocks of 4 rows and 16 columns side by
+  // side, which the OpenCL compiler turns into vector registers.
+  return {{"tiling.x", 64},
+          {"tiling.y", 64},
+          {"tile-reduction.k", 64},
+          {"tile-reduction-blocked.k", 64},
           {"tile-reduction-blocked.x", 4},
-          {"tile-reduction-blocked.y", 4},
-          {"tile-reduction-blocked.w", gpu ? 4 : 1}};
+          {"tile-reduction-blocked.y", 16},
+          {"tile-reduction-blocked.w", 16}};
 }
 
 void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth,

@@ -410,46 +410,31 @@ const ReduceSite* sharedReduction(const Sites& sites, const Scheme& scheme) {
   return nullptr;
 }
 
-// The variants of a work-group mapping (`plain`, which lowered the program to `start`) with
-// copies of a shared reduction's data: "-private" keeps the accumulator (the result tile) in
-// private memory, written to global memory once at the end; "-local" also copies the element
-// each step reads (the pair of tiles) into local memory, each component in the orientation whose
-// reads of global memory are coalesced. The copies are spread over the work-items like the
-// reduction's own maps. Variants whose steps do not apply or that the lowering check refuses are
-// left out.
-std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, const OpenCLMapping& plain,
-                                        const Sites& sites, const Scheme& scheme) {
-  std::vector<OpenCLMapping> out;
-  const ReduceSite* shared = sharedReduction(sites, scheme);
-  if (!shared || shared->loc.isMain()) return out;
-  std::vector<int> dims;
-  for (size_t l = static_cast<size_t>(wrgLevels(scheme)); l < scheme.levels.size(); ++l)
-    dims.push_back(scheme.levels[l].dim);
-
+// The copy of the accumulator (the result tile) the shared reduction at `reduce` starts from,
+// into `accMemory` ("to-private" or "to-local"), and the copy of its result to global memory,
+// each spread over the work-items like the reduction's own maps.
+StepApplier withResultCopies(const rewrite::TypedProgram& start, Location reduce,
+                             const std::vector<int>& dims, const char* accMemory) {
   StepApplier a{start, {}};
-  Location reduce = shared->loc, result = reduce.parent();
-  const ir::PatternNode* join = a.patternAt(result);
-  if (!join || join->pattern() != PatternKind::Join) return out;
+  Location result = reduce.parent();
   a.apply("add-id", reduce.child(1));
   a.apply("implement-id-deep", reduce.child(1));
-  lowerCopy(a, reduce.child(1), dims, "to-private");
+  lowerCopy(a, reduce.child(1), dims, accMemory);
   a.apply("add-id", result);
   a.apply("implement-id-deep", result);
   lowerCopy(a, result, dims, "to-global");
-  if (!a.ok || !passesLoweringCheck(a.program)) return out;
-  auto variant = [&](const StepApplier& with, const char* suffix) {
-    OpenCLMapping m = plain;
-    m.name += suffix;
-    m.steps.insert(m.steps.end(), with.steps.begin(), with.steps.end());
-    return m;
-  };
-  out.push_back(variant(a, "-private"));
+  a.ok = a.ok && passesLoweringCheck(a.program);
+  return a;
+}
 
-  reduce = result.child(1).child(1);
+// `a` (withResultCopies applied) with the element each step of the reduction at `reduce` reads
+// (the pair of tiles) copied into local memory, each component in the orientation whose reads of
+// global memory are coalesced; nullopt when the steps do not apply.
+std::optional<StepApplier> withTileCopies(StepApplier a, Location reduce, const std::vector<int>& dims) {
   a.apply("add-id-for-current-value-in-reduce", reduce);
   Location element = reduce.child(0).child(0).child(0).child(1);
   a.apply("implement-id-deep", element);
-  if (!a.ok) return out;
+  if (!a.ok) return std::nullopt;
   std::vector<Location> parts;
   const ir::CallNode* call = nullptr;
   const ir::PatternNode* tuple = a.patternAt(element, &call);
@@ -481,7 +466,59 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, cons
       best = std::move(b);
     }
   }
-  if (best) out.push_back(variant(*best, "-local"));
+  return best;
+}
+
+// The variants of a work-group mapping (`plain`, which lowered the program to `start`) with
+// copies of a shared reduction's data: "-private" keeps the accumulator (the result tile) in
+// private memory, written to global memory once at the end; "-local" also copies the element
+// each step reads (the pair of tiles) into local memory. With options.localResultTile (CPU
+// devices), "-local-result" keeps the result tile in local memory too and runs with work-groups
+// of one work-item (OpenCLMapping::singleWorkItemDims): the mapLcl become that work-item's
+// loops over the tile's blocks, each block's accumulators in registers for one K tile, the tiles
+// of A, B and C in the core's cache (how BLAS libraries block for a CPU). The copies are spread
+// over the work-items like the reduction's own maps. Variants whose steps do not apply or that
+// the lowering check refuses are left out.
+std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, const OpenCLMapping& plain,
+                                        const Sites& sites, const Scheme& scheme,
+                                        const MappingOptions& options) {
+  std::vector<OpenCLMapping> out;
+  const ReduceSite* shared = sharedReduction(sites, scheme);
+  if (!shared || shared->loc.isMain()) return out;
+  std::vector<int> dims;
+  for (size_t l = static_cast<size_t>(wrgLevels(scheme)); l < scheme.levels.size(); ++l)
+    dims.push_back(scheme.levels[l].dim);
+
+  Location reduce = shared->loc, result = reduce.parent();
+  {
+    StepApplier probe{start, {}};
+    const ir::PatternNode* join = probe.patternAt(result);
+    if (!join || join->pattern() != PatternKind::Join) return out;
+  }
+  auto variant = [&](const StepApplier& with, const char* suffix) {
+    OpenCLMapping m = plain;
+    m.name += suffix;
+    m.steps.insert(m.steps.end(), with.steps.begin(), with.steps.end());
+    return m;
+  };
+  // After the result copies, the loop over K tiles sits in the join's argument of the copy to global memory.
+  Location loop = result.child(1).child(1);
+  StepApplier a = withResultCopies(start, reduce, dims, "to-private");
+  if (!a.ok) return out;
+  out.push_back(variant(a, "-private"));
+  if (std::optional<StepApplier> tiles = withTileCopies(a, loop, dims))
+    out.push_back(variant(*tiles, "-local"));
+  if (options.localResultTile) {
+    StepApplier l = withResultCopies(start, reduce, dims, "to-local");
+    std::optional<StepApplier> tiles = l.ok ? withTileCopies(l, loop, dims) : std::nullopt;
+    if (tiles) {
+      OpenCLMapping m = variant(*tiles, "-local-result");
+      for (size_t l = 0; l < static_cast<size_t>(wrgLevels(scheme)); ++l)
+        m.singleWorkItemDims.push_back(scheme.levels[l].dim);
+      std::sort(m.singleWorkItemDims.begin(), m.singleWorkItemDims.end());
+      out.push_back(std::move(m));
+    }
+  }
   return out;
 }
 
@@ -548,6 +585,14 @@ std::optional<OpenCLMapping> combineTreeVariant(const rewrite::TypedProgram& p, 
 
 }  // namespace
 
+std::vector<int> launchDims(const OpenCLMapping& m) {
+  std::vector<int> dims = m.globalDims;
+  for (int d : m.singleWorkItemDims)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end()) dims.push_back(d);
+  std::sort(dims.begin(), dims.end());
+  return dims;
+}
+
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options) {
   Sites sites = findSites(p);
   std::vector<OpenCLMapping> out;
@@ -564,7 +609,7 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
     std::vector<OpenCLMapping> mappings;
     OpenCLMapping plain = lowering(sites, scheme, {}, 0);
     if (std::optional<rewrite::TypedProgram> low = lowered(p, plain.steps, {})) {
-      std::vector<OpenCLMapping> copies = copyVariants(*low, plain, sites, scheme);
+      std::vector<OpenCLMapping> copies = copyVariants(*low, plain, sites, scheme, options);
       mappings.push_back(std::move(plain));
       mappings.insert(mappings.end(), copies.begin(), copies.end());
     }

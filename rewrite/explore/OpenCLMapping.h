@@ -32,6 +32,9 @@ struct OpenCLMapping {
   std::vector<rewrite::RewriteStep> steps;  // the lowering, in pre-order
   std::vector<int> globalDims;              // dimensions mapped with mapGlb (work-group size tunable)
   bool workGroups = false;                  // uses mapWrg/mapLcl
+  // Dimensions launched with a work-group size of 1 (the mapLcl become loops of the one
+  // work-item; "-local-result" mappings).
+  std::vector<int> singleWorkItemDims;
   std::vector<Tunable>
       tunables;  // of the lowering ("threads", "combine" of reduce-to-tree; steps say "$threads")
 };
@@ -39,6 +42,10 @@ struct OpenCLMapping {
 struct MappingOptions {
   bool global = true;      // schemes with mapGlb
   bool workGroups = true;  // schemes with mapWrg/mapLcl
+  // Also the "-local-result" variant of tiled reductions: the result tile in local memory and
+  // work-groups of one work-item (for CPU devices, where a work-group's work-items run one after
+  // another on one core anyway).
+  bool localResultTile = false;
 };
 
 // The mappings of a program (each checked: every step applies, and the code generator's
@@ -47,6 +54,10 @@ struct MappingOptions {
 // when the program has nothing to map (or only mappings that break the OpenCL rules or that no
 // kernel can compute).
 std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const MappingOptions& options = {});
+
+// The dimensions whose work-group size the launch sets: the mapGlb ones (tuned) and the
+// single-work-item ones (1), sorted.
+std::vector<int> launchDims(const OpenCLMapping& m);
 
 // The levels of the program's computing maps (for tests and the heuristics): one entry per map
 // in pre-order, -1 for maps that must stay sequential.

@@ -108,7 +108,7 @@ class RandomStrategy : public SearchStrategy {
     const OpenCLMapping& m = maps[std::uniform_int_distribution<size_t>(0, maps.size() - 1)(rng_)];
     t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
     t->mapping = m.name;
-    t->launchDims = m.globalDims;
+    t->launchDims = launchDims(m);
     for (int d : m.globalDims) {
       Tunable tu{fmt::format("local{}", d), fmt::format("work-group size in dimension {}", d),
                  options_.localSizes, true};

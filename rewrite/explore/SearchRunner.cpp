@@ -574,6 +574,9 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   if (options_.limits.seconds > 0)
     so.algorithmic.maxSeconds = std::max(1.0, options_.limits.seconds * options_.phase1Share);
   if (impl.limits.gpu) so.localSizes = {32, 64, 128, 256, 16, 8, 4, 2, 1, 512, 1024};
+  // On a CPU a work-group's work-items run one after another on one core: the tiled kernels with
+  // the result tile in local memory and work-groups of one work-item are BLAS's cache blocking.
+  so.mapping.localResultTile = !impl.limits.gpu;
   so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
   so.algorithmic.preferredFactors = preferredFactors(impl.limits.gpu);
   so.codegenTunables = codegenTunables(impl.limits.gpu);

@@ -98,7 +98,7 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
   auto t = std::make_shared<DerivationTemplate>(algorithm);
   t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
   t->mapping = m.name;
-  t->launchDims = m.globalDims;
+  t->launchDims = launchDims(m);
   t->tunables.insert(t->tunables.end(), m.tunables.begin(), m.tunables.end());
   for (int d : m.globalDims) {
     Tunable tu;

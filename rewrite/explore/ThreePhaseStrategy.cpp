@@ -26,9 +26,11 @@ int promiseOf(const DerivationTemplate& t) {
       std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
 }
 
-// Work-groups sharing tiles copied to local memory (then kept in private memory) first, then
-// global mappings, then the other work-group mappings.
+// Work-groups sharing tiles copied to local memory (on a CPU first with the result tile there
+// too, one work-item each: OpenCLMapping.h), then kept in private memory, then global mappings,
+// then the other work-group mappings.
 int mappingRank(const std::string& m) {
+  if (m.ends_with("-local-result")) return -1;
   if (m.ends_with("-local")) return 0;
   if (m.ends_with("-private")) return 1;
   if (m.rfind("glb-1-0", 0) == 0) return 2;
