@@ -240,6 +240,49 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     }
   }
 
+  // For CPU devices (MappingOptions::localResultTile) the tiled reduction also gets a
+  // "-local-result" mapping: the result tile in local memory, launched with work-groups of one
+  // work-item (launchDims), so the mapLcl become that work-item's loops from 0 by 1 over the
+  // blocks. It computes the product (the interpreter, and the CPU device at local size 1x1);
+  // without the option there is no such mapping.
+  void localResultTileMappingForCpus() {
+    SearchProblem problem = matmulProblem(64);
+    auto tiled =
+        replaySteps(*problem.start,
+                    {rewrite::RewriteStep::parse("tiling@0:x=32,y=32"),
+                     rewrite::RewriteStep::parse(
+                         "tile-reduction-blocked@0.1.0.0.0.1.1.0.0.0.1:k=16,x=4,y=16,blocks=contiguous")});
+    QVERIFY(tiled);
+    for (const OpenCLMapping& m : openclMappings(*tiled))
+      QVERIFY2(!m.name.ends_with("-local-result"), m.name.c_str());
+    MappingOptions cpu;
+    cpu.localResultTile = true;
+    const OpenCLMapping* found = nullptr;
+    std::vector<OpenCLMapping> maps = openclMappings(*tiled, cpu);
+    for (const OpenCLMapping& m : maps)
+      if (m.name == "wrg-1-0-lcl-1-0-local-result") found = &m;
+    QVERIFY(found);
+    QCOMPARE(found->singleWorkItemDims, (std::vector<int>{0, 1}));
+    QCOMPARE(launchDims(*found), (std::vector<int>{0, 1}));
+    auto lowered = replaySteps(*tiled, found->steps);
+    QVERIFY(lowered);
+    QVERIFY(rewrite::checkEquivalence(problem.start->program, lowered->program).equal);
+    codegen::CompileOptions one;
+    one.localSize = {arith::cst(1), arith::cst(1)};
+    codegen::CompiledKernel k = codegen::compileKernel(lowered->program, one);
+    QVERIFY2(k.source.find("get_local_size") == std::string::npos, k.source.c_str());  // loops from 0 by 1
+    QVERIFY2(k.source.find("for (int l_id = 0; l_id < 2; l_id += 1)") != std::string::npos, k.source.c_str());
+    // The result tile (32 x 32) and the two tiles (32 x 16) in local memory.
+    QVERIFY2(k.source.find("local float acc") != std::string::npos, k.source.c_str());
+    runtime::KernelRunner runner(runtime::Device::find("cpu"));
+    codegen::EvaluationRequest req;
+    req.sizes = {{"M", 64}, {"N", 64}, {"K", 64}};
+    req.local = {1, 1};
+    req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    codegen::Evaluation e = codegen::evaluate(lowered->program, req, runner);
+    QVERIFY2(e.validated(), e.summary().c_str());
+  }
+
   // Tiles too large for local memory are a resource constraint of these parameters (the search
   // counts it as such), not a failed compilation.
   void tilesTooLargeForLocalMemoryAreAResourceError() {

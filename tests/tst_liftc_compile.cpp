@@ -89,6 +89,19 @@ class TestLiftcCompile : public QObject {
     QVERIFY(concrete.out.contains("void badPrivate("));
   }
 
+  // --local generates for that work-group size: with 1, the mapLcl is the one work-item's loop
+  // from 0 by 1 (the explorer's "-local-result" kernels on a CPU).
+  void generatesForTheNDRangeGiven() {
+    Result own = liftc({"compile", kTranspose, "--size", "M=8,N=16"});
+    Result one = liftc({"compile", kTranspose, "--size", "M=8,N=16", "--local", "1"});
+    QCOMPARE(one.code, 0);
+    QVERIFY2(!own.out.contains("for (int l_id = 0; l_id < 16; l_id += 1)"), qPrintable(own.out));
+    QVERIFY2(one.out.contains("for (int l_id = 0; l_id < 16; l_id += 1)"), qPrintable(one.out));
+    QVERIFY2(one.out.contains("reqd_work_group_size(1, 1, 1)"), qPrintable(one.out));
+    Result bad = liftc({"compile", kTranspose, "--local", "0"});
+    QCOMPARE(bad.code, 2);
+  }
+
   void errors_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
