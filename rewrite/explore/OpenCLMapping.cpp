@@ -509,8 +509,8 @@ std::vector<OpenCLMapping> copyVariants(const rewrite::TypedProgram& start, cons
   if (std::optional<StepApplier> tiles = withTileCopies(a, loop, dims))
     out.push_back(variant(*tiles, "-local"));
   if (options.localResultTile) {
-    StepApplier l = withResultCopies(start, reduce, dims, "to-local");
-    std::optional<StepApplier> tiles = l.ok ? withTileCopies(l, loop, dims) : std::nullopt;
+    StepApplier inLocal = withResultCopies(start, reduce, dims, "to-local");
+    std::optional<StepApplier> tiles = inLocal.ok ? withTileCopies(inLocal, loop, dims) : std::nullopt;
     if (tiles) {
       OpenCLMapping m = variant(*tiles, "-local-result");
       for (size_t l = 0; l < static_cast<size_t>(wrgLevels(scheme)); ++l)
