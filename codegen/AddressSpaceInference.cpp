@@ -35,7 +35,7 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpace(const ir::Expr&
                p->pattern() == K::Reduce || p->pattern() == K::PartRed || ir::isScanLike(p->pattern())) {
       s = explicitSpace(c->args().at(0));
       if (!s) s = explicitSpaceOf(p->f());
-    } else if (ir::isDataLayout(p->pattern())) {
+    } else if (ir::isDataLayout(p->pattern()) || p->pattern() == K::TransposeW) {
       for (auto& a : c->args())
         if ((s = explicitSpace(a))) break;
     } else {
@@ -64,7 +64,7 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpaceOf(const ir::Fun
         s = w;
       } else if (ir::isMapLike(p->pattern()) || ir::isReduceLike(p->pattern()) ||
                  ir::isScanLike(p->pattern()) || p->pattern() == ir::PatternKind::Iterate ||
-                 p->pattern() == ir::PatternKind::Vectorize) {
+                 p->pattern() == ir::PatternKind::Let || p->pattern() == ir::PatternKind::Vectorize) {
         s = explicitSpaceOf(p->f());
       }
       break;

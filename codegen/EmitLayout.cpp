@@ -57,6 +57,12 @@ std::optional<View> KernelGenerator::readLayout(const ir::Fun& pattern, std::vec
       for (size_t i = 0; i < args.size(); ++i) vs.push_back(arg(i));
       return view::tuple(std::move(vs));
     }
+    case K::Head:  // [T]N as [[T]1]N, its first chunk
+      return view::access(view::split(arg(0), cst(1)), cst(0));
+    case K::Tail: {  // the second of the two windows of length N - 1
+      View v = arg(0);
+      return view::access(view::slide(v, v->type.length() - 1, cst(1)), cst(1));
+    }
     case K::Get: {
       View v = arg(0);
       if (v->type.isArray()) return view::access(v, cst(ps.index));
@@ -99,6 +105,7 @@ std::optional<View> KernelGenerator::destOfArg(const ir::Fun& f, const View& des
     case K::Join:
       return view::split(dest, argType.elem().length());
     case K::Transpose:
+    case K::TransposeW:
       return view::transpose(dest);
     case K::Gather:
       return view::reindex(dest, ps.indexFun, true);

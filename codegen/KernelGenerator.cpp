@@ -30,7 +30,7 @@ bool sameAccess(const c::ExprP& a, const c::ExprP& b) {
 
 bool inlinable(const ir::Expr& e) {
   auto* c = e ? ir::asCall(e) : nullptr;
-  return c && (ir::asUserFun(c->fun()) || ir::calledPattern(e, K::Dot));
+  return c && (ir::asUserFun(c->fun()) || ir::calledPattern(e, K::Dot) || ir::calledPattern(e, K::Fma));
 }
 
 }  // namespace
@@ -126,7 +126,14 @@ View KernelGenerator::readProducer(const ir::Fun& f, std::vector<Arg>& args, ir:
 View KernelGenerator::readPattern(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site,
                                   const ir::Expr* call) {
   if (std::optional<View> v = readLayout(pattern, args, site)) return *v;
-  if (ir::asPattern(pattern)->pattern() == K::Iterate) return iterate(pattern, args.at(0), nullptr, site);
+  const ir::PatternNode& p = *ir::asPattern(pattern);
+  if (p.pattern() == K::Iterate) return iterate(pattern, args.at(0), nullptr, site);
+  if (p.pattern() == K::At) return access(args, site);
+  if (p.pattern() == K::Let) {
+    // The argument is computed once (a temporary when code computes it), then f reads it.
+    std::vector<Arg> bound{viewArg(readArg(args.at(0)))};
+    return readApply(p.f(), bound, site, nullptr);
+  }
   return readProducer(pattern, args, site, call);
 }
 
@@ -222,6 +229,20 @@ void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& a
       return;
     case K::Id:
       produceArg(args.at(0), dest, site);
+      return;
+    case K::Let: {
+      std::vector<Arg> bound{viewArg(readArg(args.at(0)))};
+      produceApply(p.f(), bound, dest, site);
+      return;
+    }
+    case K::CheckedAt:
+      checkedAccess(args, dest, site);
+      return;
+    case K::Filter:
+      filter(args, dest, site);
+      return;
+    case K::Fma:
+      assign(dest, fmaValue(args, site), env_.typeOfArg(args.at(0)), site);
       return;
     case K::Dot: {
       Type t = env_.typeOfArg(args.at(0));
@@ -373,6 +394,10 @@ c::ExprP KernelGenerator::inlineValue(const ir::Expr& e, Type t) {
       std::vector<Arg> args = exprArgs(c->args());
       return userFunValue(*u, args, e->id());
     }
+    if (auto* p = ir::asPattern(c->fun()); p && p->pattern() == K::Fma) {
+      std::vector<Arg> args = exprArgs(c->args());
+      return fmaValue(args, e->id());
+    }
     if (auto* p = ir::asPattern(c->fun()); p && p->pattern() == K::Dot) {
       std::vector<Arg> args = exprArgs(c->args());
       Type vt = env_.typeOfArg(args[0]);
@@ -383,6 +408,14 @@ c::ExprP KernelGenerator::inlineValue(const ir::Expr& e, Type t) {
   View v = read(e);
   if (t.isTuple()) useTuple(t);
   return readValue(v, t, e->id());
+}
+
+c::ExprP KernelGenerator::fmaValue(std::vector<Arg>& args, ir::NodeId site) {
+  Type t = env_.typeOfArg(args.at(0));
+  if (t.scalarKind() == ScalarKind::Double) model_.usesDouble = true;
+  std::vector<c::ExprP> ops;
+  for (auto& a : args) ops.push_back(readValue(readArg(a), t, site));
+  return c::call("fma", std::move(ops));
 }
 
 c::ExprP KernelGenerator::userFunValue(const ir::UserFunNode& u, std::vector<Arg>& args, ir::NodeId site) {

@@ -52,6 +52,7 @@ class KernelGenerator {
   void copyValue(const View& src, const View& dest, ir::NodeId node);
   c::ExprP userFunValue(const ir::UserFunNode& u, std::vector<Arg>& args, ir::NodeId site);
   c::ExprP inlineValue(const ir::Expr& e, Type t);
+  c::ExprP fmaValue(std::vector<Arg>& args, ir::NodeId site);
   std::string userFunName(const ir::UserFunDef& d);
   void useTuple(Type t);
 
@@ -76,6 +77,15 @@ class KernelGenerator {
   // ----- iterate (EmitIterate.cpp) -----
   View iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site);
 
+  // ----- element access by a computed index (EmitAccess.cpp) -----
+  // at(xs, i) read, checkedAt(xs, i, d) and filter(xs, ids) produced: each index is read once
+  // into a variable.
+  View access(std::vector<Arg>& args, ir::NodeId site);
+  void checkedAccess(std::vector<Arg>& args, const View& dest, ir::NodeId site);
+  void filter(std::vector<Arg>& args, const View& dest, ir::NodeId site);
+  // A fresh int variable declared here with the value `index`, of range lo <= v < hi.
+  arith::Expr indexVariable(const View& index, arith::Expr lo, arith::Expr hi, ir::NodeId site);
+
   // ----- vectors and data layout (EmitLayout.cpp) -----
   std::optional<View> readLayout(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site);
   std::optional<View> destOfArg(const ir::Fun& f, const View& dest, Type argType);
@@ -97,6 +107,7 @@ class KernelGenerator {
   int iterDepth_ = 0;
   int tags_ = 0;
   int mapVars_ = 0;
+  int indexVars_ = 0;
 };
 
 }  // namespace lift::codegen

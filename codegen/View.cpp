@@ -187,6 +187,8 @@ arith::Expr applyIndexFun(const ir::IndexFun& f, arith::Expr i, arith::Expr n) {
     case K::Transpose: {  // a rows x b cols, read column-major: (i % rows) * cols + i / rows
       return arith::rawAdd(arith::rawMul(arith::rawMod(i, f.a), f.b), arith::rawDiv(i, f.a));
     }
+    case K::Shift:  // (i + k) % n
+      return arith::rawMod(arith::rawAdd(i, f.a), n);
   }
   return i;
 }
@@ -204,6 +206,9 @@ ir::IndexFun inverseIndexFun(const ir::IndexFun& f, arith::Expr n) {
     case K::Transpose:
       g.a = f.b;
       g.b = f.a;
+      break;
+    case K::Shift:  // rotated back by k: (i + n - k % n) % n
+      g.a = n - f.a % n;
       break;
   }
   return g;

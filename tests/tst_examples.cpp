@@ -311,6 +311,34 @@ Value chunkedScanRef(const Inputs& in, const arith::Env& s) {
   return floatArray({static_cast<int64_t>(out.size())}, out);
 }
 
+// spmv: row i sums vals[i][k] * x[cols[i][k]] from 0, a column outside x reading 0.
+Value spmvRef(const Inputs& in, const arith::Env& s) {
+  int64_t m = dim(s, "M"), k = dim(s, "K"), n = dim(s, "N");
+  std::vector<Scalar> cols;
+  in[0].flattenInto(cols);
+  auto vals = floatsOf(in[1]), x = floatsOf(in[2]);
+  std::vector<float> out(static_cast<size_t>(m));
+  for (int64_t i = 0; i < m; ++i) {
+    float acc = 0.0f;
+    for (int64_t j = 0; j < k; ++j) {
+      int32_t c = cols[static_cast<size_t>(i * k + j)].i;
+      float xc = c >= 0 && c < n ? x[static_cast<size_t>(c)] : 0.0f;
+      acc = acc + vals[static_cast<size_t>(i * k + j)] * xc;
+    }
+    out[static_cast<size_t>(i)] = acc;
+  }
+  return floatArray({m}, out);
+}
+
+// quantize: each value replaced by the level of its bin, floor((v + 1) * 8) clamped to 0..15.
+Value quantizeRef(const Inputs& in, const arith::Env&) {
+  auto x = floatsOf(in[0]), levels = floatsOf(in[1]);
+  std::vector<float> out;
+  for (float v : x)
+    out.push_back(levels[static_cast<size_t>(std::clamp(int(std::floor((v + 1.0f) * 8.0f)), 0, 15))]);
+  return floatArray({static_cast<int64_t>(out.size())}, out);
+}
+
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
   // ----- high level -----
@@ -483,6 +511,10 @@ std::map<std::string, Example> references() {
   r["lowlevel/prefix_sum.lift"] = {{{{"M", 1}}, {{"M", 5}}}, chunkedScanRef};
   r["lowlevel/stencil3.lift"] = {{{{"N", 1}}, {{"N", 33}}}, stencilRef};
   r["lowlevel/gaussian_blur.lift"] = {{{{"M", 5}, {"N", 7}}, {{"M", 1}, {"N", 3}}}, gaussianBlurRef};
+  r["spmv.lift"] = {{{{"M", 5}, {"K", 3}, {"N", 7}}, {{"M", 9}, {"K", 4}, {"N", 12}}}, spmvRef};
+  r["lowlevel/spmv.lift"] = {{{{"M", 5}, {"K", 3}, {"N", 7}}, {{"M", 2}, {"K", 6}, {"N", 10}}}, spmvRef};
+  r["quantize.lift"] = {{{{"N", 1}}, {{"N", 33}}}, quantizeRef};
+  r["lowlevel/quantize.lift"] = {{{{"N", 1}}, {{"N", 9}}}, quantizeRef};
   return r;
 }
 

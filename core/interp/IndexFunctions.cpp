@@ -15,6 +15,8 @@ arith::Expr indexFunction(const ir::IndexFun& f, arith::Expr i, arith::Expr n) {
     }
     case ir::IndexFun::Kind::Transpose:
       return (i % f.a) * f.b + i / f.a;
+    case ir::IndexFun::Kind::Shift:
+      return (i + f.a) % n;
   }
   return i;
 }
@@ -35,6 +37,12 @@ int64_t indexFunction(const ir::IndexFun& f, int64_t i, int64_t n, const arith::
       int64_t rows = arith::evaluate(f.a, sizes), cols = arith::evaluate(f.b, sizes);
       if (rows <= 0) return -1;
       return (i % rows) * cols + i / rows;
+    }
+    case ir::IndexFun::Kind::Shift: {
+      int64_t k = arith::evaluate(f.a, sizes);
+      if (k < 0 || n <= 0) return -1;
+      return static_cast<int64_t>((static_cast<uint64_t>(i) + static_cast<uint64_t>(k)) %
+                                  static_cast<uint64_t>(n));
     }
   }
   return i;

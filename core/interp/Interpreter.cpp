@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -457,6 +458,41 @@ class Interpreter {
     return b.finish();
   }
 
+  // The index of at, checkedAt and filter: an int value.
+  int64_t indexValue(const ir::PatternNode& p, const Value& i, const ir::ExprNode* site) const {
+    if (!i.isScalar() || i.scalarKind() != ScalarKind::Int)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("{}: the index must be an int, got {}", ir::patternName(p.pattern()), describe(i)));
+    return i.asInt();
+  }
+
+  // fma(a, b, c) lane by lane, rounded once (OpenCL's fma).
+  Value fma(Args args, const ir::ExprNode* site) const {
+    const Value &a = args[0], &b = args[1], &c = args[2];
+    auto same = [&](const Value& v) {
+      return v.kind() == a.kind() && v.scalarKind() == a.scalarKind() &&
+             (!a.isVector() || v.width() == a.width());
+    };
+    bool floating = (a.isScalar() || a.isVector()) &&
+                    (a.scalarKind() == ScalarKind::Float || a.scalarKind() == ScalarKind::Double);
+    if (!floating || !same(b) || !same(c))
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("fma expects three float or double values of one type, got {}, {} and {}", describe(a),
+                       describe(b), describe(c)));
+    auto lane = [&](Scalar x, Scalar y, Scalar z) {
+      Scalar r{};
+      if (a.scalarKind() == ScalarKind::Float)
+        r.f = std::fma(x.f, y.f, z.f);
+      else
+        r.d = std::fma(x.d, y.d, z.d);
+      return r;
+    };
+    if (a.isScalar()) return Value::scalar(a.scalarKind(), lane(a.bits(), b.bits(), c.bits()));
+    std::vector<Scalar> lanes;
+    for (int i = 0; i < a.width(); ++i) lanes.push_back(lane(a.lane(i), b.lane(i), c.lane(i)));
+    return Value::vector(a.scalarKind(), lanes);
+  }
+
   int64_t index(const ir::IndexFun& f, int64_t i, int64_t n, const ir::ExprNode* site) const {
     try {
       return indexFunction(f, i, n, sizes_);
@@ -781,8 +817,46 @@ class Interpreter {
         return b.finish();
       }
       case PatternKind::Transpose:
+      case PatternKind::TransposeW:
         expectArgs(args, 1, p, site);
         return transpose(p, args[0], site);
+      case PatternKind::Head:
+      case PatternKind::Tail: {
+        expectArgs(args, 1, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        if (in.size() == 0)
+          fail(InterpError::Kind::Shape, site,
+               fmt::format("{} of an empty array", ir::patternName(p.pattern())));
+        bool head = p.pattern() == PatternKind::Head;
+        ArrayBuilder b(head ? 1 : in.size() - 1);
+        for (size_t i = head ? 0 : 1; i < (head ? 1 : in.size()); ++i) b.push(in.at(i));
+        return b.finish();
+      }
+      case PatternKind::At:
+      case PatternKind::CheckedAt: {
+        expectArgs(args, p.pattern() == PatternKind::At ? 2 : 3, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        int64_t i = indexValue(p, args[1], site);
+        if (i >= 0 && i < static_cast<int64_t>(in.size())) return in.at(static_cast<size_t>(i));
+        if (p.pattern() == PatternKind::CheckedAt) return args[2];
+        fail(InterpError::Kind::OutOfBounds, site,
+             fmt::format("at: index {} outside the array of length {}", i, in.size()));
+      }
+      case PatternKind::Filter: {
+        expectArgs(args, 2, p, site);
+        const Value& in = expectArray(args[0], p, site);
+        const Value& ids = expectArray(args[1], p, site);
+        ArrayBuilder b(ids.size());
+        for (size_t j = 0; j < ids.size(); ++j) {
+          int64_t i = indexValue(p, ids.at(j), site);
+          if (i < 0 || i >= static_cast<int64_t>(in.size()))
+            fail(InterpError::Kind::OutOfBounds, site,
+                 fmt::format("filter: index {} (at position {}) outside the array of length {}", i, j,
+                             in.size()));
+          b.push(in.at(static_cast<size_t>(i)));
+        }
+        return b.finish();
+      }
       case PatternKind::Gather:
         expectArgs(args, 1, p, site);
         return gather(p, ps.indexFun, args[0], site);
@@ -861,7 +935,11 @@ class Interpreter {
       case PatternKind::ToGlobal:
       case PatternKind::ToLocal:
       case PatternKind::ToPrivate:
+      case PatternKind::Let:
         return apply(p.f(), args, site);
+      case PatternKind::Fma:
+        expectArgs(args, 3, p, site);
+        return fma(args, site);
       case PatternKind::Dot: {
         expectArgs(args, 2, p, site);
         const Value &a = args[0], &b = args[1];

@@ -417,8 +417,15 @@ class ProgramCounter {
       case PK::ToGlobal:
       case PK::ToLocal:
       case PK::ToPrivate:
+      case PK::Let:
         apply(p->f(), argTypes, mult);
         return;
+      case PK::Fma: {
+        Type a = arrayArg(0);
+        if (a && (a.isScalar() || a.isVector()) && isFloating(a.scalarKind()))
+          out_.flops += mult * 2.0 * (a.isVector() ? a.vectorWidth() : 1);
+        return;
+      }
       case PK::Iterate: {
         // Only reached if an iterate survived unrolling (it cannot): cost the first iteration.
         for (int64_t i = 0, n = evalSize(p->size(0), sizes_); i < n; ++i) apply(p->f(), argTypes, mult);

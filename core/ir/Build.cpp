@@ -207,6 +207,10 @@ Fun id() { return pattern(PatternKind::Id); }
 Fun asVector(int64_t n) { return withSizes(PatternKind::AsVector, {arith::cst(n)}); }
 Fun asScalar() { return pattern(PatternKind::AsScalar); }
 Fun dot() { return pattern(PatternKind::Dot); }
+Fun fma() { return pattern(PatternKind::Fma); }
+Fun head() { return pattern(PatternKind::Head); }
+Fun tail() { return pattern(PatternKind::Tail); }
+Fun transposeW() { return pattern(PatternKind::TransposeW); }
 Fun reorderStride(arith::Expr s) { return withSizes(PatternKind::ReorderStride, {s}); }
 Fun slide(arith::Expr size, arith::Expr step) { return withSizes(PatternKind::Slide, {size, step}); }
 
@@ -243,6 +247,7 @@ Fun vectorize(int64_t n, const Callable& f) {
 Fun toGlobal(const Callable& f) { return withFun(PatternKind::ToGlobal, f); }
 Fun toLocal(const Callable& f) { return withFun(PatternKind::ToLocal, f); }
 Fun toPrivate(const Callable& f) { return withFun(PatternKind::ToPrivate, f); }
+Fun let(const Callable& f) { return withFun(PatternKind::Let, f); }
 
 Fun get(int i) {
   PatternNode::Params p;
@@ -294,6 +299,7 @@ IndexFun strideIndex(arith::Expr s) { return IndexFun{IndexFun::Kind::ReorderStr
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols) {
   return IndexFun{IndexFun::Kind::Transpose, rows, cols};
 }
+IndexFun shiftIndex(arith::Expr k) { return IndexFun{IndexFun::Kind::Shift, k, {}}; }
 
 Expr zip(std::vector<Expr> arrays) {
   int n = static_cast<int>(arrays.size());
@@ -307,6 +313,14 @@ Expr tuple(std::vector<Expr> elems) {
 
 Expr get(int i, Expr t) { return CallNode::make(get(i), {std::move(t)}); }
 Expr dot(Expr a, Expr b) { return CallNode::make(dot(), {std::move(a), std::move(b)}); }
+Expr fma(Expr a, Expr b, Expr c) { return CallNode::make(fma(), {std::move(a), std::move(b), std::move(c)}); }
+Expr at(Expr xs, Expr i) { return CallNode::make(pattern(PatternKind::At), {std::move(xs), std::move(i)}); }
+Expr checkedAt(Expr xs, Expr i, Expr d) {
+  return CallNode::make(pattern(PatternKind::CheckedAt), {std::move(xs), std::move(i), std::move(d)});
+}
+Expr filter(Expr xs, Expr ids) {
+  return CallNode::make(pattern(PatternKind::Filter), {std::move(xs), std::move(ids)});
+}
 Expr pairVV(Expr x, Expr y) {
   return CallNode::make(mdHomView(PatternKind::PairVV), {std::move(x), std::move(y)});
 }

@@ -124,6 +124,12 @@ Fun id();
 Fun asVector(int64_t n);
 Fun asScalar();
 Fun dot();
+Fun fma();
+Fun head();
+Fun tail();
+Fun transposeW();
+// let(e, f): f applied to e, e computed once (Lift's Let); f is usually a lambda.
+Fun let(const Callable& f);
 Fun reorderStride(arith::Expr s);
 Fun slide(arith::Expr size, arith::Expr step);
 Fun pad(arith::Expr left, arith::Expr right, PadMode mode);
@@ -148,12 +154,19 @@ Fun mdHomView(PatternKind k);
 IndexFun reverseIndex();
 IndexFun strideIndex(arith::Expr s);
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols);
+IndexFun shiftIndex(arith::Expr k);
 
 // Calls of the patterns that take several data arguments.
 Expr zip(std::vector<Expr> arrays);
 Expr tuple(std::vector<Expr> elems);
 Expr get(int i, Expr t);
 Expr dot(Expr a, Expr b);
+Expr fma(Expr a, Expr b, Expr c);
+// Element i of xs, i an int value: at(xs, i) (unchecked) and checkedAt(xs, i, d) (d when i is
+// out of range); filter(xs, ids) is the array of xs[ids[j]].
+Expr at(Expr xs, Expr i);
+Expr checkedAt(Expr xs, Expr i, Expr d);
+Expr filter(Expr xs, Expr ids);
 // pair_vv(x, y), pair_mv(M, v) and pair_mm(A, B): the inputs of md_dot, md_gemv and md_gemm.
 Expr pairVV(Expr x, Expr y);
 Expr pairMV(Expr m, Expr v);

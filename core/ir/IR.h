@@ -155,10 +155,11 @@ class LambdaNode : public FunNode {
 // Index functions for gather and scatter: element i of an array of length n is read from
 // (gather) or written to (scatter) position f(i, n).
 struct IndexFun {
-  enum class Kind : uint8_t { Identity, Reverse, ReorderStride, Transpose };
+  enum class Kind : uint8_t { Identity, Reverse, ReorderStride, Transpose, Shift };
   Kind kind = Kind::Identity;
   // ReorderStride: the stride s, i -> (i / (n/s)) + s * (i % (n/s))... see docs/LANGUAGE.md.
   // Transpose: rows and cols of the (flattened) matrix being transposed.
+  // Shift: the amount k of the rotation i -> (i + k) % n (Lift's Shift), 0 <= k.
   arith::Expr a, b;
   friend bool operator==(const IndexFun&, const IndexFun&) = default;
 };

@@ -79,6 +79,8 @@ bool isDataLayout(PatternKind k) {
     case PatternKind::PairVV:
     case PatternKind::PairMV:
     case PatternKind::PairMM:
+    case PatternKind::Head:
+    case PatternKind::Tail:
       return true;
     default:
       return false;

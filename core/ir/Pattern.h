@@ -46,7 +46,15 @@ namespace lift::ir {
   X(Dot, "dot", OpenCL)                         \
   X(ReorderStride, "reorderStride", OpenCL)     \
   X(Scan, "scan", Algo)                         \
-  X(ScanSeq, "scanSeq", OpenCL)
+  X(ScanSeq, "scanSeq", OpenCL)                 \
+  X(At, "at", Algo)                             \
+  X(CheckedAt, "checkedAt", Algo)               \
+  X(Head, "head", Algo)                         \
+  X(Tail, "tail", Algo)                         \
+  X(Filter, "filter", Algo)                     \
+  X(Let, "let", Algo)                           \
+  X(Fma, "fma", Algo)                           \
+  X(TransposeW, "transposeW", Algo)
 
 enum class PatternKind : uint8_t {
 #define LIFT_PATTERN_ENUM(E, name, level) E,

@@ -212,6 +212,9 @@ InferredType typePermutation(const PatternNode& p, const std::vector<Type>& args
                                                                  : arith::Expr();
   if (stride)
     if (auto failure = nonPositiveFactor(p, stride)) return *failure;
+  if (f.kind == IndexFun::Kind::Shift && f.a.isCst() && f.a.value() < 0)
+    return parameterError(
+        fmt::format("{}(shift({})): the amount must not be negative", patternName(p.pattern()), str(f.a)));
   return InferredType::ok(args[0]);
 }
 
@@ -391,6 +394,53 @@ InferredType typeDot(const PatternNode& p, const std::vector<Type>& args) {
   return InferredType::ok(Type::scalar(args[0].scalarKind()));
 }
 
+// fma(a, b, c) = a * b + c, rounded once: three float or double scalars or vectors of one type.
+InferredType typeFma(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 3)) return *failure;
+  Type t = args[0];
+  bool floating = (t.isScalar() || t.isVector()) &&
+                  (t.scalarKind() == ScalarKind::Float || t.scalarKind() == ScalarKind::Double);
+  if (!floating || args[1] != t || args[2] != t)
+    return argumentError(
+        fmt::format("fma expects three float or double values of the same type, got {}, {} and {}",
+                    args[0].toString(), args[1].toString(), args[2].toString()));
+  return InferredType::ok(t);
+}
+
+// head: [T]N -> [T]1 (Lift's Head); tail: [T]N -> [T]N-1, refused where N is the constant 1.
+InferredType typeHeadTail(const PatternNode& p, const std::vector<Type>& args) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  if (p.pattern() == PatternKind::Head) return InferredType::ok(Type::array(in.elem(), arith::cst(1)));
+  if (in.length().isCst() && in.length().value() < 2)
+    return argumentError(fmt::format("tail of {}: the array must have at least two elements", in.toString()));
+  return InferredType::ok(Type::array(in.elem(), in.length() - 1));
+}
+
+// at(xs, i), checkedAt(xs, i, d) with an int index i (and d of the element type), filter(xs, ids)
+// with an array of int indices.
+InferredType typeAccess(const PatternNode& p, const std::vector<Type>& args) {
+  size_t arity = p.pattern() == PatternKind::CheckedAt ? 3 : 2;
+  if (auto failure = arityError(p, args, arity)) return *failure;
+  Type xs = args[0], ix = args[1];
+  if (auto failure = notArrayError(p, xs, " as first argument")) return *failure;
+  Type intT = Type::scalar(ScalarKind::Int);
+  if (p.pattern() == PatternKind::Filter) {
+    if (!ix.isArray() || ix.elem() != intT)
+      return argumentError(
+          fmt::format("filter expects an array of int indices as second argument, got {}", ix.toString()));
+    return InferredType::ok(Type::array(xs.elem(), ix.length()));
+  }
+  if (ix != intT)
+    return argumentError(fmt::format("{} expects an int index as second argument, got {}",
+                                     patternName(p.pattern()), ix.toString()));
+  if (p.pattern() == PatternKind::CheckedAt && args[2] != xs.elem())
+    return argumentError(fmt::format("checkedAt: the default value has type {} but the elements have type {}",
+                                     args[2].toString(), xs.elem().toString()));
+  return InferredType::ok(xs.elem());
+}
+
 // The combine operators of md_hom as written: "++" or the operator's name, per dimension.
 std::string combineList(const PatternNode& p) {
   std::string s;
@@ -537,6 +587,7 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
     case PatternKind::Join:
       return typeJoin(p, args);
     case PatternKind::Transpose:
+    case PatternKind::TransposeW:
       return typeTranspose(p, args);
     case PatternKind::Gather:
     case PatternKind::Scatter:
@@ -562,6 +613,18 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
     case PatternKind::ToLocal:
     case PatternKind::ToPrivate:
       return InferredType::ok(typeF(args));
+    case PatternKind::Let:
+      if (auto failure = arityError(p, args, 1)) return *failure;
+      return InferredType::ok(typeF(args));
+    case PatternKind::Fma:
+      return typeFma(p, args);
+    case PatternKind::Head:
+    case PatternKind::Tail:
+      return typeHeadTail(p, args);
+    case PatternKind::At:
+    case PatternKind::CheckedAt:
+    case PatternKind::Filter:
+      return typeAccess(p, args);
     case PatternKind::Dot:
       return typeDot(p, args);
     case PatternKind::MdHom:

@@ -39,6 +39,8 @@ std::string patternLabel(const PatternNode& p) {
           return fmt::format("{} reorderStride {}", name, arith::toString(f.a));
         case IndexFun::Kind::Transpose:
           return fmt::format("{} transpose {},{}", name, arith::toString(f.a), arith::toString(f.b));
+        case IndexFun::Kind::Shift:
+          return fmt::format("{} shift {}", name, arith::toString(f.a));
         case IndexFun::Kind::Identity:
           return name;
       }
@@ -84,6 +86,7 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
     case PatternKind::ScanSeq:
     case PatternKind::MapVec:
     case PatternKind::Dot:
+    case PatternKind::Fma:
       return K::SequentialOp;
     case PatternKind::ToGlobal:
     case PatternKind::ToLocal:

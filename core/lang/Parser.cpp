@@ -840,7 +840,8 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::MapLcl:
     case PatternKind::ToGlobal:
     case PatternKind::ToLocal:
-    case PatternKind::ToPrivate: {
+    case PatternKind::ToPrivate:
+    case PatternKind::Let: {
       open();
       withFun(funArg(name));
       close();
@@ -931,6 +932,13 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::Id:
     case PatternKind::AsScalar:
     case PatternKind::Dot:
+    case PatternKind::Fma:
+    case PatternKind::Head:
+    case PatternKind::Tail:
+    case PatternKind::TransposeW:
+    case PatternKind::At:
+    case PatternKind::CheckedAt:
+    case PatternKind::Filter:
       return patternTerm(k, std::move(ps), t);
     case PatternKind::MdHom: {
       // md_hom(f, (⊛1, ..., ⊛d)): a combine operator per dimension, ++ for concatenation.
@@ -993,7 +1001,8 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::Gather:
     case PatternKind::Scatter: {
       open();
-      Token f = expectIdent("an index function: reverse, reorderStride(s) or transpose(rows, cols)");
+      Token f =
+          expectIdent("an index function: reverse, reorderStride(s), transpose(rows, cols) or shift(k)");
       if (f.text == "reverse") {
         ps.indexFun = ir::reverseIndex();
       } else if (f.text == "reorderStride") {
@@ -1007,12 +1016,16 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
         arith::Expr cols = sizeExpr();
         expect(Tok::RParen, "')' after the columns");
         ps.indexFun = ir::transposeIndex(rows, cols);
+      } else if (f.text == "shift") {
+        expect(Tok::LParen, "'(' and the amount");
+        ps.indexFun = ir::shiftIndex(sizeExpr());
+        expect(Tok::RParen, "')' after the amount");
       } else if (f.text == "id") {
         ps.indexFun = {};
       } else {
-        error(f,
-              fmt::format("unknown index function '{}'{}", f.text,
-                          didYouMean(std::string(f.text), {"reverse", "reorderStride", "transpose", "id"})));
+        error(f, fmt::format("unknown index function '{}'{}", f.text,
+                             didYouMean(std::string(f.text),
+                                        {"reverse", "reorderStride", "transpose", "shift", "id"})));
       }
       close();
       return patternTerm(k, std::move(ps), t);

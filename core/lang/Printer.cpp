@@ -77,6 +77,9 @@ bool isBareFunction(const Fun& f) {
     case PatternKind::Id:
     case PatternKind::AsScalar:
     case PatternKind::Get:
+    case PatternKind::Head:
+    case PatternKind::Tail:
+    case PatternKind::TransposeW:
       return true;
     default:
       return false;
@@ -409,6 +412,7 @@ class Printer {
       case PatternKind::ToGlobal:
       case PatternKind::ToLocal:
       case PatternKind::ToPrivate:
+      case PatternKind::Let:
       case PatternKind::Reduce:  // a bare reduction; with its initial value see reduction()
       case PatternKind::ReduceSeq:
       case PatternKind::ReduceSeqUnroll:
@@ -458,6 +462,8 @@ class Printer {
             return fmt::format("{}(reorderStride({}))", name, size(f.a));
           case ir::IndexFun::Kind::Transpose:
             return fmt::format("{}(transpose({}, {}))", name, size(f.a), size(f.b));
+          case ir::IndexFun::Kind::Shift:
+            return fmt::format("{}(shift({}))", name, size(f.a));
         }
         return name;
       }

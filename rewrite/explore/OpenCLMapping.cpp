@@ -32,7 +32,18 @@ bool computesFun(const ir::Fun& f) {
   if (ir::asUserFun(f)) return true;
   if (auto* l = ir::asLambda(f)) return computesExpr(l->body());
   if (auto* p = ir::asPattern(f)) {
-    if (p->pattern() == PatternKind::Dot || p->pattern() == PatternKind::Id) return true;
+    switch (p->pattern()) {
+      case PatternKind::Dot:
+      case PatternKind::Fma:
+      case PatternKind::Id:
+      case PatternKind::At:  // reads its index into a variable: code, not a view
+      case PatternKind::CheckedAt:
+      case PatternKind::Filter:
+      case PatternKind::TransposeW:
+        return true;
+      default:
+        break;
+    }
     for (auto& g : p->params().funs)
       if (computesFun(g)) return true;
   }
