@@ -39,8 +39,8 @@ std::optional<Rows> rowsOf(Type t) {
 int setPadding(const ViewNode& node, MemoryAllocator& memories, int pad) {
   Memory* m = mutableMemory(memories, node.mem);
   auto rows = rowsOf(node.type);
-  if (!m || !rows || m->space != AddressSpace::Local || m->dynamicLocal || m->role != Memory::Role::Temporary ||
-      !m->lclDims.empty() || !m->count.isCst() || m->rowPadding == pad)
+  if (!m || !rows || m->space != AddressSpace::Local || m->dynamicLocal ||
+      m->role != Memory::Role::Temporary || !m->lclDims.empty() || !m->count.isCst() || m->rowPadding == pad)
     return 0;
   // The memory holds exactly this nest (not sized for a larger value of a loop variable).
   if (rows->count * (rows->length + m->rowPadding) != m->count.value()) return 0;
