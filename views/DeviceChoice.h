@@ -1,6 +1,9 @@
 // The OpenCL device picker shared by the run and search panes: every device of every platform,
 // as "0: NAME (PLATFORM)", its data the device spec the worker takes ("0", "1", ...). Without
-// any device the combo box is disabled and says why.
+// any device the combo box is disabled and says why. A device's label can be 90 characters long
+// ("0: pthread-skylake-avx512-Intel(R) Xeon(R) Processor @ 2.80GHz (Portable Computing
+// Language)"): the box does not widen its pane to it, which would squeeze the graph beside the
+// pane, but shows what fits, elided, the whole label in its tooltip and in its open list.
 #pragma once
 
 #include <QComboBox>
@@ -16,8 +19,19 @@ class DeviceChoice : public QComboBox {
   void setSpec(const QString& spec);
   // The index of the first device whose label contains `text` (case-insensitive), or -1.
   int findDevice(const QString& text) const;
+  // The current label as the box shows it: elided ("…") where the box is narrower than it.
+  QString shownText() const;
+  // The characters of a label the box is wide enough for at least.
+  static constexpr int kMinVisibleChars = 24;
+
+  void showPopup() override;
+
+ protected:
+  void paintEvent(QPaintEvent* e) override;
 
  private:
+  QRect labelRect() const;
+
   bool hasDevices_ = true;
 };
 

@@ -1,6 +1,7 @@
 // The legend of the program graph: what each node colour and each edge and border style means,
-// drawn with the graph view's own colours and pens. It floats over a corner of the graph and is
-// shown or hidden from the graph's tool bar.
+// drawn with the graph view's own colours and pens. A strip of short entries under the graph,
+// in rows as many as its width needs (each entry's tooltip says more), so that it never hides a
+// node; shown or hidden from the graph's tool bar.
 #pragma once
 
 #include <QFrame>
@@ -12,7 +13,7 @@ class GraphLegend : public QFrame {
   Q_OBJECT
  public:
   explicit GraphLegend(QWidget* parent = nullptr);
-  // The meaning of every entry, in order ("mapGlb (parallel over global threads)", ...).
+  // The entries as shown, in order ("mapGlb: global threads", ...).
   QStringList entries() const { return entries_; }
 
  private:

@@ -2,7 +2,6 @@
 #include "views/GraphPane.h"
 
 #include <QAction>
-#include <QEvent>
 #include <QLineEdit>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -41,21 +40,9 @@ GraphPane::GraphPane(QWidget* parent) : QWidget(parent) {
   layout->addWidget(bar);
   layout->addWidget(notice_);
   layout->addWidget(graph_, 1);
-
-  legend_ = new GraphLegend(graph_);  // over the view, in its bottom-left corner
+  legend_ = new GraphLegend(this);  // under the view, never over a node
+  layout->addWidget(legend_);
   connect(legendAction_, &QAction::toggled, legend_, &QWidget::setVisible);
-  graph_->installEventFilter(this);
-  placeLegend();
-}
-
-bool GraphPane::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == graph_ && event->type() == QEvent::Resize) placeLegend();
-  return QWidget::eventFilter(watched, event);
-}
-
-void GraphPane::placeLegend() {
-  legend_->adjustSize();
-  legend_->move(6, std::max(0, graph_->height() - legend_->height() - 6));
 }
 
 void GraphPane::setNotice(const QString& text) { notice_->setNotice(text); }

@@ -1,6 +1,6 @@
 // The centre of the main window: the program graph under a tool bar (fit, zoom, the legend, and
 // a field that finds a node by its label), a notice bar that says when the graph is not the
-// current program, and the legend floating over the graph's bottom-left corner.
+// current program, and the legend in a strip under the graph.
 #pragma once
 
 #include <QWidget>
@@ -35,12 +35,7 @@ class GraphPane : public QWidget {
   // A line for the status bar.
   void message(const QString& text, int timeoutMs);
 
- protected:
-  bool eventFilter(QObject* watched, QEvent* event) override;
-
  private:
-  void placeLegend();
-
   GraphView* graph_;
   QAction* fit_;
   QAction* legendAction_;

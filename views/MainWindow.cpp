@@ -429,11 +429,11 @@ void MainWindow::placeDocks() {
   layout()->activate();
   auto dock = [this](const char* name) { return findChild<QDockWidget*>(name); };
   int w = width(), h = height();
-  // Columns as shares of the width: the graph keeps the rest (29 %, over kGraphMinWidth from a
-  // 1700 px wide window on), the kernel column shows at least KernelView::kMinVisibleLines
-  // lines at 1920x1080.
+  // Columns as shares of the width: the graph, the centre, keeps the rest and is the widest
+  // (38 %, over kGraphMinWidth from a 1300 px wide window on); the kernel column shows at least
+  // KernelView::kMinVisibleLines lines at 1920x1080.
   resizeDocks({dock("programDock"), dock("kernelDock"), dock("rewriteDock")},
-              {w * 19 / 100, w * 30 / 100, w * 22 / 100}, Qt::Horizontal);
+              {w * 17 / 100, w * 24 / 100, w * 21 / 100}, Qt::Horizontal);
   resizeDocks({dock("programDock"), dock("historyDock")}, {h * 62 / 100, h * 38 / 100}, Qt::Vertical);
   resizeDocks({dock("plotDock")}, {h * 30 / 100}, Qt::Vertical);
   // The rule list and preview first.

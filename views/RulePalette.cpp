@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTextEdit>
@@ -89,8 +90,10 @@ RulePalette::RulePalette(QWidget* parent) : QWidget(parent) {
   tree_->setMinimumHeight(tree_->header()->sizeHint().height() + kMinRuleRows * rowHeight +
                           2 * tree_->frameWidth());
   QFontMetrics code(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  // The long lines of a narrow pane scroll sideways: the scroll bar's height comes on top.
   preview_->setMinimumHeight(kMinPreviewLines * code.lineSpacing() + 2 * preview_->frameWidth() +
-                             2 * static_cast<int>(preview_->document()->documentMargin()));
+                             2 * static_cast<int>(preview_->document()->documentMargin()) +
+                             preview_->horizontalScrollBar()->sizeHint().height());
   auto* split = new QSplitter(Qt::Vertical, this);
   split->addWidget(tree_);
   auto* lower = new QWidget(split);
