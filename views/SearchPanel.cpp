@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <utility>
 
+#include "codegen/Evaluation.h"
 #include "codegen/runtime/Worker.h"
 #include "core/interp/SizeList.h"
 #include "core/interp/WorkCount.h"
@@ -43,15 +44,20 @@ const char* const kLibraryLinesIdleText =
 const char* const kLibraryLinesMeasuringText =
     "Library lines: measuring (once for this device and these sizes)…";
 
-// The plot's unit for a program, as liftc run and the explorer report it: GFLOP/s when the
-// program is compute-bound (interp::WorkCount::computeBound), else GB/s.
-PerformancePlot::YAxis unitOf(const explore::SearchProblem& problem) {
+// The plot's unit for a program at `given` sizes (the others at the program's), as liftc run
+// and the explorer report it: GFLOP/s when the program is compute-bound
+// (interp::WorkCount::computeBound), else GB/s.
+PerformancePlot::YAxis unitOf(const ir::Program& program, const arith::Env& given) {
   try {
-    return interp::countWork(problem.original, problem.sizes).computeBound() ? PerformancePlot::YAxis::Gflops
-                                                                             : PerformancePlot::YAxis::Gbs;
+    return interp::countWork(program, codegen::runSizes(program, given)).computeBound()
+               ? PerformancePlot::YAxis::Gflops
+               : PerformancePlot::YAxis::Gbs;
   } catch (const LiftError&) {
     return PerformancePlot::YAxis::Gflops;
   }
+}
+PerformancePlot::YAxis unitOf(const explore::SearchProblem& problem) {
+  return unitOf(problem.original, problem.sizes);
 }
 }  // namespace
 
@@ -198,6 +204,11 @@ void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, con
   program_ = std::move(p);
   label_ = label;
   sizes_->setProgram(program_);
+  // An empty plot already shows the unit a search of this program will plot (GB/s for asum).
+  arith::Env given;
+  QString ignored;
+  if (program_ && !isRunning() && plot_->pointCount() == 0 && sizes_->values(given, &ignored))
+    plot_->setAxes(plot_->xAxis(), unitOf(program_->program, given));
   updateButtons();
 }
 

@@ -226,6 +226,21 @@ class TestHonestDefaults : public QObject {
     QVERIFY(w.performancePlot()->customPlot()->yAxis->label().contains("GB/s"));
   }
 
+  // Before any search the empty plot already shows the program's unit: a newcomer who opens the
+  // dot product sees GB/s there, as its run reports, not GFLOP/s (the axis was set only when a
+  // search started).
+  void theEmptyPlotShowsTheProgramsUnit() {
+    MainWindow w;
+    w.setHeadless(true);
+    for (auto [example, unit] : {std::pair{"asum", PerformancePlot::YAxis::Gbs},
+                                 {"matmul", PerformancePlot::YAxis::Gflops},
+                                 {"lowlevel/dot", PerformancePlot::YAxis::Gbs}}) {
+      QVERIFY(w.openExample(example));
+      QCOMPARE(w.performancePlot()->pointCount(), 0);
+      QVERIFY2(w.performancePlot()->yAxis() == unit, example);
+    }
+  }
+
   // The y axis scales to the points (not to 0..1 nor to a far reference line); a single point
   // too (QCustomPlot's own rescale kept the axes' old width around it: -4 to 6).
   void theAxesFollowTheData() {
