@@ -17,7 +17,12 @@ DerivationHistory::DerivationHistory(DerivationTreeModel* model, QWidget* parent
   view_ = new QTreeView(this);
   view_->setObjectName("historyTree");
   view_->setModel(model_);
+  // The steps' rule names take the room the check and the performance do not need (with the
+  // last column stretched, a 300 px pane cut them to "3. tile-reduc…").
+  view_->header()->setStretchLastSection(false);
   view_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+  for (int c = 1; c < model_->columnCount(); ++c)
+    view_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   view_->setIndentation(12);
   layout->addWidget(view_);
   connect(view_, &QTreeView::clicked, this, [this](const QModelIndex& index) {

@@ -2,7 +2,8 @@
 // available screen, the graph in the centre never squeezed below a useful width (a remembered
 // layout included), fitted again on resize and on load; the rule preview starts at the change;
 // the index table shows the simplified index before the long raw one; the graph has a legend
-// under it; at 1920x1080 the graph is the widest column, a long device name notwithstanding;
+// under it; at 1920x1080 the graph is the widest column, a long device name notwithstanding, and
+// the derivation pane shows its steps' rule names whole;
 // the rule pane names the node in words, not by its location path.
 #include <QtTest/QtTest>
 
@@ -14,8 +15,10 @@
 #include <QTableView>
 #include <QTextBlock>
 #include <QTextEdit>
+#include <QTreeView>
 
 #include "OffscreenScreen.h"
+#include "views/DerivationHistory.h"
 #include "views/DeviceChoice.h"
 #include "views/GraphLegend.h"
 #include "views/GraphPane.h"
@@ -146,6 +149,33 @@ class TestWindowLayout : public QObject {
     QVERIFY(g->isFitting());
     QVERIFY(g->labelPixels() >= GraphView::kMinLabelPixels - 0.01);
     QVERIFY(g->viewport()->rect().adjusted(-2, -2, 2, 2).contains(graphOnScreen(g)));
+  }
+
+  // The derivation pane shows each step's rule name whole at the first start's layout: the check
+  // and performance columns are as wide as their text, the step column takes the rest.
+  void theDerivationPaneShowsTheRuleNames() {
+    forgetLayout();
+    MainWindow w;
+    w.setHeadless(true);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openExample("matmul"));
+    for (const char* spec : {"map-to-glb@0:dim=1", "map-to-glb@0.0.0.0:dim=0",
+                             "reduce-map-fusion@0.0.0.0.0.0.0", "reduce-to-seq@0.0.0.0.0.0.0"})
+      QVERIFY2(w.session()->applyRewrite(spec), spec);
+    QApplication::processEvents();
+    QTreeView* view = w.history()->view();
+    auto* model = view->model();
+    QCOMPARE(model->rowCount(), 5);
+    for (int r = 1; r < model->rowCount(); ++r) {
+      QModelIndex step = model->index(r, 0);
+      QString rule = step.data().toString().section('@', 0, 0);  // "3. reduce-map-fusion"
+      int needed = view->fontMetrics().horizontalAdvance(rule) +
+                   2 * view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin);
+      QVERIFY2(view->visualRect(step).width() >= needed,
+               qPrintable(
+                   QString("%1: %2 px for %3 px").arg(rule).arg(view->visualRect(step).width()).arg(needed)));
+    }
   }
 
   void theGraphIsFittedOnResizeAndOnLoad() {
