@@ -4,6 +4,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSplitter>
@@ -16,6 +17,12 @@
 #include "views/BestKernelsTable.h"
 
 namespace lift::views {
+
+namespace {
+// Where the labels of lines above the y range stack: the first's top, as a share of the axes'
+// height.
+constexpr double kLabelTop = 0.01;
+}  // namespace
 
 PerformancePlot::PerformancePlot(QWidget* parent) : QWidget(parent) {
   setObjectName("performancePlot");
@@ -289,8 +296,22 @@ void PerformancePlot::fitRanges() {
   double top = data;
   for (auto& r : references_)
     if (r.axis == y_ && (data <= 0 || r.value <= data * kReferenceReach)) top = std::max(top, r.value);
-  plot_->yAxis->setRange(0, top > 0 ? top * 1.08 : 1);
+  double upper = top > 0 ? top * 1.08 : 1;
+  // The labels of lines above the range stack at the top right (placeReferenceTexts), where the
+  // latest and best points are: room for them (and half a line, the points' markers) above the
+  // points, so that they cover none.
+  int above = 0;
+  for (auto& r : references_) above += r.axis == y_ && r.value > upper;
+  if (above > 0 && data > 0)
+    upper = std::max(upper, data / std::max(0.3, 1 - kLabelTop - labelStep() * (above + 0.5)));
+  plot_->yAxis->setRange(0, upper);
   placeReferenceTexts();
+}
+
+double PerformancePlot::labelStep() const {
+  int height = plot_->axisRect()->height();
+  int line = QFontMetrics(plot_->font()).height() + 2;
+  return height > 4 * line ? static_cast<double>(line) / height : 0.07;  // before the first layout: a guess
 }
 
 void PerformancePlot::placeReferenceTexts() {
@@ -304,7 +325,7 @@ void PerformancePlot::placeReferenceTexts() {
       text->position->setCoords(0.99, value);
       text->setText(QString("%1: %2").arg(name).arg(value, 0, 'g', 4));
     } else {
-      text->position->setCoords(0.99, 0.01 + 0.07 * above++);
+      text->position->setCoords(0.99, kLabelTop + labelStep() * above++);
       text->setText(QString("↑ %1: %2").arg(name).arg(value, 0, 'g', 4));
     }
   }

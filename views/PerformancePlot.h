@@ -96,6 +96,8 @@ class PerformancePlot : public QWidget {
   void placeHighlight();
   // Every point, and the reference lines of the y axis, in view with a margin.
   void fitRanges();
+  // The height of a label of a reference line, as a share of the axes' height.
+  double labelStep() const;
   // The reference lines' labels: beside their line, or stacked at the top with an arrow when the
   // line is above the y range.
   void placeReferenceTexts();

@@ -241,6 +241,42 @@ class TestHonestDefaults : public QObject {
     }
   }
 
+  // The labels of library lines far above the points stack at the top right, where the latest
+  // and best points are: the axis leaves them room, so that no label covers a point (the search
+  // screenshot had "↑ OpenBLAS sgemm (host)" over the best kernel).
+  void libraryLabelsCoverNoPoint() {
+    PerformancePlot plot;
+    plot.resize(900, 320);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    for (int i = 0; i < 30; ++i) {
+      PlotPoint p;
+      p.id = i + 1;
+      p.valid = true;
+      p.gflops = i == 29 ? 15 : 1 + i % 5;  // the best point last, at the right
+      p.ms = 1;
+      plot.addPoint(p);
+    }
+    plot.setReference("OpenBLAS sgemm (host)", 117, PerformancePlot::YAxis::Gflops);
+    plot.setReference("copy bandwidth (device)", 350, PerformancePlot::YAxis::Gflops);
+    plot.setReference("FMA peak (estimate)", 358, PerformancePlot::YAxis::Gflops);
+    QCustomPlot* cp = plot.customPlot();
+    cp->replot();
+    double bestY = cp->yAxis->coordToPixel(15);
+    int labels = 0;
+    for (int i = 0; i < cp->itemCount(); ++i) {
+      auto* text = qobject_cast<QCPItemText*>(cp->item(i));
+      if (!text || !text->text().startsWith(QString::fromUtf8("↑"))) continue;
+      ++labels;
+      QVERIFY2(text->bottom->pixelPosition().y() < bestY - 3,
+               qPrintable(QString("%1 ends at y %2, the best point is at %3")
+                              .arg(text->text())
+                              .arg(text->bottom->pixelPosition().y())
+                              .arg(bestY)));
+    }
+    QCOMPARE(labels, 3);
+  }
+
   // The y axis scales to the points (not to 0..1 nor to a far reference line); a single point
   // too (QCustomPlot's own rescale kept the axes' old width around it: -4 to 6).
   void theAxesFollowTheData() {
