@@ -207,8 +207,11 @@ void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, con
   // An empty plot already shows the unit a search of this program will plot (GB/s for asum).
   arith::Env given;
   QString ignored;
-  if (program_ && !isRunning() && plot_->pointCount() == 0 && sizes_->values(given, &ignored))
-    plot_->setAxes(plot_->xAxis(), unitOf(program_->program, given));
+  if (program_ && !isRunning() && plot_->pointCount() == 0 && sizes_->values(given, &ignored)) {
+    // Only a change redraws the plot (tens of milliseconds of every load otherwise).
+    PerformancePlot::YAxis unit = unitOf(program_->program, given);
+    if (unit != plot_->yAxis()) plot_->setAxes(plot_->xAxis(), unit);
+  }
   updateButtons();
 }
 
