@@ -201,13 +201,16 @@ void SearchPanel::setProgram(std::shared_ptr<const rewrite::TypedProgram> p, con
   // A kernel loaded from the plot starts from the searched program specialised to the sizes:
   // the next search still starts from the searched program itself.
   if (problem_ && p && (p == problem_->start || p == loadedStart_)) return;
+  // A search starts from the derivation's start, the same after each rewrite: only another one
+  // (an example, a file, an edit) is counted for its unit.
+  bool another = p != program_;
   program_ = std::move(p);
   label_ = label;
   sizes_->setProgram(program_);
   // An empty plot already shows the unit a search of this program will plot (GB/s for asum).
   arith::Env given;
   QString ignored;
-  if (program_ && !isRunning() && plot_->pointCount() == 0 && sizes_->values(given, &ignored)) {
+  if (another && program_ && !isRunning() && plot_->pointCount() == 0 && sizes_->values(given, &ignored)) {
     // Only a change redraws the plot (tens of milliseconds of every load otherwise).
     PerformancePlot::YAxis unit = unitOf(program_->program, given);
     if (unit != plot_->yAxis()) plot_->setAxes(plot_->xAxis(), unit);
