@@ -108,6 +108,10 @@ EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program&
       rep.sizes.push_back(env);
       return rep;
     }
+    // A result of one value and an array of that one value are the same program result: a kernel
+    // writes either to a buffer of one element (mdhom-to-map-reduce makes md_dot's value so).
+    if (!expected.isArray() && actual.isArray() && actual.size() == 1) actual = actual.at(0);
+    if (!actual.isArray() && expected.isArray() && expected.size() == 1) expected = expected.at(0);
     interp::Comparison cmp = interp::approxEqual(actual, expected, opts.relTol, opts.absTol);
     rep.sizes.push_back(env);
     ++rep.runs;

@@ -32,7 +32,8 @@ struct EquivalenceReport {
 
 // Runs both programs on the same inputs. The inputs are generated for `after`; `before` gets the
 // sizes its input types imply for them (so a rewrite may rename or re-express sizes, as
-// size-multiple does). Not equal when results differ or `after` fails where `before` runs.
+// size-multiple does). Not equal when results differ or `after` fails where `before` runs. A
+// result of one value equals an array of that one value (the buffer a kernel writes either to).
 EquivalenceReport checkEquivalence(const ir::Program& before, const ir::Program& after,
                                    const EquivalenceOptions& opts = {});
 

@@ -603,7 +603,13 @@ fun f(x: [float]8*N) =
     {"mdhom-to-map-reduce", R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "",
      R"(fun f(A: [[float]8]4*N, v: [float]8) =
   join o map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, v))) $ A)",
-     R"(fun f(x: [float]8*N, y: [float]8*N) = md_hom(mult, (add)) $ pair_vv(x, y))", "0", "", R"(reduces every dimension)"},
+     R"(fun f(A: [[float]8]4*N, y: [float]8) = map(fun(r => md_hom(mult, (add)) $ pair_vv(r, y))) $ A)", "0.0.0.0", "",
+     R"(reduces every dimension)"},
+    // md_dot, as the program's result: the reduction's array of one element.
+    {"mdhom-to-map-reduce", R"(fun f(x: [float]8*N, y: [float]8*N) = md_hom(mult, (add)) $ pair_vv(x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  reduce(add, 0.0f) o map(mult) $ zip(x, y))",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (add, ++)) $ pair_mv(A, v))", "0", "", R"(outside the ++ dimension 2)"},
     {"mdhom-to-map-reduce", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B))", "0", "",
      R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
   map(fun(rowA => join o map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)",

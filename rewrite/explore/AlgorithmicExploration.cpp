@@ -8,6 +8,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "rewrite/explore/MdHomStarts.h"
 #include "rewrite/explore/ResultStore.h"
 
 namespace lift::explore {
@@ -128,10 +129,14 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     ++stats.kept;
   };
 
-  Node root{problem.start, {}, hex64(ir::structuralHash(problem.start->program))};
-  seen.insert(root.hash);
-  emit(root, 0);
-  std::vector<Node> level = {root};
+  // The roots: the program, or for a program with md_homs the nests they mean (MdHomStarts.h).
+  std::vector<Node> level;
+  for (MdHomStart& start : mdHomStarts(*problem.start))
+    level.push_back(
+        {start.program, std::move(start.steps), hex64(ir::structuralHash(start.program->program))});
+  if (level.empty()) level.push_back({problem.start, {}, hex64(ir::structuralHash(problem.start->program))});
+  for (const Node& root : level)
+    if (seen.insert(root.hash).second) emit(root, 0);
 
   rewrite::EnumerateOptions eo;
   eo.includeMacros = true;

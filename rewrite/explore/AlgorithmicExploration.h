@@ -1,4 +1,5 @@
-// The seeds' first phase: algorithmic exploration. From the high-level program, every
+// The seeds' first phase: algorithmic exploration. From the high-level program (for a program
+// with md_homs: from the nests of map and reduce they mean, MdHomStarts.h), every
 // algorithmic rewrite (macro rules such as register blocking and tiling included) is applied,
 // breadth first, to a depth limit; programs are deduplicated by structural hash; the heuristics
 // (Heuristics.h) drop derivations that repeat a rule and programs that nest too deeply or keep
