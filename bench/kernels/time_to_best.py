@@ -2,7 +2,7 @@
 """Time-to-best of the searches in result stores (docs/PERFORMANCE.md, "Exploration").
 
 For every search: kernels evaluated, valid, the best GFLOP/s (or GB/s) it found, and the
-seconds it took to reach 50 %, 90 % and 100 % of the best any search of the same problem
+seconds it took to reach 50 %, 90 %, 95 % and 100 % of the best any search of the same problem
 (program, sizes, device) found, and to pass a reference figure (e.g. CLBlast's) if given.
 
 usage: time_to_best.py STORE... [--reference GFLOPS]
@@ -41,9 +41,9 @@ def main(argv):
         for t, status, gf, gb in s["rows"]:
             if status == "ok":
                 best[key] = max(best[key], gf if s["gflops"] else gb)
-    print("| program | sizes | strategy | seed | kernels | valid | best | to 50 % | to 90 % | to best |"
+    print("| program | sizes | strategy | seed | kernels | valid | best | to 50 % | to 90 % | to 95 % | to best |"
           + (" to reference |" if reference else ""))
-    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|" if reference else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if reference else ""))
     for s in searches:
         key = (s["program"], s["sizes"], s["device"])
         top = best[key]
@@ -53,16 +53,16 @@ def main(argv):
                 continue
             v = gf if s["gflops"] else gb
             mine = max(mine, v)
-            for name, frac in (("50", 0.5), ("90", 0.9), ("100", 0.999)):
+            for name, frac in (("50", 0.5), ("90", 0.9), ("95", 0.95), ("100", 0.999)):
                 if name not in firsts and v >= frac * top:
                     firsts[name] = t
             if reference and "ref" not in firsts and v > reference:
                 firsts["ref"] = t
         unit = "GFLOP/s" if s["gflops"] else "GB/s"
-        fmt = lambda k: f"{firsts[k]:.0f} s" if k in firsts else "-"
+        fmt = lambda k: f"{firsts[k]:.1f} s" if k in firsts else "-"
         valid = sum(1 for r in s["rows"] if r[1] == "ok")
         line = (f"| {os.path.basename(s['program'])} | {s['sizes']} | {s['strategy']} | {s['seed']} | {len(s['rows'])} | {valid} | "
-                f"{mine:.1f} {unit} | {fmt('50')} | {fmt('90')} | {fmt('100')} |")
+                f"{mine:.1f} {unit} | {fmt('50')} | {fmt('90')} | {fmt('95')} | {fmt('100')} |")
         if reference:
             line += f" {fmt('ref')} |"
         print(line)
