@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "codegen/KernelGenerator.h"
+#include "codegen/TemporaryStorage.h"
+#include "codegen/Unrolling.h"
 
 namespace lift::codegen {
 
@@ -27,8 +29,12 @@ void KernelGenerator::scan(const ir::PatternNode& p, Arg& init, Arg& arr, const 
   produceArg(init, acc, site);
   sync_.endIteration(beforeInit, site);
   // Each iteration first stores the accumulator as element i, then updates it (EmitReduce.cpp).
+  // Unrolled, as reduceSeq, when the input or the result is a private array, so that its
+  // elements become registers.
+  bool unroll =
+      shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, dest), opts_.unrolling);
   accumulate(
-      p, acc, av, n, ctx_.sequentialForm(n, false), site,
+      p, acc, av, n, ctx_.sequentialForm(n, unroll), site,
       [&](arith::Expr i) { copyValue(acc, view::access(dest, i), site); },
       [&] { return storage_.allocate(accT, AddressSpace::Private, site, false, "acc"); });
 }

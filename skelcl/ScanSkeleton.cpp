@@ -53,6 +53,36 @@ std::string tileScanProgram(const UserFunction& f, const std::string& identity) 
       f.liftText(), f.returnType, f.name, ScanSkeleton::kWorkGroup, identity, workGroupScanText(f, identity));
 }
 
+std::string vectorTileTotalsProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format(
+      "size G;\n{0}\nfun skelcl_scan_totals(x: [{1}]G*{3}) =\n"
+      "  join o mapWrg0(\n"
+      "    join o toGlobal(mapLcl0(mapSeq(id))) o split(1) o\n"
+      "    iterate{4}(join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {5})) o split(2)) o\n"
+      "    join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {5}) o asScalar o toPrivate(mapSeq(id))) o\n"
+      "      split({6}) o asVector{7}\n"
+      "  ) o split({3}) $ x\n",
+      f.liftText(), f.returnType, f.name, ScanSkeleton::kTile, ScanSkeleton::kWorkGroupLog2, identity,
+      ScanSkeleton::kVectorsPerItem, ScanSkeleton::kVectorWidth);
+}
+
+std::string vectorTileScanProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format(
+      "size G;\n{0}\nfun skelcl_scan(offsets: [{1}]G, x: [{1}]G*{3}) =\n"
+      "  join o mapWrg0(fun(p =>\n"
+      "    fun(xs =>\n"
+      "      join o mapLcl0(fun(q =>\n"
+      "        asScalar o toGlobal(mapSeq(id)) o asVector{7} o\n"
+      "          toPrivate(scanSeq({2}, {2}(get(0, p), get(0, q)))) o asScalar $ get(1, q))) $\n"
+      "        zip({5} o\n"
+      "          join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq({2}, {4}) o asScalar) $ xs,\n"
+      "          xs)\n"
+      "    ) $ toPrivate(mapLcl0(mapSeq(id))) o split({6}) o asVector{7} $ get(1, p)\n"
+      "  )) $ zip(offsets, split({3}) $ x)\n",
+      f.liftText(), f.returnType, f.name, ScanSkeleton::kTile, identity, workGroupScanText(f, identity),
+      ScanSkeleton::kVectorsPerItem, ScanSkeleton::kVectorWidth);
+}
+
 ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
                            const std::string& identity)
     : what_(what), type_(type), operator_(what, type, identity) {
@@ -61,8 +91,10 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
   const std::string z = operator_.identityLiteral();
   chunks_.totals = std::make_unique<SkeletonKernel>(reduceProgram(function_, z), what);
   chunks_.scan = std::make_unique<SkeletonKernel>(chunkScanProgram(function_), what);
-  workGroups_.totals = std::make_unique<SkeletonKernel>(tileTotalsProgram(function_, z), what);
-  workGroups_.scan = std::make_unique<SkeletonKernel>(tileScanProgram(function_, z), what);
+  workGroups_.totals = std::make_unique<SkeletonKernel>(vectorTileTotalsProgram(function_, z), what);
+  workGroups_.scan = std::make_unique<SkeletonKernel>(vectorTileScanProgram(function_, z), what);
+  workGroups_.totalsTotal = std::make_unique<SkeletonKernel>(tileTotalsProgram(function_, z), what);
+  workGroups_.totalsScan = std::make_unique<SkeletonKernel>(tileScanProgram(function_, z), what);
   operator_.setFunction(chunks_.totals->program().userFuns.front());
 }
 
@@ -92,32 +124,47 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   DeviceSet& devices = *in.devices();
   const std::vector<Part>& parts = in.parts();
   const bool copies = d.kind() == Distribution::Kind::Copy;
+  // Each part starts from the fold of the parts before it, unless it is the only one or a copy.
+  const bool carries = !copies && parts.size() > 1;
   const size_t bytes = runtime::sizeOf(type_);
   auto size = [](size_t v) { return static_cast<int64_t>(v); };
 
   // Each part as G chunks of C elements (padded with the identity), and the chunks' totals. In
-  // work-groups a chunk is a tile of kWorkGroup*E elements.
+  // work-groups a chunk is a tile of kTile elements, and the G tiles' totals are padded with
+  // the identity to kWorkGroup*E (a tile of the scalar work-group programs, which scan them).
   struct Chunking {
     ScanForm form = ScanForm::Chunks;
     size_t count = 0, chunks = 0, chunk = 0;
     cl::Buffer input, totals;
     arith::Env sizes;
+    // Work-groups only: the totals' length kWorkGroup*E, their total, the part's carry (the
+    // fold of the parts before it) and the tiles' offsets.
+    arith::Env totalSizes;
+    size_t paddedTotals = 0;
+    cl::Buffer total, carry, offsets;
   };
   std::vector<Chunking> chunking(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
-    // Every copy is chunked as the first, whose totals it shares.
+    // Every copy is chunked as the first, whose totals it shares in chunks.
     c.form = copies && i > 0 ? chunking[0].form : formOn(ctx.device().info());
-    const size_t item = c.form == ScanForm::WorkGroups ? kWorkGroup : 1;  // a chunk is item*E elements
+    const bool tiles = c.form == ScanForm::WorkGroups;
     c.count = p.rows() * in.rowLength();
-    c.chunks = std::min((c.count + item - 1) / item, kMaxChunks);
-    const size_t perItem = (c.count + c.chunks * item - 1) / (c.chunks * item);
-    c.chunk = item * perItem;
-    c.chunks = (c.count + c.chunk - 1) / c.chunk;
-    c.sizes = c.form == ScanForm::WorkGroups ? arith::Env{{"G", size(c.chunks)}, {"E", size(perItem)}}
-                                             : arith::Env{{"G", size(c.chunks)}, {"C", size(c.chunk)}};
+    if (tiles) {
+      c.chunk = kTile;
+      c.chunks = (c.count + kTile - 1) / kTile;
+      const size_t perItem = (c.chunks + kWorkGroup - 1) / kWorkGroup;
+      c.paddedTotals = kWorkGroup * perItem;
+      c.sizes = arith::Env{{"G", size(c.chunks)}};
+      c.totalSizes = arith::Env{{"G", 1}, {"E", size(perItem)}};
+    } else {
+      c.chunks = std::min(c.count, kMaxChunks);
+      c.chunk = (c.count + c.chunks - 1) / c.chunks;
+      c.chunks = (c.count + c.chunk - 1) / c.chunk;
+      c.sizes = arith::Env{{"G", size(c.chunks)}, {"C", size(c.chunk)}};
+    }
     c.input = in.buffer(i);
     devices.guarded(p.device, "allocating the chunks of " + what_, [&] {
       if (c.chunks * c.chunk != c.count) {
@@ -126,18 +173,42 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
         operator_.fillWithIdentity(ctx.queue(), c.input, c.count * bytes,
                                    (c.chunks * c.chunk - c.count) * bytes);
       }
-      c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
+      if (tiles) {
+        c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.paddedTotals * bytes);
+        operator_.fillWithIdentity(ctx.queue(), c.totals, c.chunks * bytes,
+                                   (c.paddedTotals - c.chunks) * bytes);
+        c.offsets = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.paddedTotals * bytes);
+        c.carry = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
+        if (carries) c.total = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
+      } else {
+        c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
+      }
     });
-    if (copies && i > 0) continue;  // every copy has the first one's totals
+    if (!tiles && copies && i > 0) continue;  // every copy has the first one's totals
     programs(c.form).totals->enqueue(devices, p.device, {c.input, c.totals}, c.sizes);
+    if (tiles && carries)
+      workGroups_.totalsTotal->enqueue(devices, p.device, {c.totals, c.total}, c.totalSizes);
   }
 
-  // The offsets: the exclusive scan of all chunks' totals, part after part. Device data is
-  // packed (`bytes` per element); a slot holds one element at its start.
+  // On the host, part after part: in chunks, the offsets (the exclusive scan of all chunks'
+  // totals); in work-groups, the part's carry (the fold of the parts' totals before it; the
+  // identity for a single part or a copy, whose tiles' offsets the device scans itself). Device
+  // data is packed (`bytes` per element); a slot holds one element at its start.
   cfun::Scalar running = operator_.identity();
   std::vector<std::vector<std::byte>> offsets(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     Chunking& c = chunking[i];
+    if (c.form == ScanForm::WorkGroups) {
+      offsets[i].resize(bytes);
+      std::memcpy(offsets[i].data(), &running, bytes);
+      if (!carries) continue;
+      cfun::Scalar t{};
+      devices.guarded(parts[i].device, "reading the part total of " + what_, [&] {
+        devices.context(parts[i].device).queue().enqueueReadBuffer(c.total, CL_TRUE, 0, bytes, &t);
+      });
+      running = operator_.combine(running, t);
+      continue;
+    }
     if (copies && i > 0) {
       offsets[i] = offsets[0];
       continue;
@@ -157,18 +228,26 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     }
   }
 
-  // Each chunk scanned from its offset, into the output (through a padded buffer if needed).
+  // Each chunk scanned from its offset, into the output (through a padded buffer if needed). In
+  // work-groups the offsets are the device's scan of the tiles' totals from the carry.
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
-    cl::Buffer offsetBuffer, result = out.buffer(i);
+    const bool tiles = c.form == ScanForm::WorkGroups;
+    cl::Buffer offsetBuffer = c.offsets, result = out.buffer(i);
     devices.guarded(p.device, "uploading the chunk offsets of " + what_, [&] {
-      offsetBuffer = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
-      ctx.queue().enqueueWriteBuffer(offsetBuffer, CL_FALSE, 0, c.chunks * bytes, offsets[i].data());
+      if (tiles) {
+        ctx.queue().enqueueWriteBuffer(c.carry, CL_FALSE, 0, bytes, offsets[i].data());
+      } else {
+        offsetBuffer = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
+        ctx.queue().enqueueWriteBuffer(offsetBuffer, CL_FALSE, 0, c.chunks * bytes, offsets[i].data());
+      }
       if (c.chunks * c.chunk != c.count)
         result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * c.chunk * bytes);
     });
+    if (tiles)
+      workGroups_.totalsScan->enqueue(devices, p.device, {c.carry, c.totals, c.offsets}, c.totalSizes);
     programs(c.form).scan->enqueue(devices, p.device, {offsetBuffer, c.input, result}, c.sizes);
     if (c.chunks * c.chunk != c.count)
       devices.guarded(p.device, "copying the result of " + what_,

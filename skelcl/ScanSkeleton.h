@@ -1,22 +1,27 @@
 // ScanSkeleton: the untyped implementation of Scan — the exclusive prefix scan of a vector with an
 // associative user function and its identity (element i combines the identity with the elements
 // before i). Each device scans its own part in the work-efficient way of rule
-// scan-split-chunks, in one of two forms (ScanForm), each two programs: the first sums each
-// chunk or tile; the host scans the totals of every device's chunks in order (the devices'
-// parts combined: each chunk's offset is the fold of everything before it, on earlier devices
-// too); the second scans each chunk from its offset.
+// scan-split-chunks, in one of two forms (ScanForm): the first program sums each chunk or
+// tile; each chunk's offset is the fold of everything before it, on earlier devices too; the
+// second program scans each chunk from its offset.
 //   - Chunks: G chunks of C elements, one work-item each: `join o mapGlb0(toGlobal(mapSeq(id))
-//     o reduceSeq(f, z)) o split(C)` sums them, `join o mapGlb0(fun(p => scanSeq(f, get(0, p))
+//     o reduceSeq(f, z)) o split(C)` sums them, the host scans the totals of every device's
+//     chunks in order, `join o mapGlb0(fun(p => scanSeq(f, get(0, p))
 //     $ get(1, p))) $ zip(offsets, split(C) $ x)` scans them.
-//   - WorkGroups: G tiles of kWorkGroup*E elements, one work-group of kWorkGroup work-items a
-//     tile, each work-item E consecutive elements. The totals: every work-item sums its
-//     elements, then the work-group halves the kWorkGroup sums in local memory. The scan: the
-//     work-items sum their elements again, the work-group scans those sums in local memory
-//     (Hillis and Steele's scan written in Lift's patterns: the sums shifted right behind the
-//     identity, then log2(kWorkGroup) rounds in which element i becomes f(r[i - d], r[i]) for
-//     d = 1, 2, 4, ..., r[i - d] read through pad(d, 0, identity) where i < d), and each
-//     work-item scans its elements (scanSeq) from the tile's offset combined with its sum's
-//     scan.
+//   - WorkGroups: G tiles of kTile elements, one work-group of kWorkGroup work-items a tile,
+//     each work-item kVectorsPerItem vectors of kVectorWidth consecutive elements, read with
+//     vector loads into private memory (neighbouring work-items read neighbouring vectors:
+//     coalesced), then summed in registers. The totals: the work-group halves the work-items'
+//     sums in local memory. The scan: the work-group scans those sums in local memory (Hillis
+//     and Steele's scan written in Lift's patterns: the sums shifted right behind the identity,
+//     then log2(kWorkGroup) rounds in which element i becomes f(r[i - d], r[i]) for d = 1, 2,
+//     4, ..., r[i - d] read through pad(d, 0, identity) where i < d), and each work-item scans
+//     its registers (scanSeq) from the tile's offset combined with its sum's scan and stores
+//     them as vectors. The tiles' offsets never leave the device: one work-group scans the G
+//     totals (padded with the identity to kWorkGroup*E, E consecutive totals a work-item, the
+//     same local-memory scan) from the part's carry, the fold of the parts before it, which
+//     the host makes from each part's total (that work-group's reduction of the totals) when
+//     there are several parts: four kernels and no host round trip on one device.
 // A part that is not G chunks long is padded with the identity on the device. The output has
 // the input's distribution (single, copy or block; a copy is scanned on every device from the
 // first device's totals).
@@ -57,16 +62,23 @@ class ScanSkeleton {
   const SkeletonKernel& kernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).scan; }
   const SkeletonKernel& totalsKernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).totals; }
   const UserFunction& userFunction() const { return function_; }
-  // At most this many chunks or tiles on each device.
+  // At most this many chunks on each device (tiles: as many as the part needs).
   static constexpr size_t kMaxChunks = 1024;
   // Work-items of a tile's work-group (a power of two: the totals halve it kWorkGroupLog2 times).
   static constexpr size_t kWorkGroup = 256;
   static constexpr int kWorkGroupLog2 = 8;
   static_assert(kWorkGroup == size_t(1) << kWorkGroupLog2);
+  // A work-item's share of a tile in work-groups: kVectorsPerItem vectors of kVectorWidth.
+  static constexpr size_t kVectorWidth = 4;
+  static constexpr size_t kVectorsPerItem = 4;
+  static constexpr size_t kTile = kWorkGroup * kVectorWidth * kVectorsPerItem;
 
  private:
   struct Programs {
     std::unique_ptr<SkeletonKernel> totals, scan;
+    // Work-groups only: the total of the tiles' totals (a part's, for the carries) and their
+    // scan from the carry (the tiles' offsets), by one work-group.
+    std::unique_ptr<SkeletonKernel> totalsTotal, totalsScan;
   };
   const Programs& programs(ScanForm f) const { return f == ScanForm::WorkGroups ? workGroups_ : chunks_; }
 
@@ -80,8 +92,12 @@ class ScanSkeleton {
 
 // The .lift programs (exposed for tests and documentation; `identity` as a .lift literal): in
 // chunks, the one that scans the chunks from their offsets (the totals are Reduce's program);
-// in work-groups, the ones that sum the tiles and that scan them from their offsets.
+// in work-groups, the ones that sum the tiles of kTile elements and that scan them from their
+// offsets (vector loads and stores), and the ones that sum G tiles of kWorkGroup*E elements
+// and scan them from their offsets, E consecutive scalars a work-item (the tiles' totals).
 std::string chunkScanProgram(const UserFunction& f);
+std::string vectorTileTotalsProgram(const UserFunction& f, const std::string& identity);
+std::string vectorTileScanProgram(const UserFunction& f, const std::string& identity);
 std::string tileTotalsProgram(const UserFunction& f, const std::string& identity);
 std::string tileScanProgram(const UserFunction& f, const std::string& identity);
 // The work-group's exclusive scan of its kWorkGroup sums in local memory (Hillis and Steele),

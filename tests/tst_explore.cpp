@@ -841,6 +841,42 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
              QString::fromStdString(s.best[0].programHash));
   }
 
+  // prefix_sum also has the work-group mapping (rule scan-work-groups: coalesced tiles of 256
+  // work-items, their sums scanned in local memory), one template per program that is one scan,
+  // whose candidates run valid on the CPU device at each of its vector counts.
+  void scansMapToWorkGroups() {
+    SearchProblem problem = SearchProblem::make(
+        lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/prefix_sum.lift"), {{"N", 8192}});
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so;
+    so.algorithmic.maxSeconds = 30;
+    TemplateSpace space = buildTemplateSpace(ctx, so);
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    int valid = 0;
+    for (auto& t : space.templates) {
+      if (t->mapping != "scan-work-groups") continue;
+      const Tunable* v = nullptr;
+      for (const Tunable& tu : t->tunables)
+        if (tu.name == "v") v = &tu;
+      QVERIFY(v && !v->values.empty());
+      for (int64_t value : v->values) {
+        Assignment a = t->defaults();
+        a["v"] = value;
+        std::optional<Candidate> c = instantiate(problem, t, a, nullptr);
+        QVERIFY(c);
+        QCOMPARE(codegen::compileProgram(c->program->program).stages.size(), size_t(3));
+        codegen::EvaluationRequest req;
+        req.sizes = {{"N", 8192}};
+        req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+        codegen::Evaluation e = codegen::evaluate(c->program->program, req, runner);
+        QVERIFY2(e.validated(), e.summary().c_str());
+        ++valid;
+      }
+    }
+    QVERIFY(valid > 0);
+  }
+
   // The evolution's first candidates cover every OpenCL mapping of the space once (the tree
   // mapping of a reduction among them), before the tournament narrows the search.
   void evolutionStartsWithEveryMapping() {

@@ -56,6 +56,8 @@ const char* kSeeds[] = {
     "scatter(reorderStride(2)) o gather(reorderStride(2)) $ x",
     "fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(add, 0.0f) o mapSeq(mult) $ zip(x, y)",
     "fun f(x: [float]8*N) = map(fun(v => add(v, sq(v)))) $ x",
+    // the work-group scan (tiles of 1024 elements at least).
+    "fun f(x: [float]1024*N) = scan(add, 0.0f) $ x",
     // scans: the chunked decomposition and its lowering, also of a scan fed by a map.
     "fun f(x: [float]8*N) = map(neg) o scan(add, 0.0f) $ x",
     "fun f(x: [float]8*N) = scan(add, 0.0f) o map(sq) $ x",

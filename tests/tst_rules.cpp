@@ -109,6 +109,72 @@ const Example kExamples[] = {
   join o map(fun(p => scan(add, get(0, p)) $ get(1, p))) $
     zip(scan(add, 0.0f) o join o map(reduce(add, 0.0f)) o split(4) $ x, split(4) $ x))",
      R"(fun f(x: [float]8*N) = scan(add, 1.0f) $ x)", "0", "n=4", R"(identity)"},
+    {"scan-work-groups", R"(fun f(x: [float]1024*N) = scan(add, 0.0f) $ x)", "0", "v=1",
+     R"(fun f(x: [float]1024*N) =
+  join o mapWrg0(fun(p =>
+    fun(xs =>
+      join o mapLcl0(fun(q =>
+        asScalar o toGlobal(mapSeq(id)) o asVector(4) o toPrivate(
+          scanSeq(add, add(get(0, p), get(0, q)))
+        ) o asScalar $ get(1, q)
+      )) $ zip(
+        fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 128) o pad(128, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 64) o pad(64, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 32) o pad(32, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 16) o pad(16, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 8) o pad(8, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 4) o pad(4, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 2) o pad(2, 0, 0.0f) $ r,
+            r
+          )
+        ) o fun(r =>
+          toLocal(mapLcl0(fun(a => add(get(0, a), get(1, a))))) $ zip(
+            get(0) o slide(256, 1) o pad(1, 0, 0.0f) $ r,
+            r
+          )
+        ) o get(0) o slide(256, 1) o pad(1, 0, 0.0f) o join o mapLcl0(
+          toLocal(mapSeq(id)) o reduceSeq(add, 0.0f) o asScalar
+        ) $ xs,
+        xs
+      )
+    ) o toPrivate(mapLcl0(mapSeq(id))) o split(1) o asVector(4) $ get(1, p)
+  )) $ zip(
+    scanSeq(add, 0.0f) o join o mapWrg0(
+      join o toGlobal(mapLcl0(mapSeq(id))) o split(1) o iterate(8,
+        join o mapLcl0(toLocal(mapSeq(id)) o reduceSeq(add, 0.0f)) o split(2)
+      ) o join o mapLcl0(
+        toLocal(mapSeq(id)) o reduceSeq(add, 0.0f) o asScalar o toPrivate(mapSeq(id))
+      ) o split(1) o asVector(4)
+    ) o split(1024) $ x,
+    split(1024) $ x
+  ))",
+     R"(fun f(x: [float]1000*N) = scan(add, 0.0f) $ x)", "0", "v=1", R"(does not provably divide)"},
     {"partred-to-reduce", R"(fun f(x: [float]8*N) = join o map(fun(c => partRed(add, 0.0f, 4) $ c)) o split(4) $ x)", "0.1.0.0.0", "",
      R"(fun f(x: [float]8*N) =
   join o map(reduce(add, 0.0f)) o split(4) $ x)",

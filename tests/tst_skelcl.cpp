@@ -292,7 +292,8 @@ class TestSkelCL : public QObject {
   // the devices' parts): an associative function that is not commutative — the composition of
   // affine maps x -> m*x + c modulo 16, packed as 16*m + c, identity 16 (m = 1, c = 0) — against
   // a sequential scan on the host, at sizes below, at and above a work-group's 256 elements and
-  // with several elements a work-item (more than 1024 tiles of 256), in both forms.
+  // with several elements a work-item (more than 1024 chunks; in work-groups more than 256 tiles
+  // of 4096, so that each work-item of the totals' scan has two), in both forms.
   void scanCombinesInOrder() {
     const char* compose =
         "int func(int a, int b) { return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % "
@@ -302,7 +303,8 @@ class TestSkelCL : public QObject {
     };
     Scan<int32_t(int32_t)> scan(compose, "16");
     for (ScanForm form : {ScanForm::Chunks, ScanForm::WorkGroups})
-      for (size_t n : {size_t(1), size_t(255), size_t(256), size_t(257), size_t(4099), size_t(300007)})
+      for (size_t n :
+           {size_t(1), size_t(255), size_t(256), size_t(257), size_t(4099), size_t(300007), size_t(1052675)})
         for (const Distribution& d : kDistributions) {
           if (d.kind() == Distribution::Kind::Overlap) continue;
           scan.setForm(form);

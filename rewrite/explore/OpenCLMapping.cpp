@@ -594,6 +594,30 @@ std::optional<OpenCLMapping> combineTreeVariant(const rewrite::TypedProgram& p, 
   return v;
 }
 
+// A program that is one scan (nothing else to map) has the mapping "scan-work-groups": the scan
+// in work-groups (rule scan-work-groups, three kernels: the tiles' totals, their scan, each
+// tile scanned from its offset, 256 work-items a tile reading and writing coalesced), its
+// tunable "v" the vectors of 4 elements each work-item reads (the values with which the rule
+// applies and the kernels pass the lowering check).
+std::optional<OpenCLMapping> workGroupScanMapping(const rewrite::TypedProgram& p, const Sites& sites,
+                                                  const MappingOptions& options) {
+  if (!options.workGroups || !sites.maps.empty() || !sites.reduces.empty() || sites.scans.size() != 1)
+    return std::nullopt;
+  const rewrite::RuleRegistry& reg = rewrite::RuleRegistry::instance();
+  OpenCLMapping m;
+  m.name = "scan-work-groups";
+  m.workGroups = true;
+  RewriteStep step{&reg.get("scan-work-groups"), sites.scans.front(), {}};
+  step.params.set("v", "$v");
+  m.steps.push_back(step);
+  std::vector<int64_t> good;
+  for (int64_t v : {4, 2, 8, 1})
+    if (lowered(p, m.steps, {{"v", v}})) good.push_back(v);
+  if (good.empty()) return std::nullopt;
+  m.tunables.push_back({"v", "vectors of 4 elements a work-item of the work-group scan", good, false});
+  return m;
+}
+
 }  // namespace
 
 std::vector<int> launchDims(const OpenCLMapping& m) {
@@ -642,6 +666,7 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
       if (combined) out.push_back(std::move(*combined));
     }
   }
+  if (std::optional<OpenCLMapping> scan = workGroupScanMapping(p, sites, options)) out.push_back(std::move(*scan));
   return out;
 }
 

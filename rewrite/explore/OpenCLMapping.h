@@ -15,7 +15,10 @@
 // the first one's per-work-item or per-work-group results with the program's top-level
 // reduction (codegen/KernelSplit.h), has a variant "<mapping>-combine" where that reduction is
 // one work-group's tree instead of one work-item's loop (001 section 3's second kernel); its
-// number of work-items is the tunable "combine". The result is a list of rewrite steps
+// number of work-items is the tunable "combine". A program that is one scan has the mapping
+// "scan-work-groups" (rule scan-work-groups: tiles of 256 work-items read and written coalesced,
+// the work-items' sums scanned in local memory), its tunable "v" the vectors of 4 elements a
+// work-item reads, next to the chunked scan's mappings. The result is a list of rewrite steps
 // (map-to-glb@LOC:dim=1, ...) that lowers the program, so the lowering is part of the derivation.
 #pragma once
 
