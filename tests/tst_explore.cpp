@@ -7,6 +7,7 @@
 // examples are searched from their nests of map and reduce.
 #include <QtTest/QtTest>
 
+#include <fmt/format.h>
 #include <QTemporaryDir>
 #include <atomic>
 #include <map>
@@ -875,6 +876,30 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
       }
     }
     QVERIFY(valid > 0);
+  }
+
+  // The work-group scan (rule scan-work-groups) of tiles of 1024v elements runs valid on the CPU
+  // device against the interpreter at one, three and five tiles of 4096, for each v.
+  void workGroupScanRunsAtSeveralSizes() {
+    rewrite::TypedProgram p = rewrite::TypedProgram::check(
+        lang::parseProgram("size N = 3;\nuserfun add(float x, float y) -> float { return x + y; }\n"
+                           "fun f(x: [float]4096*N) = scan(add, 0.0f) $ x\n",
+                           "scan.lift"));
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    for (int v : {1, 2, 4}) {
+      auto lowered = replaySteps(p, {rewrite::RewriteStep::parse(fmt::format("scan-work-groups@0:v={}", v))});
+      QVERIFY(lowered);
+      for (int64_t n : {1, 3, 5}) {
+        codegen::EvaluationRequest req;
+        req.sizes = {{"N", n}};
+        req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+        req.run.repetitions = 1;
+        req.seed = static_cast<uint64_t>(n);
+        codegen::Evaluation e = codegen::evaluate(lowered->program, req, runner);
+        QVERIFY2(e.validated(), fmt::format("v={} N={}: {}", v, n, e.summary()).c_str());
+        QCOMPARE(e.program->stages.size(), size_t(3));
+      }
+    }
   }
 
   // The evolution's first candidates cover every OpenCL mapping of the space once (the tree

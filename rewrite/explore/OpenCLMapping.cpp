@@ -666,7 +666,8 @@ std::vector<OpenCLMapping> openclMappings(const rewrite::TypedProgram& p, const 
       if (combined) out.push_back(std::move(*combined));
     }
   }
-  if (std::optional<OpenCLMapping> scan = workGroupScanMapping(p, sites, options)) out.push_back(std::move(*scan));
+  if (std::optional<OpenCLMapping> scan = workGroupScanMapping(p, sites, options))
+    out.push_back(std::move(*scan));
   return out;
 }
 

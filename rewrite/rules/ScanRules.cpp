@@ -97,8 +97,8 @@ Callable workGroupScan(const Fun& f, const std::string& z) {
 // A work-item's sum of its vectors' elements, stored in local memory; `load`: the vectors are
 // first read (vector loads) into its private memory.
 Callable itemSum(const Fun& f, const Expr& z, bool load) {
-  std::vector<Callable> chain{ir::toLocal(ir::mapSeq(ir::id())), ir::reduceSeq(m::freshCopy(f), m::freshCopy(z)),
-                              ir::asScalar()};
+  std::vector<Callable> chain{ir::toLocal(ir::mapSeq(ir::id())),
+                              ir::reduceSeq(m::freshCopy(f), m::freshCopy(z)), ir::asScalar()};
   if (load) chain.push_back(ir::toPrivate(ir::mapSeq(ir::id())));
   return ir::compose(chain);
 }
