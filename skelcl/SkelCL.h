@@ -5,6 +5,8 @@
 #include "skelcl/DeviceError.h"
 #include "skelcl/DeviceSet.h"
 #include "skelcl/Distribution.h"
+#include "skelcl/IndexMap.h"
+#include "skelcl/IndexMatrix.h"
 #include "skelcl/Map.h"
 #include "skelcl/Matrix.h"
 #include "skelcl/Reduce.h"

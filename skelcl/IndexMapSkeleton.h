@@ -1,0 +1,40 @@
+// IndexMapSkeleton: the untyped implementation of Map over an IndexMatrix — a user function of
+// an element's row and column applied at every index, giving a matrix. Its program is
+// `mapGlb1(fun(r => mapGlb0(fun(c => f(r, c))) $ columns)) $ rows` over the numbers of the rows
+// a device computes and of the columns (two int vectors uploaded per device, rows + columns
+// ints where a stored index matrix would be rows * columns): one work-item per element.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "skelcl/ContainerStorage.h"
+#include "skelcl/IndexMatrix.h"
+#include "skelcl/SkeletonKernel.h"
+#include "skelcl/UserFunction.h"
+
+namespace lift::skelcl {
+
+class IndexMapSkeleton {
+ public:
+  // `what`: "Map<int(IndexPoint)>"; the function must take (int row, int column) and return
+  // `returnType`.
+  IndexMapSkeleton(const std::string& what, const std::string& source, const std::string& returnType);
+
+  // Computes every element of `output` (index's rows x columns, the same device set) with the
+  // index matrix's distribution. Throws LiftError when the shapes or the device sets differ.
+  void run(const IndexMatrix& index, ContainerStorage& output) const;
+
+  const SkeletonKernel& kernel() const { return *kernel_; }
+  const UserFunction& userFunction() const { return function_; }
+
+ private:
+  std::string what_;
+  UserFunction function_;
+  std::unique_ptr<SkeletonKernel> kernel_;
+};
+
+// The .lift program of a map over an index matrix (exposed for tests and documentation).
+std::string indexMapProgram(const UserFunction& f);
+
+}  // namespace lift::skelcl

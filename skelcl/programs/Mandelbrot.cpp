@@ -1,0 +1,65 @@
+// The Mandelbrot set with the SkelCL library and with plain OpenCL; the lines between the `begin`
+// and `end` markers are those skelcl/README.md counts.
+#include "skelcl/programs/Mandelbrot.h"
+
+#include <CL/opencl.hpp>
+#include <fmt/format.h>
+
+namespace lift::skelcl {
+
+// -- SkelCL Mandelbrot: begin
+Mandelbrot::Mandelbrot(size_t width, size_t height)
+    : width_(width), height_(height), mandelbrot_(fmt::format(R"(int func(int row, int column) {{
+        float cr = -2.0f + column * {:.9e}f, ci = -1.5f + row * {:.9e}f, x = 0.0f, y = 0.0f;
+        int n = 0;
+        while (n < {} && x * x + y * y <= 4.0f) {{
+          float t = x * x - y * y + cr;
+          y = 2.0f * x * y + ci;
+          x = t;
+          n = n + 1;
+        }}
+        return n; }})", 3.0 / double(width), 3.0 / double(height), kMandelbrotIterations)) {}
+// -- SkelCL Mandelbrot: end
+
+// -- plain OpenCL Mandelbrot: begin
+OpenCLMandelbrot::OpenCLMandelbrot() {
+  const char* source = R"(
+    kernel void mandelbrot(global int* out, int width, int height, int iterations) {
+      int c = get_global_id(0), r = get_global_id(1);
+      if (r >= height || c >= width) return;
+      float cr = -2.0f + c * (3.0f / width), ci = -1.5f + r * (3.0f / height), x = 0.0f, y = 0.0f;
+      int n = 0;
+      while (n < iterations && x * x + y * y <= 4.0f) {
+        float t = x * x - y * y + cr;
+        y = 2.0f * x * y + ci;
+        x = t;
+        ++n;
+      }
+      out[r * width + c] = n;
+    })";
+  std::vector<cl::Platform> platforms;
+  cl::Platform::get(&platforms);
+  std::vector<cl::Device> devices;
+  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
+  context_ = cl::Context(devices.at(0));
+  queue_ = cl::CommandQueue(context_, devices.at(0));
+  cl::Program program(context_, source);
+  program.build({devices.at(0)});
+  kernel_ = cl::Kernel(program, "mandelbrot");
+}
+
+std::vector<int32_t> OpenCLMandelbrot::operator()(size_t width, size_t height) {
+  const size_t bytes = width * height * sizeof(int32_t);
+  cl::Buffer out(context_, CL_MEM_WRITE_ONLY, bytes);
+  kernel_.setArg(0, out);
+  kernel_.setArg(1, static_cast<int>(width));
+  kernel_.setArg(2, static_cast<int>(height));
+  kernel_.setArg(3, kMandelbrotIterations);
+  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(width, height));
+  std::vector<int32_t> result(width * height);
+  queue_.enqueueReadBuffer(out, CL_TRUE, 0, bytes, result.data());
+  return result;
+}
+// -- plain OpenCL Mandelbrot: end
+
+}  // namespace lift::skelcl
