@@ -20,7 +20,8 @@ template <class R>
 class Map<R(IndexPoint)> {
  public:
   explicit Map(const std::string& source)
-      : skeleton_(std::string("Map<") + ElementTraits<R>::name + "(IndexPoint)>", source, ElementTraits<R>::name) {}
+      : skeleton_(std::string("Map<") + ElementTraits<R>::name + "(IndexPoint)>", source,
+                  ElementTraits<R>::name) {}
 
   Matrix<R> operator()(const IndexMatrix& index) const {
     Matrix<R> out(DeviceOutput{}, index.devices(), index.rows(), index.columns());

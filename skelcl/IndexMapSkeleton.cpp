@@ -28,8 +28,8 @@ void IndexMapSkeleton::run(const IndexMatrix& index, ContainerStorage& output) c
   if (index.devices() != output.devices())
     throw LiftError(fmt::format("{}: the output lives on another device set than the index matrix", what_));
   if (index.rows() != output.rows() || index.columns() != output.rowLength())
-    throw LiftError(fmt::format("{}: the output has {}x{} elements, the index matrix {}x{}", what_, output.rows(),
-                                output.rowLength(), index.rows(), index.columns()));
+    throw LiftError(fmt::format("{}: the output has {}x{} elements, the index matrix {}x{}", what_,
+                                output.rows(), output.rowLength(), index.rows(), index.columns()));
   output.allocateOnDevices(index.distribution());
   if (output.elementCount() == 0) {
     output.markWrittenOnDevices();
@@ -53,8 +53,9 @@ void IndexMapSkeleton::run(const IndexMatrix& index, ContainerStorage& output) c
       ctx.queue().enqueueWriteBuffer(rowBuffer, CL_FALSE, 0, rows[i].size() * sizeof(int), rows[i].data());
       ctx.queue().enqueueWriteBuffer(columnBuffer, CL_FALSE, 0, columns.size() * sizeof(int), columns.data());
     });
-    kernel_->enqueue(devices, p.device, {rowBuffer, columnBuffer, output.buffer(i)},
-                     {{"R", static_cast<int64_t>(rows[i].size())}, {"C", static_cast<int64_t>(columns.size())}});
+    kernel_->enqueue(
+        devices, p.device, {rowBuffer, columnBuffer, output.buffer(i)},
+        {{"R", static_cast<int64_t>(rows[i].size())}, {"C", static_cast<int64_t>(columns.size())}});
   }
   // The devices work in parallel; wait for all of them.
   for (const Part& p : parts)

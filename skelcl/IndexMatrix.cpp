@@ -19,9 +19,10 @@ IndexMatrix::IndexMatrix(std::shared_ptr<DeviceSet> devices, size_t rows, size_t
 
 void IndexMatrix::setDistribution(const Distribution& d) {
   if (d.kind() == Distribution::Kind::Overlap)
-    throw LiftError(fmt::format("IndexMatrix: distributed as {}; an index matrix is single, copy or block "
-                                "(the halos would be computed twice)",
-                                d.describe()));
+    throw LiftError(
+        fmt::format("IndexMatrix: distributed as {}; an index matrix is single, copy or block "
+                    "(the halos would be computed twice)",
+                    d.describe()));
   if (d.kind() == Distribution::Kind::Single) devices_->checkIndex(d.device(), "IndexMatrix");
   distribution_ = d;
 }

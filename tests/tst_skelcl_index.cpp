@@ -79,7 +79,8 @@ class TestSkelCLIndex : public QObject {
   // index matrix's distribution.
   void mapsOfIndicesAllShapesAndDistributions() {
     Map<int32_t(IndexPoint)> code("int func(int row, int column) { return row * 1000 + column; }");
-    Map<float(IndexPoint)> diagonal("float func(int row, int column) { return row == column ? 1.5f : 0.0f; }");
+    Map<float(IndexPoint)> diagonal(
+        "float func(int row, int column) { return row == column ? 1.5f : 0.0f; }");
     for (auto [rows, cols] : kShapes)
       for (const Distribution& d : kDistributions) {
         IndexMatrix index(two_, rows, cols);
@@ -116,7 +117,8 @@ class TestSkelCLIndex : public QObject {
       QVERIFY2(differing(image.hostData(), host) <= limit, qPrintable(where));
       QVERIFY2(differing(blocks.hostData(), host) <= limit, qPrintable(where));
       QVERIFY2(differing(std::span<const int32_t>(plain), host) <= limit, qPrintable(where));
-      QCOMPARE(differing(image.hostData(), std::vector<int32_t>(blocks.hostData().begin(), blocks.hostData().end())),
+      QCOMPARE(differing(image.hostData(),
+                         std::vector<int32_t>(blocks.hostData().begin(), blocks.hostData().end())),
                size_t(0));
       // The set is there: the centre of the main cardioid never escapes, the corner at once.
       QCOMPARE(image(height / 2, width / 2 - width / 6), kMandelbrotIterations);
@@ -132,7 +134,8 @@ class TestSkelCLIndex : public QObject {
     OpenCLMandelbrot openclMandelbrot;
     const double library = msOf([&] { mandelbrot(one_).hostData(); });
     const double plain = msOf([&] { openclMandelbrot(n, n); });
-    qInfo("Mandelbrot %zux%zu on the first device: library %.1f ms, plain OpenCL %.1f ms", n, n, library, plain);
+    qInfo("Mandelbrot %zux%zu on the first device: library %.1f ms, plain OpenCL %.1f ms", n, n, library,
+          plain);
   }
 
   void errors() {
@@ -141,8 +144,8 @@ class TestSkelCLIndex : public QObject {
     QVERIFY_THROWS_EXCEPTION(LiftError, index.setDistribution(Distribution::single(3)));
     QVERIFY_THROWS_EXCEPTION(LiftError, Map<int32_t(IndexPoint)>("int func(int row) { return row; }"));
     QVERIFY_THROWS_EXCEPTION(LiftError, Map<int32_t(IndexPoint)>("int func(float r, int c) { return c; }"));
-    Matrix<int32_t> empty = Map<int32_t(IndexPoint)>("int func(int r, int c) { return r + c; }")(
-        IndexMatrix(one_, 0, 7));
+    Matrix<int32_t> empty =
+        Map<int32_t(IndexPoint)>("int func(int r, int c) { return r + c; }")(IndexMatrix(one_, 0, 7));
     QCOMPARE(empty.rows(), size_t(0));
   }
 };

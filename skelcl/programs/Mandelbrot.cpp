@@ -2,14 +2,16 @@
 // and `end` markers are those skelcl/README.md counts.
 #include "skelcl/programs/Mandelbrot.h"
 
-#include <CL/opencl.hpp>
 #include <fmt/format.h>
+#include <CL/opencl.hpp>
 
 namespace lift::skelcl {
 
 // -- SkelCL Mandelbrot: begin
 Mandelbrot::Mandelbrot(size_t width, size_t height)
-    : width_(width), height_(height), mandelbrot_(fmt::format(R"(int func(int row, int column) {{
+    : width_(width),
+      height_(height),
+      mandelbrot_(fmt::format(R"(int func(int row, int column) {{
         float cr = -2.0f + column * {:.9e}f, ci = -1.5f + row * {:.9e}f, x = 0.0f, y = 0.0f;
         int n = 0;
         while (n < {} && x * x + y * y <= 4.0f) {{
@@ -18,7 +20,8 @@ Mandelbrot::Mandelbrot(size_t width, size_t height)
           x = t;
           n = n + 1;
         }}
-        return n; }})", 3.0 / double(width), 3.0 / double(height), kMandelbrotIterations)) {}
+        return n; }})",
+                              3.0 / double(width), 3.0 / double(height), kMandelbrotIterations)) {}
 // -- SkelCL Mandelbrot: end
 
 // -- plain OpenCL Mandelbrot: begin
