@@ -285,6 +285,102 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY2(e.validated(), e.summary().c_str());
   }
 
+  // On a CPU, vectors whose lanes are consecutive in memory come first (issue 14): the lanes of
+  // a map over the columns of B (after map-map-interchange, the map's input is transpose(B), read
+  // as rows of vectors) count, the lanes of the map over A's rows (gathered from columns) and a
+  // reshaping map do not. The derivation that puts them in the tiled, K-blocked shape computes the
+  // product with vector accumulators (interpreter; the CPU device at local size 1x1).
+  void contiguousLanesOfTheColumnsOfB() {
+    SearchProblem problem = matmulProblem(64);
+    auto step = [](const char* s) { return rewrite::RewriteStep::parse(s); };
+    auto swapped = replaySteps(*problem.start, {step("map-map-interchange@0")});
+    QVERIFY(swapped);
+    auto lanesOf = [&](const rewrite::TypedProgram& p, const char* s) {
+      return vectorisesContiguousLanes(p.program, step(s));
+    };
+    QVERIFY(lanesOf(*swapped, "vectorize-lanes@0.1:n=4"));
+    QVERIFY(!lanesOf(*problem.start, "vectorize-lanes@0:n=4"));
+    QVERIFY(!lanesOf(*swapped, "tiling@0.1:x=16,y=16"));
+    auto tiled = replaySteps(*swapped, {step("tiling@0.1:x=16,y=16")});
+    QVERIFY(tiled);
+    QVERIFY(lanesOf(*tiled, "vectorize-lanes@0.1.1.0.0.0.1.1.0.0.0.1:n=4"));
+    auto blocked = replaySteps(
+        *tiled, {step("vectorize-lanes@0.1.1.0.0.0.1.1.0.0.0.1:n=4"),
+                 step("tile-reduction-blocked@0.1.1.0.0.0.1.1.0.0.0.1.1.1:k=8,x=2,y=2,blocks=strided,w=1")});
+    QVERIFY(blocked);
+    MappingOptions cpu;
+    cpu.localResultTile = true;
+    const OpenCLMapping* found = nullptr;
+    std::vector<OpenCLMapping> maps = openclMappings(*blocked, cpu);
+    for (const OpenCLMapping& m : maps)
+      if (m.name.ends_with("-local-result")) found = &m;
+    QVERIFY(found);
+    auto lowered = replaySteps(*blocked, found->steps);
+    QVERIFY(lowered);
+    QVERIFY(rewrite::checkEquivalence(problem.start->program, lowered->program).equal);
+    codegen::CompileOptions one;
+    one.localSize = {arith::cst(1), arith::cst(1)};
+    codegen::CompiledKernel k = codegen::compileKernel(lowered->program, one);
+    QVERIFY2(k.source.find("vload4(") != std::string::npos, k.source.c_str());  // a row of B's tile
+    QVERIFY2(k.source.find("float4 acc") != std::string::npos, k.source.c_str());
+    runtime::KernelRunner runner(runtime::Device::find("cpu"));
+    for (int64_t n : {64, 128}) {
+      SearchProblem sized = matmulProblem(n);
+      auto p =
+          replaySteps(*sized.start, {step("map-map-interchange@0"), step("tiling@0.1:x=16,y=16"),
+                                     step("vectorize-lanes@0.1.1.0.0.0.1.1.0.0.0.1:n=4"),
+                                     step("tile-reduction-blocked@0.1.1.0.0.0.1.1.0.0.0.1.1.1:k=8,x=2,y=2,"
+                                          "blocks=strided,w=1")});
+      QVERIFY(p);
+      p = replaySteps(*p, found->steps);
+      QVERIFY(p);
+      codegen::EvaluationRequest req;
+      req.sizes = {{"M", n}, {"N", n}, {"K", n}};
+      req.local = {1, 1};
+      req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+      codegen::Evaluation e = codegen::evaluate(p->program, req, runner);
+      QVERIFY2(e.validated(), e.summary().c_str());
+    }
+  }
+
+  // With preferContiguousLanes (CPU devices) the algorithmic phase finds that derivation, ranks it
+  // first, and its tiles start from contiguousLaneFactors; without, nothing counts more.
+  void cpuSearchRanksContiguousLanesFirst() {
+    SearchProblem problem = matmulProblem(256);
+    AlgorithmicOptions o;
+    o.maxDepth = 5;
+    o.preferredWidth = 16;
+    o.preferredFactors = preferredFactors(false);
+    o.preferContiguousLanes = true;
+    o.contiguousLaneFactors = contiguousLaneFactors();
+    auto variants = exploreAlgorithmic(problem, o);
+    const AlgorithmicVariant* best = nullptr;
+    auto promise = [](const AlgorithmicVariant& v) {
+      return derivationPromise(v.tmpl->steps) + v.tmpl->promiseBonus;
+    };
+    for (const AlgorithmicVariant& v : variants)
+      if (!best || promise(v) > promise(*best)) best = &v;
+    QVERIFY(best);
+    std::string text = best->tmpl->algorithmText();
+    QCOMPARE(best->tmpl->promiseBonus, kContiguousLanesPromise);
+    QVERIFY2(text.find("map-map-interchange") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("tiling") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("tile-reduction-blocked") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("vectorize-lanes") != std::string::npos, text.c_str());
+    Assignment first = best->tmpl->defaults();
+    std::string values;
+    for (auto& [name, value] : first) values += name + "=" + std::to_string(value) + ",";
+    QVERIFY2(values.find("n=16,") != std::string::npos, values.c_str());
+    // 64 x 64 tiles (the tile's rows counted in vectors where the lanes come first), blocks of 4
+    // vectors by 4 rows.
+    QVERIFY2(values.find(text.find("vectorize-lanes") < text.find("tiling")
+                             ? "w=1,x=4,x2=4,y=64,y2=4,"
+                             : "w=1,x=64,x2=4,y=64,y2=4,") != std::string::npos,
+             values.c_str());
+    o.preferContiguousLanes = false;
+    for (const AlgorithmicVariant& v : exploreAlgorithmic(problem, o)) QCOMPARE(v.tmpl->promiseBonus, 0);
+  }
+
   // Tiles too large for local memory are a resource constraint of these parameters (the search
   // counts it as such), not a failed compilation.
   void tilesTooLargeForLocalMemoryAreAResourceError() {

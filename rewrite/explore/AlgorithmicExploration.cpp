@@ -38,6 +38,7 @@ struct Node {
   std::shared_ptr<const rewrite::TypedProgram> program;
   std::vector<rewrite::RewriteStep> steps;  // concrete
   std::string hash;
+  int promiseBonus = 0;  // kContiguousLanesPromise once a step vectorises contiguous lanes
 };
 
 }  // namespace
@@ -61,6 +62,19 @@ std::map<std::string, int64_t> preferredFactors(bool gpu) {
           {"tile-reduction-blocked.x", 4},
           {"tile-reduction-blocked.y", 16},
           {"tile-reduction-blocked.w", 16}};
+}
+
+std::map<std::string, int64_t> contiguousLaneFactors() {
+  // 64 x 64 tiles of C as on the CPU above, 16 of the tile's 64 columns in each vector: blocks
+  // of 4 vectors (64 columns) by 4 rows, 16 vector accumulators (docs/PERFORMANCE.md, "SGEMM on
+  // the CPU device").
+  return {{"tiling.x", 64},
+          {"tiling.y", 64},
+          {"tile-reduction.k", 64},
+          {"tile-reduction-blocked.k", 64},
+          {"tile-reduction-blocked.x", 4},
+          {"tile-reduction-blocked.y", 4},
+          {"tile-reduction-blocked.w", 1}};
 }
 
 void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int preferredWidth,
@@ -121,9 +135,21 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     bool localTiles = std::any_of(t->steps.begin(), t->steps.end(), [](const rewrite::RewriteStep& s) {
       return s.rule && s.rule->name.rfind("tile-reduction", 0) == 0;
     });
+    // Contiguous lanes count for the order of the templates where the tiles are in local memory
+    // (for the beam, below, already inside any tile).
+    t->promiseBonus = localTiles ? n.promiseBonus : 0;
+    std::map<std::string, int64_t> factors =
+        t->promiseBonus > 0 ? options.contiguousLaneFactors : options.preferredFactors;
+    // Lanes before the tiling: the tile's rows (x) are vectors, as many as give 64 scalars.
+    auto firstOf = [&](const char* rule) {
+      return std::find_if(t->steps.begin(), t->steps.end(),
+                          [&](const rewrite::RewriteStep& s) { return s.rule && s.rule->name == rule; });
+    };
+    if (t->promiseBonus > 0 && firstOf("vectorize-lanes") < firstOf("tiling") && factors.count("tiling.x"))
+      factors["tiling.x"] = std::max<int64_t>(1, factors["tiling.x"] / std::max(1, options.preferredWidth));
     for (auto& s : t->steps)
       makeTunable(s, t->tunables, options.preferredWidth,
-                  localTiles ? options.preferredFactors : std::map<std::string, int64_t>{});
+                  localTiles ? factors : std::map<std::string, int64_t>{});
     t->algorithmicSteps = t->steps.size();
     out.push_back({t, n.program, n.hash, depth});
     ++stats.kept;
@@ -182,7 +208,11 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
         }
         ++stats.tried;
         if (!r) continue;
-        Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, ""};
+        int bonus = n.promiseBonus;
+        if (options.preferContiguousLanes && bonus == 0 &&
+            vectorisesContiguousLanes(n.program->program, step))
+          bonus = kContiguousLanesPromise;
+        Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, "", bonus};
         child.hash = hex64(ir::structuralHash(child.program->program));
         if (!seen.insert(child.hash).second) {
           ++stats.duplicates;
@@ -201,7 +231,7 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     // as variants (a program may be expanded even if it is not a variant itself: the distance
     // between multiplication and addition may shrink again).
     std::stable_sort(next.begin(), next.end(), [](const Node& a, const Node& b) {
-      return derivationPromise(a.steps) > derivationPromise(b.steps);
+      return derivationPromise(a.steps) + a.promiseBonus > derivationPromise(b.steps) + b.promiseBonus;
     });
     if (next.size() > options.beamWidth) {
       stats.pruned += next.size() - options.beamWidth;

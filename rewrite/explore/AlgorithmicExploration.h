@@ -32,6 +32,13 @@ struct AlgorithmicOptions {
   // Factors tried first, by "rule.parameter" (tile sizes for the device: preferredFactors), in
   // derivations that tile the reduction (tile-reduction*); others as found.
   std::map<std::string, int64_t> preferredFactors;
+  // A CPU's vector units want lanes that are consecutive in memory: a derivation with such a
+  // vectorize-lanes (vectorisesContiguousLanes) counts kContiguousLanesPromise more (templates:
+  // where its tiles are in local memory) and its tiles take contiguousLaneFactors (blocks
+  // counted in vectors; with the lanes before the tiling, its rows too) instead of
+  // preferredFactors.
+  bool preferContiguousLanes = false;
+  std::map<std::string, int64_t> contiguousLaneFactors;
   // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
   // or other programs).
   std::vector<rewrite::Family> families = {
@@ -78,5 +85,13 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
 // tiles of 16) or 64 (CPU: 32 x 32 tiles of 4 x 4 blocks, K tiles of 8), from which the tuning
 // widens.
 std::map<std::string, int64_t> preferredFactors(bool gpu);
+
+// The factors tried first on a CPU for tiles whose elements are vectors of contiguous lanes.
+std::map<std::string, int64_t> contiguousLaneFactors();
+
+// What a vectorize-lanes of contiguous lanes adds to derivationPromise on a CPU: more than the
+// rule's own score, so that such derivations come before those that leave the vectorisation of
+// the block's columns to the OpenCL compiler.
+constexpr int kContiguousLanesPromise = 6;
 
 }  // namespace lift::explore

@@ -38,6 +38,7 @@ struct DerivationTemplate {
   size_t algorithmicSteps = 0;  // steps[0, algorithmicSteps) are phase 1, the rest the mapping
   std::string mapping;          // the OpenCL mapping's name ("glb-1-0", "wrg-lcl", ...)
   std::vector<int> launchDims;  // dimensions whose work-group size is tunable (mapGlb programs)
+  int promiseBonus = 0;         // added to derivationPromise (AlgorithmicOptions::preferContiguousLanes)
 
   // One step a line ("register-blocking-1d@0:k=$k").
   std::string text() const;

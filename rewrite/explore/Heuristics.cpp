@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "rewrite/Location.h"
 #include "rewrite/Match.h"
 
 namespace lift::explore {
@@ -137,6 +138,43 @@ int derivationPromise(const std::vector<rewrite::RewriteStep>& steps) {
       score += 1;
   }
   return score;
+}
+
+namespace {
+
+// Whether the rows of `e` are columns of a row-major array: a transpose, split or joined into
+// chunks of rows, or a chunk that a map enclosing the site (`ancestors`) takes from such.
+bool rowsAreColumns(const ir::Expr& e, const std::vector<ir::NodeRef>& ancestors) {
+  if (rewrite::m::callOf(e, PatternKind::Transpose)) return true;
+  if (rewrite::m::callOf(e, PatternKind::Split) || rewrite::m::callOf(e, PatternKind::Join))
+    return rowsAreColumns(rewrite::m::arg(e, 0), ancestors);
+  const ir::ParamNode* p = ir::asParam(e);
+  if (!p) return false;
+  for (const ir::NodeRef& a : ancestors) {
+    if (!a.isExpr()) continue;
+    auto mc = rewrite::m::mapCall(a.expr());
+    auto* l = mc ? ir::asLambda(mc->f) : nullptr;
+    if (l && l->params().size() == 1 && l->params()[0].get() == p)
+      return rowsAreColumns(mc->input, ancestors);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool vectorisesContiguousLanes(const ir::Program& before, const rewrite::RewriteStep& step) {
+  if (!step.rule || step.rule->name != "vectorize-lanes") return false;
+  rewrite::Resolved at = rewrite::resolve(before.main, step.loc);
+  if (!at || !at.node.isExpr()) return false;
+  auto mc = rewrite::m::mapCall(at.node.expr(), PatternKind::Map);
+  if (!mc || !rowsAreColumns(mc->input, at.ancestors)) return false;
+  // Computing lanes, not a reshaping of the data (map(join) over a transpose).
+  bool computes = false;
+  ir::visitPreOrder(mc->f, [&](const ir::NodePath& path) {
+    computes = computes || ir::asUserFun(path.back().node.fun());
+    return !computes;
+  });
+  return computes;
 }
 
 std::string heuristicRejection(const ir::Program& p, const std::vector<rewrite::RewriteStep>& steps,

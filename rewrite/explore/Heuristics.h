@@ -40,6 +40,14 @@ int maxRuleUses(const std::vector<rewrite::RewriteStep>& steps);
 // rule again costs.
 int derivationPromise(const std::vector<rewrite::RewriteStep>& steps);
 
+// Whether `step`, applied to `before`, computes neighbouring iterations in vector lanes that lie
+// next to each other in memory: vectorize-lanes of a computing map over the columns of a
+// row-major matrix (its input a transpose, or a chunk of the rows of one, which the rule reads
+// as rows of vectors). On a CPU these are plain
+// vector loads, one row of B per step of a matrix product; lanes over the rows of a matrix are
+// gathered from a column (docs/PERFORMANCE.md, "SGEMM on the CPU device").
+bool vectorisesContiguousLanes(const ir::Program& before, const rewrite::RewriteStep& step);
+
 // Why the heuristics drop a program or a derivation; "" when they keep it.
 std::string heuristicRejection(const ir::Program& p, const std::vector<rewrite::RewriteStep>& steps,
                                const HeuristicLimits& limits);

@@ -579,6 +579,8 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   so.mapping.localResultTile = !impl.limits.gpu;
   so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
   so.algorithmic.preferredFactors = preferredFactors(impl.limits.gpu);
+  so.algorithmic.preferContiguousLanes = !impl.limits.gpu;
+  so.algorithmic.contiguousLaneFactors = contiguousLaneFactors();
   so.codegenTunables = codegenTunables(impl.limits.gpu);
   try {
     impl.strategy = makeStrategy(options_.strategy, so);

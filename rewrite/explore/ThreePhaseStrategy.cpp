@@ -23,7 +23,8 @@ namespace {
 
 int promiseOf(const DerivationTemplate& t) {
   return derivationPromise(
-      std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps));
+             std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps)) +
+         t.promiseBonus;
 }
 
 // Work-groups sharing tiles copied to local memory (on a CPU first with the result tile there
