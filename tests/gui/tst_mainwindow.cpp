@@ -221,6 +221,17 @@ class TestMainWindow : public QObject {
     twice->click();
     QVERIFY(w.kernelView()->source().contains("if (i + 1 < K)"));
     QVERIFY(w.session()->compileOptions().doubleBuffering);
+    // Padded rows: the tiles (4 x 4 float4, 4 x 16 float, twice for double buffering) grow by a
+    // row's element each.
+    auto* pad = w.kernelView()->findChild<QCheckBox*>("togglePadLocal");
+    QVERIFY(pad && !pad->isChecked());
+    QVERIFY(w.kernelView()->source().contains("local float tmp2[128];"));
+    pad->click();
+    QVERIFY2(w.kernelView()->source().contains("local float tmp2[136];"),
+             qPrintable(w.kernelView()->source()));
+    QCOMPARE(w.session()->compileOptions().localPadding, 1);
+    pad->click();
+    QCOMPARE(w.session()->compileOptions().localPadding, 0);
   }
 
   void everyShortcutHasOneAction() {
