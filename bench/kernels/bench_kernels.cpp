@@ -4,15 +4,19 @@
 // same OpenCL device and OpenBLAS on the CPU, plus the device's copy bandwidth. Prints a
 // Markdown table (docs/PERFORMANCE.md, "Kernels vs libraries").
 //
-//   bench_kernels --db results.sqlite --device 0 [--repeat 20] [--clblast-tuned FILE]
+//   bench_kernels --db results.sqlite --device 0 [--repeat 20] [--clblast-tuned FILE] [--copy-mb 256]
 //                 --case NAME:FILE:SIZES:ROUTINE ...
 //
 // --clblast-tuned FILE: parameters found by CLBlast's own tuner for this device (lines of
-// `KERNEL NAME=VALUE ...`, e.g. `Xgemm KWG=32 MWG=128 ...`, every parameter of the kernel; `#`
-// starts a comment; several lines of one kernel are alternatives, each measured, the fastest
-// taken). After the table, CLBlast is given them with clblast::OverrideParameters and the sgemm
-// cases are measured again: a second table puts ours next to CLBlast's defaults and CLBlast
-// tuned (bench/kernels/clblast-tuned/ keeps the files, with how they were found).
+// `KERNEL NAME=VALUE ...` with the kernel names of clblast::OverrideParameters, e.g.
+// `Xgemm KWG=32 MWG=128 ...` or `XgemvFast VW2=4 WGS2=128 WPT2=4`, every parameter of the
+// kernel; `#` starts a comment; several lines of one kernel are alternatives). After the table,
+// CLBlast is given them with clblast::OverrideParameters and every case whose routine uses a
+// kernel of the file (Xgemm for sgemm, Xgemv/XgemvFast/XgemvFastRot for sgemv, Xdot for sdot and
+// sasum, ...) is measured again, with each combination of the alternatives, the fastest taken:
+// a second table puts ours next to CLBlast's defaults and CLBlast tuned
+// (bench/kernels/clblast-tuned/ keeps the files, with how they were found).
+// --copy-mb: the size of the copy that measures the device's bandwidth (default 256 MiB).
 //
 // ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal). Our
 // kernel may be a sequence (a reduction split across work-groups, finished on the device by a
@@ -161,14 +165,61 @@ class Peers {
   runtime::DeviceContext ctx_;
 };
 
-// CLBlast's C = A x B of row-major M x K and K x N matrices, as a call for Peers::clblast.
-std::function<clblast::StatusCode(cl_command_queue*)> sgemm(int64_t M, int64_t N, int64_t K,
-                                                            const cl::Buffer& a, const cl::Buffer& b,
-                                                            const cl::Buffer& c) {
-  return [=](cl_command_queue* q) {
-    return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo,
-                                M, N, K, 1.0f, a(), 0, K, b(), 0, N, 0.0f, c(), 0, N, q);
-  };
+// One call of CLBlast for a case's routine on device buffers holding `host` (its inputs in the
+// order of the routine's BLAS arguments: sgemm A, B; sgemv A, x, y; sdot x, y; sasum x; sscal
+// x), with the output buffers it needs (the call holds them); a call for Peers::clblast.
+using ClblastCall = std::function<clblast::StatusCode(cl_command_queue*)>;
+
+ClblastCall clblastCall(const std::string& routine, int64_t M, int64_t N, int64_t K,
+                        const std::vector<std::vector<float>>& host, Peers& peers) {
+  std::vector<cl::Buffer> b;
+  for (const auto& h : host) b.push_back(peers.buffer(h));
+  if (routine == "sgemm") {
+    b.push_back(peers.buffer(static_cast<size_t>(M * N)));
+    return [=](cl_command_queue* q) {
+      return clblast::Gemm<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo,
+                                  clblast::Transpose::kNo, M, N, K, 1.0f, b[0](), 0, K, b[1](), 0, N, 0.0f,
+                                  b[2](), 0, N, q);
+    };
+  }
+  if (routine == "sgemv") {
+    return [=](cl_command_queue* q) {
+      return clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, M, N, 1.5f, b[0](), 0,
+                                  N, b[1](), 0, 1, 0.5f, b[2](), 0, 1, q);
+    };
+  }
+  if (routine == "sdot" || routine == "sasum") {
+    b.push_back(peers.buffer(1));
+    size_t n = host.at(0).size();
+    if (routine == "sdot")
+      return [=](cl_command_queue* q) {
+        return clblast::Dot<float>(n, b[2](), 0, b[0](), 0, 1, b[1](), 0, 1, q);
+      };
+    return [=](cl_command_queue* q) { return clblast::Asum<float>(n, b[1](), 0, b[0](), 0, 1, q); };
+  }
+  if (routine == "sscal") {
+    size_t n = host.at(0).size();
+    return [=](cl_command_queue* q) { return clblast::Scal<float>(n, 1.0001f, b[0](), 0, 1, q); };
+  }
+  throw LiftError("unknown routine " + routine);
+}
+
+// The sizes of the routine's inputs, in clblastCall's order.
+std::vector<size_t> clblastInputSizes(const std::string& routine, int64_t M, int64_t N, int64_t K) {
+  auto u = [](int64_t v) { return static_cast<size_t>(v); };
+  if (routine == "sgemm") return {u(M * K), u(K * N)};
+  if (routine == "sgemv") return {u(M * N), u(N), u(M)};
+  if (routine == "sdot") return {u(N), u(N)};
+  return {u(N)};
+}
+
+// The kernels of CLBlast's database (OverrideParameters' names) that a routine uses.
+std::vector<std::string> clblastKernels(const std::string& routine) {
+  if (routine == "sgemm") return {"Xgemm", "XgemmDirect", "Copy", "Pad", "Transpose", "Padtranspose"};
+  if (routine == "sgemv") return {"Xgemv", "XgemvFast", "XgemvFastRot"};
+  if (routine == "sdot" || routine == "sasum") return {"Xdot"};
+  if (routine == "sscal") return {"Xaxpy"};
+  return {};
 }
 
 Case parseCase(const std::string& spec) {
@@ -312,9 +363,10 @@ int main(int argc, char** argv) {
     else if (a == "--copy-mb")
       copyBytes = std::stoull(value()) << 20;
     else {
-      std::fprintf(stderr,
-                   "usage: bench_kernels --db FILE --device D [--repeat R] [--clblast-tuned FILE] --case "
-                   "NAME:FILE:SIZES:ROUTINE...\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_kernels --db FILE --device D [--repeat R] [--clblast-tuned FILE] [--copy-mb MB] "
+          "--case NAME:FILE:SIZES:ROUTINE...\n");
       return 2;
     }
   }
@@ -352,65 +404,52 @@ int main(int argc, char** argv) {
       };
       int64_t M = c.sizes.count("M") ? c.sizes.at("M") : 0, N = c.sizes.count("N") ? c.sizes.at("N") : 0,
               K = c.sizes.count("K") ? c.sizes.at("K") : 0;
-      if (c.routine == "sgemm") {
-        std::vector<float> A = scalars(inputs.at(0)), B = scalars(inputs.at(1)),
-                           C(static_cast<size_t>(M * N));
+      row.M = M, row.N = N, row.K = K;
+      // The routine's inputs as CLBlast and OpenBLAS take them (clblastCall's order): the
+      // program's first ones (scal's x after its alpha).
+      std::vector<std::vector<float>> host;
+      size_t first = c.routine == "sscal" ? 1 : 0, count = clblastInputSizes(c.routine, M, N, K).size();
+      for (size_t i = first; i < first + count && i < inputs.size(); ++i) host.push_back(scalars(inputs[i]));
+      bool known = true;
+      if (host.size() < count) {
+        known = false;
+        row.note += fmt::format("{}no inputs for the peers", row.note.empty() ? "" : "; ");
+      } else if (c.routine == "sgemm") {
+        std::vector<float> C(static_cast<size_t>(M * N));
         row.metric = "GFLOP/s";
         row.work = 2.0 * M * N * K;
-        row.M = M, row.N = N, row.K = K;
-        cl::Buffer a = peers.buffer(A), b = peers.buffer(B), cb = peers.buffer(C.size());
-        row.clblastMs = peers.clblast(2, reps, sgemm(M, N, K, a, b, cb), err);
         row.openblasMs = timeHost(2, reps, [&] {
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A.data(), K, B.data(), N,
-                      0.0f, C.data(), N);
+          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, host[0].data(), K,
+                      host[1].data(), N, 0.0f, C.data(), N);
         });
       } else if (c.routine == "sgemv") {
-        std::vector<float> A = scalars(inputs.at(0)), x = scalars(inputs.at(1)), y = scalars(inputs.at(2)),
-                           y2 = y;
-        float alpha = 1.5f, beta = 0.5f;
+        std::vector<float> y2;
         row.metric = "GB/s";
         row.work = 4.0 * (M * N + N + 2.0 * M);
-        cl::Buffer a = peers.buffer(A), xb = peers.buffer(x), yb = peers.buffer(y);
-        row.clblastMs = peers.clblast(
-            2, reps,
-            [&](cl_command_queue* q) {
-              return clblast::Gemv<float>(clblast::Layout::kRowMajor, clblast::Transpose::kNo, M, N, alpha,
-                                          a(), 0, N, xb(), 0, 1, beta, yb(), 0, 1, q);
-            },
-            err);
         row.openblasMs = timeHost(2, reps, [&] {
-          y2 = y;
-          cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, alpha, A.data(), N, x.data(), 1, beta, y2.data(), 1);
+          y2 = host[2];
+          cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.5f, host[0].data(), N, host[1].data(), 1, 0.5f,
+                      y2.data(), 1);
         });
       } else if (c.routine == "sdot" || c.routine == "sasum" || c.routine == "sscal") {
-        bool dot = c.routine == "sdot", scal = c.routine == "sscal";
-        std::vector<float> x = scalars(inputs.at(scal ? 1 : 0)),
-                           y = dot ? scalars(inputs.at(1)) : std::vector<float>();
-        size_t n = x.size();
+        int n = static_cast<int>(host.at(0).size());
         row.metric = "GB/s";
-        row.work = dot ? 8.0 * n : scal ? 8.0 * n : 4.0 * n;
-        cl::Buffer xb = peers.buffer(x), yb = dot ? peers.buffer(y) : peers.buffer(1), rb = peers.buffer(1);
-        row.clblastMs = peers.clblast(
-            2, reps,
-            [&](cl_command_queue* q) {
-              if (dot) return clblast::Dot<float>(n, rb(), 0, xb(), 0, 1, yb(), 0, 1, q);
-              if (scal) return clblast::Scal<float>(n, 1.0001f, xb(), 0, 1, q);
-              return clblast::Asum<float>(n, rb(), 0, xb(), 0, 1, q);
-            },
-            err);
+        row.work = c.routine == "sasum" ? 4.0 * n : 8.0 * n;
         float sink = 0;
         row.openblasMs = timeHost(2, reps, [&] {
-          if (dot)
-            sink += cblas_sdot(static_cast<int>(n), x.data(), 1, y.data(), 1);
-          else if (scal)
-            cblas_sscal(static_cast<int>(n), 1.0001f, x.data(), 1);
+          if (c.routine == "sdot")
+            sink += cblas_sdot(n, host[0].data(), 1, host[1].data(), 1);
+          else if (c.routine == "sscal")
+            cblas_sscal(n, 1.0001f, host[0].data(), 1);
           else
-            sink += cblas_sasum(static_cast<int>(n), x.data(), 1);
+            sink += cblas_sasum(n, host[0].data(), 1);
         });
         if (sink == 12345.678f) std::printf(" ");
       } else {
-        row.note = "unknown routine " + c.routine;
+        known = false;
+        row.note += fmt::format("{}unknown routine {}", row.note.empty() ? "" : "; ", c.routine);
       }
+      if (known) row.clblastMs = peers.clblast(2, reps, clblastCall(c.routine, M, N, K, host, peers), err);
       if (!err.empty()) row.note += (row.note.empty() ? "" : "; ") + err;
       auto rate = [&](double ms) {
         return ms > 0 ? fmt::format("{:.1f} {}", row.work / (ms * 1e6), row.metric) : std::string("-");
@@ -431,44 +470,70 @@ int main(int argc, char** argv) {
     }
     if (!tuned.empty()) {
       // CLBlast with its tuner's parameters, after every measurement of its defaults (an
-      // override stays for the rest of the process). Alternatives of a kernel are each
-      // measured; the fastest counts.
+      // override stays for the rest of the process). For each case, every combination of the
+      // alternatives of the kernels its routine uses (clblastKernels) is measured; the fastest
+      // counts. Cases whose kernels the file does not tune are left out.
       cl_device_id id = dev.handle()();
       std::printf("\nCLBlast tuned (%s):\n\n", tunedFile.c_str());
       std::printf(
-          "| case | sizes | ours | CLBlast defaults | CLBlast tuned | ours / CLBlast tuned | parameters |\n");
-      std::printf("|---|---|---|---|---|---|---|\n");
+          "| case | sizes | ours | CLBlast defaults | CLBlast tuned | CLBlast tuned ms | ours / CLBlast "
+          "tuned | "
+          "parameters |\n");
+      std::printf("|---|---|---|---|---|---|---|---|\n");
       for (const Row& row : rows) {
-        if (row.routine != "sgemm" || row.M == 0) continue;
-        std::vector<float> A = randomFloats(static_cast<size_t>(row.M * row.K), 1),
-                           B = randomFloats(static_cast<size_t>(row.K * row.N), 2);
-        cl::Buffer a = peers.buffer(A), b = peers.buffer(B),
-                   cb = peers.buffer(static_cast<size_t>(row.M * row.N));
+        std::vector<std::string> kernels;
+        for (const std::string& k : clblastKernels(row.routine))
+          if (tuned.count(k)) kernels.push_back(k);
+        if (kernels.empty() || row.metric.empty()) continue;
+        std::vector<std::vector<float>> host;
+        uint64_t seed = 1;
+        for (size_t n : clblastInputSizes(row.routine, row.M, row.N, row.K))
+          host.push_back(randomFloats(n, seed++));
+        ClblastCall call = clblastCall(row.routine, row.M, row.N, row.K, host, peers);
         double best = 0;
         std::string bestParams, errors;
-        for (auto& [kernel, alternatives] : tuned) {
-          for (const TunedSet& set : alternatives) {
-            auto status = clblast::OverrideParameters(id, kernel, clblast::Precision::kSingle, set);
+        std::vector<size_t> choice(kernels.size(), 0);  // an alternative of each kernel
+        for (bool more = true; more;) {
+          std::string params;
+          bool applied = true;
+          for (size_t i = 0; i < kernels.size(); ++i) {
+            const TunedSet& set = tuned.at(kernels[i])[choice[i]];
+            auto status = clblast::OverrideParameters(id, kernels[i], clblast::Precision::kSingle, set);
             if (status != clblast::StatusCode::kSuccess) {
-              errors += fmt::format(" {} refused ({}): {};", kernel, static_cast<int>(status), describe(set));
-              continue;
+              errors +=
+                  fmt::format(" {} refused ({}): {};", kernels[i], static_cast<int>(status), describe(set));
+              applied = false;
             }
+            params += fmt::format("{}{} {}", params.empty() ? "" : "; ", kernels[i], describe(set));
+          }
+          if (applied) {
             std::string err;
-            double ms = peers.clblast(2, reps, sgemm(row.M, row.N, row.K, a, b, cb), err);
+            double ms = peers.clblast(2, reps, call, err);
             if (!err.empty()) errors += " " + err + ";";
             if (ms > 0 && (best == 0 || ms < best)) {
               best = ms;
-              bestParams = kernel + " " + describe(set);
+              bestParams = params;
             }
           }
+          // The next combination (the last kernel's alternatives change fastest).
+          more = false;
+          for (size_t i = kernels.size(); i-- > 0;) {
+            if (++choice[i] < tuned.at(kernels[i]).size()) {
+              more = true;
+              break;
+            }
+            choice[i] = 0;
+          }
         }
-        auto tf = [&](double t) {
-          return t > 0 ? fmt::format("{:.1f} TFLOP/s", row.work / (t * 1e9)) : std::string("-");
+        double scale = row.metric == "GFLOP/s" ? 1e9 : 1e6;
+        const char* unit = row.metric == "GFLOP/s" ? "TFLOP/s" : "GB/s";
+        auto rate = [&](double t) {
+          return t > 0 ? fmt::format("{:.1f} {}", row.work / (t * scale), unit) : std::string("-");
         };
         std::string ratio = row.oursMs > 0 && best > 0 ? fmt::format("{:.2f}x", best / row.oursMs) : "-";
-        std::printf("| %s | %s | %s | %s | %s | %s | %s%s |\n", row.name.c_str(), row.sizes.c_str(),
-                    tf(row.oursMs).c_str(), tf(row.clblastMs).c_str(), tf(best).c_str(), ratio.c_str(),
-                    bestParams.c_str(), errors.c_str());
+        std::printf("| %s | %s | %s | %s | %s | %.4f | %s | %s%s |\n", row.name.c_str(), row.sizes.c_str(),
+                    rate(row.oursMs).c_str(), rate(row.clblastMs).c_str(), rate(best).c_str(), best,
+                    ratio.c_str(), bestParams.c_str(), errors.c_str());
         std::fflush(stdout);
       }
     }
