@@ -3,7 +3,8 @@
 # (git-ignored; carry it with the `run` tool), with the shared libraries the machine lacks (see the shared
 # device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
 # the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
-# statically (LIFT_STATIC_LIFTC). Also CLBlast's tuner, clblast_tuner_xgemm (clblast-tune.sh), and cl_build_info.
+# statically (LIFT_STATIC_LIFTC). Also CLBlast's tuners of Xgemm and Xgemv, clblast_tuner_xgemm and
+# clblast_tuner_xgemv (clblast-tune.sh), and cl_build_info.
 #
 # Usage: bench/kernels/pack-gpu.sh [BUILD_DIR]      (default build-ex-gpu)
 # Then on the device:  PACK=.gpu-ex bench/kernels/run.sh gpu
@@ -37,13 +38,16 @@ copy_deps "$pack/bench_skelcl"
 copy_deps "$libdir/libopenblas.so.0"
 # What the driver says of a kernel's build (registers, spills: bench/gpu/cl_build_info.cpp).
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_build_info" "$root/bench/gpu/cl_build_info.cpp" -lOpenCL
-# CLBlast's own tuner (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
+# CLBlast's own tuners (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
 tmp=$(mktemp -d)
 if (cd "$tmp" && apt-get download clblast-utils >/dev/null 2>&1); then
   dpkg -x "$tmp"/clblast-utils_*.deb "$tmp/x"
-  cp "$tmp/x/usr/bin/clblast_tuner_xgemm" "$pack/"
+  for tuner in clblast_tuner_xgemm clblast_tuner_xgemv; do
+    cp "$tmp/x/usr/bin/$tuner" "$pack/"
+    copy_deps "$pack/$tuner"
+  done
 else
-  echo "pack-gpu: could not download clblast-utils (no CLBlast tuner in the pack)" >&2
+  echo "pack-gpu: could not download clblast-utils (no CLBlast tuners in the pack)" >&2
 fi
 rm -rf "$tmp"
 echo "== $pack ($(du -sh "$pack" | cut -f1))"
