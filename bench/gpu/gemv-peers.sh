@@ -5,7 +5,7 @@
 #     single precision, y' = alpha A x + beta y, A row-major: 16384x16384, 1024x262144,
 #     262144x1024) and from dot.lift and asum.lift at 2^26 floats, all into one store;
 #  2. CLBlast's own tuner of its GEMV kernels, clblast_tuner_xgemv (bench/kernels/clblast-tune.sh
-#     xgemv), at TUNE_SHAPE;
+#     xgemv), at TUNE_SHAPES;
 #  3. bench_kernels: the store's best kernel of each case (validated, timed as a whole, dot and
 #     asum finished on the device) next to CLBlast's defaults, and CLBlast tuned (the tuner's
 #     Xgemv/XgemvFast/XgemvFastRot parameters through clblast::OverrideParameters), and the
@@ -14,19 +14,24 @@
 #     and a CUDA copy of the same bytes;
 #  5. the short table (bench/gpu/gemv_peers_table.py): ms, GB/s and the ratios of the targets.
 # Writes everything to $OUT (default gpu-out/gemv-peers): searches.txt, log.txt, peers.md, torch.txt,
-# summary.md, times.txt, the tuner's log and file, the store gemv-peers.sqlite.
+# summary.md, times.txt, the tuner's logs and files (clblast-tuned-xgemv.txt: all shapes'), the
+# store gemv-peers.sqlite.
 #
 # Usage: bench/gpu/gemv-peers.sh
 # Environment: GEMV_BUDGET (seconds of search per GEMV shape, default 40), LEVEL1_BUDGET (per
 # dot and asum, default 25), GEMV_SHAPES (default "16384x16384 1024x262144 262144x1024"),
-# LEVEL1_N (default 67108864), TUNE_SHAPE (default 16384x16384; CLBlast's database keeps one
-# parameter set a device for all sizes), TUNE_TIMEOUT (seconds, default 150: the kernels the
-# tuner finished by then count), CLBLAST_TUNED (a --clblast-tuned file: no tuning), DB (a store
-# to resume: its kernels are not measured again and the searches warm-start from them), REPEAT
-# (timed runs, default 20), DEVICE (default nvidia), COPY_MB (default the largest matrix's MiB),
-# LIFTC, BENCH (the executables; default the pack's, else build/'s).
-# On the development machine, e.g.: DEVICE=cpu GEMV_SHAPES="256x512 64x4096 4096x64"
-#   LEVEL1_N=65536 GEMV_BUDGET=10 LEVEL1_BUDGET=10 bench/gpu/gemv-peers.sh
+# LEVEL1_N (default 67108864), TUNE_SHAPES (default 16384x16384; CLBlast's database keeps one
+# parameter set a device for all sizes; with several shapes, each one's set is an alternative,
+# e.g. "16384x16384 1024x262144": CLBlast takes its fast kernels only where M is a multiple of
+# WGS*WPT, which a set tuned at the square may miss at M=1024), TUNE_TIMEOUT (seconds a tuning,
+# default 150: the kernels the tuner finished by then count), CLBLAST_TUNED (a --clblast-tuned
+# file: no tuning), DB (a store to resume: its kernels are not measured again and the searches
+# warm-start from them), REPEAT (timed runs, default 20), DEVICE (default nvidia), COPY_MB
+# (default the largest matrix's MiB), LIFTC, BENCH (the executables; default the pack's, else
+# build/'s).
+# On the development machine (PoCL; clblast_tuner_xgemv on the PATH, or no CLBlast tuned), e.g.:
+#   DEVICE=cpu GEMV_SHAPES="256x512 64x4096 4096x64" LEVEL1_N=65536 GEMV_BUDGET=10 \
+#   LEVEL1_BUDGET=10 TUNE_SHAPES=128x128 TUNE_TIMEOUT=30 bench/gpu/gemv-peers.sh
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${OUT:-$root/gpu-out/gemv-peers}
@@ -39,7 +44,7 @@ gemvBudget=${GEMV_BUDGET:-40}
 gemvBudget=${gemvBudget%s}
 level1Budget=${LEVEL1_BUDGET:-25}
 level1Budget=${level1Budget%s}
-tuneShape=${TUNE_SHAPE:-16384x16384}
+tuneShapes=${TUNE_SHAPES:-16384x16384}
 repeat=${REPEAT:-20}
 ex=$root/resources/examples
 db=$out/gemv-peers.sqlite
@@ -49,7 +54,7 @@ pick() {
 liftc=${LIFTC:-$(pick "$pack/liftc" "$root/build/app/liftc")}
 bench=${BENCH:-$(pick "$pack/bench_kernels" "$root/build/bench/kernels/bench_kernels")}
 [[ -x $liftc && -x $bench ]] || { echo "gemv-peers: no liftc or bench_kernels (pack-gpu.sh, or LIFTC and BENCH)" >&2; exit 2; }
-for s in $shapes; do
+for s in $shapes $tuneShapes; do
   [[ $s =~ ^[0-9]+x[0-9]+$ ]] || { echo "gemv-peers: a shape is MxN, got '$s'" >&2; exit 2; }
 done
 [[ $gemvBudget =~ ^[0-9]+$ && $level1Budget =~ ^[0-9]+$ ]] || { echo "gemv-peers: budgets are seconds" >&2; exit 2; }
@@ -84,15 +89,20 @@ for c in "${cases[@]}"; do
 done
 took searches $start
 
-# 2. CLBlast's tuner of Xgemv, XgemvFast and XgemvFastRot.
+# 2. CLBlast's tuner of Xgemv, XgemvFast and XgemvFastRot, at each of TUNE_SHAPES: one file, the
+# parameter sets of several shapes being alternatives (bench_kernels measures each combination).
 start=$SECONDS
 tuned=${CLBLAST_TUNED:-}
 if [[ -z $tuned ]]; then
-  echo "== clblast_tuner_xgemv at $tuneShape (at most ${TUNE_TIMEOUT:-150} s)"
-  OUT=$out TUNE_TIMEOUT=${TUNE_TIMEOUT:-150} bash "$root/bench/kernels/clblast-tune.sh" xgemv "$tuneShape"
-  echo "clblast-tune.sh exit $?" >>"$out/log.txt"
-  tuned=$out/clblast-tuned-xgemv-$tuneShape.txt
-  grep -q '^Xgemv' "$tuned" 2>/dev/null || tuned=
+  tuned=$out/clblast-tuned-xgemv.txt
+  : >"$tuned"
+  for s in $tuneShapes; do
+    echo "== clblast_tuner_xgemv at $s (at most ${TUNE_TIMEOUT:-150} s)"
+    OUT=$out TUNE_TIMEOUT=${TUNE_TIMEOUT:-150} bash "$root/bench/kernels/clblast-tune.sh" xgemv "$s"
+    echo "clblast-tune.sh xgemv $s exit $?" >>"$out/log.txt"
+    cat "$out/clblast-tuned-xgemv-$s.txt" >>"$tuned" 2>/dev/null
+  done
+  grep -q '^Xgemv' "$tuned" || tuned=
 fi
 took "CLBlast tuning" $start
 
