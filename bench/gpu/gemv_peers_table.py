@@ -54,15 +54,14 @@ def main(argv):
     ref = {}  # (name, size) -> ms
     for name, size, ms in re.findall(r"^(\S+) (\d+(?:x\d+)?): ([0-9.]+) ms", torch, re.M):
         ref[(name, size)] = float(ms)
-    fmt_ms = lambda ms: f"{ms:.4f}" if ms > 0 else "-"
     fmt_x = lambda a, b: f"{a / b:.2f}x" if a > 0 and b > 0 else "-"
     print(f"copy kernel (OpenCL, bench_kernels): {copy:.1f} GB/s" if copy else "copy kernel: -")
     print()
     print(
-        "| case | ours ms | ours GB/s | cuBLAS / torch ms | CLBlast ms | CLBlast tuned ms | ours / cuBLAS | "
-        "ours / CLBlast | ours / CLBlast tuned | ours / copy | ours / torch copy | our kernel |"
+        "| case | ours ms (GB/s) | cuBLAS / torch ms (GB/s) | CLBlast ms (GB/s) | CLBlast tuned ms (GB/s) | "
+        "ours / cuBLAS | ours / CLBlast | ours / CLBlast tuned | ours / copy | ours / torch copy | our kernel |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for case, r in rows.items():
         s = sizes(r.get("sizes", ""))
         ours, clblast = number(r.get("ours ms")), number(r.get("CLBlast ms"))
@@ -83,16 +82,16 @@ def main(argv):
                 forms = [ref.get((f, key), 0.0) for f in ("torch.sum(abs)", "torch.vector_norm(1)")]
                 cublas = min((t for t in forms if t > 0), default=0.0)
             copy_bytes = 8.0 * n
+        tuned_ms = tuned.get(case, 0.0)
         torch_copy = ref.get(("copy", key), 0.0)
-        gbs = nbytes / ours / 1e6 if ours > 0 else 0.0
-        gbs_text = f"{gbs:.1f}" if gbs > 0 else "-"
-        of_copy = f"{gbs / copy:.2f}" if gbs > 0 and copy > 0 else "-"
-        of_torch_copy = f"{gbs / (copy_bytes / torch_copy / 1e6):.2f}" if gbs > 0 and torch_copy > 0 else "-"
-        kernel = r.get("our kernel", "")
+        gbs = lambda ms: nbytes / ms / 1e6 if ms > 0 else 0.0
+        cell = lambda ms: f"{ms:.4f} ({gbs(ms):.{0 if gbs(ms) >= 100 else 1}f})" if ms > 0 else "-"
+        of_copy = f"{gbs(ours) / copy:.2f}" if ours > 0 and copy > 0 else "-"
+        of_torch_copy = f"{gbs(ours) / (copy_bytes / torch_copy / 1e6):.2f}" if ours > 0 and torch_copy > 0 else "-"
         print(
-            f"| {case} | {fmt_ms(ours)} | {gbs_text} | {fmt_ms(cublas)} | {fmt_ms(clblast)} | "
-            f"{fmt_ms(tuned.get(case, 0.0))} | {fmt_x(cublas, ours)} | {fmt_x(clblast, ours)} | "
-            f"{fmt_x(tuned.get(case, 0.0), ours)} | {of_copy} | {of_torch_copy} | {kernel} |"
+            f"| {case} | {cell(ours)} | {cell(cublas)} | {cell(clblast)} | {cell(tuned_ms)} | "
+            f"{fmt_x(cublas, ours)} | {fmt_x(clblast, ours)} | {fmt_x(tuned_ms, ours)} | {of_copy} | "
+            f"{of_torch_copy} | {r.get('our kernel', '')} |"
         )
     print()
     print(
