@@ -161,7 +161,7 @@ class DoubleBuffer {
       noteVar(a.simplified);
       if (a.mem->space == AddressSpace::Local && !a.write) ok = false;
       if (!a.write) return;
-      Memory* m = mutableMemory(a.mem);
+      Memory* m = memories_.find(a.mem);
       if (!m || m->space != AddressSpace::Local || m->dynamicLocal || !m->count.isCst() || m->addressTaken)
         ok = false;
       else
@@ -173,7 +173,7 @@ class DoubleBuffer {
     auto offsetsDefined = [&](const c::Block& part) {
       bool defined = true;
       accesses(part, [&](const c::Access& a) {
-        Memory* m = mutableMemory(a.mem);
+        Memory* m = memories_.find(a.mem);
         if (tiles.count(m) && !bufferOffset(a, m->count.value())) defined = false;
       });
       return defined;
@@ -282,19 +282,13 @@ class DoubleBuffer {
         bool hit = false;
         if (e)
           c::forEachExpr(*e, [&](const c::Expr& x) {
-            if (x.kind == c::Expr::Kind::Access && tiles.count(mutableMemory(x.access->mem))) hit = true;
+            if (x.kind == c::Expr::Kind::Access && tiles.count(memories_.find(x.access->mem))) hit = true;
           });
         if (hit) return true;
       }
       if (usedOutside(s->body, loop, tiles)) return true;
     }
     return false;
-  }
-
-  Memory* mutableMemory(const Memory* m) {
-    for (auto& owned : memories_.memories())
-      if (owned.get() == m) return owned.get();
-    return nullptr;
   }
 
   c::Block& kernel_;

@@ -7,12 +7,6 @@
 namespace lift::codegen {
 namespace {
 
-Memory* mutableMemory(MemoryAllocator& memories, const Memory* m) {
-  for (auto& owned : memories.memories())
-    if (owned.get() == m) return owned.get();
-  return nullptr;
-}
-
 // The lengths of the array nest t, outermost first, if all are constants.
 std::optional<std::vector<int64_t>> constantLengths(Type t) {
   std::vector<int64_t> lengths;
@@ -37,7 +31,7 @@ std::optional<Rows> rowsOf(Type t) {
 
 // `pad` > 0: pads; 0: removes the padding.
 int setPadding(const ViewNode& node, MemoryAllocator& memories, int pad) {
-  Memory* m = mutableMemory(memories, node.mem);
+  Memory* m = memories.find(node.mem);
   auto rows = rowsOf(node.type);
   if (!m || !rows || m->space != AddressSpace::Local || m->dynamicLocal ||
       m->role != Memory::Role::Temporary || !m->lclDims.empty() || !m->count.isCst() || m->rowPadding == pad)

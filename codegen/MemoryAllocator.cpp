@@ -78,6 +78,12 @@ View MemoryAllocator::allocate(Type t, AddressSpace space, Memory::Role role, co
   return build(t, space, role, base, node, replication, component, path, bounds);
 }
 
+Memory* MemoryAllocator::find(const Memory* m) {
+  for (auto& owned : memories_)
+    if (owned.get() == m) return owned.get();
+  return nullptr;
+}
+
 void MemoryAllocator::rollback(size_t mark) {
   while (memories_.size() > mark) memories_.pop_back();
 }

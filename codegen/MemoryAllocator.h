@@ -37,6 +37,9 @@ class MemoryAllocator {
   Memory* allocateMemory(const std::string& name, AddressSpace space, Memory::Role role, Type elemType,
                          arith::Expr count, ir::NodeId node);
 
+  // The memory of this allocator's that `m` names, to change it (nullptr: not one of its own).
+  Memory* find(const Memory* m);
+
   const std::vector<std::unique_ptr<Memory>>& memories() const { return memories_; }
   std::vector<std::unique_ptr<Memory>>& memories() { return memories_; }
 
