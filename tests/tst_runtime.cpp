@@ -178,6 +178,23 @@ class TestRuntime : public QObject {
     QVERIFY(r.kernelMsTotal >= 7 * r.minMs);
   }
 
+  // A kernel slower than stopAboveMs is timed by its validated execution alone (a search's
+  // slow candidates); one faster gets every repetition.
+  void slowKernelIsTimedOnce() {
+    KernelLaunch l = vectorAdd(4096, vectorAddSource_);
+    RunOptions o;
+    o.repetitions = 7;
+    o.stopAboveMs = 1e-9;
+    RunResult slow = runner_->run(l, o);
+    QVERIFY2(slow.ok() && slow.validation.ok, slow.summary().c_str());
+    QCOMPARE(slow.timesMs.size(), size_t(1));
+    QCOMPARE(slow.medianMs, slow.timesMs.front());
+    o.stopAboveMs = 1e9;
+    RunResult fast = runner_->run(l, o);
+    QVERIFY2(fast.ok(), fast.summary().c_str());
+    QCOMPARE(fast.timesMs.size(), size_t(7));
+  }
+
   void wrongKernelIsAWrongResult() {
     KernelLaunch l = vectorAdd(256, vectorAddSource_);
     // Element 37 is off by one.

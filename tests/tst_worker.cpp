@@ -97,6 +97,12 @@ class TestWorker : public QObject {
     QCOMPARE(r.outputs[0].data, *l.args[2].expected);
     QCOMPARE(r.timesMs.size(), size_t(5));
     QVERIFY(r.minMs > 0 && r.minMs <= r.medianMs && r.medianMs <= r.maxMs);
+    // RunOptions::stopAboveMs crosses the protocol: a kernel slower than it is timed once.
+    RunOptions once;
+    once.stopAboveMs = 1e-9;
+    RunResult slow = worker_->run(l, once);
+    QVERIFY2(slow.ok(), slow.summary().c_str());
+    QCOMPARE(slow.timesMs.size(), size_t(1));
     // The same kernel again comes from the worker's memory cache.
     QCOMPARE(worker_->run(l).buildSource, BuildSource::MemoryCache);
   }

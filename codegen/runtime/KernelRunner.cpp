@@ -310,6 +310,11 @@ void KernelRunner::execute(const KernelLaunch& launch, const std::vector<KernelC
     }
   }
 
+  // Far slower than the best a search has: its first execution says enough (RunOptions).
+  if (options.stopAboveMs > 0 && firstMs > options.stopAboveMs) {
+    r.setTimes({firstMs});
+    return;
+  }
   bool hasInOut = false;
   for (const auto& a : launch.args) hasInOut |= a.isBuffer() && a.role == ArgRole::InOut;
   std::vector<double> samples;

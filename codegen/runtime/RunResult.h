@@ -45,6 +45,11 @@ struct RunOptions {
   // killed and reported as timeout; the build has its own, longer limit.
   double timeoutMs = 10'000;
   double buildTimeoutMs = 300'000;
+  // 0: every kernel gets its warm-ups and timed executions. Otherwise a kernel whose validated
+  // execution takes longer is timed by that execution alone (a search sets it to a multiple of
+  // its best kernel's time: such a kernel cannot be among the fastest, and its repetitions
+  // would cost the search seconds a candidate on large inputs).
+  double stopAboveMs = 0;
 };
 
 struct KernelOutput {

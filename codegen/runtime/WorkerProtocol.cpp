@@ -205,6 +205,7 @@ void put(Writer& w, const RunOptions& o) {
   w.u8(o.timeWrongResults);
   w.f64(o.timeoutMs);
   w.f64(o.buildTimeoutMs);
+  w.f64(o.stopAboveMs);
 }
 
 RunOptions getRunOptions(Reader& r) {
@@ -219,6 +220,7 @@ RunOptions getRunOptions(Reader& r) {
   o.timeWrongResults = r.u8();
   o.timeoutMs = r.f64();
   o.buildTimeoutMs = r.f64();
+  o.stopAboveMs = r.f64();
   return o;
 }
 

@@ -63,6 +63,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// How many times slower than the best kernel so far a candidate's validated execution may be
+// before its repetitions are skipped: far from the best, even on a cold first execution.
+constexpr double kSlowCandidate = 4.0;
+
 // An error quoted in the search's own messages: where (when known) and what, without the
 // "error:" the message that quotes it adds (liftc printed "error: error: ...").
 std::string quoted(const LiftError& e) {
@@ -365,6 +369,9 @@ struct SearchRunner::Impl {
         return;
       }
       if (!worker) return reportDry(c, k, "compiled", "");
+      // A kernel whose first execution takes kSlowCandidate times the best so far is not timed
+      // again (RunOptions::stopAboveMs).
+      if (bestMs > 0 && req.run.stopAboveMs == 0) req.run.stopAboveMs = kSlowCandidate * bestMs;
       lock.unlock();
     }
     codegen::Evaluation e =
