@@ -58,9 +58,13 @@ void ContainerStorage::prepareOnDevices(const Distribution& d) const {
 }
 
 void ContainerStorage::allocateOnDevices(const Distribution& d) {
-  parts_ = partsOf(d, rows_, devices_->size());
+  std::vector<Part> parts = partsOf(d, rows_, devices_->size());
+  // A skeleton writing into this container again, in the same distribution, reuses its device
+  // memory (its old contents are overwritten).
+  const bool same = distribution_ == d && parts == parts_ && buffers_.size() == parts.size();
+  parts_ = std::move(parts);
   distribution_ = d;
-  allocateBuffers();
+  if (!same) allocateBuffers();
   hostValid_ = false;
   devicesValid_ = false;
 }

@@ -55,7 +55,8 @@ class ContainerStorage {
   void prepareOnDevices(const Distribution& d) const;
   const std::vector<Part>& parts() const { return parts_; }
   const cl::Buffer& buffer(size_t part) const { return buffers_[part]; }
-  // For an output: distributed as `d`, fresh device buffers, host data stale; the skeleton
+  // For an output: distributed as `d`, device buffers (fresh ones unless it has them in `d`
+  // already), host data stale; the skeleton
   // writes every part and then calls markWrittenOnDevices().
   void allocateOnDevices(const Distribution& d);
   void markWrittenOnDevices() { devicesValid_ = true; }

@@ -46,6 +46,7 @@ struct Part {
 
   size_t rows() const { return end - begin; }
   size_t storedRows() const { return storedEnd - storedBegin; }
+  bool operator==(const Part&) const = default;
 };
 
 // The parts of `rows` rows distributed by `d` over `deviceCount` devices, in device order.

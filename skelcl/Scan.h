@@ -28,6 +28,9 @@ class Scan<T(T)> {
     skeleton_.run(in, out);
     return out;
   }
+  // Into an existing vector of as many elements on the same devices (its device memory reused
+  // when it has the input's distribution already: no allocation in a loop of scans).
+  void operator()(const Vector<T>& in, Vector<T>& out) const { skeleton_.run(in, out); }
 
   // In chunks or in work-groups (ScanSkeleton.h); Auto by default: work-groups on GPUs.
   void setForm(ScanForm f) { skeleton_.setForm(f); }

@@ -98,6 +98,16 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
   operator_.setFunction(chunks_.totals->program().userFuns.front());
 }
 
+cl::Buffer ScanSkeleton::scratch(const cl::Context& context, size_t part, const std::string& role,
+                                 size_t bytes) const {
+  auto& [size, buffer] = scratch_[{context(), part, role}];
+  if (size < bytes) {
+    buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+    size = bytes;
+  }
+  return buffer;
+}
+
 ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const {
   if (form_ != ScanForm::Auto) return form_;
   return device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
@@ -130,17 +140,24 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   auto size = [](size_t v) { return static_cast<int64_t>(v); };
 
   // Each part as G chunks of C elements (padded with the identity), and the chunks' totals. In
-  // work-groups a chunk is a tile of kTile elements, and the G tiles' totals are padded with
-  // the identity to kWorkGroup*E (a tile of the scalar work-group programs, which scan them).
+  // work-groups a chunk is a tile of kTile elements, and the tiles' totals are scanned the same
+  // way, level after level, until at most kTile are left: those (padded with the identity to
+  // kWorkGroup*E) one work-group scans with the scalar programs.
+  struct Level {
+    size_t tiles = 0;
+    cl::Buffer input, totals;  // input: tiles*kTile elements; totals: the next level's input
+    arith::Env sizes;
+  };
   struct Chunking {
     ScanForm form = ScanForm::Chunks;
     size_t count = 0, chunks = 0, chunk = 0;
     cl::Buffer input, totals;
     arith::Env sizes;
-    // Work-groups only: the totals' length kWorkGroup*E, their total, the part's carry (the
-    // fold of the parts before it) and the tiles' offsets.
+    // Work-groups only: the levels of vector tiles (the first is the part's), then the last
+    // totals' length kWorkGroup*E (`top`, in `totals`), their total, the part's carry (the fold
+    // of the parts before it) and their offsets.
+    std::vector<Level> levels;
     arith::Env totalSizes;
-    size_t paddedTotals = 0;
     cl::Buffer total, carry, offsets;
   };
   std::vector<Chunking> chunking(parts.size());
@@ -155,10 +172,11 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     if (tiles) {
       c.chunk = kTile;
       c.chunks = (c.count + kTile - 1) / kTile;
-      const size_t perItem = (c.chunks + kWorkGroup - 1) / kWorkGroup;
-      c.paddedTotals = kWorkGroup * perItem;
-      c.sizes = arith::Env{{"G", size(c.chunks)}};
-      c.totalSizes = arith::Env{{"G", 1}, {"E", size(perItem)}};
+      for (size_t n = c.chunks;; n = (n + kTile - 1) / kTile) {
+        c.levels.push_back(Level{n, {}, {}, arith::Env{{"G", size(n)}}});
+        if (n <= kTile) break;
+      }
+      c.sizes = c.levels.front().sizes;
     } else {
       c.chunks = std::min(c.count, kMaxChunks);
       c.chunk = (c.count + c.chunks - 1) / c.chunks;
@@ -174,20 +192,39 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
                                    (c.chunks * c.chunk - c.count) * bytes);
       }
       if (tiles) {
-        c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.paddedTotals * bytes);
-        operator_.fillWithIdentity(ctx.queue(), c.totals, c.chunks * bytes,
-                                   (c.paddedTotals - c.chunks) * bytes);
-        c.offsets = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.paddedTotals * bytes);
-        c.carry = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
-        if (carries) c.total = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes);
+        // Level k's totals are level k+1's input, padded to whole tiles (the last level's:
+        // to kWorkGroup*E for the one work-group that scans them).
+        c.levels.front().input = c.input;
+        for (size_t k = 0; k < c.levels.size(); ++k) {
+          const size_t n = c.levels[k].tiles;
+          const bool last = k + 1 == c.levels.size();
+          const size_t perItem = (n + kWorkGroup - 1) / kWorkGroup;
+          const size_t padded = last ? kWorkGroup * perItem : c.levels[k + 1].tiles * kTile;
+          c.levels[k].totals = scratch(ctx.context(), i, fmt::format("totals {}", k), padded * bytes);
+          if (padded > n)
+            operator_.fillWithIdentity(ctx.queue(), c.levels[k].totals, n * bytes, (padded - n) * bytes);
+          if (!last) {
+            c.levels[k + 1].input = c.levels[k].totals;
+            continue;
+          }
+          c.totals = c.levels[k].totals;
+          c.totalSizes = arith::Env{{"G", 1}, {"E", size(perItem)}};
+          c.offsets = scratch(ctx.context(), i, "offsets", padded * bytes);
+        }
+        c.carry = scratch(ctx.context(), i, "carry", bytes);
+        if (carries) c.total = scratch(ctx.context(), i, "total", bytes);
       } else {
-        c.totals = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
+        c.totals = scratch(ctx.context(), i, "chunk totals", c.chunks * bytes);
       }
     });
     if (!tiles && copies && i > 0) continue;  // every copy has the first one's totals
-    programs(c.form).totals->enqueue(devices, p.device, {c.input, c.totals}, c.sizes);
-    if (tiles && carries)
-      workGroups_.totalsTotal->enqueue(devices, p.device, {c.totals, c.total}, c.totalSizes);
+    if (tiles) {
+      for (const Level& l : c.levels)
+        workGroups_.totals->enqueue(devices, p.device, {l.input, l.totals}, l.sizes);
+      if (carries) workGroups_.totalsTotal->enqueue(devices, p.device, {c.totals, c.total}, c.totalSizes);
+    } else {
+      chunks_.totals->enqueue(devices, p.device, {c.input, c.totals}, c.sizes);
+    }
   }
 
   // On the host, part after part: in chunks, the offsets (the exclusive scan of all chunks'
@@ -229,26 +266,39 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   }
 
   // Each chunk scanned from its offset, into the output (through a padded buffer if needed). In
-  // work-groups the offsets are the device's scan of the tiles' totals from the carry.
+  // work-groups the offsets are the device's scan of the tiles' totals from the carry: the last
+  // level's by one work-group, then each level's tiles from the offsets of the level above.
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
     const bool tiles = c.form == ScanForm::WorkGroups;
     cl::Buffer offsetBuffer = c.offsets, result = out.buffer(i);
+    std::vector<cl::Buffer> levelOffsets;
     devices.guarded(p.device, "uploading the chunk offsets of " + what_, [&] {
       if (tiles) {
         ctx.queue().enqueueWriteBuffer(c.carry, CL_FALSE, 0, bytes, offsets[i].data());
+        // Level k (k >= 1) scans into the offsets of level k-1's tiles.
+        for (size_t k = 1; k < c.levels.size(); ++k)
+          levelOffsets.push_back(
+              scratch(ctx.context(), i, fmt::format("offsets {}", k), c.levels[k].tiles * kTile * bytes));
       } else {
-        offsetBuffer = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * bytes);
+        offsetBuffer = scratch(ctx.context(), i, "chunk offsets", c.chunks * bytes);
         ctx.queue().enqueueWriteBuffer(offsetBuffer, CL_FALSE, 0, c.chunks * bytes, offsets[i].data());
       }
       if (c.chunks * c.chunk != c.count)
         result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * c.chunk * bytes);
     });
-    if (tiles)
+    if (tiles) {
       workGroups_.totalsScan->enqueue(devices, p.device, {c.carry, c.totals, c.offsets}, c.totalSizes);
-    programs(c.form).scan->enqueue(devices, p.device, {offsetBuffer, c.input, result}, c.sizes);
+      for (size_t k = c.levels.size(); k-- > 0;) {
+        const cl::Buffer& from = k + 1 == c.levels.size() ? c.offsets : levelOffsets[k];
+        const cl::Buffer& into = k == 0 ? result : levelOffsets[k - 1];
+        workGroups_.scan->enqueue(devices, p.device, {from, c.levels[k].input, into}, c.levels[k].sizes);
+      }
+    } else {
+      chunks_.scan->enqueue(devices, p.device, {offsetBuffer, c.input, result}, c.sizes);
+    }
     if (c.chunks * c.chunk != c.count)
       devices.guarded(p.device, "copying the result of " + what_,
                       [&] { ctx.queue().enqueueCopyBuffer(result, out.buffer(i), 0, 0, c.count * bytes); });

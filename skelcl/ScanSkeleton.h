@@ -17,18 +17,24 @@
 //     then log2(kWorkGroup) rounds in which element i becomes f(r[i - d], r[i]) for d = 1, 2,
 //     4, ..., r[i - d] read through pad(d, 0, identity) where i < d), and each work-item scans
 //     its registers (scanSeq) from the tile's offset combined with its sum's scan and stores
-//     them as vectors. The tiles' offsets never leave the device: one work-group scans the G
-//     totals (padded with the identity to kWorkGroup*E, E consecutive totals a work-item, the
-//     same local-memory scan) from the part's carry, the fold of the parts before it, which
-//     the host makes from each part's total (that work-group's reduction of the totals) when
-//     there are several parts: four kernels and no host round trip on one device.
+//     them as vectors. The tiles' offsets never leave the device: their totals are scanned in
+//     the same way, level after level (tiles of the totals), until at most kTile are left; one
+//     work-group scans those (padded with the identity to kWorkGroup*E, E consecutive totals a
+//     work-item, the same local-memory scan) from the part's carry, the fold of the parts
+//     before it, which the host makes from each part's total (that work-group's reduction of
+//     the last totals) when there are several parts. No host round trip on one device: for
+//     2^26 elements five kernels (two levels of totals, the last level's scan, two levels of
+//     scans).
 // A part that is not G chunks long is padded with the identity on the device. The output has
 // the input's distribution (single, copy or block; a copy is scanned on every device from the
 // first device's totals).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/ScalarOperator.h"
@@ -70,7 +76,10 @@ class ScanSkeleton {
   static_assert(kWorkGroup == size_t(1) << kWorkGroupLog2);
   // A work-item's share of a tile in work-groups: kVectorsPerItem vectors of kVectorWidth.
   static constexpr size_t kVectorWidth = 4;
-  static constexpr size_t kVectorsPerItem = 4;
+  // One vector a work-item: neighbouring work-items read and write neighbouring vectors
+  // (coalesced). Four vectors of consecutive elements a work-item ran the scan 3.5x slower on an
+  // H100 (docs/PERFORMANCE.md, the scan's section).
+  static constexpr size_t kVectorsPerItem = 1;
   static constexpr size_t kTile = kWorkGroup * kVectorWidth * kVectorsPerItem;
 
  private:
@@ -82,12 +91,19 @@ class ScanSkeleton {
   };
   const Programs& programs(ScanForm f) const { return f == ScanForm::WorkGroups ? workGroups_ : chunks_; }
 
+  // A device temporary of the scan's own (the totals of the tiles, their offsets, a part's
+  // carry), kept from one run to the next by its context, part and role: the next run of a size
+  // that fits reuses it (the device's queue is in order), as a caching allocator does. The
+  // input's and the output's padded copies are not kept.
+  cl::Buffer scratch(const cl::Context& context, size_t part, const std::string& role, size_t bytes) const;
+
   std::string what_;
   runtime::ScalarType type_;
   ScalarOperator operator_;
   UserFunction function_;
   Programs chunks_, workGroups_;
   ScanForm form_ = ScanForm::Auto;
+  mutable std::map<std::tuple<cl_context, size_t, std::string>, std::pair<size_t, cl::Buffer>> scratch_;
 };
 
 // The .lift programs (exposed for tests and documentation; `identity` as a .lift literal): in
