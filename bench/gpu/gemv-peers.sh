@@ -19,7 +19,7 @@
 #
 # Usage: bench/gpu/gemv-peers.sh
 # Environment: GEMV_BUDGET (seconds of search per GEMV shape, default 40), LEVEL1_BUDGET (per
-# dot and asum, default 25), GEMV_SHAPES (default "16384x16384 1024x262144 262144x1024"),
+# dot and asum, default 25), GEMV_SHAPES (default "16384x16384 1024x262144 262144x1024"; empty: none),
 # LEVEL1_N (default 67108864), TUNE_SHAPES (default 16384x16384; CLBlast's database keeps one
 # parameter set a device for all sizes; with several shapes, each one's set is an alternative,
 # e.g. "16384x16384 1024x262144": CLBlast takes its fast kernels only where M is a multiple of
@@ -38,7 +38,7 @@ out=${OUT:-$root/gpu-out/gemv-peers}
 mkdir -p "$out"
 source "$root/bench/gpu/device-env.sh"
 device=${DEVICE:-nvidia}
-shapes=${GEMV_SHAPES:-16384x16384 1024x262144 262144x1024}
+shapes=${GEMV_SHAPES-16384x16384 1024x262144 262144x1024}  # empty: dot and asum only
 n1=${LEVEL1_N:-67108864}
 gemvBudget=${GEMV_BUDGET:-40}
 gemvBudget=${gemvBudget%s}
