@@ -28,6 +28,15 @@ class TestArithParser : public QObject {
     QTest::newRow("parentheses") << "(1 + 2)*3" << qint64(9);
     QTest::newRow("functions") << "min(3, 4) + max(3, 4)*pow(2, 3)" << qint64(35);
     QTest::newRow("whitespace") << " \t( 1\n+ 2 ) " << qint64(3);
+    QTest::newRow("floor-exact") << "floor(-7/2)" << qint64(-4);
+    QTest::newRow("ceil-exact") << "ceil(-7/2)" << qint64(-3);
+    QTest::newRow("floor-inner-truncating") << "floor((-7/2)/2)" << qint64(-2);
+    QTest::newRow("floor-of-integer") << "floor(5) + ceil(-5)" << qint64(0);
+    QTest::newRow("abs") << "abs(-7) + abs(2)" << qint64(9);
+    QTest::newRow("ite-lowest-precedence") << "1 + 4 < 4 ? 10 : 20" << qint64(20);
+    QTest::newRow("ite-right-assoc") << "1 > 2 ? 1 : 2 == 3 ? 2 : 3" << qint64(3);
+    QTest::newRow("ite-comparisons") << "(1 <= 1 ? 1 : 0) + (1 != 1 ? 2 : 0) + (2 >= 3 ? 4 : 0)" << qint64(1);
+    QTest::newRow("lookup") << "lookup({3, -1, 4}, 1) + lookup({ 7 }, 0)" << qint64(6);
     QTest::newRow("int64-min") << "-9223372036854775808" << qint64(INT64_MIN);
     QTest::newRow("int64-max") << "9223372036854775807" << qint64(INT64_MAX);
   }
@@ -49,6 +58,16 @@ class TestArithParser : public QObject {
       QTest::newRow(name) << QString(t) << line << col << QString(m);
     };
     row("empty", "", 1, 1, "expected an expression");
+    row("comparison-without-branches", "a < b", 1, 6, "expected '?' after the comparison");
+    row("ite-without-else", "a < b ? 1", 1, 10, "expected ':' after the first branch of '?'");
+    row("question-without-comparison", "a ? 1 : 2", 1, 3, "expected a comparison before '?'");
+    row("floor-two-arguments", "floor(a, b)", 1, 8, "'floor' takes 1 argument");
+    row("floor-division-inside-sum", "floor(a + b/c)", 1, 1, "the argument of 'floor' divides inside a sum");
+    row("floor-by-zero", "floor(a/0)", 1, 8, "division by zero");
+    row("abs-arguments", "abs(a, b)", 1, 1, "'abs' takes 1 argument, got 2");
+    row("lookup-without-table", "lookup(i)", 1, 8, "expected '{' to open lookup's table");
+    row("lookup-symbolic-entry", "lookup({1, N}, i)", 1, 12, "expected an integer literal in lookup's table");
+    row("lookup-without-index", "lookup({1, 2})", 1, 14, "expected ',' after lookup's table");
     row("blank", "   ", 1, 4, "expected an expression");
     row("missing-operand", "x +", 1, 4, "expected an expression");
     row("two-operators", "x + * y", 1, 5, "unexpected '*'");
@@ -103,7 +122,8 @@ class TestArithParser : public QObject {
       QFAIL("no error");
     } catch (const LiftError& e) {
       QCOMPARE(QString::fromStdString(e.diagnostic().format()),
-               QString("<expr>:1:5: error: unknown function 'foo' (expected min, max or pow)\n"
+               QString("<expr>:1:5: error: unknown function 'foo' (expected min, max, pow, abs, floor, ceil "
+                       "or lookup)\n"
                        "  a + foo(b)\n"
                        "      ^"));
     }
@@ -174,6 +194,16 @@ class TestArithParser : public QObject {
     row("a + -(2*b)", true, "a + -(2*b)");
     row("a - 2*b", true, "a - 2*b");
     row("0 + a", true, "0 + a");
+    row("floor(i/4) + ceil((a + b)/c)", true, "floor(i/4) + ceil((a + b)/c)");
+    row("floor((a/2)/3)", true, "floor(a/2/3)");
+    row("floor(2*a/(b*c))", true, "floor(2*a/(b*c))");
+    row("abs(a - b)*2", false, "2*abs(a - b)");
+    row("a < b ? c : d", false, "a < b ? c : d");
+    row("a >= b ? c : d", false, "b <= a ? c : d");
+    row("1 + (a < b ? c : d)", true, "1 + (a < b ? c : d)");
+    row("a < b ? (c < d ? 1 : 2) : (c < d ? 3 : 4)", true, "a < b ? (c < d ? 1 : 2) : c < d ? 3 : 4");
+    row("min(a < b ? c : d, e)", true, "min(a < b ? c : d, e)");
+    row("lookup({1, -2, 3}, a + 1)", true, "lookup({1, -2, 3}, a + 1)");
   }
   void printing() {
     QFETCH(QString, text);
@@ -182,6 +212,30 @@ class TestArithParser : public QObject {
     Expr e = parse(text.toStdString(), {}, "<t>", raw);
     QCOMPARE(QString::fromStdString(toString(e)), printed);
     QVERIFY(parse(toString(e), {}, "<t>", raw) == e);
+  }
+
+  // toOpenCL spells floor, ceil, abs and lookup in OpenCL C with int semantics; the other forms
+  // as toString.
+  void printingOpenCL_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("printed");
+    auto row = [](const char* t, const char* p) { QTest::newRow(t) << QString(t) << QString(p); };
+    row("4*a + b/2", "4*a + b/2");
+    row("floor(a/4)", "(a/4 - (a%4 < 0))");
+    row("ceil(a/4)", "(a/4 + (a%4 > 0))");
+    row("floor(a/(-4))", "(a/(-4) - (a%(-4) > 0))");
+    row("floor((a + 1)/b)", "((a + 1)/b - ((a + 1)%b < 0))");
+    row("floor((a + 1)/(b - 2))", "((a + 1)/(b - 2) - ((a + 1)%(b - 2) != 0 && (a + 1 < 0) != (b - 2 < 0)))");
+    row("ceil(a/(b - 2))", "(a/(b - 2) + (a%(b - 2) != 0 && (a < 0) == (b - 2 < 0)))");
+    row("abs(a - b)", "max(a - b, -(a - b))");
+    row("a < b ? c : d", "a < b ? c : d");
+    row("lookup({3, 1, 4}, i)", "(i == 0 ? 3 : i == 1 ? 1 : 4)");
+  }
+  void printingOpenCL() {
+    QFETCH(QString, text);
+    QFETCH(QString, printed);
+    Expr e = parse(text.toStdString(), {}, "<t>", true);
+    QCOMPARE(QString::fromStdString(toOpenCL(e)), printed);
   }
 };
 

@@ -3,7 +3,8 @@
 // semantics) at random in-range points, be no larger, be a fixpoint of simplify, print in a
 // form that parses back to the same node, and lie within the bounds the range analysis gives.
 // Over ranges and constants near 2^63, the simplified form must not overflow where the raw
-// expression does not.
+// expression does not. Each test runs once over the operators + - * / % min max pow and once
+// with floor, ceil, abs, if-then-else and lookup among them.
 #include <QtTest/QtTest>
 
 #include <random>
@@ -24,7 +25,7 @@ struct Case {
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) {}
+  explicit Generator(uint64_t seed, bool forms = false) : rng_(seed), forms_(forms) {}
 
   int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
   int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
@@ -121,8 +122,36 @@ class Generator {
     return "(" + expr(depth - 1) + ")";
   }
 
+  // floor, ceil, abs, if-then-else and lookup over random operands; lookup's index is mostly
+  // reduced into the table.
+  std::string form(int depth) {
+    std::string a = expr(depth - 1);
+    switch (pick(6)) {
+      case 0:
+        return "floor(" + a + "/" + divisor(depth) + ")";
+      case 1:
+        return "ceil(" + a + "/" + divisor(depth) + ")";
+      case 2:
+        return "abs(" + a + ")";
+      case 3: {
+        static const char* kCmps[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
+        return "(" + a + kCmps[pick(std::size(kCmps))] + expr(depth - 2) + " ? " + expr(depth - 1) + " : " +
+               expr(depth - 1) + ")";
+      }
+      default: {
+        static const char* kTables[] = {"{3, 1, 4, 1, 5}", "{0, 16, 32, 48}", "{-2, 7}", "{5, 5, 5, 9}"};
+        static const int kSizes[] = {5, 4, 2, 4};
+        int t = pick(std::size(kTables));
+        std::string n = std::to_string(kSizes[t]);
+        std::string index = chance(0.7) ? "((" + a + ")%" + n + " + " + n + ")%" + n : a;
+        return "lookup(" + std::string(kTables[t]) + ", " + index + ")";
+      }
+    }
+  }
+
   std::string expr(int depth) {
     if (depth <= 0 || chance(0.22)) return leaf();
+    if (forms_ && chance(0.3)) return form(depth);
     int op = pick(100);
     std::string a = expr(depth - 1);
     if (op < 24) return "(" + a + " + " + expr(depth - 1) + ")";
@@ -207,6 +236,7 @@ class Generator {
 
  private:
   std::mt19937_64 rng_;
+  bool forms_ = false;
   bool large_ = false;
 };
 
@@ -225,15 +255,23 @@ bool within(int64_t v, Expr lo, Expr hi, const Env& env) {
 class TestArithProperty : public QObject {
   Q_OBJECT
  private slots:
+  void randomExpressionsAreSimplifiedSoundly_data() {
+    QTest::addColumn<bool>("forms");
+    QTest::addColumn<qint64>("defaultSeed");
+    QTest::newRow("arith") << false << qint64(20241121);
+    QTest::newRow("floor-ceil-abs-ite-lookup") << true << qint64(20261127);
+  }
   void randomExpressionsAreSimplifiedSoundly() {
+    QFETCH(bool, forms);
+    QFETCH(qint64, defaultSeed);
     // LIFT_ARITH_SEED and LIFT_ARITH_CASES let a fuzzing run explore further.
     uint64_t seed = qEnvironmentVariableIsSet("LIFT_ARITH_SEED")
                         ? qEnvironmentVariableIntValue("LIFT_ARITH_SEED")
-                        : 20241121;
+                        : defaultSeed;
     const int kCases = qEnvironmentVariableIsSet("LIFT_ARITH_CASES")
                            ? qEnvironmentVariableIntValue("LIFT_ARITH_CASES")
                            : 12000;
-    Generator g(seed);
+    Generator g(seed, forms);
     int checkedCases = 0, checkedPoints = 0, shrunk = 0;
     for (int n = 0; n < kCases; ++n) {
       Case c = g.makeCase();
@@ -305,14 +343,22 @@ class TestArithProperty : public QObject {
   // Issue 19: reordering or distributing can form an intermediate that overflows 64 bits where
   // the source's do not (`x*(y*z)` as `x*y*z` when z = 0). Over large ranges, wherever the raw
   // expression evaluates without overflow, the simplified one must too, with the same value.
+  void largeRangesOverflowNoMoreThanTheSource_data() {
+    QTest::addColumn<bool>("forms");
+    QTest::addColumn<qint64>("defaultSeed");
+    QTest::newRow("arith") << false << qint64(20261126);
+    QTest::newRow("floor-ceil-abs-ite-lookup") << true << qint64(20261128);
+  }
   void largeRangesOverflowNoMoreThanTheSource() {
+    QFETCH(bool, forms);
+    QFETCH(qint64, defaultSeed);
     uint64_t seed = qEnvironmentVariableIsSet("LIFT_ARITH_SEED")
                         ? qEnvironmentVariableIntValue("LIFT_ARITH_SEED")
-                        : 20261126;
+                        : defaultSeed;
     const int kCases = qEnvironmentVariableIsSet("LIFT_ARITH_CASES")
                            ? qEnvironmentVariableIntValue("LIFT_ARITH_CASES")
                            : 12000;
-    Generator g(seed);
+    Generator g(seed, forms);
     int checkedCases = 0, checkedPoints = 0, rawOverflows = 0, shrunk = 0;
     for (int n = 0; n < kCases; ++n) {
       Case c = g.makeLargeCase();

@@ -202,6 +202,40 @@ class TestArithSimplify : public QObject {
     row("pow-base-one", "pow(1, x)", "", "1");
     row("pow-base-zero", "pow(0, N)", "", "0");
     row("pow-of-pow", "pow(pow(x, 2), 3)", "", "pow(x, 6)");
+    // ----- floor, ceiling, absolute value, if-then-else, lookup (Lift's arithexpr forms) -----
+    row("floor-of-integer", "floor(i + 2*j)", "", "i + 2*j");
+    row("floor-constant-fold", "floor(-7/2) + ceil(-7/2)*10", "", "-34");
+    row("floor-by-one", "floor(x/1) + ceil(y/(-1))", "", "x - y");
+    row("floor-exact", "floor(4*N*i/(2*N))", "", "2*i");
+    row("floor-integral-parts", "floor((4*i + j + 9)/4)", "j=-8:8", "i + floor((j + 1)/4) + 2");
+    row("floor-integral-parts-symbolic", "ceil((i*N + j - 1)/N)", "", "i + ceil((j - 1)/N)");
+    row("floor-decided", "floor((j - 16)/16)", "j=0:16", "-1");
+    row("ceil-decided", "ceil(j/16)", "j=1:17", "1");
+    row("floor-truncating", "floor(i/4)", "i=0:N", "i/4");
+    row("ceil-truncating", "ceil(i/4)", "i=-N:1", "i/4");
+    row("floor-negative-divisor", "floor(-x/(-4))", "x=-8:8", "floor(x/4)");
+    row("keep-floor-when-rewriting-grows", "floor((i - 5)/4)", "i=0:N", "floor((i - 5)/4)");
+    row("keep-floor-unknown-sign", "floor(x/4)", "x=-8:8", "floor(x/4)");
+    row("abs-non-negative", "abs(i + 1)", "i=0:N", "i + 1");
+    row("abs-non-positive", "abs(-2*i)", "i=0:N", "2*i");
+    row("abs-constant-fold", "abs(-5) + abs(5)", "", "10");
+    row("abs-of-abs", "abs(abs(x))", "x=-4:4", "abs(x)");
+    row("abs-constant-factor", "abs(-4*x)", "x=-4:4", "4*abs(x)");
+    row("abs-bounds", "min(abs(x), 5)", "x=-4:4", "abs(x)");
+    row("ite-same-branches", "i < j ? 2*x : x + x", "", "2*x");
+    row("ite-decided-then", "i < N ? i : 0", "i=0:N", "i");
+    row("ite-decided-else", "i >= 16 ? 1 : 2", "i=0:16", "2");
+    row("ite-decided-equal", "i == N ? 0 : j", "i=0:N", "j");
+    row("ite-decided-not-equal", "i != N ? 0 : j", "i=0:N", "0");
+    row("ite-greater-swaps", "i > j ? i : j", "", "j < i ? i : j");
+    row("ite-abs", "x < 0 ? -x : x", "x=-4:4", "abs(x)");
+    row("ite-in-sum", "1 + (i < j ? 4 : 8)", "", "(i < j ? 4 : 8) + 1");
+    row("ite-bounds", "(i < j ? 4 : 8)/16", "", "0");
+    row("keep-ite-undecided", "i < 8 ? i : 8 - i", "i=0:16", "i < 8 ? i : 8 - i");
+    row("lookup-constant-index", "lookup({3, 1, 4}, 2)", "", "4");
+    row("lookup-uniform", "lookup({3, 1, 4, 4, 4}, i + 2)", "i=0:3", "4");
+    row("lookup-bounds", "lookup({3, 1, 4}, i)%5", "", "lookup({3, 1, 4}, i)");
+    row("keep-lookup", "lookup({3, 1, 4}, i)", "i=0:3", "lookup({3, 1, 4}, i)");
     // ----- from the literature and typical tiled indices -----
     row("cgo17-fig6-transpose",
         "((((wg_id*M+l_id)/M)+(((wg_id*M+l_id) % M)*N))/N)*N+(((wg_id*M+l_id)/M)+(((wg_id*M+l_id) % M)*N)) % "

@@ -3,6 +3,8 @@
 #include <QtTest/QtTest>
 
 #include "LiftcProcess.h"
+#include "core/arith/ArithExpr.h"
+#include "core/support/Diagnostic.h"
 
 namespace {
 
@@ -46,6 +48,15 @@ class TestLiftcSimplify : public QObject {
     row("range-unbounded-negative", "(x + 16)/16", "x=-16:", "(x + 16)/16");
     row("range-using-earlier-variable", "j/i", "i=1:N;j=0:i", "0");
     row("expression-in-several-arguments", "1 + 2", "", "3");
+    row("floor-integral-parts", "floor((4*i + j + 9)/4)", "j=-8:8", "i + floor((j + 1)/4) + 2");
+    row("ceil-decided", "ceil(j/16)", "j=1:17", "1");
+    row("floor-truncating", "floor((i*N + j)/N)", "i=0:M;j=0:N", "i");
+    row("abs-non-positive", "abs(i - N)", "i=0:N", "N - i");
+    row("abs-kept", "abs(x)", "x=-4:4", "abs(x)");
+    row("ite-decided", "i < N ? i : N", "i=0:N", "i");
+    row("ite-kept", "i >= 8 ? i - 8 : i", "i=0:16", "8 <= i ? i - 8 : i");
+    row("lookup-kept", "lookup({3, 1, 4}, i%3)", "i=0:", "lookup({3, 1, 4}, i%3)");
+    row("lookup-uniform", "lookup({3, 1, 4, 4}, i)", "i=2:4", "4");
   }
   void simplifies() {
     QFETCH(QString, expr);
@@ -58,6 +69,51 @@ class TestLiftcSimplify : public QObject {
     Run again = liftc(QStringList{r.out.trimmed()} + rangeArgs(ranges));  // the output reads back
     QCOMPARE(again.code, 0);
     QCOMPARE(again.out, r.out);
+  }
+
+  // The new forms through the command: what liftc prints evaluates like its input at every
+  // point of the ranges (a grid over two variables, sizes 1 to 9).
+  void newFormsAreSimplifiedSoundly_data() {
+    QTest::addColumn<QString>("expr");
+    QTest::addColumn<QString>("ranges");
+    auto row = [](const char* e, const char* r) { QTest::newRow(e) << QString(e) << QString(r); };
+    row("floor((4*i + j - 7)/4) + ceil((j - i)/N)", "i=-8:8;j=0:N");
+    row("floor((i*N + j)/N) - ceil((i*N - j)/N)", "i=-8:8;j=0:N");
+    row("abs(i - j) + abs(j - N) + abs(-3*i)", "i=-8:8;j=0:N");
+    row("(i < j ? i : j) + (j >= N ? 1 : 2) + (i == j ? 0 : i != 3 ? 5 : 7)", "i=-8:8;j=0:N");
+    row("lookup({3, 1, 4, 1, 5}, (i%5 + 5)%5) + lookup({2, 2, 9}, j%2)", "i=-8:8;j=0:N");
+    row("floor(abs(i)/(j + 1)) + max(i < 0 ? -i : i, lookup({1, 2}, j%2))", "i=-8:8;j=0:N");
+  }
+  void newFormsAreSimplifiedSoundly() {
+    QFETCH(QString, expr);
+    QFETCH(QString, ranges);
+    Run r = liftc(QStringList{expr} + rangeArgs(ranges));
+    QCOMPARE(r.code, 0);
+    std::map<std::string, lift::arith::Expr> vars;
+    for (const QString& spec : ranges.split(';')) {
+      auto eq = spec.indexOf('='), colon = spec.indexOf(':');
+      std::string name = spec.left(eq).toStdString();
+      vars[name] =
+          lift::arith::var(name, lift::arith::parse(spec.mid(eq + 1, colon - eq - 1).toStdString(), vars),
+                           lift::arith::parse(spec.mid(colon + 1).toStdString(), vars));
+    }
+    lift::arith::Expr raw = lift::arith::parse(expr.toStdString(), vars, "<raw>", /*raw=*/true);
+    lift::arith::Expr printed = lift::arith::parse(r.out.trimmed().toStdString(), vars);
+    int points = 0;
+    for (int64_t n = 1; n <= 9; ++n)
+      for (int64_t i = -8; i < 8; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          lift::arith::Env env{{"N", n}, {"i", i}, {"j", j}};
+          int64_t want;
+          try {
+            want = lift::arith::evaluate(raw, env);
+          } catch (const lift::LiftError&) {
+            continue;
+          }
+          QCOMPARE(lift::arith::evaluate(printed, env), want);
+          ++points;
+        }
+    QVERIFY(points > 300);
   }
 
   void severalWordsAreOneExpression() {
@@ -112,6 +168,12 @@ class TestLiftcSimplify : public QObject {
     QTest::newRow("range-forward-reference") << QStringList{"j", "--range", "j=0:i", "--range", "i=1:N"}
                                              << "'i' is used in the range of 'j' before its own --range"
                                              << "^";
+    QTest::newRow("floor-division-inside-sum")
+        << QStringList{"floor(a + b/c)"} << "<expr>:1:1: error: the argument of 'floor' divides inside a sum"
+        << "^";
+    QTest::newRow("ite-without-else")
+        << QStringList{"i < 4 ? 1"} << "<expr>:1:10: error: expected ':' after the first branch of '?'"
+        << "^";
     QTest::newRow("missing-expression") << QStringList{} << "missing EXPR"
                                         << "";
   }

@@ -268,8 +268,18 @@ int kindRank(Kind k) {
       return 7;
     case Kind::Sum:
       return 8;
+    case Kind::Floor:
+      return 9;
+    case Kind::Ceil:
+      return 10;
+    case Kind::Abs:
+      return 11;
+    case Kind::Ite:
+      return 12;
+    case Kind::Lookup:
+      return 13;
   }
-  return 9;
+  return 14;
 }
 
 bool nullableLess(Expr a, Expr b) {
@@ -520,6 +530,22 @@ struct Rebuilder {
       case Kind::Max:
         r = max(run(e->ops[0]), run(e->ops[1]));
         break;
+      case Kind::Floor:
+        r = floorDiv(run(e->ops[0]), run(e->ops[1]));
+        break;
+      case Kind::Ceil:
+        r = ceilDiv(run(e->ops[0]), run(e->ops[1]));
+        break;
+      case Kind::Abs:
+        r = abs(run(e->ops[0]));
+        break;
+      case Kind::Ite:
+        r = ifThenElse(run(e->ops[0]), static_cast<Cmp>(e->value), run(e->ops[1]), run(e->ops[2]),
+                       run(e->ops[3]));
+        break;
+      case Kind::Lookup:
+        r = lookup(lookupTable(e), run(e->ops[0]));
+        break;
       default:
         r = e;
     }
@@ -533,6 +559,21 @@ Expr simplify(Expr e) {
   LIFT_ASSERT(e, "simplify of a null expression");
   Rebuilder rb;
   return rb.run(e);
+}
+
+Expr replaceSubexpressions(Expr e, const std::unordered_map<Expr, Expr>& replacement) {
+  LIFT_ASSERT(e, "replaceSubexpressions in a null expression");
+  auto it = replacement.find(e);
+  if (it != replacement.end()) return it->second;
+  if (e.kind() == Kind::Cst || e.kind() == Kind::Var) return e;
+  Exprs ops;
+  bool changed = false;
+  for (Expr o : e->all()) {
+    ops.push_back(replaceSubexpressions(o, replacement));
+    changed = changed || ops.back() != o;
+  }
+  if (!changed) return e;
+  return intern(e.kind(), e->value, nullptr, ops);
 }
 
 Expr substitute(Expr e, const std::map<Expr, Expr, std::less<>>& replacement) {

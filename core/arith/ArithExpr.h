@@ -13,11 +13,19 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace lift::arith {
 
-enum class Kind : uint8_t { Cst, Var, Sum, Prod, Div, Mod, Pow, Min, Max };
+// Floor and Ceil are the exact quotients floor(n/d) and ceil(n/d) of two integer expressions
+// (Lift's FloorFunction and CeilingFunction of n /^ d); Ite is `lhs cmp rhs ? then : else`
+// (Lift's IfThenElse); Lookup is an entry of a constant table (Lift's Lookup).
+enum class Kind : uint8_t { Cst, Var, Sum, Prod, Div, Mod, Pow, Min, Max, Floor, Ceil, Abs, Ite, Lookup };
+
+// The comparison of an if-then-else. Nodes store only Lt, Le and Eq: the constructor swaps the
+// operands of Gt and Ge and the branches of Ne.
+enum class Cmp : uint8_t { Lt, Le, Eq, Ne, Gt, Ge };
 
 class Node;
 
@@ -68,6 +76,13 @@ Expr mod(Expr a, Expr b);  // C remainder, sign of the dividend
 Expr pow(Expr base, Expr exponent);
 Expr min(Expr a, Expr b);
 Expr max(Expr a, Expr b);
+Expr floorDiv(Expr n, Expr d);  // floor(n/d) over the rationals (d != 0)
+Expr ceilDiv(Expr n, Expr d);   // ceil(n/d) over the rationals (d != 0)
+Expr abs(Expr a);
+// lhs cmp rhs ? then : otherwise. Only the branch the comparison selects is evaluated.
+Expr ifThenElse(Expr lhs, Cmp cmp, Expr rhs, Expr then, Expr otherwise);
+// table[index]; evaluating it with an index outside the table is an error.
+Expr lookup(const std::vector<int64_t>& table, Expr index);
 
 // Builds without any simplification beyond constant folding: the "raw" form that code
 // generation shows next to the simplified one (and the input the simplifier is tested on).
@@ -75,6 +90,17 @@ Expr rawAdd(Expr a, Expr b);
 Expr rawMul(Expr a, Expr b);
 Expr rawDiv(Expr a, Expr b);
 Expr rawMod(Expr a, Expr b);
+Expr rawFloorDiv(Expr n, Expr d);
+Expr rawCeilDiv(Expr n, Expr d);
+Expr rawAbs(Expr a);
+Expr rawIfThenElse(Expr lhs, Cmp cmp, Expr rhs, Expr then, Expr otherwise);
+Expr rawLookup(const std::vector<int64_t>& table, Expr index);
+
+// The parts of the new forms: the comparison of an Ite node (operands() are lhs, rhs, then,
+// otherwise), and the table and index of a Lookup node (operands() are index, entries...).
+Cmp iteCmp(Expr e);
+std::vector<int64_t> lookupTable(Expr e);
+Expr lookupIndex(Expr e);
 
 inline Expr operator+(Expr a, Expr b) { return add(a, b); }
 inline Expr operator-(Expr a, Expr b) { return sub(a, b); }
@@ -130,10 +156,19 @@ Expr substitute(Expr e, const std::map<Expr, Expr, std::less<>>& replacement);
 Expr simplify(Expr e);
 
 // ----- text -----------------------------------------------------------------------------
-// OpenCL C syntax, minimal parentheses: "4*wg_id + l_id", "min(a, b)", "pow(a, b)".
+// C syntax, minimal parentheses: "4*wg_id + l_id", "min(a, b)", "pow(a, b)", the text that
+// `parse` reads back; floor, ceil and lookup in the parser's notation: "floor(i/4)",
+// "ceil(n/d)", "lookup({3, 1, 4}, i)"; "abs(x)" and "a < b ? t : e".
 std::string toString(Expr e);
+// OpenCL C with int semantics, for kernels: as toString, except floor and ceil spelled with
+// / and % ("(i/4 - (i%4 < 0))"), abs as "max(x, -x)" (OpenCL's abs returns an unsigned type)
+// and lookup as a chain of conditionals.
+std::string toOpenCL(Expr e);
 // Parses C-like text: integers, identifiers, + - * / % (C precedence), unary minus,
-// parentheses, min(a,b), max(a,b), pow(a,b). Identifiers are looked up in `vars` by name;
+// parentheses, min(a,b), max(a,b), pow(a,b), abs(a), floor(n/d) and ceil(n/d) (the
+// argument's outermost / is exact division; an argument without one is an integer, its own
+// floor), lookup({c0, c1, ...}, i) with integer literals, and `a < b ? t : e` with the
+// comparisons < <= > >= == != (the lowest precedence, as in C). Identifiers are looked up in `vars` by name;
 // unknown identifiers become size variables. Throws LiftError with the column (1-based) of
 // the problem in the diagnostic's location; `file` names the source in messages. The result
 // is simplified unless `raw` is set.
@@ -146,3 +181,10 @@ template <>
 struct std::hash<lift::arith::Expr> {
   size_t operator()(lift::arith::Expr e) const noexcept { return std::hash<const void*>()(e.node()); }
 };
+
+namespace lift::arith {
+// e with every occurrence of a key of `replacement` (any node, by identity) replaced by its
+// value, the rest of the tree kept as it is (no simplification): common subexpressions of
+// printed indices replaced by temporaries.
+Expr replaceSubexpressions(Expr e, const std::unordered_map<Expr, Expr>& replacement);
+}  // namespace lift::arith

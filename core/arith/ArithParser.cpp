@@ -1,7 +1,11 @@
 // Parser for C-like integer expressions (liftc simplify, tests, the GUI's index view): integer
-// literals, identifiers, + - * / % with C precedence, unary minus, parentheses, min, max, pow.
+// literals, identifiers, + - * / % with C precedence, unary minus, parentheses, min, max, pow,
+// abs, floor and ceil of a quotient, lookup in a constant table, and `a < b ? t : e`.
 // Errors are LiftErrors whose location is the 1-based line and column of the problem.
 #include <fmt/format.h>
+
+#include <cstring>
+#include <optional>
 
 #include "core/arith/Node.h"
 #include "core/support/Diagnostic.h"
@@ -35,6 +39,7 @@ class Parser {
   const std::map<std::string, Expr>& vars_;
   const std::string& file_;
   bool raw_;
+  bool exactDivisions_ = false;  // in floor's or ceil's argument: raw / is not folded
   size_t pos_ = 0;
   int nesting_ = 0;
 
@@ -90,7 +95,54 @@ class Parser {
     return rawMul(cst(-1), t);
   }
 
+  // The comparison at pos_, consumed; nullopt (nothing consumed) when there is none.
+  std::optional<Cmp> comparison() {
+    skipSpace();
+    auto at = [&](const char* op) { return text_.compare(pos_, std::strlen(op), op) == 0; };
+    static const std::pair<const char*, Cmp> kOps[] = {{"<=", Cmp::Le}, {">=", Cmp::Ge}, {"==", Cmp::Eq},
+                                                       {"!=", Cmp::Ne}, {"<", Cmp::Lt},  {">", Cmp::Gt}};
+    for (auto& [text, cmp] : kOps)
+      if (at(text)) {
+        pos_ += std::strlen(text);
+        return cmp;
+      }
+    return std::nullopt;
+  }
+
+  // `a cmp b ? t : e` (the lowest precedence, right associative as in C) or an additive
+  // expression.
   Expr expression() {
+    Expr lhs = additive();
+    skipSpace();
+    size_t at = pos_;
+    auto cmp = comparison();
+    if (!cmp) {
+      if (peek('?')) fail(pos_, "expected a comparison before '?'");
+      return lhs;
+    }
+    if (++nesting_ > kMaxNesting) fail(at, "expression is nested too deeply");
+    Expr rhs = additive();
+    expect('?', "after the comparison");
+    Expr then = expression();
+    expect(':', "after the first branch of '?'");
+    Expr otherwise = expression();
+    --nesting_;
+    return build(at, [&] {
+      return raw_ ? rawIfThenElse(lhs, *cmp, rhs, then, otherwise)
+                  : ifThenElse(lhs, *cmp, rhs, then, otherwise);
+    });
+  }
+
+  void expect(char c, const char* where) {
+    if (peek(c)) {
+      ++pos_;
+      return;
+    }
+    if (pos_ >= text_.size()) fail(pos_, fmt::format("expected '{}' {}", c, where));
+    fail(pos_, fmt::format("expected '{}' {}, found '{}'", c, where, text_[pos_]));
+  }
+
+  Expr additive() {
     Expr first = term();
     if (raw_) {
       Expr acc = first;
@@ -180,6 +232,10 @@ class Parser {
         continue;
       }
       if (isCst(rhs, 0)) fail(at, op == '/' ? "division by zero" : "modulo by zero");
+      if (op == '/' && exactDivisions_) {  // floor(-7/2): the quotient is exact, not C's -3
+        acc = build(at, [&] { return intern2(Kind::Div, acc, rhs); });
+        continue;
+      }
       acc = build(at, [&] { return op == '/' ? rawDiv(acc, rhs) : rawMod(acc, rhs); });
     }
     return acc;
@@ -262,6 +318,8 @@ class Parser {
   }
 
   Expr call(const std::string& name, size_t at) {
+    if (name == "floor" || name == "ceil") return quotient(name == "floor" ? Kind::Floor : Kind::Ceil, at);
+    if (name == "lookup") return lookupCall(at);
     Kind k;
     if (name == "min")
       k = Kind::Min;
@@ -269,8 +327,11 @@ class Parser {
       k = Kind::Max;
     else if (name == "pow")
       k = Kind::Pow;
+    else if (name == "abs")
+      k = Kind::Abs;
     else
-      fail(at, fmt::format("unknown function '{}' (expected min, max or pow)", name));
+      fail(at,
+           fmt::format("unknown function '{}' (expected min, max, pow, abs, floor, ceil or lookup)", name));
     size_t open = pos_++;
     if (++nesting_ > kMaxNesting) fail(open, "expression is nested too deeply");
     std::vector<Expr> args;
@@ -288,14 +349,94 @@ class Parser {
     }
     ++pos_;
     --nesting_;
-    if (args.size() != 2) fail(at, fmt::format("'{}' takes 2 arguments, got {}", name, args.size()));
+    size_t want = k == Kind::Abs ? 1 : 2;
+    if (args.size() != want)
+      fail(at,
+           fmt::format("'{}' takes {} argument{}, got {}", name, want, want == 1 ? "" : "s", args.size()));
     return build(at, [&] {
+      if (k == Kind::Abs) return raw_ ? rawAbs(args[0]) : abs(args[0]);
       if (raw_ || k == Kind::Pow) {
         if (raw_) return intern2(k, args[0], args[1]);
         return pow(args[0], args[1]);
       }
       return k == Kind::Min ? min(args[0], args[1]) : max(args[0], args[1]);
     });
+  }
+
+  // A division at the rational level of a quotient's argument (inside its sums and products).
+  static bool hasInnerDivision(Expr e) {
+    if (e.kind() == Kind::Div) return true;
+    if (e.kind() != Kind::Sum && e.kind() != Kind::Prod) return false;
+    for (Expr o : e.operands())
+      if (hasInnerDivision(o)) return true;
+    return false;
+  }
+
+  // floor(n/d) and ceil(n/d): the argument's outermost / is exact division (n and d are
+  // integer expressions, their own / truncating); an argument without one is an integer and
+  // its own floor. The argument is read raw and simplified afterwards, so that the outermost
+  // division survives (simplified, (4*i)/4 would already be i).
+  Expr quotient(Kind k, size_t at) {
+    const char* name = k == Kind::Floor ? "floor" : "ceil";
+    size_t open = pos_++;
+    if (++nesting_ > kMaxNesting) fail(open, "expression is nested too deeply");
+    bool wasRaw = raw_, wasExact = exactDivisions_;
+    raw_ = exactDivisions_ = true;
+    Expr a = expression();
+    raw_ = wasRaw;
+    exactDivisions_ = wasExact;
+    if (peek(',')) fail(pos_, fmt::format("'{}' takes 1 argument", name));
+    if (!peek(')')) {
+      if (pos_ >= text_.size()) fail(open, "unclosed '('");
+      unexpected();
+    }
+    ++pos_;
+    --nesting_;
+    if (a.kind() != Kind::Div) {
+      if (hasInnerDivision(a))
+        fail(at,
+             fmt::format("the argument of '{}' divides inside a sum or product: write it as one quotient, "
+                         "{}(n/d)",
+                         name, name));
+      return raw_ ? a : build(at, [&] { return simplify(a); });
+    }
+    Expr n = a->ops[0], d = a->ops[1];
+    return build(at, [&] {
+      if (raw_) return k == Kind::Floor ? rawFloorDiv(n, d) : rawCeilDiv(n, d);
+      return k == Kind::Floor ? floorDiv(simplify(n), simplify(d)) : ceilDiv(simplify(n), simplify(d));
+    });
+  }
+
+  // lookup({c0, c1, ...}, index) with integer literals in the table.
+  Expr lookupCall(size_t at) {
+    size_t open = pos_++;
+    if (++nesting_ > kMaxNesting) fail(open, "expression is nested too deeply");
+    expect('{', "to open lookup's table");
+    std::vector<int64_t> table;
+    for (;;) {
+      skipSpace();
+      bool negative = pos_ < text_.size() && text_[pos_] == '-';
+      if (negative) ++pos_;
+      skipSpace();
+      if (pos_ >= text_.size() || !isDigit(text_[pos_]))
+        fail(pos_, "expected an integer literal in lookup's table");
+      table.push_back(literal(negative)->value);
+      if (peek(',')) {
+        ++pos_;
+        continue;
+      }
+      expect('}', "to close lookup's table");
+      break;
+    }
+    expect(',', "after lookup's table");
+    Expr index = expression();
+    if (!peek(')')) {
+      if (pos_ >= text_.size()) fail(open, "unclosed '('");
+      unexpected();
+    }
+    ++pos_;
+    --nesting_;
+    return build(at, [&] { return raw_ ? rawLookup(table, index) : lookup(table, index); });
   }
 };
 

@@ -1,6 +1,7 @@
-// Printing ArithExprs as OpenCL C with minimal parentheses. The text parses back (with
-// `parse`, or `parse(..., raw=true)` for raw trees) to the same node: "16*wg_id + l_id",
-// "i - 1", "(a + b)/c", "-(x/2)", "min(a, b)".
+// Printing ArithExprs with minimal parentheses, in two spellings. toString's text parses back
+// (with `parse`, or `parse(..., raw=true)` for raw trees) to the same node: "16*wg_id + l_id",
+// "i - 1", "(a + b)/c", "-(x/2)", "min(a, b)", "floor(i/4)", "lookup({3, 1}, i)". toOpenCL's
+// is OpenCL C with int semantics (floor, ceil, abs and lookup spelled with / % max and ?:).
 #include <fmt/format.h>
 
 #include "core/arith/Node.h"
@@ -11,6 +12,7 @@ using namespace detail;
 namespace {
 
 // Precedence levels: a sub-expression is parenthesised when its level is below the context's.
+constexpr int kTernary = 5;     // a < b ? t : e
 constexpr int kAdd = 10;        // a + b
 constexpr int kAddRight = 11;   // right operand of + and - (left associative)
 constexpr int kMul = 20;        // a*b, a/b, a%b
@@ -31,13 +33,34 @@ int precedence(Expr e) {
     case Kind::Div:
     case Kind::Mod:
       return kMul;
+    case Kind::Ite:
+      return kTernary;
     default:
       return kPrimary;
   }
 }
 
+const char* cmpText(Cmp c) {
+  switch (c) {
+    case Cmp::Lt:
+      return " < ";
+    case Cmp::Le:
+      return " <= ";
+    case Cmp::Eq:
+      return " == ";
+    case Cmp::Ne:
+      return " != ";
+    case Cmp::Gt:
+      return " > ";
+    case Cmp::Ge:
+      return " >= ";
+  }
+  return " ? ";
+}
+
 class Printer {
  public:
+  explicit Printer(bool opencl) : opencl_(opencl) {}
   std::string out;
 
   void print(Expr e, int ctx) {
@@ -48,6 +71,34 @@ class Printer {
   }
 
  private:
+  bool opencl_;
+
+  // floor(n/d) or ceil(n/d) in OpenCL C: the truncated quotient corrected by one where the
+  // remainder is non-zero and the exact quotient lies below (floor) or above (ceil) it.
+  void quotientOpenCL(Expr n, Expr d, bool floor) {
+    out += '(';
+    print(n, kMul);
+    out += '/';
+    print(d, kUnary);
+    out += floor ? " - (" : " + (";
+    print(n, kMul);
+    out += '%';
+    print(d, kUnary);
+    if (provablyPositive(d)) {
+      out += floor ? " < 0))" : " > 0))";
+      return;
+    }
+    if (provablyNegative(d)) {
+      out += floor ? " > 0))" : " < 0))";
+      return;
+    }
+    out += " != 0 && (";
+    print(n, kAdd);
+    out += floor ? " < 0) != (" : " < 0) == (";
+    print(d, kAdd);
+    out += " < 0)))";
+  }
+
   void factors(std::span<const Expr> fs, int firstCtx) {
     for (size_t i = 0; i < fs.size(); ++i) {
       if (i) out += '*';
@@ -136,6 +187,57 @@ class Printer {
         print(n->ops[1], 0);
         out += ')';
         return;
+      case Kind::Floor:
+      case Kind::Ceil:
+        if (opencl_) {
+          quotientOpenCL(n->ops[0], n->ops[1], n->kind == Kind::Floor);
+          return;
+        }
+        out += n->kind == Kind::Floor ? "floor(" : "ceil(";
+        print(n->ops[0], kMul);
+        out += '/';
+        print(n->ops[1], kUnary);
+        out += ')';
+        return;
+      case Kind::Abs:
+        if (opencl_) {  // OpenCL's abs returns an unsigned type
+          out += "max(";
+          print(n->ops[0], 0);
+          out += ", -";
+          print(n->ops[0], kUnary);
+          out += ')';
+          return;
+        }
+        out += "abs(";
+        print(n->ops[0], 0);
+        out += ')';
+        return;
+      case Kind::Ite:
+        print(n->ops[0], kAdd);
+        out += cmpText(static_cast<Cmp>(n->value));
+        print(n->ops[1], kAdd);
+        out += " ? ";
+        print(n->ops[2], kAdd);
+        out += " : ";
+        print(n->ops[3], kTernary);
+        return;
+      case Kind::Lookup:
+        if (opencl_) {
+          out += '(';
+          for (uint32_t i = 1; i + 1 < n->nOps; ++i) {
+            print(n->ops[0], kAdd);
+            out += fmt::format(" == {} ? {} : ", i - 1, n->ops[i]->value);
+          }
+          out += fmt::format("{})", n->ops[n->nOps - 1]->value);
+          return;
+        }
+        out += "lookup({";
+        for (uint32_t i = 1; i < n->nOps; ++i)
+          out += fmt::format("{}{}", i > 1 ? ", " : "", n->ops[i]->value);
+        out += "}, ";
+        print(n->ops[0], 0);
+        out += ')';
+        return;
     }
   }
 };
@@ -144,7 +246,14 @@ class Printer {
 
 std::string toString(Expr e) {
   if (!e) return "<null>";
-  Printer p;
+  Printer p(false);
+  p.print(e, 0);
+  return p.out;
+}
+
+std::string toOpenCL(Expr e) {
+  if (!e) return "<null>";
+  Printer p(true);
   p.print(e, 0);
   return p.out;
 }

@@ -54,6 +54,18 @@ int64_t computeConstDivisor(const Node& n) {
       if (e->cb.lo && *e->cb.lo >= 1) return cd(0);
       return 1;
     }
+    case Kind::Floor:
+    case Kind::Ceil:
+      return 1;
+    case Kind::Abs:
+      return cd(0);
+    case Kind::Ite:
+      return std::max<int64_t>(gcd64(cd(2), cd(3)), 1);
+    case Kind::Lookup: {
+      int64_t g = 0;
+      for (uint32_t i = 1; i < n.nOps; ++i) g = gcd64(g, cd(i));
+      return std::max<int64_t>(g, 1);
+    }
   }
   return 1;
 }

@@ -64,6 +64,30 @@ int64_t eval(Expr e, const Env& env) {
       return std::min(eval(n->ops[0], env), eval(n->ops[1], env));
     case Kind::Max:
       return std::max(eval(n->ops[0], env), eval(n->ops[1], env));
+    case Kind::Floor:
+    case Kind::Ceil: {
+      int64_t a = eval(n->ops[0], env), b = eval(n->ops[1], env);
+      if (b == 0) throw LiftError(fmt::format("division by zero evaluating '{}'", toString(e)));
+      auto q = n->kind == Kind::Floor ? floorQuotient(a, b) : ceilQuotient(a, b);
+      if (!q) overflow(e);
+      return *q;
+    }
+    case Kind::Abs: {
+      int64_t a = eval(n->ops[0], env);
+      if (a == INT64_MIN) overflow(e);
+      return a < 0 ? -a : a;
+    }
+    case Kind::Ite: {
+      bool holds = compareValues(static_cast<Cmp>(n->value), eval(n->ops[0], env), eval(n->ops[1], env));
+      return eval(n->ops[holds ? 2 : 3], env);  // only the selected branch, as C's ?:
+    }
+    case Kind::Lookup: {
+      int64_t i = eval(n->ops[0], env);
+      if (i < 0 || i >= static_cast<int64_t>(n->nOps) - 1)
+        throw LiftError(fmt::format("lookup index {} outside the table of {} entries evaluating '{}'", i,
+                                    n->nOps - 1, toString(e)));
+      return n->ops[i + 1]->value;
+    }
   }
   return 0;
 }

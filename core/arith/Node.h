@@ -192,6 +192,31 @@ int64_t gcd64(int64_t a, int64_t b);                           // of absolute va
 // pow with the semantics of Simplify_Pow.cpp; nullopt on overflow or 0 to a negative power.
 std::optional<int64_t> foldPow(int64_t base, int64_t exp);
 
+// floor(a/b) and ceil(a/b) of integers over the rationals, b != 0; nullopt on overflow
+// (INT64_MIN / -1). Simplify_FloorCeil.cpp.
+std::optional<int64_t> floorQuotient(int64_t a, int64_t b);
+std::optional<int64_t> ceilQuotient(int64_t a, int64_t b);
+// Constant bounds of floor(n/d) (k == Kind::Floor) or ceil(n/d) from those of n and d.
+ConstBounds floorCeilBounds(Kind k, const ConstBounds& n, const ConstBounds& d);
+// Whether lhs cmp rhs holds (Cmp::Lt, Le or Eq as stored in an Ite node).
+inline bool compareValues(Cmp c, int64_t lhs, int64_t rhs) {
+  switch (c) {
+    case Cmp::Lt:
+      return lhs < rhs;
+    case Cmp::Le:
+      return lhs <= rhs;
+    case Cmp::Eq:
+      return lhs == rhs;
+    case Cmp::Ne:
+      return lhs != rhs;
+    case Cmp::Gt:
+      return lhs > rhs;
+    case Cmp::Ge:
+      return lhs >= rhs;
+  }
+  return false;
+}
+
 // ----- n-ary builders (Simplify_Add.cpp, Simplify_Mul.cpp) -----
 Expr addMany(std::span<const Expr> terms);
 Expr mulMany(std::span<const Expr> factors);

@@ -191,6 +191,31 @@ ConstBounds computeConstBounds(const Node& n) {
       }
       return r;
     }
+    case Kind::Floor:
+    case Kind::Ceil:
+      return floorCeilBounds(n.kind, n.ops[0]->cb, n.ops[1]->cb);
+    case Kind::Abs: {
+      const ConstBounds& x = n.ops[0]->cb;
+      if (x.lo && *x.lo >= 0) return x;
+      if (x.hi && *x.hi <= 0) return negBounds(x);
+      r.lo = 0;
+      r.hi = absMax(x);
+      return r;
+    }
+    case Kind::Ite: {
+      const ConstBounds& a = n.ops[2]->cb;
+      const ConstBounds& b = n.ops[3]->cb;
+      if (a.lo && b.lo) r.lo = std::min(*a.lo, *b.lo);
+      if (a.hi && b.hi) r.hi = std::max(*a.hi, *b.hi);
+      return r;
+    }
+    case Kind::Lookup:
+      for (uint32_t i = 1; i < n.nOps; ++i) {
+        int64_t v = n.ops[i]->value;
+        r.lo = r.lo ? std::min(*r.lo, v) : v;
+        r.hi = r.hi ? std::max(*r.hi, v) : v;
+      }
+      return r;
   }
   return r;
 }
@@ -311,6 +336,28 @@ Bounds compute(Expr e) {
       }
       return {};
     }
+    case Kind::Floor:
+    case Kind::Ceil: {
+      // monotone in the numerator for a positive constant divisor
+      Expr x = n->ops[0], d = n->ops[1];
+      if (!d.isCst() || d->value < 1) return {};
+      Bounds bx = symBounds(x);
+      auto q = [&](Expr v) { return n->kind == Kind::Floor ? floorDiv(v, d) : ceilDiv(v, d); };
+      return {bx.lo ? q(bx.lo) : Expr(), bx.hi ? q(bx.hi) : Expr()};
+    }
+    case Kind::Abs: {
+      Expr x = n->ops[0];
+      Bounds bx = symBounds(x);
+      if (cbNonNeg(x)) return bx;
+      if (cbNonPos(x)) return {bx.hi ? neg(bx.hi) : Expr(), bx.lo ? neg(bx.lo) : Expr()};
+      return {cst(0), bx.lo && bx.hi ? max(neg(bx.lo), bx.hi) : Expr()};
+    }
+    case Kind::Ite: {
+      Bounds a = symBounds(n->ops[2]), b = symBounds(n->ops[3]);
+      return {a.lo && b.lo ? min(a.lo, b.lo) : Expr(), a.hi && b.hi ? max(a.hi, b.hi) : Expr()};
+    }
+    case Kind::Lookup:
+      return {};  // the constant bounds: the table's least and greatest entries
   }
   return {};
 }
@@ -385,8 +432,19 @@ int monotonicity(Expr e, Expr v) {
     case Kind::Min:
     case Kind::Max:
       return combine(monotonicity(n->ops[0], v), monotonicity(n->ops[1], v));
+    case Kind::Floor:
+    case Kind::Ceil: {
+      int mx = monotonicity(n->ops[0], v), md = monotonicity(n->ops[1], v);
+      if (md != 0) return 2;
+      if (mx == 0 || mx == 2) return mx;
+      if (cbPos(n->ops[1])) return mx;  // floor(x/d) grows with x
+      if (n->ops[1]->cb.hi && *n->ops[1]->cb.hi <= -1) return -mx;
+      return 2;
+    }
     default:
-      return monotonicity(n->ops[0], v) == 0 && monotonicity(n->ops[1], v) == 0 ? 0 : 2;
+      for (Expr o : e->all())
+        if (monotonicity(o, v) != 0) return 2;
+      return 0;
   }
 }
 
