@@ -6,6 +6,7 @@
 #include "codegen/BarrierElimination.h"
 #include "codegen/DoubleBuffering.h"
 #include "codegen/GlobalVectorStores.h"
+#include "codegen/IndexCse.h"
 #include "codegen/KernelBuilder.h"
 #include "codegen/KernelInterface.h"
 #include "codegen/KernelPrinter.h"
@@ -83,6 +84,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
   if (options.vectorGlobalStores) vectorizeGlobalStores(model.body);
   addUnrollPragmas(model.body, options.innerLoopUnroll);
+  if (options.indexCse && options.simplifyIndices) eliminateCommonIndexSubexpressions(model);
   model.name = kernelNameFor(program, model);
 
   CompiledKernel k;

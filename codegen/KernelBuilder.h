@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "codegen/AddressSpaceInference.h"
@@ -51,6 +52,9 @@ struct KernelModel {
   // Some private value is split over the work-items (Memory::lclDims): the kernel relies on
   // the local size of its NDRange.
   bool perWorkItemPrivate = false;
+  // The index an access prints in place of its simplified one: with common subexpressions
+  // replaced by temporaries (IndexCse.h); accesses not listed print their own.
+  std::unordered_map<const c::Access*, arith::Expr> indexTemporaries;
 };
 
 // Limits of what a kernel may allocate: private memory per work-item, local memory per

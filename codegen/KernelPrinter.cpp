@@ -53,7 +53,11 @@ class Printer {
     }
   }
 
-  std::string index(const c::Access& a) const { return arith::toString(simplify_ ? a.simplified : a.raw); }
+  std::string index(const c::Access& a) const {
+    if (!simplify_) return arith::toOpenCL(a.raw);
+    auto t = m_.indexTemporaries.find(&a);
+    return arith::toOpenCL(t != m_.indexTemporaries.end() ? t->second : a.simplified);
+  }
 
   std::string pointerCast(const Memory* m) const {
     Type s = Type::scalar(m->elemType.scalarKind());

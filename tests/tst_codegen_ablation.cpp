@@ -245,6 +245,32 @@ class TestCodegenAblation : public QObject {
              compile("dot.lift"));
   }
 
+  // Index temporaries (IndexCse.h): matmul_best's repeated load indices are computed once an
+  // iteration of the K loop, from 2*gl_id*K and 2*gl_id_1*K computed once a work-item outside
+  // it, and the rows of the output's index once; a kernel whose indices repeat nothing is
+  // unchanged, and so is every kernel without the switch or with unsimplified indices.
+  void indexCseHoistsRepeatedSubexpressions() {
+    auto cse = [](codegen::CompileOptions& o) { o.indexCse = true; };
+    std::string off = compile("matmul_best.lift"), on = compile("matmul_best.lift", cse);
+    QCOMPARE(count(off, "const int"), 0);
+    QCOMPARE(count(on, "const int ix"), 7);
+    QCOMPARE(count(on, "    const int ix1 = 4*gl_id*N;\n    const int ix2 = 2*gl_id*K;\n    // mapGlb1\n"),
+             1);
+    QCOMPARE(count(on, "const int ix3 = 2*gl_id_1*K;\n      for (int i = 0; i < K; i += 1) {\n"), 1);
+    QCOMPARE(count(on, "const int ix4 = ix2 + i;"), 1);
+    QCOMPARE(count(on, "const int ix7 = ix2 + i + K;"), 1);
+    QCOMPARE(count(on, "2*gl_id*K"), 1);  // in its temporary's definition only
+    QCOMPARE(count(on, "vload4(ix4, A)"), 2);
+    QCOMPARE(count(on, "out[ix1 + 2*gl_id_1 + 2*N + 1] = acc1_3;"), 1);
+    QCOMPARE(compile("transpose.lift", cse), compile("transpose.lift"));
+    auto plain = [](codegen::CompileOptions& o) {
+      o.indexCse = true;
+      o.simplifyIndices = false;
+    };
+    QCOMPARE(compile("matmul_best.lift", plain),
+             compile("matmul_best.lift", [](codegen::CompileOptions& o) { o.simplifyIndices = false; }));
+  }
+
   void everySwitchChangesSomeKernel() {
     using Tweak = void (*)(codegen::CompileOptions&);
     const Tweak tweaks[] = {
@@ -252,6 +278,7 @@ class TestCodegenAblation : public QObject {
         [](codegen::CompileOptions& o) { o.barrierElimination = false; },
         [](codegen::CompileOptions& o) { o.cfgSimplification = false; },
         [](codegen::CompileOptions& o) { o.unrolling = false; },
+        [](codegen::CompileOptions& o) { o.indexCse = true; },
     };
     for (Tweak t : tweaks) {
       bool changed = false;

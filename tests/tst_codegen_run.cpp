@@ -107,6 +107,23 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {3});
   }
 
+  // Repeated index subexpressions as const int temporaries (IndexCse.h), alone, and with the
+  // tuning switches whose passes change the accesses first (float4 reads and writes, register
+  // prefetch's unrolled copies, padded rows).
+  void matchesInterpreterIndexCse_data() { matchesInterpreter_data(); }
+  void matchesInterpreterIndexCse() {
+    QFETCH(QString, file);
+    codegen::CompileOptions o;
+    o.indexCse = true;
+    check(file.toStdString(), o, {2, 7});
+    o.vectorLocalLoads = true;
+    o.innerLoopUnroll = 8;
+    o.registerPrefetch = true;
+    o.vectorGlobalStores = true;
+    o.localPadding = 1;
+    check(file.toStdString(), o, {3});
+  }
+
   // Local tiles laid out with padded rows (LocalPadding.h), alone (a row of 3 floats: no float4
   // read stays aligned) and with the GPU switches (4: every float4 read stays aligned).
   void matchesInterpreterPadded_data() { matchesInterpreter_data(); }

@@ -18,6 +18,7 @@ constexpr Switch kSwitches[] = {
     {"doubleBuffering", &codegen::CompileOptions::doubleBuffering},
     {"registerPrefetch", &codegen::CompileOptions::registerPrefetch},
     {"vectorGlobalStores", &codegen::CompileOptions::vectorGlobalStores},
+    {"indexCse", &codegen::CompileOptions::indexCse},
 };
 }  // namespace
 

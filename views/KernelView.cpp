@@ -51,6 +51,11 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   padLocal_->setToolTip(
       "Unused elements after each row of a local tile, so that work-items going down a column reach "
       "different memory banks; off by default");
+  cseIndices_ = new QCheckBox("Index temporaries", this);
+  cseIndices_->setObjectName("toggleCseIndices");
+  cseIndices_->setToolTip(
+      "Repeated index subexpressions as const int temporaries, each declared once in the outermost scope "
+      "where its variables are defined; off by default");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -84,7 +89,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_}) {
+  for (QCheckBox* c :
+       {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_, cseIndices_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -143,12 +149,14 @@ codegen::CompileOptions KernelView::options() const {
   o.registerPrefetch = prefetch_->isChecked();
   o.vectorGlobalStores = vectorStores_->isChecked();
   o.localPadding = padLocal_->isChecked() ? padFactor_ : 0;
+  o.indexCse = cseIndices_->isChecked();
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
-      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_);
+      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_),
+      b12(cseIndices_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -160,6 +168,7 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   vectorStores_->setChecked(o.vectorGlobalStores);
   unrollPragma_->setChecked(o.innerLoopUnroll > 1);
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
+  cseIndices_->setChecked(o.indexCse);
   padLocal_->setChecked(o.localPadding > 0);
   if (o.localPadding > 0) padFactor_ = o.localPadding;
   padLocal_->setText(QString("Pad local rows +%1").arg(padFactor_));

@@ -84,6 +84,7 @@ class KernelView : public QWidget {
   QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores
   QCheckBox* padLocal_;      // CompileOptions::localPadding: padFactor_ when checked, else 0
   int padFactor_ = 1;
+  QCheckBox* cseIndices_;  // CompileOptions::indexCse
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

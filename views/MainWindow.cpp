@@ -230,6 +230,7 @@ void MainWindow::connectSession() {
             options.registerPrefetch = false;
             options.vectorGlobalStores = false;
             options.localPadding = 0;
+            options.indexCse = false;
             explore::applyCodegenParameters(searchPanel_->loadedParameters().toStdString(), options);
             kernel_->setOptions(options);
             session_->showDerivation(std::move(start), origin, steps);

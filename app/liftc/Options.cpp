@@ -156,6 +156,9 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
                  "conflicts (0: none)")
       ->type_name("N")
       ->check(integerIn(0, 64));
+  cmd.add_flag("--cse-indices", into.indexCse,
+               "repeated index subexpressions as const int temporaries, each declared once in the outermost "
+               "scope where its variables are defined");
   cmd.add_option("--unroll", into.innerLoopUnroll,
                  "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
       ->type_name("N")
