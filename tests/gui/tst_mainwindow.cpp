@@ -232,6 +232,15 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.session()->compileOptions().localPadding, 1);
     pad->click();
     QCOMPARE(w.session()->compileOptions().localPadding, 0);
+    // Index temporaries: repeated index subexpressions declared once (64*wg_id_1*K, ...).
+    auto* cse = w.kernelView()->findChild<QCheckBox*>("toggleCseIndices");
+    QVERIFY(cse && !cse->isChecked());
+    QVERIFY(!w.kernelView()->source().contains("const int ix1 = "));
+    cse->click();
+    QVERIFY2(w.kernelView()->source().contains("const int ix1 = "), qPrintable(w.kernelView()->source()));
+    QVERIFY(w.session()->compileOptions().indexCse);
+    cse->click();
+    QVERIFY(!w.session()->compileOptions().indexCse);
   }
 
   void everyShortcutHasOneAction() {
