@@ -64,7 +64,8 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpaceOf(const ir::Fun
         s = w;
       } else if (ir::isMapLike(p->pattern()) || ir::isReduceLike(p->pattern()) ||
                  ir::isScanLike(p->pattern()) || p->pattern() == ir::PatternKind::Iterate ||
-                 p->pattern() == ir::PatternKind::Let || p->pattern() == ir::PatternKind::Vectorize) {
+                 p->pattern() == ir::PatternKind::Let || p->pattern() == ir::PatternKind::Vectorize ||
+                 p->pattern() == ir::PatternKind::MapSeqSlide) {
         s = explicitSpaceOf(p->f());
       }
       break;

@@ -202,6 +202,9 @@ void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& a
     case K::MapVec:
       mapVec(p, args.at(0), dest, site);
       return;
+    case K::MapSeqSlide:  // issue 16
+      mapSeqSlide(p, args.at(0), dest, site);
+      return;
     case K::Vectorize:
       vectorize(p, args, dest, site);
       return;

@@ -74,6 +74,11 @@ class KernelGenerator {
   // ----- scans (EmitScan.cpp) -----
   void scan(const ir::PatternNode& p, Arg& init, Arg& arr, const View& dest, ir::NodeId site);
 
+  // ----- issue 16: mapSeqSlide (EmitMapSeqSlide.cpp) -----
+  // The windows of slide(size, step) over arr through one private window shifted each step,
+  // f of each produced into dest.
+  void mapSeqSlide(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
+
   // ----- iterate (EmitIterate.cpp) -----
   View iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site);
 

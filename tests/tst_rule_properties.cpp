@@ -76,6 +76,9 @@ const char* kSeeds[] = {
     "fun f(A: [[float]4*K]2*M, B: [[float]4*K]2*N) = map(fun(a => map(fun(b => reduce(fun((acc, p) => "
     "add(acc, "
     "mult(p))), 0.0f) $ zip(b, a))) $ B)) $ A",
+    // issue 16: map-seq-slide over map and mapSeq, windows overlapping and not.
+    "fun f(x: [float]8*N) = map(fun(w => reduce(add, 0.0f) $ w)) o slide(3, 1) $ x",
+    "fun f(x: [[float]4]8*N) = mapSeq(fun(w => map(neg) o join $ w)) o slide(2, 3) $ x",
     // Lift's 2-D stencil rules: the reorderings of slide, map(join) and transposes, and 2-D tiling.
     "fun f(T: [[[float]2]4]8*N) = slide(3, 1) o map(join) $ T",
     "fun f(T: [[[float]8]4]8*N) = slide(3, 1) o map(map(slide(2, 2))) $ T",

@@ -523,6 +523,11 @@ const Example kExamples[] = {
      R"(fun f(x: [[float]4*N]4*M) =
   map(join) o join o map(transpose) o map(map(fun(tile => map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) $ tile))) o slide2D(6, 4) o pad2D(1, 1, clamp) $ x)",
      R"(fun f(x: [[float]4*N]4*M) = map(map(fun(w => reduce(add, 0.0f) o join $ w))) o slide2D(3, 1) o pad2D(1, 1, clamp) $ x)", "0", "v=3", R"(rows: the tile step 3 does not provably divide)"},
+    // ----- issue 16: map-seq-slide -----
+    {"map-seq-slide", R"(fun f(x: [float]8*N) = map(fun(w => reduce(add, 0.0f) $ w)) o slide(3, 1) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  mapSeqSlide(3, 1, reduce(add, 0.0f)) $ x)",
+     R"(fun f(x: [float]8*N) = map(fun(w => reduce(add, 0.0f) $ w)) o slide(N, 1) $ x)", "0", "", R"(must be constants)"},
     {"slide-split", R"(fun f(x: [float]8*N) = slide(4, 4) $ x)", "0", "",
      R"(fun f(x: [float]8*N) =
   split(4) $ x)",

@@ -354,6 +354,29 @@ class Interpreter {
     return b.finish();
   }
 
+  // The windows of slide(size, step) (sizes 0 and 1 of p, a slide or a mapSeqSlide) over `in`.
+  Value slide(const ir::PatternNode& p, const Value& arg, const ir::ExprNode* site) {
+    const auto& ps = p.params();
+    const Value& in = expectArray(arg, p, site);
+    int64_t sz = size(ps.sizes.at(0), site), step = size(ps.sizes.at(1), site),
+            n = static_cast<int64_t>(in.size());
+    if (sz <= 0 || step <= 0)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("slide {}, {}: size and step must be positive", sz, step));
+    if (n < sz)
+      fail(InterpError::Kind::Shape, site,
+           fmt::format("slide {}, {} of an array of length {}: the window is longer than the array", sz, step,
+                       n));
+    int64_t windows = (n - sz + step) / step;
+    ArrayBuilder outer(static_cast<size_t>(windows));
+    for (int64_t w = 0; w < windows; ++w) {
+      ArrayBuilder win(static_cast<size_t>(sz));
+      for (int64_t i = 0; i < sz; ++i) win.push(in.at(static_cast<size_t>(w * step + i)));
+      outer.push(win.finish());
+    }
+    return outer.finish();
+  }
+
   // The number of parameters of f if it binds arguments to parameters (a lambda or a user
   // function, which take tuple arguments apart as needed), else 0.
   static size_t paramCount(const ir::Fun& f) {
@@ -866,27 +889,13 @@ class Interpreter {
       case PatternKind::Scatter:
         expectArgs(args, 1, p, site);
         return scatter(p, args[0], site);
-      case PatternKind::Slide: {
+      case PatternKind::Slide:
         expectArgs(args, 1, p, site);
-        const Value& in = expectArray(args[0], p, site);
-        int64_t sz = size(ps.sizes.at(0), site), step = size(ps.sizes.at(1), site),
-                n = static_cast<int64_t>(in.size());
-        if (sz <= 0 || step <= 0)
-          fail(InterpError::Kind::Shape, site,
-               fmt::format("slide {}, {}: size and step must be positive", sz, step));
-        if (n < sz)
-          fail(InterpError::Kind::Shape, site,
-               fmt::format("slide {}, {} of an array of length {}: the window is longer than the array", sz,
-                           step, n));
-        int64_t windows = (n - sz + step) / step;
-        ArrayBuilder outer(static_cast<size_t>(windows));
-        for (int64_t w = 0; w < windows; ++w) {
-          ArrayBuilder win(static_cast<size_t>(sz));
-          for (int64_t i = 0; i < sz; ++i) win.push(in.at(static_cast<size_t>(w * step + i)));
-          outer.push(win.finish());
-        }
-        return outer.finish();
-      }
+        return slide(p, args[0], site);
+      // ----- issue 16: MapSeqSlide: the meaning of map(f) o slide(size, step) -----
+      case PatternKind::MapSeqSlide:
+        expectArgs(args, 1, p, site);
+        return map(p, slide(p, args[0], site), site);
       case PatternKind::Pad:
         expectArgs(args, 1, p, site);
         return pad(p, args[0], site);

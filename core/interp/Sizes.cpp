@@ -264,6 +264,7 @@ std::vector<int64_t> constantFactors(const ir::Program& p) {
         add(ps.sizes.at(0));
         break;
       case ir::PatternKind::Slide:
+      case ir::PatternKind::MapSeqSlide:  // issue 16
         add(ps.sizes.at(1));
         break;
       case ir::PatternKind::Gather:

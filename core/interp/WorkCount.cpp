@@ -391,6 +391,17 @@ class ProgramCounter {
         apply(p->f(), {in.elem()}, mult * static_cast<double>(lengthOf(in, sizes_)));
         return;
       }
+      // ----- issue 16: MapSeqSlide: f once per window -----
+      case PK::MapSeqSlide: {
+        Type in = arrayArg(0);
+        if (!in || !in.isArray()) return;
+        double n = static_cast<double>(lengthOf(in, sizes_));
+        double size = static_cast<double>(evalSize(p->size(0), sizes_));
+        double step = static_cast<double>(evalSize(p->size(1), sizes_));
+        double windows = step > 0 && n >= size ? std::floor((n - size + step) / step) : 0;
+        apply(p->f(), {Type::array(in.elem(), p->size(0))}, mult * windows);
+        return;
+      }
       case PK::MapVec: {
         Type in = arrayArg(0);
         if (!in || !in.isVector()) return;

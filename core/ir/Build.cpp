@@ -214,6 +214,14 @@ Fun transposeW() { return pattern(PatternKind::TransposeW); }
 Fun reorderStride(arith::Expr s) { return withSizes(PatternKind::ReorderStride, {s}); }
 Fun slide(arith::Expr size, arith::Expr step) { return withSizes(PatternKind::Slide, {size, step}); }
 
+// ----- issue 16: MapSeqSlide -----
+Fun mapSeqSlide(arith::Expr size, arith::Expr step, const Callable& f) {
+  PatternNode::Params p;
+  p.funs = {f.toFun()};
+  p.sizes = {size, step};
+  return pattern(PatternKind::MapSeqSlide, std::move(p));
+}
+
 Fun pad(arith::Expr left, arith::Expr right, PadMode mode) {
   LIFT_ASSERT(mode != PadMode::Constant, "use padConstant for constant padding");
   PatternNode::Params p;

@@ -151,6 +151,11 @@ Fun mdHom(const Callable& f, const std::vector<std::optional<Callable>>& combine
 // The view pair_vv, pair_mv or pair_mm (see isMdHomView).
 Fun mdHomView(PatternKind k);
 
+// ----- issue 16: MapSeqSlide -----
+// mapSeqSlide(size, step, f): map(f) o slide(size, step) computed sequentially, the window kept
+// in private memory and shifted by `step` each iteration (Lift's MapSeqSlide(f, size, step)).
+Fun mapSeqSlide(arith::Expr size, arith::Expr step, const Callable& f);
+
 IndexFun reverseIndex();
 IndexFun strideIndex(arith::Expr s);
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols);

@@ -54,7 +54,9 @@ namespace lift::ir {
   X(Filter, "filter", Algo)                     \
   X(Let, "let", Algo)                           \
   X(Fma, "fma", Algo)                           \
-  X(TransposeW, "transposeW", Algo)
+  X(TransposeW, "transposeW", Algo)             \
+  /* ----- issue 16: MapSeqSlide ----- */       \
+  X(MapSeqSlide, "mapSeqSlide", OpenCL)
 
 enum class PatternKind : uint8_t {
 #define LIFT_PATTERN_ENUM(E, name, level) E,

@@ -229,6 +229,17 @@ InferredType typeSlide(const PatternNode& p, const std::vector<Type>& args) {
   return InferredType::ok(Type::array(Type::array(in.elem(), size), (in.length() - size + step) / step));
 }
 
+// ----- issue 16: MapSeqSlide -----
+// mapSeqSlide(size, step, f): [T]n -> [U](n - size + step) / step for f: [T]size -> U, the type
+// of map(f) o slide(size, step).
+InferredType typeMapSeqSlide(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
+  InferredType windows = typeSlide(p, args);
+  if (!windows) return windows;
+  Type w = windows.type();
+  return InferredType::ok(Type::array(typeF({w.elem()}), w.length()));
+}
+// ----- end issue 16: MapSeqSlide -----
+
 InferredType typePad(const PatternNode& p, const std::vector<Type>& args) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   Type in = args[0];
@@ -595,6 +606,8 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
       return typePermutation(p, args);
     case PatternKind::Slide:
       return typeSlide(p, args);
+    case PatternKind::MapSeqSlide:
+      return typeMapSeqSlide(p, args, typeF);
     case PatternKind::Pad:
       return typePad(p, args);
     case PatternKind::Iterate:

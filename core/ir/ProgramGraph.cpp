@@ -81,6 +81,7 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
       return K::ParallelMap;
     case PatternKind::MapSeq:
     case PatternKind::MapSeqUnroll:
+    case PatternKind::MapSeqSlide:  // issue 16
     case PatternKind::ReduceSeq:
     case PatternKind::ReduceSeqUnroll:
     case PatternKind::ScanSeq:

@@ -332,6 +332,7 @@ class TypeChecker {
         break;
       }
       case PatternKind::Slide:
+      case PatternKind::MapSeqSlide:
         if (arith::provablyLess(args[0].length(), ps.sizes.at(0)))
           fail(at(site), fmt::format("{} of an array of length {}: the window is longer than the array",
                                      diagnosticLabel(p), str(args[0].length())));

@@ -926,6 +926,17 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       close();
       return patternTerm(k, std::move(ps), t, depth);
     }
+    // ----- issue 16: MapSeqSlide -----
+    case PatternKind::MapSeqSlide: {  // mapSeqSlide(size, step, f), slide's sizes first
+      open();
+      arith::Expr size = sizeExpr();
+      comma();
+      ps.sizes = {size, sizeExpr()};
+      comma();
+      withFun(funArg(name));
+      close();
+      return patternTerm(k, std::move(ps), t, depth);
+    }
     case PatternKind::Join:
     case PatternKind::Transpose:
     case PatternKind::Unzip:

@@ -424,6 +424,10 @@ class Printer {
       case PatternKind::Vectorize:
         return ps.funs.empty() ? name
                                : withFun(fmt::format("{}({}, ", name, size(p.size())), p.f(), indent, col);
+      case PatternKind::MapSeqSlide:  // issue 16
+        return ps.funs.empty() ? name
+                               : withFun(fmt::format("{}({}, {}, ", name, size(p.size(0)), size(p.size(1))),
+                                         p.f(), indent, col);
       case PatternKind::Split:
       case PatternKind::AsVector:
       case PatternKind::ReorderStride:

@@ -16,7 +16,8 @@ namespace {
 using ir::PatternKind;
 
 bool loopLike(PatternKind k) {
-  return ir::isMapLike(k) || ir::isReduceLike(k) || ir::isScanLike(k) || k == PatternKind::Iterate;
+  return ir::isMapLike(k) || ir::isReduceLike(k) || ir::isScanLike(k) || k == PatternKind::Iterate ||
+         k == PatternKind::MapSeqSlide;
 }
 
 // Whether `root` (a function or an expression) calls, at any depth, a user function whose body

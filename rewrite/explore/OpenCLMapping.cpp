@@ -40,6 +40,7 @@ bool computesFun(const ir::Fun& f) {
       case PatternKind::CheckedAt:
       case PatternKind::Filter:
       case PatternKind::TransposeW:
+      case PatternKind::MapSeqSlide:  // copies into its window (issue 16)
         return true;
       default:
         break;
@@ -127,7 +128,8 @@ void walk(const ir::NodeRef& n, const Location& loc, int level, bool sequential,
         return;
       }
       if (p && (p->pattern() == PatternKind::MapSeq || p->pattern() == PatternKind::MapSeqUnroll ||
-                p->pattern() == PatternKind::ReduceSeqUnroll || p->pattern() == PatternKind::MapVec)) {
+                p->pattern() == PatternKind::ReduceSeqUnroll || p->pattern() == PatternKind::MapVec ||
+                p->pattern() == PatternKind::MapSeqSlide)) {
         for (size_t i = 0; i < kids.size(); ++i)
           walk(kids[i], loc.child(static_cast<int>(i)), level, sequential || i == 0, sharedAt, out);
         return;

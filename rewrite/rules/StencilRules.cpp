@@ -4,8 +4,8 @@
 // slideTransposeSwap, slideTransposeReordering) with the 2-D tilings of its MacroRules
 // (tileSlide2D, tile2DStencils) over the prelude's slide2D (core/ir/Prelude.h). Lift's joinSwap
 // and transposeMapJoinReordering are join-map-map and transpose-map-join (TransposeRules.cpp);
-// its mapSeqSlide needs the MapSeqSlide pattern (a sequential slide keeping the window in
-// registers), which the language does not have.
+// its mapSeqSlide and mapSeqSlideSeq are map-seq-slide (a sequential map over the windows that
+// keeps the window in registers, issue 16).
 #include "core/ir/Prelude.h"
 #include "rewrite/rules/RuleSupport.h"
 
@@ -232,6 +232,31 @@ std::vector<ParamValues> tileCandidates(const Site& s, const Expr& slideCall) {
   return out;
 }
 
+// ----- issue 16: mapSeqSlide ------------------------------------------------------------------
+
+// map(f) o slide(n, s) or mapSeq(f) o slide(n, s) => mapSeqSlide(n, s, f) (Lift's mapSeqSlide and
+// mapSeqSlideSeq).
+Outcome mapSeqSlide(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr(), std::nullopt);
+  if (!mc || (mc->kind() != PatternKind::Map && mc->kind() != PatternKind::MapSeq))
+    return fail("not a call of map or mapSeq");
+  auto* sl = m::callOf(mc->input, PatternKind::Slide);
+  if (!sl) return fail("the input of the map is not a slide");
+  arith::Expr n = sl->size(0), st = sl->size(1);
+  if (!n.isCst() || !st.isCst())
+    return fail("the window size {} and step {} must be constants (the window is kept in registers)", str(n),
+                str(st));
+  if (containsPattern(mc->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl}))
+    return fail("the function contains parallel maps, which cannot run inside a sequential loop");
+  ir::PatternNode::Params ps;
+  ps.funs = {mc->f};
+  ps.sizes = {n, st};
+  return Outcome::ok(
+      m::call(ir::PatternNode::make(PatternKind::MapSeqSlide, std::move(ps)), {m::arg(mc->input, 0)}));
+}
+
+// ----- end issue 16: mapSeqSlide --------------------------------------------------------------
+
 }  // namespace
 
 void registerStencilRules(RuleRegistry& reg) {
@@ -300,6 +325,11 @@ void registerStencilRules(RuleRegistry& reg) {
     return mc ? tile2DCandidates(s, mc->input) : std::vector<ParamValues>{};
   };
   reg.add(std::move(s2));
+  // ----- issue 16: mapSeqSlide -----
+  reg.add(makeRule("map-seq-slide", Family::Stencil,
+                   "Compute the windows one after the other, the window kept in registers and shifted by "
+                   "the step, each element loaded once (Lift's mapSeqSlide).",
+                   "map(f) o slide(n, s)", "mapSeqSlide(n, s, f)", {K::Map, K::MapSeq}, mapSeqSlide));
 }
 
 }  // namespace lift::rewrite
