@@ -129,6 +129,7 @@ View KernelGenerator::readPattern(const ir::Fun& pattern, std::vector<Arg>& args
   const ir::PatternNode& p = *ir::asPattern(pattern);
   if (p.pattern() == K::Iterate) return iterate(pattern, args.at(0), nullptr, site);
   if (p.pattern() == K::At) return access(args, site);
+  if (ir::isArrayGenerator(p.pattern())) return generatedArray(p, args, site);  // issue 16
   if (p.pattern() == K::Let) {
     // The argument is computed once (a temporary when code computes it), then f reads it.
     std::vector<Arg> bound{viewArg(readArg(args.at(0)))};

@@ -79,6 +79,10 @@ class KernelGenerator {
   // f of each produced into dest.
   void mapSeqSlide(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
 
+  // ----- issue 16: the array generators (EmitGenerator.cpp) -----
+  // The view of a generated array: its elements computed where they are read.
+  View generatedArray(const ir::PatternNode& p, std::vector<Arg>& args, ir::NodeId site);
+
   // ----- iterate (EmitIterate.cpp) -----
   View iterate(const ir::Fun& pattern, Arg& x, const View* dest, ir::NodeId site);
 

@@ -23,6 +23,7 @@ bool isViewFunction(const ir::Fun& f) {
     case ir::FunNode::Kind::Pattern: {
       auto* p = ir::asPattern(f);
       if (ir::isDataLayout(p->pattern())) return true;
+      if (ir::isArrayGenerator(p->pattern())) return true;  // issue 16: computed where read
       using K = ir::PatternKind;
       switch (p->pattern()) {
         case K::Map:

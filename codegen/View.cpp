@@ -173,6 +173,23 @@ View tag(const View& v, int tag) {
   return make(std::move(n));
 }
 
+// ----- issue 16: the generated arrays -----
+View generated(std::string fn, int dims, Type t) {
+  ViewNode n = node(ViewNode::Kind::Generated, arrayOf(t));
+  n.text = std::move(fn);
+  n.index = dims;
+  return make(std::move(n));
+}
+
+View generatedIndex(arith::Expr e, arith::Expr i, Type t) {
+  ViewNode n = node(ViewNode::Kind::Generated, arrayOf(t));
+  n.a = e;
+  n.b = i;
+  n.index = 1;
+  return make(std::move(n));
+}
+// ----- end issue 16 -----
+
 arith::Expr applyIndexFun(const ir::IndexFun& f, arith::Expr i, arith::Expr n) {
   using K = ir::IndexFun::Kind;
   switch (f.kind) {
@@ -268,6 +285,10 @@ std::string describe(const View& v) {
       return fmt::format("map({}, {})", arith::toString(v->a), sub(0));
     case K::Tag:
       return fmt::format("tag({}, {})", v->index, sub(0));
+    case K::Generated:  // issue 16
+      return v->text.empty()
+                 ? fmt::format("generated({} => {})", arith::toString(v->b), arith::toString(v->a))
+                 : fmt::format("generated({}, {})", v->text, v->index);
   }
   return "?";
 }

@@ -41,6 +41,10 @@ class ViewNode {
     Retype,     // the same data under another type (unzip and its inverse)
     Map,        // a map whose function only rearranges data: element k is parent with a := k
     Tag,        // marks accesses made through it (reads of a reduction's old accumulator)
+    // issue 16: an array computed from its indices (the array generators), never stored:
+    // element (i, j, ...) of its `index` dimensions is the call text(i, j, ..., lengths...)
+    // or, where text is empty, the index expression a with its variable b := i.
+    Generated,
   };
 
   Kind kind = Kind::Mem;
@@ -80,6 +84,10 @@ View get(const View& v, int k);
 View retype(const View& v, Type t);
 View map(const View& inner, arith::Expr var, Type t);
 View tag(const View& v, int tag);
+// issue 16: the generated arrays of type t: by the user function `fn` of `dims` dimensions, or
+// the index expression e of the variable i.
+View generated(std::string fn, int dims, Type t);
+View generatedIndex(arith::Expr e, arith::Expr i, Type t);
 
 // The index function f(i) of an array of length n, and the inverse permutation.
 arith::Expr applyIndexFun(const ir::IndexFun& f, arith::Expr i, arith::Expr n);

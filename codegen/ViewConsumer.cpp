@@ -33,6 +33,27 @@ arith::Expr rawSub(arith::Expr a, arith::Expr b) { return rawAdd(a, rawMul(cst(-
 
 bool isZero(arith::Expr e) { return !e || (e.isCst() && e.value() == 0); }
 
+// ----- issue 16: the element of a generated array at the indices on the stack (outermost on
+// top): the generator's user function called with the indices and the lengths, or its index
+// expression with the index put in.
+c::ExprP generatedElement(const ViewNode& v, std::vector<arith::Expr>& stack) {
+  auto text = [](arith::Expr e) { return c::text("(" + arith::toString(arith::simplify(e)) + ")"); };
+  std::vector<arith::Expr> indices;
+  std::vector<c::ExprP> args, lengths;
+  Type t = v.type;
+  for (int d = 0; d < v.index; ++d) {
+    LIFT_ASSERT(!stack.empty(), "view consumption: a generated array read without its indices");
+    indices.push_back(stack.back());
+    stack.pop_back();
+    args.push_back(text(indices.back()));
+    lengths.push_back(text(t.length()));
+    t = t.elem();
+  }
+  if (v.text.empty()) return text(arith::substitute(v.a, {{v.b, indices.at(0)}}));
+  args.insert(args.end(), lengths.begin(), lengths.end());
+  return c::call(v.text, std::move(args));
+}
+
 }  // namespace
 
 std::string localIdName(int d) { return d == 0 ? std::string("l_id") : fmt::format("l_id_{}", d); }
@@ -112,9 +133,11 @@ ResolvedAccess consume(const View& start, int width, arith::Expr lane) {
         r.folded = folded;
         return r;
       }
-      case Kind::Value: {
-        LIFT_ASSERT(stack.empty(), "view consumption: indexing a value");
+      case Kind::Value:
+      case Kind::Generated: {
         c::ExprP e = v->value;
+        if (v->kind == Kind::Generated) e = generatedElement(*v, stack);
+        LIFT_ASSERT(stack.empty(), "view consumption: indexing a value");
         while (!tuples.empty()) {
           e = c::member(e, fmt::format("._{}", tuples.back()));
           tuples.pop_back();

@@ -339,6 +339,26 @@ Value quantizeRef(const Inputs& in, const arith::Env&) {
   return floatArray({static_cast<int64_t>(out.size())}, out);
 }
 
+// ----- issue 16: mandelbrot, the fixed-point escape counts (12 fractional bits) of the points
+// the generator gives each pixel.
+Value mandelbrotRef(const Inputs&, const arith::Env& s) {
+  int64_t h = dim(s, "H"), w = dim(s, "W");
+  std::vector<Scalar> out;
+  for (int64_t r = 0; r < h; ++r)
+    for (int64_t c = 0; c < w; ++c) {
+      int32_t cr = int32_t(-8192 + c * 12288 / w), ci = int32_t(-6144 + r * 12288 / h), x = 0, y = 0, n = 0;
+      while (n < 64 && x * x + y * y <= 67108864) {
+        int32_t t = (x * x - y * y) / 4096 + cr;
+        y = 2 * x * y / 4096 + ci;
+        x = t;
+        ++n;
+      }
+      out.push_back(Scalar{.i = n});
+    }
+  return Value::flatArray(ScalarKind::Int, 1, {h, w}, std::move(out));
+}
+// ----- end issue 16 -----
+
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
   // ----- high level -----
@@ -515,6 +535,9 @@ std::map<std::string, Example> references() {
   r["lowlevel/spmv.lift"] = {{{{"M", 5}, {"K", 3}, {"N", 7}}, {{"M", 2}, {"K", 6}, {"N", 10}}}, spmvRef};
   r["quantize.lift"] = {{{{"N", 1}}, {{"N", 33}}}, quantizeRef};
   r["lowlevel/quantize.lift"] = {{{{"N", 1}}, {{"N", 9}}}, quantizeRef};
+  // issue 16
+  r["mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
+  r["lowlevel/mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
   return r;
 }
 

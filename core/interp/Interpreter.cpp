@@ -896,6 +896,42 @@ class Interpreter {
       case PatternKind::MapSeqSlide:
         expectArgs(args, 1, p, site);
         return map(p, slide(p, args[0], site), site);
+      // ----- issue 16: the array generators, every element computed from its indices -----
+      case PatternKind::ArrayFromValue: {
+        expectArgs(args, 1, p, site);
+        int64_t n = size(ps.sizes.at(0), site);
+        ArrayBuilder b(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i) b.push(args[0]);
+        return b.finish();
+      }
+      case PatternKind::ArrayFromGenerator: {
+        expectArgs(args, 0, p, site);
+        int64_t n = size(ps.sizes.at(0), site);
+        ArrayBuilder b(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; ++i)
+          b.push(Value::ofInt(static_cast<int32_t>(
+              size(arith::substitute(ps.sizes.at(2), {{ps.sizes.at(1), arith::cst(i)}}), site))));
+        return b.finish();
+      }
+      case PatternKind::ArrayFromUserFun:
+      case PatternKind::Array2DFromUserFun:
+      case PatternKind::Array3DFromUserFun: {
+        expectArgs(args, 0, p, site);
+        size_t dims = static_cast<size_t>(ir::generatorDims(p.pattern()));
+        std::vector<Value> fArgs(2 * dims);
+        for (size_t d = 0; d < dims; ++d)
+          fArgs[dims + d] = Value::ofInt(static_cast<int32_t>(size(ps.sizes.at(d), site)));
+        std::function<Value(size_t)> level = [&](size_t d) {
+          int64_t n = size(ps.sizes.at(d), site);
+          ArrayBuilder b(static_cast<size_t>(n));
+          for (int64_t i = 0; i < n; ++i) {
+            fArgs[d] = Value::ofInt(static_cast<int32_t>(i));
+            b.push(d + 1 == dims ? apply(p.f(), Args(fArgs.data(), fArgs.size()), site) : level(d + 1));
+          }
+          return b.finish();
+        };
+        return level(0);
+      }
       case PatternKind::Pad:
         expectArgs(args, 1, p, site);
         return pad(p, args[0], site);

@@ -402,6 +402,16 @@ class ProgramCounter {
         apply(p->f(), {Type::array(in.elem(), p->size(0))}, mult * windows);
         return;
       }
+      // ----- issue 16: a user function generator, f once per element -----
+      case PK::ArrayFromUserFun:
+      case PK::Array2DFromUserFun:
+      case PK::Array3DFromUserFun: {
+        double elements = 1;
+        for (const arith::Expr& n : p->params().sizes) elements *= static_cast<double>(evalSize(n, sizes_));
+        apply(p->f(), std::vector<Type>(2 * p->params().sizes.size(), Type::scalar(ScalarKind::Int)),
+              mult * elements);
+        return;
+      }
       case PK::MapVec: {
         Type in = arrayArg(0);
         if (!in || !in.isVector()) return;

@@ -222,6 +222,26 @@ Fun mapSeqSlide(arith::Expr size, arith::Expr step, const Callable& f) {
   return pattern(PatternKind::MapSeqSlide, std::move(p));
 }
 
+// ----- issue 16: the array generators -----
+Expr arrayFromValue(Expr v, arith::Expr n) {
+  return CallNode::make(withSizes(PatternKind::ArrayFromValue, {n}), {std::move(v)});
+}
+
+Expr arrayFromGenerator(arith::Expr n, arith::Expr i, arith::Expr e) {
+  return CallNode::make(withSizes(PatternKind::ArrayFromGenerator, {n, i, e}), {});
+}
+
+Expr arrayFromUserFun(const Callable& f, std::vector<arith::Expr> lengths) {
+  static const PatternKind kinds[] = {PatternKind::ArrayFromUserFun, PatternKind::Array2DFromUserFun,
+                                      PatternKind::Array3DFromUserFun};
+  LIFT_ASSERT(!lengths.empty() && lengths.size() <= 3, "a generator of one, two or three dimensions");
+  PatternNode::Params p;
+  p.funs = {f.toFun()};
+  PatternKind k = kinds[lengths.size() - 1];
+  p.sizes = std::move(lengths);
+  return CallNode::make(pattern(k, std::move(p)), {});
+}
+
 Fun pad(arith::Expr left, arith::Expr right, PadMode mode) {
   LIFT_ASSERT(mode != PadMode::Constant, "use padConstant for constant padding");
   PatternNode::Params p;

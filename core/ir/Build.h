@@ -156,6 +156,16 @@ Fun mdHomView(PatternKind k);
 // in private memory and shifted by `step` each iteration (Lift's MapSeqSlide(f, size, step)).
 Fun mapSeqSlide(arith::Expr size, arith::Expr step, const Callable& f);
 
+// ----- issue 16: the array generators (docs/LANGUAGE.md) -----
+// arrayFromValue(v, n): [T]n, every element v.
+Expr arrayFromValue(Expr v, arith::Expr n);
+// arrayFromGenerator(n, i => e): [int]n whose element i is e, an index expression in the
+// variable `i` (of range [0, n)).
+Expr arrayFromGenerator(arith::Expr n, arith::Expr i, arith::Expr e);
+// array(2D|3D)FromUserFun(f, lengths): element (i[, j[, k]]) is f(i[, j[, k]], lengths...), f a
+// user function of int parameters; one, two or three lengths, outermost first.
+Expr arrayFromUserFun(const Callable& f, std::vector<arith::Expr> lengths);
+
 IndexFun reverseIndex();
 IndexFun strideIndex(arith::Expr s);
 IndexFun transposeIndex(arith::Expr rows, arith::Expr cols);

@@ -95,4 +95,22 @@ bool isAddressSpace(PatternKind k) {
   return k == PatternKind::ToGlobal || k == PatternKind::ToLocal || k == PatternKind::ToPrivate;
 }
 
+// ----- issue 16: the array generators -----
+bool isArrayGenerator(PatternKind k) { return generatorDims(k) > 0; }
+
+int generatorDims(PatternKind k) {
+  switch (k) {
+    case PatternKind::ArrayFromValue:
+    case PatternKind::ArrayFromGenerator:
+    case PatternKind::ArrayFromUserFun:
+      return 1;
+    case PatternKind::Array2DFromUserFun:
+      return 2;
+    case PatternKind::Array3DFromUserFun:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
 }  // namespace lift::ir

@@ -8,55 +8,60 @@
 namespace lift::ir {
 
 // X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL.
-#define LIFT_PATTERNS(X)                        \
-  X(Map, "map", Algo)                           \
-  X(Reduce, "reduce", Algo)                     \
-  X(PartRed, "partRed", Algo)                   \
-  X(Zip, "zip", Algo)                           \
-  X(Unzip, "unzip", Algo)                       \
-  X(Split, "split", Algo)                       \
-  X(Join, "join", Algo)                         \
-  X(Transpose, "transpose", Algo)               \
-  X(Gather, "gather", Algo)                     \
-  X(Scatter, "scatter", Algo)                   \
-  X(Slide, "slide", Algo)                       \
-  X(Pad, "pad", Algo)                           \
-  X(Iterate, "iterate", Algo)                   \
-  X(Get, "get", Algo)                           \
-  X(Tuple, "tuple", Algo)                       \
-  X(Id, "id", Algo)                             \
-  X(AsVector, "asVector", Algo)                 \
-  X(AsScalar, "asScalar", Algo)                 \
-  X(Vectorize, "vectorize", Algo)               \
-  X(MdHom, "md_hom", Algo)                      \
-  X(PairVV, "pair_vv", Algo)                    \
-  X(PairMV, "pair_mv", Algo)                    \
-  X(PairMM, "pair_mm", Algo)                    \
-  X(MapGlb, "mapGlb", OpenCL)                   \
-  X(MapWrg, "mapWrg", OpenCL)                   \
-  X(MapLcl, "mapLcl", OpenCL)                   \
-  X(MapSeq, "mapSeq", OpenCL)                   \
-  X(MapSeqUnroll, "mapSeqUnroll", OpenCL)       \
-  X(MapVec, "mapVec", OpenCL)                   \
-  X(ReduceSeq, "reduceSeq", OpenCL)             \
-  X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL) \
-  X(ToGlobal, "toGlobal", OpenCL)               \
-  X(ToLocal, "toLocal", OpenCL)                 \
-  X(ToPrivate, "toPrivate", OpenCL)             \
-  X(Dot, "dot", OpenCL)                         \
-  X(ReorderStride, "reorderStride", OpenCL)     \
-  X(Scan, "scan", Algo)                         \
-  X(ScanSeq, "scanSeq", OpenCL)                 \
-  X(At, "at", Algo)                             \
-  X(CheckedAt, "checkedAt", Algo)               \
-  X(Head, "head", Algo)                         \
-  X(Tail, "tail", Algo)                         \
-  X(Filter, "filter", Algo)                     \
-  X(Let, "let", Algo)                           \
-  X(Fma, "fma", Algo)                           \
-  X(TransposeW, "transposeW", Algo)             \
-  /* ----- issue 16: MapSeqSlide ----- */       \
-  X(MapSeqSlide, "mapSeqSlide", OpenCL)
+#define LIFT_PATTERNS(X)                                        \
+  X(Map, "map", Algo)                                           \
+  X(Reduce, "reduce", Algo)                                     \
+  X(PartRed, "partRed", Algo)                                   \
+  X(Zip, "zip", Algo)                                           \
+  X(Unzip, "unzip", Algo)                                       \
+  X(Split, "split", Algo)                                       \
+  X(Join, "join", Algo)                                         \
+  X(Transpose, "transpose", Algo)                               \
+  X(Gather, "gather", Algo)                                     \
+  X(Scatter, "scatter", Algo)                                   \
+  X(Slide, "slide", Algo)                                       \
+  X(Pad, "pad", Algo)                                           \
+  X(Iterate, "iterate", Algo)                                   \
+  X(Get, "get", Algo)                                           \
+  X(Tuple, "tuple", Algo)                                       \
+  X(Id, "id", Algo)                                             \
+  X(AsVector, "asVector", Algo)                                 \
+  X(AsScalar, "asScalar", Algo)                                 \
+  X(Vectorize, "vectorize", Algo)                               \
+  X(MdHom, "md_hom", Algo)                                      \
+  X(PairVV, "pair_vv", Algo)                                    \
+  X(PairMV, "pair_mv", Algo)                                    \
+  X(PairMM, "pair_mm", Algo)                                    \
+  X(MapGlb, "mapGlb", OpenCL)                                   \
+  X(MapWrg, "mapWrg", OpenCL)                                   \
+  X(MapLcl, "mapLcl", OpenCL)                                   \
+  X(MapSeq, "mapSeq", OpenCL)                                   \
+  X(MapSeqUnroll, "mapSeqUnroll", OpenCL)                       \
+  X(MapVec, "mapVec", OpenCL)                                   \
+  X(ReduceSeq, "reduceSeq", OpenCL)                             \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL)                 \
+  X(ToGlobal, "toGlobal", OpenCL)                               \
+  X(ToLocal, "toLocal", OpenCL)                                 \
+  X(ToPrivate, "toPrivate", OpenCL)                             \
+  X(Dot, "dot", OpenCL)                                         \
+  X(ReorderStride, "reorderStride", OpenCL)                     \
+  X(Scan, "scan", Algo)                                         \
+  X(ScanSeq, "scanSeq", OpenCL)                                 \
+  X(At, "at", Algo)                                             \
+  X(CheckedAt, "checkedAt", Algo)                               \
+  X(Head, "head", Algo)                                         \
+  X(Tail, "tail", Algo)                                         \
+  X(Filter, "filter", Algo)                                     \
+  X(Let, "let", Algo)                                           \
+  X(Fma, "fma", Algo)                                           \
+  X(TransposeW, "transposeW", Algo)                             \
+  /* ----- issue 16: MapSeqSlide, the array generators ----- */ \
+  X(MapSeqSlide, "mapSeqSlide", OpenCL)                         \
+  X(ArrayFromValue, "arrayFromValue", Algo)                     \
+  X(ArrayFromGenerator, "arrayFromGenerator", Algo)             \
+  X(ArrayFromUserFun, "arrayFromUserFun", Algo)                 \
+  X(Array2DFromUserFun, "array2DFromUserFun", Algo)             \
+  X(Array3DFromUserFun, "array3DFromUserFun", Algo)
 
 enum class PatternKind : uint8_t {
 #define LIFT_PATTERN_ENUM(E, name, level) E,
@@ -83,5 +88,13 @@ bool isDataLayout(PatternKind k);
 bool isMdHomView(PatternKind k);
 // Address-space wrappers (toGlobal, toLocal, toPrivate).
 bool isAddressSpace(PatternKind k);
+
+// ----- issue 16: the array generators -----
+// Arrays computed from their indices, never stored (Lift's ArrayFromValue, ArrayFromGenerator,
+// ArrayFrom(2D|3D)UserFunGenerator; SkelCL's IndexVector/IndexMatrix): arrayFromValue(v, N)
+// (one argument, v), and the others, called with no argument.
+bool isArrayGenerator(PatternKind k);
+// The number of dimensions a generator makes (1 for arrayFromValue and arrayFromGenerator).
+int generatorDims(PatternKind k);
 
 }  // namespace lift::ir

@@ -240,6 +240,41 @@ InferredType typeMapSeqSlide(const PatternNode& p, const std::vector<Type>& args
 }
 // ----- end issue 16: MapSeqSlide -----
 
+// ----- issue 16: the array generators -----
+// arrayFromValue(v, n): T -> [T]n; arrayFromGenerator(n, i => e): [int]n; arrayFromUserFun(f, n),
+// array2DFromUserFun(f, m, n), array3DFromUserFun(f, o, m, n): [T]n, [[T]n]m, [[[T]n]m]o for f of
+// (int, ..., int) -> T taking the indices and then the lengths.
+InferredType typeGenerator(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
+  size_t dims = static_cast<size_t>(generatorDims(p.pattern()));
+  const auto& lengths = p.params().sizes;
+  if (auto failure = arityError(p, args, p.pattern() == PatternKind::ArrayFromValue ? 1 : 0)) return *failure;
+  for (size_t d = 0; d < dims; ++d)
+    if (lengths.at(d).isCst() && lengths.at(d).value() <= 0)
+      return parameterError(fmt::format("{}: the length must be positive, got {}", patternName(p.pattern()),
+                                        str(lengths.at(d))));
+  Type elem;
+  switch (p.pattern()) {
+    case PatternKind::ArrayFromValue:
+      elem = args[0];
+      break;
+    case PatternKind::ArrayFromGenerator:
+      elem = Type::scalar(ScalarKind::Int);
+      break;
+    default:
+      if (p.params().funs.empty() || !asUserFun(p.f()))
+        return parameterError(fmt::format("{}: the function must be a user function of {} int parameters",
+                                          patternName(p.pattern()), 2 * dims));
+      elem = typeF(std::vector<Type>(2 * dims, Type::scalar(ScalarKind::Int)));
+      if (elem.isArray())
+        return argumentError(fmt::format("{}: the function must return a scalar, vector or tuple, not {}",
+                                         patternName(p.pattern()), elem.toString()));
+  }
+  Type t = elem;
+  for (size_t d = dims; d-- > 0;) t = Type::array(t, lengths.at(d));
+  return InferredType::ok(t);
+}
+// ----- end issue 16: the array generators -----
+
 InferredType typePad(const PatternNode& p, const std::vector<Type>& args) {
   if (auto failure = arityError(p, args, 1)) return *failure;
   Type in = args[0];
@@ -608,6 +643,12 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
       return typeSlide(p, args);
     case PatternKind::MapSeqSlide:
       return typeMapSeqSlide(p, args, typeF);
+    case PatternKind::ArrayFromValue:
+    case PatternKind::ArrayFromGenerator:
+    case PatternKind::ArrayFromUserFun:
+    case PatternKind::Array2DFromUserFun:
+    case PatternKind::Array3DFromUserFun:
+      return typeGenerator(p, args, typeF);
     case PatternKind::Pad:
       return typePad(p, args);
     case PatternKind::Iterate:

@@ -46,6 +46,10 @@ std::string patternLabel(const PatternNode& p) {
       }
       return name;
     }
+    // ----- issue 16: arrayFromGenerator's index expression (the other generators: name, lengths) -----
+    case PatternKind::ArrayFromGenerator:
+      return fmt::format("{} {}: {} => {}", name, arith::toString(ps.sizes.at(0)),
+                         arith::toString(ps.sizes.at(1)), arith::toString(ps.sizes.at(2)));
     case PatternKind::MdHom: {
       // md_hom(mult, (++, add)) 2D: the scalar function, the combine operators, the dimensions.
       std::string ops;

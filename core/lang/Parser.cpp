@@ -937,6 +937,48 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       close();
       return patternTerm(k, std::move(ps), t, depth);
     }
+    // ----- issue 16: the array generators, values of no input -----
+    case PatternKind::ArrayFromValue: {  // arrayFromValue(v, n)
+      open();
+      Term v = expr();
+      Expr value = requireValue(v, "the value of arrayFromValue");
+      comma();
+      ps.sizes = {sizeExpr()};
+      close();
+      Term f = patternTerm(k, std::move(ps), t);
+      return valueTerm(apply(f.fn, {value}), t, v.depth + 1);
+    }
+    case PatternKind::ArrayFromGenerator: {  // arrayFromGenerator(n, i => index expression)
+      open();
+      arith::Expr n = sizeExpr();
+      comma();
+      Token i = expectIdent("the index's name, as in arrayFromGenerator(N, i => i * 2)");
+      std::string iName(i.text);
+      if (sizeVars_.count(iName)) error(i, fmt::format("'{}' is already a size", iName));
+      expect(Tok::FatArrow, "'=>' after the index's name");
+      arith::Expr var = arith::var(iName, arith::cst(0), n);
+      sizeVars_[iName] = var;
+      arith::Expr e = sizeExpr();
+      sizeVars_.erase(iName);
+      close();
+      ps.sizes = {n, var, e};
+      Term f = patternTerm(k, std::move(ps), t);
+      return valueTerm(apply(f.fn, {}), t, 1);
+    }
+    case PatternKind::ArrayFromUserFun:
+    case PatternKind::Array2DFromUserFun:
+    case PatternKind::Array3DFromUserFun: {  // array2DFromUserFun(f, m, n): f(i, j, m, n)
+      open();
+      withFun(funArg(name));
+      for (int d = 0; d < ir::generatorDims(k); ++d) {
+        comma();
+        ps.sizes.push_back(sizeExpr());
+      }
+      close();
+      Term f = patternTerm(k, std::move(ps), t, depth);
+      return valueTerm(apply(f.fn, {}), t, depth);
+    }
+    // ----- end issue 16 -----
     case PatternKind::Join:
     case PatternKind::Transpose:
     case PatternKind::Unzip:

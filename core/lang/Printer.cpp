@@ -60,8 +60,9 @@ bool fits(const std::string& flat, int col) {
 bool takesInitialValue(PatternKind k) { return ir::isReduceLike(k) || ir::isScanLike(k); }
 
 bool isLink(const ir::CallNode& c) {
-  if (c.args().size() == 1) return true;
   auto* p = ir::asPattern(c.fun());
+  if (p && ir::isArrayGenerator(p->pattern())) return false;  // issue 16: arrayFromValue(v, n)
+  if (c.args().size() == 1) return true;
   return p && takesInitialValue(p->pattern()) && c.args().size() == 2;
 }
 
@@ -299,6 +300,23 @@ class Printer {
         case PatternKind::Zip:
         case PatternKind::Tuple:
           return list(std::string(ir::patternName(p->pattern())), c.args().size(), arg, indent, col);
+        // ----- issue 16: the array generators -----
+        case PatternKind::ArrayFromValue:
+          return list(
+              "arrayFromValue", 2,
+              [&](size_t i, int ind, int cl) { return i == 0 ? arg(0, ind, cl) : size(p->size(0)); }, indent,
+              col);
+        case PatternKind::ArrayFromGenerator:
+          return fmt::format("arrayFromGenerator({}, {} => {})", size(p->size(0)), size(p->size(1)),
+                             size(p->size(2)));
+        case PatternKind::ArrayFromUserFun:
+        case PatternKind::Array2DFromUserFun:
+        case PatternKind::Array3DFromUserFun:
+          return list(
+              std::string(ir::patternName(p->pattern())), 1 + p->params().sizes.size(),
+              [&](size_t i, int ind, int cl) { return i == 0 ? fun(p->f(), ind, cl) : size(p->size(i - 1)); },
+              indent, col);
+        // ----- end issue 16 -----
         case PatternKind::Get:
           return list(
               "get", c.args().size() + 1,
