@@ -46,7 +46,8 @@ bool isParallelMap(const ir::PatternNode* p) {
 
 // The position on the spine of the call whose data argument must be computed by an earlier
 // kernel: the first consumer, going outwards from the innermost mapGlb/mapWrg, that reads its
-// result through data-layout patterns and is not the same parallel map applied element-wise.
+// result through data-layout patterns and is not the same parallel map applied element-wise
+// (to elements that one work-item or work-group made whole: spreadsElements, LoweringCheck.h).
 // -1 when there is none.
 int splitPoint(const std::vector<SpineStep>& spine) {
   int producer = -1;
@@ -62,7 +63,8 @@ int splitPoint(const std::vector<SpineStep>& spine) {
       direct = false;
       continue;
     }
-    if (p && direct && p->pattern() == made->pattern() && p->index() == made->index()) {
+    if (p && direct && p->pattern() == made->pattern() && p->index() == made->index() &&
+        !spreadsElements(*made)) {
       made = p;  // element-wise: the same work-items go on with its result
       continue;
     }

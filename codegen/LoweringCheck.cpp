@@ -38,6 +38,10 @@ bool isViewFunction(const ir::Fun& f) {
   return false;
 }
 
+bool spreadsElements(const ir::PatternNode& parallelMap) {
+  return ir::containsPattern(parallelMap.f(), {ir::PatternKind::MapGlb, ir::PatternKind::MapWrg});
+}
+
 namespace {
 
 using Parent = ProgramIndex::Parent;
@@ -86,11 +90,33 @@ bool insideWorkGroup(const ProgramIndex& idx, const ir::Node* node) {
   }
 }
 
-// Follows the result of a mapGlb/mapWrg; fails where it is consumed in a way that needs
-// synchronisation across work-groups (or, nested, across the work-items or work-groups of
-// another dimension), instead of becoming the kernel's output or an enclosing parallel map's
-// result.
+// Whether a mapLcl is nested in another mapLcl (in the same work-group).
+bool nestedInMapLcl(const ProgramIndex& idx, const ir::Node* node) {
+  const ir::Node* cur = node;
+  while (true) {
+    Parent p = idx.parentOf(cur);
+    if (p.edge == ir::Edge::Root) return false;
+    if (p.edge == ir::Edge::PatternFun) {
+      auto* pat = ir::asPattern(p.node.fun());
+      if (pat && pat->pattern() == ir::PatternKind::MapLcl) return true;
+      if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
+        return false;
+    }
+    cur = p.node.get();
+  }
+}
+
+// Follows the result of a mapGlb/mapWrg, or of a mapLcl nested in another mapLcl; fails where it
+// is consumed in a way that needs synchronisation across work-groups (or, nested, across the
+// work-items or work-groups of another dimension), instead of becoming the kernel's output or an
+// enclosing parallel map's result. A nested mapLcl spreads one iteration of the enclosing
+// mapLcl over the work-items of its dimension, each holding its own elements of the result; a
+// consumer that reads the whole result (a reduceSeq, a mapSeq, a user function) would need a
+// barrier inside the enclosing mapLcl's loop, which not every work-item may enter the same
+// number of times, so only element-wise consumers, the enclosing map's result and an
+// accumulator (a reduceSeq's initial value or function) may take it.
 void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par) {
+  bool local = par->pattern() == ir::PatternKind::MapLcl;
   auto climb = [&](const ir::Node* f, const ir::Node** out) {
     const ir::Node* cur = f;
     while (true) {
@@ -131,6 +157,9 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
         // The result of an enclosing parallel map's function: written to that map's result.
         if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
           return;
+        // A nested mapLcl: the enclosing mapLcl's result, or a sequential fold's accumulator, split
+        // over the work-items like it (TemporaryStorage).
+        if (local) return;
         fail(idx, siteOf(idx, par),
              fmt::format(
                  "{}: its result feeds the next iteration of a {} in the same kernel, which would need "
@@ -147,10 +176,33 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
           continue;
         }
         // Element-wise: the same work-item (mapGlb) or work-group (mapWrg, which then waits at a
-        // barrier) computes and consumes element i.
+        // barrier) computes and consumes element i, unless a parallel map across work-groups in
+        // the producer's function spreads element i over the work-items or work-groups of
+        // another dimension (codegen/KernelSplit.h cuts there).
         if (consumer && consumer->pattern() == par->pattern() && consumer->index() == par->index() &&
-            zipOnly && p.index == 0)
+            zipOnly && p.index == 0) {
+          if (!local && spreadsElements(*par))
+            fail(idx, siteOf(idx, par),
+                 fmt::format(
+                     "{}: each of its elements is computed by the work-items of a nested parallel map "
+                     "of another dimension, and {} reads whole elements in the same kernel, which would "
+                     "need synchronisation across work-groups; OpenCL has none inside a kernel",
+                     label(*par), label(*consumer)));
           return;
+        }
+        if (local && consumer &&
+            (consumer->pattern() == ir::PatternKind::ReduceSeq ||
+             consumer->pattern() == ir::PatternKind::ScanSeq) &&
+            p.index == 0)
+          return;  // the initial value of an accumulator split over the work-items
+        if (local)
+          fail(idx, siteOf(idx, par),
+               fmt::format(
+                   "{} nested in another mapLcl: its result is read whole by {} in the same iteration "
+                   "of the enclosing mapLcl, but each work-item holds only its own elements; that would "
+                   "need a barrier inside the enclosing mapLcl's loop; make one of the two maps sequential "
+                   "(mapSeq)",
+                   label(*par), consumer ? label(*consumer) : std::string("a function")));
         fail(idx, siteOf(idx, par),
              fmt::format("{}: its result is consumed inside the same kernel by {}, which would need "
                          "synchronisation across work-groups; only the kernel's output (or an element-wise "
@@ -211,6 +263,9 @@ void checkLowered(const ProgramIndex& idx) {
       case K::MapGlb:
       case K::MapWrg:
         checkKernelLevelResult(idx, pat);
+        break;
+      case K::MapLcl:
+        if (nestedInMapLcl(idx, pat)) checkKernelLevelResult(idx, pat);
         break;
       default:
         break;

@@ -938,6 +938,80 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
              QString::fromStdString(s.best[0].programHash));
   }
 
+  // md_gemv at 256 x 256 after the high-level steps with which a search reached wrong kernels
+  // (issue 15: mapLcl0 nested in mapLcl1 whose products a reduceSeq read whole; rows a nested
+  // mapGlb1 spread, read whole by the next mapGlb0): the full wrong derivations are refused
+  // before any kernel is built, and every mapping the phase makes of these starts (tunables at
+  // their preferred values) computes what the interpreter computes on the CPU device, at two
+  // seeds of random inputs.
+  void mdGemvMappingsMatchTheInterpreter_data() {
+    QTest::addColumn<QStringList>("start");
+    QTest::addColumn<QStringList>("wrong");
+    QTest::newRow("strided chunks in a 2-D grid of work-groups")
+        << QStringList{"mdhom-split-strided@0:dim=2,n=8", "mdhom-to-map-reduce@0",
+                       "mdhom-view-to-zip@0.1.1.1.1", "split-join@0.1:n=32"}
+        << QStringList{"map-to-wrg@0.1.1:dim=1",
+                       "map-to-wrg@0.1.1.0.0.0:dim=0",
+                       "reduce-to-seq@0.1.1.0.0.0.0.0.0",
+                       "map-to-lcl@0.1.1.0.0.0.0.0.0.2.1:dim=1",
+                       "reduce-to-seq@0.1.1.0.0.0.0.0.0.2.1.0.0.0",
+                       "map-to-lcl@0.1.1.0.0.0.0.0.0.2.1.0.0.0.2:dim=0"};
+    QTest::newRow("products hoisted out of the rows")
+        << QStringList{"mdhom-to-map-reduce@0", "vectorize-map-zip@0.1.0.0.0.2:n=2", "map-hoist@0.1"}
+        << QStringList{"map-to-glb@0.1:dim=0", "reduce-to-seq@0.1.0.0.0", "map-to-glb@0.1.1:dim=0",
+                       "map-to-glb@0.1.1.0.0.0.1:dim=1"};
+  }
+  void mdGemvMappingsMatchTheInterpreter() {
+    QFETCH(QStringList, start);
+    QFETCH(QStringList, wrong);
+    arith::Env sizes{{"M", 256}, {"K", 256}};
+    SearchProblem problem =
+        SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/md_gemv.lift"), sizes);
+    std::vector<rewrite::RewriteStep> steps;
+    for (const QString& s : start) steps.push_back(rewrite::RewriteStep::parse(s.toStdString()));
+    std::string why;
+    auto high = replaySteps(*problem.start, steps, &why);
+    QVERIFY2(high, why.c_str());
+
+    std::vector<rewrite::RewriteStep> wrongSteps;
+    for (const QString& s : wrong) wrongSteps.push_back(rewrite::RewriteStep::parse(s.toStdString()));
+    auto wrongProgram = replaySteps(*high, wrongSteps, &why);
+    QVERIFY2(wrongProgram, why.c_str());
+    try {
+      codegen::compileKernel(wrongProgram->program);
+      QFAIL("the code generator accepted a mapping that computes wrong results");
+    } catch (const codegen::LoweringError&) {
+    }
+
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    std::vector<OpenCLMapping> maps = openclMappings(*high);
+    QVERIFY(!maps.empty());
+    int validated = 0;
+    for (const OpenCLMapping& m : maps) {
+      DerivationTemplate t;
+      t.steps = m.steps;
+      t.tunables = m.tunables;
+      Assignment values;
+      for (const Tunable& tunable : m.tunables) values[tunable.name] = tunable.values.front();
+      auto lowered = replaySteps(*high, substitute(t, values), &why);
+      QVERIFY2(lowered, (m.name + ": " + why).c_str());
+      for (uint64_t seed : {1, 2}) {
+        codegen::EvaluationRequest req;
+        req.sizes = sizes;
+        req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+        req.run.repetitions = 1;
+        req.run.warmups = 0;
+        req.seed = seed;
+        codegen::Evaluation e = codegen::evaluate(lowered->program, req, runner);
+        QVERIFY2(e.status != codegen::EvaluationStatus::WrongResult &&
+                     e.status != codegen::EvaluationStatus::CompileFailed,
+                 (m.name + ": " + e.summary()).c_str());
+        validated += e.validated();
+      }
+    }
+    QVERIFY(validated > 0);
+  }
+
   // prefix_sum also has the work-group mapping (rule scan-work-groups: coalesced tiles of 256
   // work-items, their sums scanned in local memory), one template per program that is one scan,
   // whose candidates run valid on the CPU device at each of its vector counts.

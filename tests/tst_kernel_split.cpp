@@ -8,6 +8,7 @@
 #include "codegen/Evaluation.h"
 #include "codegen/KernelSplit.h"
 #include "codegen/Launch.h"
+#include "codegen/LoweringCheck.h"
 #include "codegen/ProgramCompiler.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
@@ -116,6 +117,24 @@ class TestKernelSplit : public QObject {
     std::string text = c.source();
     QVERIFY(text.find("// ----- kernel 1 of 2: sum_1, global N") != std::string::npos);
     QVERIFY(text.find("// ----- kernel 2 of 2: sum_2, global 1") != std::string::npos);
+  }
+
+  // A mapGlb0 whose rows a nested mapGlb1 spreads over other work-items, read whole by the next
+  // mapGlb0 (an md_gemv mapping after map-hoist, issue 15): not element-wise, so two kernels
+  // (one kernel computed some sums from products not yet written); compileKernel refuses it.
+  void spreadElementsAreCut() {
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/codegen/nested_glb_two_kernels.lift");
+    codegen::ProgramSplit s = codegen::splitIntoKernels(p);
+    QCOMPARE(s.parts.size(), size_t(2));
+    QCOMPARE(QString::fromStdString(s.temporaries[0].toString()), QString("[[float]2*K]M"));
+    QCOMPARE(codegen::compileProgram(p).stages.size(), size_t(2));
+    try {
+      codegen::compileKernel(p);
+      QFAIL("compileKernel accepted a mapGlb0 reading rows that other work-items make");
+    } catch (const codegen::LoweringError& e) {
+      QVERIFY2(std::string(e.what()).find("nested parallel map of another dimension") != std::string::npos,
+               e.what());
+    }
   }
 
   // A split program split again; an input only the last kernel reads is only its argument.

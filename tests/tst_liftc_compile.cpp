@@ -118,6 +118,11 @@ class TestLiftcCompile : public QObject {
     QTest::newRow("synchronisation across work-groups")
         << QStringList{"compile", "tests/data/codegen/bad_sync.lift"}
         << "bad_sync.lift:10:65: error: mapGlb0";
+    QTest::newRow("nested mapLcl read whole")
+        << QStringList{"compile", "tests/data/codegen/bad_nested_lcl_reduce.lift"}
+        << "bad_nested_lcl_reduce.lift:13:74: error: mapLcl0 nested in another mapLcl: its result is read "
+           "whole "
+           "by reduceSeq";
     QTest::newRow("private value read at another work-item's slice")
         << QStringList{"compile", "tests/data/codegen/bad_private_split.lift"}
         << "bad_private_split.lift:13:7: error: acc1 is private to each work-item, split over the work-items "
