@@ -73,6 +73,17 @@ int splitPoint(const std::vector<SpineStep>& spine) {
   return -1;
 }
 
+// Whether the value of `e` is made by a parallel map (under data-layout patterns) whose elements
+// a nested parallel map spreads over other work-items or work-groups.
+bool madeAcross(const ir::Expr& e) {
+  for (const SpineStep& s : spineOf(e)) {
+    const ir::PatternNode* p = unwrapAddressSpace(s.call->fun());
+    if (isParallelMap(p)) return spreadsElements(*p);
+    if (!(p && (isViewFunction(s.call->fun()) || p->pattern() == ir::PatternKind::Id))) return false;
+  }
+  return false;
+}
+
 bool isWholeArrayFold(const ir::PatternNode* p) {
   return p && (p->pattern() == ir::PatternKind::ReduceSeq || p->pattern() == ir::PatternKind::ScanSeq);
 }
@@ -157,12 +168,15 @@ ProgramSplit split(const ir::Program& p) {
   out.temporaries.push_back(cutType);
   // Finished on the device: a reduction or scan reads the parallel map's results whole, or
   // work-groups reduce them (a mapWrg whose function reduces: the work-group tree of
-  // reduce-to-tree over the whole of them), or the cut value is itself a whole-array reduction
-  // or scan (a chunked scan's offsets).
+  // reduce-to-tree over the whole of them), or a parallel map reduces each element of results
+  // whose elements a nested parallel map spread (a split GEMV: each row's partial sums, made by
+  // the work-items or work-groups of another dimension, summed per row), or the cut value is
+  // itself a whole-array reduction or scan (a chunked scan's offsets).
   const ir::PatternNode* reader = unwrapAddressSpace(consumer.call->fun());
   auto* cutCall = ir::asCall(cut);
-  bool groupsReduce = reader && reader->pattern() == ir::PatternKind::MapWrg &&
-                      ir::containsPattern(reader->f(), {ir::PatternKind::ReduceSeq});
+  bool readerReduces =
+      reader && isParallelMap(reader) && ir::containsPattern(reader->f(), {ir::PatternKind::ReduceSeq});
+  bool groupsReduce = readerReduces && (reader->pattern() == ir::PatternKind::MapWrg || madeAcross(cut));
   out.reducedTemporaries.push_back(
       (reader && consumer.dataArg == cutArg &&
        (reader->pattern() == ir::PatternKind::ReduceSeq || reader->pattern() == ir::PatternKind::ScanSeq ||

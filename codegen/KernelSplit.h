@@ -9,7 +9,11 @@
 // parallel map consumes, an array of the zip that a sequential reduction or scan over a whole
 // array makes is computed by earlier kernels too: a chunked scan, `join o mapGlb0(scan each
 // chunk from its offset) $ zip(scanSeq(add, 0) $ chunk totals, chunks)`, is three kernels (the
-// totals; their scan, by one work-item; the chunks' scans). Each part is a program of its own,
+// totals; their scan, by one work-item; the chunks' scans). A parallel map that reads whole
+// elements which the previous one's nested parallel map spread over other work-items is cut
+// too: a split GEMV, `join o mapGlb1(reduceSeq(add, 0) o join) o mapGlb1(join o mapGlb0(chunk's
+// sum) o split(c))`, is kernel 1, each row's partial sums by a 2-D grid, then kernel 2, each
+// row's sum of them. Each part is a program of its own,
 // compiled by the single-kernel generator; a program that needs no split is one part, itself.
 #pragma once
 
@@ -40,8 +44,10 @@ struct ProgramPart {
 struct ProgramSplit {
   std::vector<ProgramPart> parts;  // in the order they run
   std::vector<Type> temporaries;   // the types of the values passed between parts
-  // Per temporary: whether a reduction or scan (reduceSeq, scanSeq, or a mapWrg whose function
-  // reduces: work-groups reducing it) consumes it or makes it from a whole array, i.e. the split
+  // Per temporary: whether a reduction or scan (reduceSeq, scanSeq, a mapWrg whose function
+  // reduces: work-groups reducing it, or a parallel map reducing each of its elements that a
+  // nested parallel map spread: a split GEMV's partial sums) consumes it or makes it from a
+  // whole array, i.e. the split
   // finishes a reduction or scan of per-work-group or per-work-item results on the device
   // (otherwise another parallel map or a function reads it whole).
   std::vector<bool> reducedTemporaries;

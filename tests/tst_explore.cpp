@@ -29,6 +29,7 @@
 #include "rewrite/explore/CodegenTunables.h"
 #include "rewrite/explore/Constraints.h"
 #include "rewrite/explore/Heuristics.h"
+#include "rewrite/explore/MdHomStarts.h"
 #include "rewrite/explore/OpenCLMapping.h"
 #include "rewrite/explore/SearchRunner.h"
 #include "rewrite/explore/SearchStrategy.h"
@@ -1010,6 +1011,45 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
       }
     }
     QVERIFY(validated > 0);
+  }
+
+  // md_gemv's third start keeps each row's chunk sums apart from their sum (map-fission after
+  // the strided split): its mappings include split GEMVs, two kernels (the rows' partial sums
+  // over a 2-D grid, then each row's sum of them, finished on the device), which run valid on
+  // the CPU device against the interpreter at several shapes, wide ones included.
+  void splitGemvIsReachedFromMdGemv() {
+    ir::Program program = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/md_gemv.lift");
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    for (arith::Env sizes : {arith::Env{{"M", 8}, {"K", 4096}}, arith::Env{{"M", 16}, {"K", 1024}},
+                             arith::Env{{"M", 64}, {"K", 256}}}) {
+      SearchProblem problem = SearchProblem::make(program, sizes);
+      std::vector<MdHomStart> starts = mdHomStarts(*problem.start);
+      QCOMPARE(starts.size(), size_t(3));
+      QCOMPARE(starts[2].steps.back().rule->name, std::string("map-fission"));
+      int split = 0;
+      for (const OpenCLMapping& m : openclMappings(*starts[2].program)) {
+        DerivationTemplate t;
+        t.steps = m.steps;
+        t.tunables = m.tunables;
+        Assignment values;
+        for (const Tunable& tunable : m.tunables) values[tunable.name] = tunable.values.front();
+        std::string why;
+        auto lowered = replaySteps(*starts[2].program, substitute(t, values), &why);
+        QVERIFY2(lowered, (m.name + ": " + why).c_str());
+        auto compiled =
+            std::make_shared<const codegen::CompiledProgram>(codegen::compileProgram(lowered->program));
+        if (compiled->stages.size() != 2) continue;
+        ++split;
+        codegen::EvaluationRequest req;
+        req.sizes = sizes;
+        req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+        req.run.repetitions = 1;
+        req.run.warmups = 0;
+        codegen::Evaluation e = codegen::evaluate(lowered->program, compiled, req, runner);
+        QVERIFY2(e.validated(), (m.name + ": " + e.summary()).c_str());
+      }
+      QVERIFY2(split > 0, "no mapping of the third start is a split GEMV");
+    }
   }
 
   // prefix_sum also has the work-group mapping (rule scan-work-groups: coalesced tiles of 256

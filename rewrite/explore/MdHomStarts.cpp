@@ -69,6 +69,25 @@ std::optional<MdHomStart> stridedChunks(const MdHomStart& start) {
   return split;
 }
 
+// The rows' reductions of an expanded split start over work-groups: the outermost map whose
+// function reduces the joined results of a map over chunks split in two (map-fission), its
+// chunks' sums one map and their sum per row another, which the code generator runs as two
+// kernels (codegen/KernelSplit.h: a split GEMV); nothing when no such map-fission applies.
+std::optional<MdHomStart> partialSumsApart(const MdHomStart& start) {
+  rewrite::EnumerateOptions eo;
+  eo.includeMacros = false;
+  eo.families = {rewrite::Family::Fission};
+  std::optional<RewriteStep> outermost;
+  for (const RewriteStep& s : rewrite::enumerateRewrites(*start.program, eo))
+    if (s.rule->name == "map-fission" && (!outermost || s.loc.isPrefixOf(outermost->loc))) outermost = s;
+  if (!outermost) return std::nullopt;
+  rewrite::RewriteResult r = rewrite::applyRewrite(*start.program, *outermost);
+  if (!r) return std::nullopt;
+  MdHomStart apart{std::make_shared<const TypedProgram>(std::move(*r.program)), start.steps};
+  apart.steps.push_back(*outermost);
+  return apart;
+}
+
 }  // namespace
 
 std::vector<MdHomStart> mdHomStarts(const TypedProgram& program) {
@@ -77,7 +96,11 @@ std::vector<MdHomStart> mdHomStarts(const TypedProgram& program) {
   MdHomStart original{std::make_shared<const TypedProgram>(program), {}};
   if (auto e = expanded(original)) out.push_back(std::move(*e));
   if (auto split = stridedChunks(original))
-    if (auto e = expanded(std::move(*split))) out.push_back(std::move(*e));
+    if (auto e = expanded(std::move(*split))) {
+      std::optional<MdHomStart> apart = partialSumsApart(*e);
+      out.push_back(std::move(*e));
+      if (apart) out.push_back(std::move(*apart));
+    }
   return out;
 }
 

@@ -3,7 +3,10 @@
 // every md_hom into the nest it means (mdhom-to-map-reduce) and its views into zips
 // (mdhom-view-to-zip). A second start is 001's schema (Fig. 4): the innermost reduced dimension
 // first split into strided chunks (mdhom-split-strided; the chunk size becomes a tunable), so
-// that consecutive work-items read consecutive elements. The steps are ordinary rewrite steps:
+// that consecutive work-items read consecutive elements. A third start is that one with each
+// row's chunk sums apart from their sum (map-fission of the outermost map): the row's reduction
+// split over work-groups, the chunk sums one kernel, their sum per row a second (a split GEMV,
+// which a wide matrix needs: 1024 rows do not fill a GPU). The steps are ordinary rewrite steps:
 // every derivation the search stores replays from the md_hom program.
 #pragma once
 
