@@ -36,6 +36,7 @@ class AllPairs<R(A, B)> {
   }
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
+  const AllPairsSkeleton& skeleton() const { return skeleton_; }
 
  private:
   AllPairsSkeleton skeleton_;

@@ -16,11 +16,20 @@ std::string allPairsProgram(UserFunction zip, UserFunction reduce, const std::st
       zip.liftText(), reduce.liftText(), zip.paramTypes[0], zip.paramTypes[1], identity);
 }
 
+std::string allPairsSearchProgram(UserFunction zip, UserFunction reduce, const std::string& identity) {
+  zip.name = "zipped";
+  reduce.name = "reduced";
+  return fmt::format(
+      "size N, M, D;\n{}\n{}\nfun skelcl_allpairs(A: [[{}]D]N, B: [[{}]M]D) =\n"
+      "  map(fun(a => map(fun(b => reduce(reduced, {}) o map(zipped) $ zip(a, b))) $ transpose(B))) $ A\n",
+      zip.liftText(), reduce.liftText(), zip.paramTypes[0], zip.paramTypes[1], identity);
+}
+
 AllPairsSkeleton::AllPairsSkeleton(const std::string& what, UserFunction zip, UserFunction reduce,
                                    const std::string& identity)
     : what_(what),
-      kernel_(std::make_unique<SkeletonKernel>(allPairsProgram(std::move(zip), std::move(reduce), identity),
-                                               what)) {}
+      kernel_(std::make_unique<SkeletonKernel>(allPairsProgram(zip, reduce, identity), what)),
+      stored_(std::make_unique<StoredKernels>(allPairsSearchProgram(zip, reduce, identity), what)) {}
 
 void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b, ContainerStorage& c) const {
   if (a.devices() != b.devices())
@@ -40,9 +49,12 @@ void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b,
   for (size_t i = 0; i < parts.size(); ++i) {
     // B's copies are in device order, and a part of A is on device parts[i].device.
     const cl::Buffer& right = b.buffer(static_cast<size_t>(parts[i].device));
-    kernel_->enqueue(
-        devices, parts[i].device, {a.buffer(i), right, c.buffer(i)},
-        {{"N", size(parts[i].storedRows())}, {"M", size(b.rowLength())}, {"D", size(a.rowLength())}});
+    const arith::Env sizes{
+        {"N", size(parts[i].storedRows())}, {"M", size(b.rowLength())}, {"D", size(a.rowLength())}};
+    if (StoredKernel* stored = stored_->find(devices, parts[i].device, sizes))
+      stored->enqueue(devices, parts[i].device, {a.buffer(i), right}, c.buffer(i));
+    else
+      kernel_->enqueue(devices, parts[i].device, {a.buffer(i), right, c.buffer(i)}, sizes);
   }
   for (const Part& p : parts)
     devices.guarded(p.device, "running " + what_, [&] { devices.context(p.device).queue().finish(); });

@@ -5,7 +5,11 @@
 //     toGlobal(mapSeq(id)) o reduceSeq(fun((acc, x, y) => r(acc, z(x, y))), identity) $ zip(a, b)
 //   )) $ transpose(B))) $ A
 // one work-item per element of C. A keeps its distribution (block when it has none) and C takes
-// it; B is copied to every device.
+// it; B is copied to every device. When the device set has a result store holding kernels of the
+// skeleton's high-level program
+//   map(fun(a => map(fun(b => reduce(reduced, identity) o map(zipped) $ zip(a, b))) $ transpose(B))) $ A
+// (A: [[T]D]N, B: [[U]M]D; `liftc explore` on storedKernels().liftText()) for a part's sizes on
+// its device, the best of them computes that part instead (StoredKernel.h).
 #pragma once
 
 #include <memory>
@@ -13,6 +17,7 @@
 
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/SkeletonKernel.h"
+#include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
 
 namespace lift::skelcl {
@@ -29,14 +34,19 @@ class AllPairsSkeleton {
   void run(const ContainerStorage& a, const ContainerStorage& b, ContainerStorage& c) const;
 
   const SkeletonKernel& kernel() const { return *kernel_; }
+  // The high-level program and the kernels taken from the device set's result store.
+  const StoredKernels& storedKernels() const { return *stored_; }
 
  private:
   std::string what_;
   std::unique_ptr<SkeletonKernel> kernel_;
+  std::unique_ptr<StoredKernels> stored_;
 };
 
 // The .lift program of AllPairs (exposed for tests and documentation). The user functions are
 // renamed zipped and reduced, since SkelCL programs tend to call both `func`.
 std::string allPairsProgram(UserFunction zip, UserFunction reduce, const std::string& identity);
+// The high-level program whose stored kernels the skeleton takes.
+std::string allPairsSearchProgram(UserFunction zip, UserFunction reduce, const std::string& identity);
 
 }  // namespace lift::skelcl

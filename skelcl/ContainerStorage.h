@@ -38,6 +38,7 @@ class ContainerStorage {
   size_t rows() const { return rows_; }
   size_t rowLength() const { return rowLength_; }
   size_t elementCount() const { return rows_ * rowLength_; }
+  size_t elementBytes() const { return elementBytes_; }
 
   // Distributes the rows as `d` over the device set (throws LiftError for a device outside it).
   // Changing the distribution of data that is newest on the devices downloads it first; the new

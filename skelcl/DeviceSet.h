@@ -13,6 +13,10 @@
 #include "codegen/runtime/Device.h"
 #include "skelcl/HostMemory.h"
 
+namespace lift::explore {
+class ResultStore;
+}
+
 namespace lift::skelcl {
 
 class DeviceSet {
@@ -31,6 +35,10 @@ class DeviceSet {
   // (pageable unless set; page-locked memory comes from device 0, HostStorage.h).
   HostMemory hostMemory() const { return hostMemory_; }
   void setHostMemory(HostMemory m) { hostMemory_ = m; }
+  // The result store whose best kernels the skeletons take, when it holds one for their
+  // program, size and device (StoredKernel.h); null (the default): the skeletons' own kernels.
+  const std::shared_ptr<explore::ResultStore>& resultStore() const { return resultStore_; }
+  void setResultStore(std::shared_ptr<explore::ResultStore> store) { resultStore_ = std::move(store); }
   // Throws LiftError unless 0 <= index < size(); `what` says who asked.
   void checkIndex(int index, const std::string& what) const;
 
@@ -48,6 +56,7 @@ class DeviceSet {
   std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;
   std::shared_ptr<runtime::BuildCache> cache_;
   HostMemory hostMemory_ = HostMemory::Pageable;
+  std::shared_ptr<explore::ResultStore> resultStore_;
 };
 
 }  // namespace lift::skelcl

@@ -16,15 +16,20 @@ std::string reduceProgram(const UserFunction& f, const std::string& identity) {
 
 ReduceSkeleton::ReduceSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
                                const std::string& identity)
-    : what_(what), type_(type), operator_(what, type, identity) {
-  const std::string name = runtime::toString(type);
-  function_ = parseUserFunction(source, what, name, {name, name});
+    : ReduceSkeleton(what,
+                     parseUserFunction(source, what, runtime::toString(type),
+                                       {runtime::toString(type), runtime::toString(type)}),
+                     type, identity) {}
+
+ReduceSkeleton::ReduceSkeleton(const std::string& what, UserFunction f, runtime::ScalarType type,
+                               const std::string& identity)
+    : what_(what), type_(type), operator_(what, type, identity), function_(std::move(f)) {
   kernel_ = std::make_unique<SkeletonKernel>(reduceProgram(function_, operator_.identityLiteral()), what);
   operator_.setFunction(kernel_->program().userFuns.front());
 }
 
-cl::Buffer ReduceSkeleton::reducePart(DeviceSet& devices, int device, const cl::Buffer& buffer, size_t offset,
-                                      size_t count) const {
+cl::Buffer ReduceSkeleton::reduceOnDevice(DeviceSet& devices, int device, const cl::Buffer& buffer,
+                                          size_t offset, size_t count) const {
   const size_t bytes = runtime::sizeOf(type_);
   runtime::DeviceContext& ctx = devices.context(device);
   size_t chunks = std::min(count, kMaxChunks);
@@ -54,19 +59,25 @@ cfun::Scalar ReduceSkeleton::run(const ContainerStorage& in) const {
   DeviceSet& devices = *in.devices();
   const std::vector<Part>& parts = in.parts();
   const bool copies = in.distribution()->kind() == Distribution::Kind::Copy;
-  std::vector<cl::Buffer> results;
+  std::vector<DeviceResult> results;
   for (size_t i = 0; i < parts.size() && !(copies && i > 0); ++i) {
     const Part& p = parts[i];
-    results.push_back(reducePart(devices, p.device, in.buffer(i), (p.begin - p.storedBegin) * in.rowLength(),
-                                 p.rows() * in.rowLength()));
+    results.push_back(
+        {p.device, reduceOnDevice(devices, p.device, in.buffer(i), (p.begin - p.storedBegin) * in.rowLength(),
+                                  p.rows() * in.rowLength())});
   }
+  return combineOnHost(devices, results);
+}
+
+cfun::Scalar ReduceSkeleton::combineOnHost(DeviceSet& devices,
+                                           const std::vector<DeviceResult>& results) const {
   cfun::Scalar acc = operator_.identity();
   for (size_t i = 0; i < results.size(); ++i) {
     cfun::Scalar part{};
-    devices.guarded(parts[i].device, "reading the result of " + what_, [&] {
-      devices.context(parts[i].device)
+    devices.guarded(results[i].device, "reading the result of " + what_, [&] {
+      devices.context(results[i].device)
           .queue()
-          .enqueueReadBuffer(results[i], CL_TRUE, 0, runtime::sizeOf(type_), &part);
+          .enqueueReadBuffer(results[i].buffer, CL_TRUE, 0, runtime::sizeOf(type_), &part);
     });
     acc = i == 0 ? part : operator_.combine(acc, part);
   }

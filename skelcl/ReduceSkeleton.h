@@ -25,6 +25,9 @@ class ReduceSkeleton {
   // `type`: the element type's OpenCL name; `identity`: its value as C text ("0", "1.5f").
   ReduceSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
                  const std::string& identity);
+  // The same from a user function already parsed (another skeleton's, ZipReduce's finishing).
+  ReduceSkeleton(const std::string& what, UserFunction f, runtime::ScalarType type,
+                 const std::string& identity);
 
   // The reduction of every element of `in` (the identity for an empty container). Uses the
   // container's distribution, block when it has none.
@@ -32,17 +35,26 @@ class ReduceSkeleton {
 
   const SkeletonKernel& kernel() const { return *kernel_; }
   const UserFunction& userFunction() const { return function_; }
+  runtime::ScalarType type() const { return type_; }
   // The identity as a literal of the .lift language.
   const std::string& identityLiteral() const { return operator_.identityLiteral(); }
   // At most this many work-items (chunks) in the first launch on each device.
   static constexpr size_t kMaxChunks = 1024;
 
- private:
-  // Reduces `count` elements of `buffer` from element `offset` on device `device`; returns the
-  // one-element buffer that will hold the result once the device's queue is finished.
-  cl::Buffer reducePart(DeviceSet& devices, int device, const cl::Buffer& buffer, size_t offset,
-                        size_t count) const;
+  // Reduces `count` (> 0) elements of `buffer` from element `offset` on device `device`; returns
+  // the one-element buffer that will hold the result once the device's queue is finished.
+  cl::Buffer reduceOnDevice(DeviceSet& devices, int device, const cl::Buffer& buffer, size_t offset,
+                            size_t count) const;
+  // One device's one-element result, as reduceOnDevice gives it.
+  struct DeviceResult {
+    int device = 0;
+    cl::Buffer buffer;
+  };
+  // The results read back (waiting for their devices) and combined on the host in order; the
+  // identity when there are none.
+  cfun::Scalar combineOnHost(DeviceSet& devices, const std::vector<DeviceResult>& results) const;
 
+ private:
   std::string what_;
   runtime::ScalarType type_;
   ScalarOperator operator_;

@@ -14,3 +14,4 @@
 #include "skelcl/Stencil.h"
 #include "skelcl/Vector.h"
 #include "skelcl/Zip.h"
+#include "skelcl/ZipReduce.h"

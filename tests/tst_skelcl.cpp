@@ -16,6 +16,7 @@
 
 #include "skelcl/SkelCL.h"
 #include "skelcl/Transfers.h"
+#include "skelcl/programs/DotProduct.h"
 
 using namespace lift;
 using namespace lift::skelcl;
@@ -49,44 +50,11 @@ const std::vector<Distribution> kDistributions = {Distribution::single(0),  Dist
                                                   Distribution::copy(),     Distribution::block(),
                                                   Distribution::overlap(1), Distribution::overlap(5)};
 
-// The dot product written directly against OpenCL (the C++ bindings), for comparison with the
-// library's three lines (TestSkelCL::dotProduct): a kernel multiplying and summing a chunk per
-// work-item, the host summing the partial results. skelcl/README.md counts both.
-// -- plain OpenCL dot product: begin
+// The dot product written directly against OpenCL, for comparison with the library's five lines
+// (TestSkelCL::dotProduct): skelcl/programs/DotProduct.h.
 float openclDotProduct(const std::vector<float>& a, const std::vector<float>& b) {
-  const char* source = R"(
-    kernel void dot_product(global const float* a, global const float* b, global float* partial, int n, int chunk) {
-      int g = get_global_id(0);
-      float acc = 0.0f;
-      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) acc += a[i] * b[i];
-      partial[g] = acc;
-    })";
-  std::vector<cl::Platform> platforms;
-  cl::Platform::get(&platforms);
-  std::vector<cl::Device> devices;
-  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
-  cl::Context context(devices.at(0));
-  cl::CommandQueue queue(context, devices.at(0));
-  cl::Program program(context, source);
-  program.build({devices.at(0)});
-  cl::Kernel kernel(program, "dot_product");
-  const int n = static_cast<int>(a.size()), groups = std::min(n, 1024), chunk = (n + groups - 1) / groups;
-  cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                const_cast<float*>(a.data()));
-  cl::Buffer db(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                const_cast<float*>(b.data()));
-  cl::Buffer dp(context, CL_MEM_WRITE_ONLY, groups * sizeof(float));
-  kernel.setArg(0, da);
-  kernel.setArg(1, db);
-  kernel.setArg(2, dp);
-  kernel.setArg(3, n);
-  kernel.setArg(4, chunk);
-  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(groups));
-  std::vector<float> partial(groups);
-  queue.enqueueReadBuffer(dp, CL_TRUE, 0, groups * sizeof(float), partial.data());
-  return std::accumulate(partial.begin(), partial.end(), 0.0f);
+  return OpenclDotProduct()(a, b);
 }
-// -- plain OpenCL dot product: end
 
 // The exclusive prefix sum written directly against OpenCL, for comparison with the library's
 // two lines (TestSkelCL::prefixSum): one kernel sums a chunk per work-item, the host scans the
@@ -611,23 +579,90 @@ class TestSkelCL : public QObject {
     QVERIFY_THROWS_EXCEPTION(LiftError, manhattan(A, wrong));
   }
 
-  // SkelCL's example: the dot product in three lines, against the plain OpenCL version and the host.
+  // SkelCL's example: the dot product in five lines, one fused kernel per device (ZipReduce),
+  // against Reduce applied to Zip's result, the plain OpenCL version and the host, block-distributed
+  // over the device named twice.
   void dotProduct() {
-    for (size_t n : {size_t(1), size_t(1000), size_t(65537)}) {
+    for (size_t n : {size_t(1), size_t(2), size_t(1000), size_t(1025), size_t(4099), size_t(65537)}) {
       std::vector<float> a = randomFloats(n, 1), b = randomFloats(n, 2);
       // -- SkelCL dot product: begin
       Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
       Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+      ZipReduce<float(float, float)> dotProduct(sum, mult);
       Vector<float> x(two_, a), y(two_, b);
-      float dot = sum(mult(x, y));
+      float dot = dotProduct(x, y);
       // -- SkelCL dot product: end
       double expected = 0;
       for (size_t i = 0; i < n; ++i) expected += double(a[i]) * b[i];
       const double tolerance = 1e-3 * std::max(1.0, std::sqrt(double(n)));
       QVERIFY2(std::fabs(dot - expected) < tolerance,
                qPrintable(QString("n=%1: %2 vs %3").arg(n).arg(dot).arg(expected)));
+      QCOMPARE(x.parts().size(), size_t(n > 1 ? 2 : 1));
+      QVERIFY(std::fabs(sum(mult(x, y)) - expected) < tolerance);
       QVERIFY(std::fabs(openclDotProduct(a, b) - expected) < tolerance);
+      Vector<float> x1(one_, a), y1(one_, b);
+      QVERIFY(std::fabs(dotProduct(x1, y1) - expected) < tolerance);
     }
+  }
+
+  // ZipReduce over every distribution (an overlap part's halo not counted twice, a copy folded
+  // once), a second input distributed otherwise, matrices, ints with another identity, the
+  // identity of empty vectors, and its errors.
+  void zipReduce() {
+    Zip<int32_t(int32_t, int32_t)> diff("int func(int x, int y) { return abs(x - y); }");
+    Reduce<int32_t(int32_t)> max("int func(int x, int y) { return max(x, y); }", "-1");
+    ZipReduce<int32_t(int32_t, int32_t)> maxDistance(max, diff);
+    Zip<int32_t(int32_t, int32_t)> mult("int func(int x, int y) { return x * y; }");
+    Reduce<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
+    ZipReduce<int32_t(int32_t, int32_t)> dot(sum, mult);
+    for (ZipReduceForm form : {ZipReduceForm::Chunks, ZipReduceForm::Coalesced})
+      for (size_t n : kSizes)
+        for (const Distribution& d : kDistributions) {
+          dot.setForm(form);
+          maxDistance.setForm(form);
+          const std::vector<int32_t> a = randomInts(n, 7), b = randomInts(n, 8);
+          int32_t expectedDot = 0, expectedMax = -1;
+          for (size_t i = 0; i < n; ++i) {
+            expectedDot += a[i] * b[i];
+            expectedMax = std::max(expectedMax, std::abs(a[i] - b[i]));
+          }
+          Vector<int32_t> x(two_, a), y(two_, b);
+          x.setDistribution(d);
+          const QString where = QString("n=%1 %2 %3")
+                                    .arg(n)
+                                    .arg(QString::fromStdString(d.describe()))
+                                    .arg(form == ZipReduceForm::Coalesced ? "coalesced" : "chunks");
+          QVERIFY2(dot(x, y) == expectedDot, qPrintable(where));
+          QVERIFY2(maxDistance(x, y) == expectedMax, qPrintable(where));
+          QVERIFY2(x.transfers().downloads == 0, qPrintable(where));  // nothing came back but the result
+        }
+    const size_t rows = 37, columns = 29;
+    const std::vector<int32_t> a = randomInts(rows * columns, 9), b = randomInts(rows * columns, 10);
+    Matrix<int32_t> A(two_, rows, columns, a), B(two_, rows, columns, b);
+    B.setDistribution(Distribution::copy());
+    QCOMPARE(dot(A, B), std::inner_product(a.begin(), a.end(), b.begin(), 0));
+    Vector<int32_t> empty1(two_, 0), empty2(two_, 0);
+    QCOMPARE(dot(empty1, empty2), 0);
+    QCOMPARE(maxDistance(empty1, empty2), -1);
+    Vector<int32_t> p(two_, 10), q(two_, 11), r(one_, 10);
+    QVERIFY_THROWS_EXCEPTION(LiftError, dot(p, q));
+    QVERIFY_THROWS_EXCEPTION(LiftError, dot(p, r));
+  }
+
+  // The fused kernel: one launch reads both inputs and never stores a product; GPUs get the
+  // coalesced form.
+  void zipReduceIsOneFusedKernel() {
+    Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+    Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+    ZipReduce<float(float, float)> dot(sum, mult);
+    for (const SkeletonKernel* k : {&dot.skeleton().coalescedKernel(), &dot.skeleton().chunkedKernel()}) {
+      QCOMPARE(QString::fromStdString(k->compiled().kernelName), QString("skelcl_zipreduce"));
+      QCOMPARE(k->compiled().params.size(), size_t(5));  // x, y, the partial results, G, C
+      QVERIFY(k->compiled().source.find("reduced(") != std::string::npos);
+      QVERIFY(k->compiled().source.find("zipped(") != std::string::npos);
+    }
+    QVERIFY(zipReduceProgram(mult.skeleton().userFunction(), sum.skeleton().userFunction(), "0.0f", true)
+                .find("transpose o split(G) $ zip(x, y)") != std::string::npos);
   }
 
   void kernelsComeFromTheLiftCompiler() {
