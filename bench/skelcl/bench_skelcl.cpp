@@ -14,9 +14,13 @@
 // containers use: pageable, or page-locked with --host-memory page-locked). Cases: matmul (AllPairs in
 // zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
 // image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
-// one halo row; GB/s of the image read and the result written) and scan (the exclusive prefix sum
-// of --size floats, block-distributed; GB/s). Exit status 2 on a bad argument or a
-// device error, 1 when the check fails.
+// one halo row; GB/s of the image read and the result written), scan (the exclusive prefix sum
+// of --size floats, block-distributed; GB/s) and dot (the dot product of two vectors of --size
+// floats with ZipReduce, block-distributed, after a line for the plain OpenCL version on one
+// device and one with the library's speed over it; GB/s of both vectors read). `--store FILE`:
+// the skeletons take the best kernel a result store holds for their program, size and device
+// (skelcl/StoredKernel.h); `--lift-program` prints that program (dot, matmul). Exit status 2 on a bad
+// argument or a device error, 1 when the check fails.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -33,8 +37,10 @@
 
 #include "app/liftc/Options.h"
 #include "core/support/Diagnostic.h"
+#include "rewrite/explore/ResultStore.h"
 #include "skelcl/HostStorage.h"
 #include "skelcl/SkelCL.h"
+#include "skelcl/programs/DotProduct.h"
 #include "skelcl/programs/GaussianBlur.h"
 
 namespace {
@@ -50,6 +56,8 @@ struct Options {
   int check = 64;  // entries of the result compared with a computation on the host
   HostMemory hostMemory = HostMemory::Pageable;
   ScanForm scanForm = ScanForm::Auto;  // the scan case's
+  std::string store;                   // a result store whose kernels the skeletons take
+  bool liftProgram = false;            // print the case's high-level program and exit
 };
 
 struct Timing {
@@ -62,6 +70,7 @@ struct Timing {
   double work = 0;        // flops or bytes of one run
   std::string unit;       // of work / time: GFLOP/s or GB/s
   bool checked = true;
+  std::vector<std::string> before;  // lines printed before the case's line (the dot case's plain version)
 };
 
 double msSince(Clock::time_point t) {
@@ -260,11 +269,84 @@ Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   return t;
 }
 
+// The dot product of two vectors of n floats: the library's ZipReduce (one fused kernel per
+// device, block-distributed) and the plain OpenCL version (skelcl/programs/DotProduct.h: a chunk
+// per work-item, on the first device of the first platform), each host to host (the vectors'
+// host data uploaded, the result on the host) and kernels only (the inputs already on the
+// device, the result on the host). The plain version's line (`dot-plain`, one device) and the
+// ratios of the library's speed to it (`dot-ratio`: > 1 is faster) come before the library's.
+Timing dot(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const size_t n = o.size;
+  Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+  Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+  ZipReduce<float(float, float)> dotProduct(sum, mult);
+  const std::vector<float> a = randomFloats(n, 1), b = randomFloats(n, 2);
+  double expected = 0, scale = 0;
+  for (size_t i = 0; i < n; ++i) expected += double(a[i]) * b[i], scale += std::fabs(double(a[i]) * b[i]);
+  auto matches = [&](float v) { return std::fabs(v - expected) <= 1e-5 * scale + 1e-6; };
+  OpenclDotProduct plain;
+  std::vector<double> total, uploads, kernels, plainTotal, plainUploads, plainKernels;
+  bool plainChecked = true;
+  Timing t;
+  t.work = 2.0 * sizeof(float) * double(n);
+  t.unit = "GB/s";
+  auto vectors = [&] {
+    std::pair<Vector<float>, Vector<float>> xy{Vector<float>(devices, a), Vector<float>(devices, b)};
+    xy.first.setDistribution(Distribution::block());
+    xy.second.setDistribution(Distribution::block());
+    return xy;
+  };
+  for (int r = 0; r < o.repeat + 1; ++r) {
+    {
+      auto [x, y] = vectors();
+      auto start = Clock::now();
+      const float v = dotProduct(x, y);
+      total.push_back(msSince(start));
+      if (r == 0) t.checked = matches(v);
+    }
+    auto [x, y] = vectors();
+    auto start = Clock::now();
+    x.prepareOnDevices(Distribution::block());
+    y.prepareOnDevices(Distribution::block());
+    uploads.push_back(msSince(start));
+    start = Clock::now();
+    dotProduct(x, y);
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    const float v = plain(a, b);
+    plainTotal.push_back(msSince(start));
+    if (r == 0) plainChecked = matches(v);
+    start = Clock::now();
+    plain.upload(a, b);
+    plainUploads.push_back(msSince(start));
+    start = Clock::now();
+    plain.run();
+    plainKernels.push_back(msSince(start));
+  }
+  for (auto* v : {&total, &uploads, &kernels, &plainTotal, &plainUploads, &plainKernels})
+    v->erase(v->begin());
+  t.totalMs = median(total);
+  t.uploadMs = median(uploads);
+  t.kernelsMs = median(kernels);
+  const double pt = median(plainTotal), pu = median(plainUploads), pk = median(plainKernels);
+  t.before.push_back(fmt::format("dot-plain {} 1 {:.3f} {:.3f} {:.3f} 0.000 {:.1f} {:.1f} GB/s {} 0.000 -", n,
+                                 pt, pu, pk, t.work / pt / 1e6, t.work / pk / 1e6,
+                                 plainChecked ? "ok" : "WRONG"));
+  const int64_t stored = dotProduct.skeleton().storedKernels().lastUsed();
+  t.before.push_back(
+      fmt::format("dot-ratio {} {} library/plain speed: host to host {:.2f}x, kernels {:.2f}x; {}", n,
+                  o.devices.size(), pt / t.totalMs, pk / t.kernelsMs,
+                  stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
+  t.checked = t.checked && plainChecked;
+  return t;
+}
+
 const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>&
 cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
           {"blur", blur},
+          {"dot", dot},
           {"matmul", matmul},
           {"scan", scan},
       };
@@ -281,6 +363,13 @@ Options parse(int argc, char** argv) {
   app.add_option("CASE", o.kase, "the program: " + fmt::format("{}", fmt::join(names, ", ")))
       ->required()
       ->check(CLI::IsMember(names));
+  app.add_option(
+      "--store", o.store,
+      "a result store: the skeletons take the best kernel it holds for their program, size and device "
+      "(dot, matmul)");
+  app.add_flag(
+      "--lift-program", o.liftProgram,
+      "print the case's high-level program, the one to search (liftc explore) for --store, and exit");
   app.add_option("--size", o.size, "n: the vector's length or the matrices' side")
       ->check(lift::liftc::integerIn(1));
   lift::liftc::addDeviceOption(app, o.devices)
@@ -313,12 +402,29 @@ Options parse(int argc, char** argv) {
 
 }  // namespace
 
+// The high-level program whose stored kernels the case's skeleton takes.
+std::string liftProgram(const std::string& kase) {
+  Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+  Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+  if (kase == "dot") return ZipReduce<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
+  if (kase == "matmul") return AllPairs<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
+  throw lift::LiftError(fmt::format("--lift-program: the {} case takes no stored kernels", kase));
+}
+
 int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
+    if (o.liftProgram) {
+      std::printf("%s", liftProgram(o.kase).c_str());
+      return 0;
+    }
     auto devices = DeviceSet::open(o.devices);
     devices->setHostMemory(o.hostMemory);
+    if (!o.store.empty())
+      devices->setResultStore(std::make_shared<lift::explore::ResultStore>(
+          o.store, lift::explore::ResultStore::Access::ReadOnly));
     const Timing t = cases().at(o.kase)(devices, o);
+    for (const std::string& line : t.before) std::printf("%s\n", line.c_str());
     const double scale = 1e6;  // flops or bytes per ms -> G per s
     const std::string into = t.intoMs > 0 ? fmt::format("{:.3f}", t.intoMs) : "-";
     std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f %s %s\n", o.kase.c_str(), o.size,
