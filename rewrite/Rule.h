@@ -198,6 +198,11 @@ struct Rule {
   std::function<std::vector<ParamValues>(const Site&)> candidates;
   // Macro rules run a strategy and are slower to try; enumeration may skip them.
   bool macro = false;
+  // The rule of the Lift implementation this one corresponds to, by its name in Lift's sources
+  // ("mapFusion"; several separated by ", "; "FILE.name" where two of Lift's files use the name),
+  // or "new" for a rule of this project. docs/RULES.md shows it; rewrite/LiftRules lists
+  // Lift's rules and why those that none corresponds to are left out.
+  std::string lift = "new";
 
   std::string display() const { return lhs + " => " + rhs; }
   const ParamSpec* param(std::string_view n) const;

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "rewrite/LiftRules.h"
+
 namespace lift::rewrite {
 
 std::string describeParams(const Rule& r) {
@@ -39,6 +41,37 @@ std::string escapeCell(const std::string& s) {
   }
   return out;
 }
+// The Lift rules a rule corresponds to, as code, or "new".
+std::string liftCell(const Rule& r) {
+  auto names = liftNamesOf(r);
+  if (names.empty()) return "new";
+  std::string out;
+  for (auto& n : names) out += (out.empty() ? "`" : ", `") + n + "`";
+  return out;
+}
+
+// The section listing Lift's rules that no rule here corresponds to, with the reasons.
+std::string liftRulesLeftOut(const RuleRegistry& registry) {
+  size_t present = 0;
+  std::string rows;
+  for (const LiftRule& l : liftRules()) {
+    if (!rulesCorrespondingTo(l, registry).empty()) {
+      ++present;
+      continue;
+    }
+    rows += fmt::format("| `{}` | {} | {} |\n", l.qualifiedName(), l.file,
+                        escapeCell(std::string(l.absentReason)));
+  }
+  std::string out = "## Lift's rules not present here\n\n";
+  out += fmt::format(
+      "The Lift implementation (lift-project/lift, `src/main/rewriting/rules/*.scala` and "
+      "`macrorules/*.scala`) names {} rules; {} of them correspond to rules here (the Lift column above, "
+      "\"new\" for rules of this project). The others, each with the reason it is left out:\n\n",
+      liftRules().size(), present);
+  out += "| Lift rule | Lift file | reason |\n|---|---|---|\n" + rows;
+  return out;
+}
+
 }  // namespace
 
 std::string rulesMarkdown(const RuleRegistry& registry) {
@@ -91,15 +124,16 @@ std::string rulesMarkdown(const RuleRegistry& registry) {
     auto rules = registry.family(f);
     if (rules.empty()) continue;
     out += fmt::format("### {} ({})\n\n{}\n\n", familyName(f), rules.size(), familyDescription(f));
-    out += "| rule | rewrite | parameters | description |\n|---|---|---|---|\n";
+    out += "| rule | rewrite | parameters | description | Lift |\n|---|---|---|---|---|\n";
     for (const Rule* r : rules) {
       std::string params = describeParams(*r);
-      out +=
-          fmt::format("| `{}` | `{}` ⇒ `{}` | {} | {} |\n", r->name, escapeCell(r->lhs), escapeCell(r->rhs),
-                      params.empty() ? "" : escapeCell(params), escapeCell(r->description));
+      out += fmt::format("| `{}` | `{}` ⇒ `{}` | {} | {} | {} |\n", r->name, escapeCell(r->lhs),
+                         escapeCell(r->rhs), params.empty() ? "" : escapeCell(params),
+                         escapeCell(r->description), liftCell(*r));
     }
     out += "\n";
   }
+  out += liftRulesLeftOut(registry);
   return out;
 }
 

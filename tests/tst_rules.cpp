@@ -11,6 +11,7 @@
 #include "core/lang/Printer.h"
 #include "rewrite/Engine.h"
 #include "rewrite/Equivalence.h"
+#include "rewrite/LiftRules.h"
 #include "rewrite/Strategy.h"
 
 using namespace lift;
@@ -773,6 +774,24 @@ class TestRules : public QObject {
     for (const Rule* r : RuleRegistry::instance().rules())
       QVERIFY2(covered.count(r->name),
                qPrintable(QString("no example test for rule %1").arg(r->name.c_str())));
+  }
+
+  // Every rule's Lift names are rules of Lift; every rule of Lift is present here or has a reason
+  // for being left out, never both (docs/RULES.md lists the reasons).
+  void liftCorrespondenceIsComplete() {
+    for (const Rule* r : RuleRegistry::instance().rules())
+      for (const std::string& n : liftNamesOf(*r))
+        QVERIFY2(findLiftRule(n), qPrintable(QString("%1 names '%2', not a rule of Lift (a name two Lift "
+                                                     "files share is written FILE.name)")
+                                                 .arg(r->name.c_str(), n.c_str())));
+    for (const LiftRule& l : liftRules()) {
+      bool present = !rulesCorrespondingTo(l).empty();
+      QString name = QString::fromStdString(l.qualifiedName());
+      QVERIFY2(present || !l.absentReason.empty(),
+               qPrintable(name + ": no rule corresponds to it and no reason says why"));
+      QVERIFY2(!present || l.absentReason.empty(),
+               qPrintable(name + ": a rule corresponds to it, so it needs no reason for being left out"));
+    }
   }
 
   void suggestionsForTypos() {

@@ -66,7 +66,7 @@ void registerBuiltinRules(RuleRegistry& reg) {
                    "Use OpenCL's dot for sums of lane-wise vector products (004 section 5.3).",
                    "zip(x, y) >> mapSeq(mult4) >> asScalar >> reduceSeq(z, add)",
                    "zip(x, y) >> mapSeq(dot) >> reduceSeq(z, add)",
-                   {PatternKind::Reduce, PatternKind::ReduceSeq}, dotBuiltin));
+                   {PatternKind::Reduce, PatternKind::ReduceSeq}, dotBuiltin, "dotBuiltin, dotBuiltinSeq"));
 }
 
 }  // namespace lift::rewrite

@@ -39,7 +39,7 @@ void registerCoalescingRules(RuleRegistry& reg) {
       "Read the map's input with a stride and write its output back in order (coalescing).", "map(f)",
       "scatter(reorderStride(s)) o map(f) o gather(reorderStride(s))",
       {PatternKind::Map, PatternKind::MapSeq, PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl},
-      reorderBothSides);
+      reorderBothSides, "reorderBothSidesWithStride");
   r.params = {{"s", ParamKind::Factor, "stride", "2", {}}};
   r.candidates = [](const Site& s) {
     auto mc = m::mapCall(s.expr());

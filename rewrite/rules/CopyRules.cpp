@@ -175,35 +175,38 @@ Outcome addIdAfterReduce(const Site& s, const ParamValues&) {
 
 void registerCopyRules(RuleRegistry& reg) {
   reg.add(makeRule("add-id", Family::Copy, "Copy an array (the copy can then be placed in another memory).",
-                   "x", "id $ x", {}, addId));
+                   "x", "id $ x", {}, addId, "addId, addIdRed"));
   reg.add(makeRule("implement-id", Family::Copy, "Implement a copy as a map of copies of the elements.",
-                   "id $ x", "map(id) $ x", {PatternKind::Id}, implementId));
+                   "id $ x", "map(id) $ x", {PatternKind::Id}, implementId, "implementOneLevelOfId"));
   reg.add(makeRule("implement-id-deep", Family::Copy,
                    "Implement a copy down to scalars: a map per array level, a tuple of copies for a tuple "
                    "(Lift implementIdAsDeepCopy), so that each level can be lowered.",
-                   "id $ x", "map(map(id)) $ x", {PatternKind::Id}, implementIdDeep));
+                   "id $ x", "map(map(id)) $ x", {PatternKind::Id}, implementIdDeep,
+                   "implementIdAsDeepCopy"));
   reg.add(
       makeRule("add-id-for-current-value-in-reduce", Family::Copy,
                "Copy the element a sequential reduction reads in each iteration (then placed in private or "
                "local memory; Lift addIdForCurrentValueInReduce).",
                "reduceSeq((acc, x) => f(acc, x), z)", "reduceSeq((acc, x) => (y => f(acc, y)) $ id(x), z)",
-               {PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, addIdForCurrentValueInReduce));
-  reg.add(
-      makeRule("add-id-before-map-lcl", Family::Copy,
-               "Copy the input of the work-group's outermost local map (then placed in local memory; Lift "
-               "addIdBeforeMapLcl).",
-               "mapLcl(f) $ x", "mapLcl(f) $ id(x)", {PatternKind::MapLcl}, addIdBeforeMapLcl));
+               {PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, addIdForCurrentValueInReduce,
+               "addIdForCurrentValueInReduce"));
+  reg.add(makeRule(
+      "add-id-before-map-lcl", Family::Copy,
+      "Copy the input of the work-group's outermost local map (then placed in local memory; Lift "
+      "addIdBeforeMapLcl).",
+      "mapLcl(f) $ x", "mapLcl(f) $ id(x)", {PatternKind::MapLcl}, addIdBeforeMapLcl, "addIdBeforeMapLcl"));
   reg.add(
       makeRule("add-id-for-map-wrg-param", Family::Copy,
                "Copy the element of the innermost work-group map (a work-group's share of the input; Lift "
                "addIdForMapWrgParam).",
-               "mapWrg(x => f(x))", "mapWrg(y => f(id(y)))", {PatternKind::MapWrg}, addIdForMapWrgParam));
+               "mapWrg(x => f(x))", "mapWrg(y => f(id(y)))", {PatternKind::MapWrg}, addIdForMapWrgParam,
+               "addIdForMapWrgParam"));
   reg.add(
       makeRule("add-id-after-reduce", Family::Copy,
                "Copy the result of a sequential reduction with a sequential loop (then written to another "
                "memory; Lift addIdAfterReduce).",
                "reduceSeq(f, z) $ x", "mapSeq(id) $ reduceSeq(f, z) $ x",
-               {PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, addIdAfterReduce));
+               {PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll}, addIdAfterReduce, "addIdAfterReduce"));
 }
 
 }  // namespace lift::rewrite

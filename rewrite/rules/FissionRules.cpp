@@ -197,13 +197,15 @@ void registerFissionRules(RuleRegistry& reg) {
   reg.add(
       makeRule("map-hoist", Family::Fission,
                "Compute the part of a map's body that only depends on the element in a map of its own first.",
-               "map(a => F[g(a)])", "map(b => F[b]) o map(a => g(a))", {PatternKind::Map}, mapHoist));
+               "map(a => F[g(a)])", "map(b => F[b]) o map(a => g(a))", {PatternKind::Map}, mapHoist,
+               "mapFissionWithZipInside"));
   reg.add(makeRule("map-fission", Family::Fission, "Split a map of a composition into two maps (003 step 3).",
-                   "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission));
+                   "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission, "mapFission"));
   reg.add(makeRule(
       "map-fission-zip", Family::Fission,
       "Split a map whose outer part also uses the element, zipping the element with the inner result.",
-      "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(), mapFissionZip));
+      "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(), mapFissionZip,
+      "mapFissionCreateZip"));
   reg.add(makeRule("reduce-map-fission", Family::Fission,
                    "Split the per-element part out of a reduction's operator into a map (inverse of fusion).",
                    "reduce((acc, x) => f(acc, g(x)), z)", "reduce(f, z) o map(g)",

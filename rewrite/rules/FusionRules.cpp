@@ -177,25 +177,27 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
 void registerFusionRules(RuleRegistry& reg) {
   reg.add(makeRule("map-fusion", Family::Fusion,
                    "Fuse two maps of the same kind into one map of the composition.", "map(f) o map(g)",
-                   "map(f o g)", mapKinds(), mapFusion));
+                   "map(f o g)", mapKinds(), mapFusion, "mapFusion"));
   reg.add(makeRule("map-fusion-zip", Family::Fusion,
                    "Fuse maps computing zipped arrays into the map over the zip (fusion through zip).",
                    "map(f) $ zip(map(g) $ a, b)", "map(p => f(g(p._0), p._1)) $ zip(a, b)", mapKinds(),
-                   mapFusionZip));
+                   mapFusionZip, "mapFusionWithZip"));
   reg.add(makeRule(
       "reduce-map-fusion", Family::Fusion,
       "Fuse a map into the reduction that consumes it (the reduction becomes sequential in meaning).",
       "reduce(f, z) o map(g)", "reduce((acc, x) => f(acc, g(x)), z)", {PatternKind::Reduce},
       [](const Site& s, const ParamValues&) {
         return reduceMapFusion(s, PatternKind::Reduce, {PatternKind::Map});
-      }));
+      },
+      "reduceMapFusion"));
   reg.add(makeRule(
       "reduce-seq-map-fusion", Family::Fusion,
       "Fuse a sequential map into the sequential reduction that consumes it (no intermediate array).",
       "reduceSeq(f, z) o mapSeq(g)", "reduceSeq((acc, x) => f(acc, g(x)), z)", {PatternKind::ReduceSeq},
       [](const Site& s, const ParamValues&) {
         return reduceMapFusion(s, PatternKind::ReduceSeq, {PatternKind::MapSeq, PatternKind::Map});
-      }));
+      },
+      "reduceSeqMapSeqFusion"));
   reg.add(
       makeRule("userfun-fusion", Family::Fusion,
                "Fuse a user function with one whose result it takes into one user function (one expression, "

@@ -432,27 +432,27 @@ void registerInterchangeRules(RuleRegistry& reg) {
   reg.add(makeRule("map-map-interchange", Family::Interchange,
                    "Swap two nested maps over independent arrays, transposing the result (003 step 2).",
                    "map(a => map(b => f(a, b)) $ B) $ A", "transpose o map(b => map(a => f(a, b)) $ A) $ B",
-                   {PatternKind::Map}, mapMapInterchange));
+                   {PatternKind::Map}, mapMapInterchange, "InterchangeRules.mapMapInterchange"));
   reg.add(makeRule("map-map-transpose", Family::Interchange,
                    "Map over the columns instead of the rows: transpose both sides (003 step 5).",
-                   "map(map(f))", "transpose o map(map(f)) o transpose", {PatternKind::Map},
-                   mapMapTranspose));
+                   "map(map(f))", "transpose o map(map(f)) o transpose", {PatternKind::Map}, mapMapTranspose,
+                   "transposeBothSides"));
   reg.add(makeRule(
       "map-map-transpose-zip", Family::Interchange,
       "Transpose both sides when the inner map zips the row with arrays independent of it (003 step 5).",
       "map(a => map(f) $ zip(a, b)) $ A",
       "transpose o map(q => map(x => f(x, q._1)) $ q._0) $ zip(transpose(A), b)", {PatternKind::Map},
-      mapMapTransposeZip));
+      mapMapTransposeZip, "mapMapTransposeZipInside"));
   reg.add(makeRule("map-reduce-interchange", Family::Interchange,
                    "Reduce all rows at once: a map of reductions becomes a reduction of rows (003 step 4).",
                    "map(reduce(f, z))",
                    "transpose o reduce((acc, x) => map(f) $ zip(acc, x), [z]) o transpose",
-                   {PatternKind::Map}, mapReduceInterchange));
+                   {PatternKind::Map}, mapReduceInterchange, "mapReduceInterchange"));
   reg.add(makeRule("map-reduce-interchange-zip", Family::Interchange,
                    "Interchange a map of reductions whose initial values come from a zipped array.",
                    "map(p => reduce(f, p._0) $ p._1) $ zip(a, b)",
                    "transpose o reduce((acc, x) => map(f) $ zip(acc, x), a) o transpose $ b",
-                   {PatternKind::Map}, mapReduceInterchangeZip));
+                   {PatternKind::Map}, mapReduceInterchangeZip, "mapReduceInterchangeWithZipOutside"));
   Rule tile =
       makeRule("tile-reduction", Family::Interchange,
                "Tile the reduction of a tile of dot products over K: a reduction over pairs of k-tiles of "

@@ -76,9 +76,9 @@ void registerIterateRules(RuleRegistry& reg) {
   split.params = {{"m", ParamKind::Count, "iterations of the first part", "1", {}}};
   reg.add(std::move(split));
   reg.add(makeRule("iterate-one", Family::Iterate, "One iteration is one application.", "iterate(1, f) $ x",
-                   "f(x)", {PatternKind::Iterate}, iterateOne));
+                   "f(x)", {PatternKind::Iterate}, iterateOne, "iterate1"));
   reg.add(makeRule("iterate-zero", Family::Iterate, "No iteration is the identity.", "iterate(0, f) $ x", "x",
-                   {PatternKind::Iterate}, iterateZero));
+                   {PatternKind::Iterate}, iterateZero, "iterateId"));
   reg.add(makeRule("iterate-unroll", Family::Iterate, "Unroll a short constant iteration completely.",
                    "iterate(n, f) $ x", "f(f(...f(x)))", {PatternKind::Iterate}, iterateUnroll));
 }

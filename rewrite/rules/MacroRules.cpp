@@ -49,11 +49,13 @@ Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
 }
 
 Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::string lhs, std::string rhs,
-           std::vector<PatternKind> roots, std::vector<ParamSpec> params, std::vector<MacroStep> steps) {
+           std::vector<PatternKind> roots, std::vector<ParamSpec> params, std::vector<MacroStep> steps,
+           std::string lift = "new") {
   const RuleRegistry* rp = &reg;
   Rule r = makeRule(
       std::move(name), Family::Macro, std::move(desc), std::move(lhs), std::move(rhs), std::move(roots),
-      [rp, steps](const Site& s, const ParamValues& pv) { return runMacro(s, pv, *rp, steps); });
+      [rp, steps](const Site& s, const ParamValues& pv) { return runMacro(s, pv, *rp, steps); },
+      std::move(lift));
   r.params = std::move(params);
   r.macro = true;
   return r;
@@ -84,7 +86,7 @@ void registerMacroRules(RuleRegistry& reg) {
                 "map(a => map(b => reduce(+) o map(*) $ zip(a, b)) $ B) $ A",
                 "join o map(as => transpose o map(b => transpose o reduce(acc, p => ...) $ "
                 "zip(transpose(as), b)) $ B) o split(k) $ A",
-                {K::Map}, {k}, blocking1D()));
+                {K::Map}, {k}, blocking1D(), "apply1DRegisterBlocking"));
 
   std::vector<MacroStep> twoD = blocking1D();
   std::vector<MacroStep> more = {
@@ -98,7 +100,8 @@ void registerMacroRules(RuleRegistry& reg) {
                 "2D register blocking: each thread computes a k x l block of the result in private memory.",
                 "map(a => map(b => reduce(+) o map(*) $ zip(a, b)) $ B) $ A",
                 "... reduce over k x l accumulators (1D blocking of the rows, then of the columns)", {K::Map},
-                {k, {"l", ParamKind::Factor, "columns of B per thread", "4", {}}}, twoD));
+                {k, {"l", ParamKind::Factor, "columns of B per thread", "4", {}}}, twoD,
+                "apply2DRegisterBlocking, apply2DRegisterBlockingNoReorder"));
 
   reg.add(macro(
       reg, "tiling", "Tile a map of maps into x-by-y tiles (Lift tileMapMap).",
@@ -112,7 +115,8 @@ void registerMacroRules(RuleRegistry& reg) {
           {"map-map-interchange", "1.0.0.0", {}},
           {"split-join", "1.0.0.0.1", {{"n", "$y"}}},
           {"map-map-interchange", "1.0.0.0.1.1.0.0.0", {}},
-      }));
+      },
+      "tileMapMap"));
 
   reg.add(macro(reg, "finish-tiling",
                 "Tile the innermost loop: a reduction becomes a reduction of the reductions of chunks of k.",
@@ -122,7 +126,8 @@ void registerMacroRules(RuleRegistry& reg) {
                     {"reduce-partial", "", {{"m", "$k"}}},
                     {"partred-split-join", "2", {{"k", "$k"}}},
                     {"partred-to-reduce", "2.1.0.0.0", {}},
-                }));
+                },
+                "finishTiling"));
 
   reg.add(macro(
       reg, "move-transpose-inside-tiling",
@@ -134,7 +139,8 @@ void registerMacroRules(RuleRegistry& reg) {
           {"map-fusion", "", {}},
           {"transpose-transpose-id", "0.0.0.1", {}},
           {"map-split-transpose", "", {}},
-      }));
+      },
+      "moveTransposeInsideTiling"));
 
   reg.add(macro(reg, "dot-vectorisation",
                 "Vectorise a dot product and compute it with the dot built-in (004 section 5.3).",

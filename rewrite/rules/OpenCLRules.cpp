@@ -232,41 +232,45 @@ std::vector<ParamValues> threadCandidates(const Site& s) {
 
 void registerOpenCLRules(RuleRegistry& reg) {
   using K = PatternKind;
-  auto dimRule = [&](const char* name, const char* desc, const char* rhs, K to) {
-    Rule r = makeRule(name, Family::OpenCL, desc, "map(f)", rhs, {K::Map},
-                      [to](const Site& s, const ParamValues& pv) { return lowerMap(s, pv, to); });
+  auto dimRule = [&](const char* name, const char* desc, const char* rhs, K to, const char* lift) {
+    Rule r = makeRule(
+        name, Family::OpenCL, desc, "map(f)", rhs, {K::Map},
+        [to](const Site& s, const ParamValues& pv) { return lowerMap(s, pv, to); }, lift);
     r.params = {{"dim", ParamKind::Dim, "OpenCL dimension", "0", {}}};
     r.candidates = [](const Site&) { return dims(); };
     reg.add(std::move(r));
   };
   dimRule("map-to-glb", "Run the map's iterations in parallel on global threads of a dimension.",
-          "mapGlb<dim>(f)", K::MapGlb);
+          "mapGlb<dim>(f)", K::MapGlb, "mapGlb");
   dimRule("map-to-wrg", "Give the map's iterations to work-groups of a dimension.", "mapWrg<dim>(f)",
-          K::MapWrg);
+          K::MapWrg, "mapWrg");
   dimRule("map-to-lcl", "Give the map's iterations to the local threads of the enclosing work-group.",
-          "mapLcl<dim>(f)", K::MapLcl);
-  reg.add(makeRule("map-to-seq", Family::OpenCL, "Run the map as a sequential loop.", "map(f)", "mapSeq(f)",
-                   {K::Map},
-                   [](const Site& s, const ParamValues& pv) { return lowerMap(s, pv, K::MapSeq); }));
+          "mapLcl<dim>(f)", K::MapLcl, "mapLcl");
+  reg.add(makeRule(
+      "map-to-seq", Family::OpenCL, "Run the map as a sequential loop.", "map(f)", "mapSeq(f)", {K::Map},
+      [](const Site& s, const ParamValues& pv) { return lowerMap(s, pv, K::MapSeq); }, "mapSeq"));
   reg.add(makeRule("reduce-to-seq", Family::OpenCL, "Run the reduction as a sequential loop.", "reduce(f, z)",
-                   "reduceSeq(f, z)", {K::Reduce}, reduceToSeq));
+                   "reduceSeq(f, z)", {K::Reduce}, reduceToSeq, "reduceSeq"));
   reg.add(makeRule("map-seq-unroll", Family::OpenCL, "Unroll a sequential map of constant length.",
                    "mapSeq(f)", "mapSeqUnroll(f)", {K::MapSeq},
                    [](const Site& s, const ParamValues&) { return unroll(s, K::MapSeq, K::MapSeqUnroll); }));
   reg.add(makeRule(
       "reduce-seq-unroll", Family::OpenCL, "Unroll a sequential reduction of constant length.",
       "reduceSeq(f, z)", "reduceSeqUnroll(f, z)", {K::ReduceSeq},
-      [](const Site& s, const ParamValues&) { return unroll(s, K::ReduceSeq, K::ReduceSeqUnroll); }));
-  reg.add(makeRule("to-global", Family::OpenCL,
-                   "Write the result of an OpenCL map or a user function to global memory.", "mapX(f)",
-                   "toGlobal(mapX(f))", {},
-                   [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToGlobal); }));
-  reg.add(makeRule("to-local", Family::OpenCL, "Write the result to the work-group's local memory.",
-                   "mapX(f)", "toLocal(mapX(f))", {},
-                   [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToLocal); }));
-  reg.add(makeRule("to-private", Family::OpenCL, "Keep the result in the thread's private memory.",
-                   "mapSeq(f) (or mapLcl(f) in a mapWrg)", "toPrivate(mapSeq(f))", {},
-                   [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToPrivate); }));
+      [](const Site& s, const ParamValues&) { return unroll(s, K::ReduceSeq, K::ReduceSeqUnroll); },
+      "reduceSeqUnroll"));
+  reg.add(makeRule(
+      "to-global", Family::OpenCL, "Write the result of an OpenCL map or a user function to global memory.",
+      "mapX(f)", "toGlobal(mapX(f))", {},
+      [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToGlobal); }, "globalMemory"));
+  reg.add(makeRule(
+      "to-local", Family::OpenCL, "Write the result to the work-group's local memory.", "mapX(f)",
+      "toLocal(mapX(f))", {}, [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToLocal); },
+      "localMemory"));
+  reg.add(makeRule(
+      "to-private", Family::OpenCL, "Keep the result in the thread's private memory.",
+      "mapSeq(f) (or mapLcl(f) in a mapWrg)", "toPrivate(mapSeq(f))", {},
+      [](const Site& s, const ParamValues&) { return addressSpace(s, K::ToPrivate); }, "privateMemory"));
 
   Rule tree = makeRule(
       "reduce-to-tree", Family::OpenCL,

@@ -152,10 +152,10 @@ std::vector<ParamValues> strideCandidates(const Site& s) {
 }  // namespace
 
 void registerReduceRules(RuleRegistry& reg) {
-  Rule partial =
-      makeRule("reduce-partial", Family::Reduce,
-               "Reduce partial results: a partial reduction of parts of m elements first (000 rules).",
-               "reduce(f, z)", "reduce(f, z) o partRed(f, z, m)", {PatternKind::Reduce}, reducePartial);
+  Rule partial = makeRule(
+      "reduce-partial", Family::Reduce,
+      "Reduce partial results: a partial reduction of parts of m elements first (000 rules).", "reduce(f, z)",
+      "reduce(f, z) o partRed(f, z, m)", {PatternKind::Reduce}, reducePartial, "partialReduce");
   partial.params = {{"m", ParamKind::Factor, "part size (elements per partial result)", "4", {}}};
   partial.candidates = [](const Site& s) {
     auto r = m::reduceCall(s.expr(), PatternKind::Reduce);
@@ -165,7 +165,8 @@ void registerReduceRules(RuleRegistry& reg) {
 
   reg.add(makeRule("partred-to-reduce", Family::Reduce,
                    "A partial reduction whose part is the whole array is a reduction.",
-                   "partRed(f, z, len(x)) $ x", "reduce(f, z) $ x", {PatternKind::PartRed}, partRedToReduce));
+                   "partRed(f, z, len(x)) $ x", "reduce(f, z) $ x", {PatternKind::PartRed}, partRedToReduce,
+                   "partialReduceToReduce"));
 
   reg.add(makeRule("partred-map-reduce", Family::Reduce,
                    "A partial reduction is a map of reductions over its parts (its definition).",
@@ -178,7 +179,7 @@ void registerReduceRules(RuleRegistry& reg) {
   Rule sj = makeRule("partred-split-join", Family::Reduce,
                      "Compute a partial reduction chunk by chunk (chunks of k, a multiple of the part size).",
                      "partRed(f, z, m)", "join o map(partRed(f, z, m)) o split(k)", {PatternKind::PartRed},
-                     partRedSplitJoin);
+                     partRedSplitJoin, "partialReduceSplitJoin");
   sj.params = {{"k", ParamKind::Factor, "chunk length (a multiple of the part size)", "4", {}}};
   sj.candidates = partRedSplitCandidates;
   reg.add(std::move(sj));
@@ -194,7 +195,7 @@ void registerReduceRules(RuleRegistry& reg) {
       makeRule("partred-reorder", Family::Reduce,
                "Let a partial reduction read its input in strided order (its results feed a reduction).",
                "reduce(f, z) o partRed(f, z, m)", "reduce(f, z) o partRed(f, z, m) o reorderStride(s)",
-               {PatternKind::PartRed}, partRedReorder);
+               {PatternKind::PartRed}, partRedReorder, "partialReduceReorder");
   pr.params = {{"s", ParamKind::Factor, "stride", "2", {}}};
   pr.candidates = strideCandidates;
   reg.add(std::move(pr));

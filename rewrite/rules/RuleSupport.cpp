@@ -392,8 +392,10 @@ std::optional<m::MapCall> functionAsMap(const Fun& f) {
 }
 
 Rule makeRule(std::string name, Family family, std::string description, std::string lhs, std::string rhs,
-              std::vector<PatternKind> roots, std::function<Outcome(const Site&, const ParamValues&)> apply) {
+              std::vector<PatternKind> roots, std::function<Outcome(const Site&, const ParamValues&)> apply,
+              std::string lift) {
   Rule r;
+  r.lift = std::move(lift);
   r.name = std::move(name);
   r.family = family;
   r.description = std::move(description);

@@ -107,8 +107,9 @@ std::optional<m::MapCall> functionAsMap(const Fun& f);
 std::shared_ptr<const ir::UserFunDef> cachedUserFun(
     const std::string& key, const std::function<std::shared_ptr<ir::UserFunDef>()>& make);
 
-// Registration shorthand.
+// Registration shorthand; `lift` is the Lift rule it corresponds to (Rule::lift).
 Rule makeRule(std::string name, Family family, std::string description, std::string lhs, std::string rhs,
-              std::vector<PatternKind> roots, std::function<Outcome(const Site&, const ParamValues&)> apply);
+              std::vector<PatternKind> roots, std::function<Outcome(const Site&, const ParamValues&)> apply,
+              std::string lift = "new");
 
 }  // namespace lift::rewrite::support

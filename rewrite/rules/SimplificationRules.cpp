@@ -189,32 +189,36 @@ void registerSimplificationRules(RuleRegistry& reg) {
   using K = PatternKind;
   reg.add(makeRule("join-split-id", Family::Simplification,
                    "Joining what was split gives the original array.", "join o split(n)", "id", {K::Join},
-                   joinSplitId));
-  reg.add(makeRule("split-join-id", Family::Simplification,
-                   "Splitting what was joined, by the row length, cancels.",
-                   "split(n) o join $ x (rows of n)", "x", {K::Split}, splitJoinId));
+                   joinSplitId, "joinSplitId"));
+  reg.add(makeRule(
+      "split-join-id", Family::Simplification, "Splitting what was joined, by the row length, cancels.",
+      "split(n) o join $ x (rows of n)", "x", {K::Split}, splitJoinId, "SimplificationRules.splitJoinId"));
   reg.add(makeRule("asscalar-asvector-id", Family::Simplification, "Vectorising and scalarising cancel.",
-                   "asScalar o asVector(n)", "id", {K::AsScalar}, asScalarAsVectorId));
+                   "asScalar o asVector(n)", "id", {K::AsScalar}, asScalarAsVectorId, "asScalarAsVectorId"));
   reg.add(makeRule("asvector-asscalar-id", Family::Simplification,
                    "Scalarising and vectorising with the same width cancel.",
-                   "asVector(n) o asScalar $ x (width n)", "x", {K::AsVector}, asVectorAsScalarId));
+                   "asVector(n) o asScalar $ x (width n)", "x", {K::AsVector}, asVectorAsScalarId,
+                   "asVectorAsScalarId"));
   reg.add(makeRule(
       "gather-scatter-id", Family::Simplification, "A gather undoes a scatter with the same function.",
       "gather(f) o scatter(f)", "id", {K::Gather},
-      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Gather, K::Scatter); }));
+      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Gather, K::Scatter); },
+      "gatherScatterId"));
   reg.add(makeRule(
       "scatter-gather-id", Family::Simplification, "A scatter undoes a gather with the same function.",
       "scatter(f) o gather(f)", "id", {K::Scatter},
-      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Scatter, K::Gather); }));
+      [](const Site& s, const ParamValues&) { return reorderPairId(s, K::Scatter, K::Gather); },
+      "scatterGatherId"));
   reg.add(makeRule("reverse-reverse-id", Family::Simplification, "Reversing twice is the identity.",
                    "gather(reverse) o gather(reverse)", "id", {K::Gather, K::Scatter}, reverseReverseId));
   reg.add(makeRule("id-removal", Family::Simplification, "Drop an id (a copy that is not needed).", "id $ x",
-                   "x", {K::Id}, idRemoval));
+                   "x", {K::Id}, idRemoval, "dropId"));
   reg.add(makeRule("map-id-removal", Family::Simplification, "Drop a map of the identity.", "map(id) $ x",
-                   "x", {K::Map, K::MapSeq, K::MapSeqUnroll, K::MapGlb, K::MapWrg, K::MapLcl}, mapIdRemoval));
+                   "x", {K::Map, K::MapSeq, K::MapSeqUnroll, K::MapGlb, K::MapWrg, K::MapLcl}, mapIdRemoval,
+                   "removeEmptyMap"));
   reg.add(makeRule("inline-lambda", Family::Simplification,
                    "Inline a lambda applied to arguments (beta reduction).", "(fun(x => b)) $ a", "b[x := a]",
-                   {}, inlineLambda));
+                   {}, inlineLambda, "lambdaInline, lambdaInlineParam"));
   Rule eta = makeRule("eta-reduction", Family::Simplification,
                       "A lambda that only calls a function is that function.", "fun(x => f(x))", "f", {},
                       etaReduction);

@@ -158,32 +158,37 @@ Rule withSplitParam(Rule r, PatternKind kind) {
 
 void registerSplitJoinRules(RuleRegistry& reg) {
   reg.add(withSplitParam(
-      makeRule("split-join", Family::SplitJoin,
-               "Nest a map: split the input into chunks of n, map over the chunks, join (003 step 1).",
-               "map(f)", "join o map(map(f)) o split(n)", {PatternKind::Map},
-               [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::Map); }),
+      makeRule(
+          "split-join", Family::SplitJoin,
+          "Nest a map: split the input into chunks of n, map over the chunks, join (003 step 1).", "map(f)",
+          "join o map(map(f)) o split(n)", {PatternKind::Map},
+          [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::Map); },
+          "splitJoin"),
       PatternKind::Map));
   reg.add(withSplitParam(
-      makeRule("split-join-seq", Family::SplitJoin, "Nest a sequential map into chunks of n.", "mapSeq(f)",
-               "join o mapSeq(mapSeq(f)) o split(n)", {PatternKind::MapSeq},
-               [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::MapSeq); }),
+      makeRule(
+          "split-join-seq", Family::SplitJoin, "Nest a sequential map into chunks of n.", "mapSeq(f)",
+          "join o mapSeq(mapSeq(f)) o split(n)", {PatternKind::MapSeq},
+          [](const Site& s, const ParamValues& pv) { return splitJoin(s, pv, PatternKind::MapSeq); },
+          "splitJoinMapSeq"),
       PatternKind::MapSeq));
   reg.add(makeRule("join-split", Family::SplitJoin,
                    "Flatten a nest of two maps into one map over the joined array.", "map(map(f)) $ x",
-                   "split(m) o map(f) o join $ x", {PatternKind::Map, PatternKind::MapSeq}, joinSplit));
+                   "split(m) o map(f) o join $ x", {PatternKind::Map, PatternKind::MapSeq}, joinSplit,
+                   "joinSplit"));
   reg.add(makeRule("reduce-split-join", Family::SplitJoin,
                    "Run a whole reduction as the only chunk of a map (so it can be given to one work-group).",
                    "reduce(f, z) $ x", "join o map(reduce(f, z)) o split(len(x)) $ x",
-                   {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSplitJoin));
+                   {PatternKind::Reduce, PatternKind::ReduceSeq}, reduceSplitJoin, "splitJoinReduce"));
   reg.add(makeRule("split-zip", Family::SplitJoin, "Split the zipped arrays instead of the zip.",
                    "split(n) $ zip(a, b)", "map(q => zip(q._0, q._1)) $ zip(split(n) $ a, split(n) $ b)",
-                   {PatternKind::Split}, splitZip));
+                   {PatternKind::Split}, splitZip, "splitIntoZip"));
   reg.add(makeRule("zip-split", Family::SplitJoin, "Zip before splitting (inverse of split-zip).",
                    "map(q => zip(q._0, q._1)) $ zip(split(n) $ a, split(n) $ b)", "split(n) $ zip(a, b)",
                    {PatternKind::Map}, zipSplit));
   reg.add(makeRule("zip-join", Family::SplitJoin, "Zip the nested arrays before joining them.",
                    "zip(join $ a, join $ b)", "join o map(q => zip(q._0, q._1)) $ zip(a, b)",
-                   {PatternKind::Zip}, zipJoin));
+                   {PatternKind::Zip}, zipJoin, "joinFromZip"));
 }
 
 }  // namespace lift::rewrite

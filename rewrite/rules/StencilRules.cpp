@@ -262,7 +262,7 @@ Outcome mapSeqSlide(const Site& s, const ParamValues&) {
 void registerStencilRules(RuleRegistry& reg) {
   Rule t = makeRule("slide-tiling", Family::Stencil, "Slide over overlapping tiles, then within each tile.",
                     "slide(n, s)", "join o map(slide(n, s)) o slide(v + n - s, v)", {PatternKind::Slide},
-                    slideTiling);
+                    slideTiling, "slideTiling");
   t.params = {{"v", ParamKind::Factor, "tile step (a multiple of s)", "4", {}}};
   t.candidates = [](const Site& s) { return tileCandidates(s, s.expr()); };
   reg.add(std::move(t));
@@ -270,7 +270,7 @@ void registerStencilRules(RuleRegistry& reg) {
                      "Compute a stencil tile by tile: each tile's windows are mapped separately.",
                      "map(f) o slide(n, s)",
                      "join o map(tile => map(f) o slide(n, s) $ tile) o slide(v + n - s, v)",
-                     {PatternKind::Map}, stencilTiling);
+                     {PatternKind::Map}, stencilTiling, "tileStencils");
   st.params = {{"v", ParamKind::Factor, "tile step (a multiple of s)", "4", {}}};
   st.candidates = [](const Site& s) {
     auto mc = m::mapCall(s.expr(), PatternKind::Map);
@@ -282,32 +282,34 @@ void registerStencilRules(RuleRegistry& reg) {
   using K = PatternKind;
   reg.add(makeRule("slide-promotion", Family::Stencil,
                    "Slide over the rows before joining them (Lift's slidePromotion).",
-                   "slide(u, v) o map(join)", "map(map(join)) o slide(u, v)", {K::Slide}, slidePromotion));
+                   "slide(u, v) o map(join)", "map(map(join)) o slide(u, v)", {K::Slide}, slidePromotion,
+                   "slidePromotion"));
   reg.add(makeRule("slide-swap", Family::Stencil,
                    "Slide over the outer dimension before sliding the inner ones (Lift's slideSwap).",
                    "slide(u, v) o map(map(slide(n, s)))", "map(map(map(slide(n, s)))) o slide(u, v)",
-                   {K::Slide}, slideSwap));
-  reg.add(makeRule("transpose-swap", Family::Stencil,
-                   "Transpose two levels further down after transposing above them (Lift's transposeSwap).",
-                   "map(map(map(transpose))) o map(transpose)", "map(transpose) o map(map(map(transpose)))",
-                   {K::Map},
-                   [](const Site& s, const ParamValues&) { return deepSwapTranspose(s, K::Transpose); }));
-  reg.add(makeRule("slide-transpose-swap", Family::Stencil,
-                   "Slide two levels further down before transposing above them (Lift's slideTransposeSwap).",
-                   "map(map(map(slide(u, v)))) o map(transpose)",
-                   "map(transpose) o map(map(map(slide(u, v))))", {K::Map},
-                   [](const Site& s, const ParamValues&) { return deepSwapTranspose(s, K::Slide); }));
+                   {K::Slide}, slideSwap, "slideSwap"));
+  reg.add(makeRule(
+      "transpose-swap", Family::Stencil,
+      "Transpose two levels further down after transposing above them (Lift's transposeSwap).",
+      "map(map(map(transpose))) o map(transpose)", "map(transpose) o map(map(map(transpose)))", {K::Map},
+      [](const Site& s, const ParamValues&) { return deepSwapTranspose(s, K::Transpose); }, "transposeSwap"));
+  reg.add(makeRule(
+      "slide-transpose-swap", Family::Stencil,
+      "Slide two levels further down before transposing above them (Lift's slideTransposeSwap).",
+      "map(map(map(slide(u, v)))) o map(transpose)", "map(transpose) o map(map(map(slide(u, v))))", {K::Map},
+      [](const Site& s, const ParamValues&) { return deepSwapTranspose(s, K::Slide); },
+      "slideTransposeSwap"));
   reg.add(makeRule("slide-transpose-reordering", Family::Stencil,
                    "Slide the rows' elements before transposing (Lift's slideTransposeReordering).",
                    "map(slide(u, v)) o map(transpose)",
                    "map(map(transpose)) o map(transpose) o map(map(slide(u, v)))", {K::Map},
-                   slideTransposeReordering));
+                   slideTransposeReordering, "slideTransposeReordering"));
   Rule t2 = makeRule(
       "tile-slide-2d", Family::Stencil,
       "2-D neighbourhoods tile by tile: overlapping v + n - s square tiles, then the windows of "
       "each, put back in place (Lift's tileSlide2D).",
       "slide2D(n, s)", "map(join) o join o map(transpose) o map(map(slide2D(n, s))) o slide2D(v + n - s, v)",
-      {K::Map}, tileSlide2D);
+      {K::Map}, tileSlide2D, "tileSlide2D");
   t2.params = {{"v", ParamKind::Factor, "tile step in both dimensions (a multiple of s)", "4", {}}};
   t2.candidates = [](const Site& s) { return tile2DCandidates(s, s.expr()); };
   reg.add(std::move(t2));
@@ -318,7 +320,7 @@ void registerStencilRules(RuleRegistry& reg) {
                "map(map(f)) o slide2D(n, s)",
                "map(join) o join o map(transpose) o map(map(tile => map(map(f)) o slide2D(n, s) $ tile)) o "
                "slide2D(v + n - s, v)",
-               {K::Map}, tile2DStencils);
+               {K::Map}, tile2DStencils, "tile2DStencils");
   s2.params = {{"v", ParamKind::Factor, "tile step in both dimensions (a multiple of s)", "4", {}}};
   s2.candidates = [](const Site& s) {
     auto mc = m::mapCall(s.expr(), PatternKind::Map);

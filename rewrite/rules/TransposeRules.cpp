@@ -166,29 +166,30 @@ Outcome reorderMapCommute(const Site& s, PatternKind reorder) {
 void registerTransposeRules(RuleRegistry& reg) {
   using K = PatternKind;
   reg.add(makeRule("transpose-transpose-id", Family::Transpose, "Two transpositions cancel (003 step 6).",
-                   "transpose o transpose", "id", {K::Transpose}, transposeTransposeId));
+                   "transpose o transpose", "id", {K::Transpose}, transposeTransposeId,
+                   "transposeTransposeId, transposeTransposeId2"));
   reg.add(makeRule("id-transpose-transpose", Family::Transpose,
                    "Replace an id of a matrix by two transpositions (enables moving them apart).", "id",
-                   "transpose o transpose", {K::Id}, idTransposeTranspose));
+                   "transpose o transpose", {K::Id}, idTransposeTranspose, "idTransposeTranspose"));
   reg.add(makeRule("map-split-transpose", Family::Transpose, "Move a transpose below a map of split.",
                    "map(split(n)) o transpose", "transpose o map(transpose) o split(n)", {K::Map},
-                   mapSplitTranspose));
+                   mapSplitTranspose, "Rules.mapSplitTranspose"));
   reg.add(makeRule("map-transpose-split", Family::Transpose, "Move a split below a map of transpose.",
                    "map(transpose) o split(n)", "transpose o map(split(n)) o transpose", {K::Map},
-                   mapTransposeSplit));
+                   mapTransposeSplit, "mapTransposeSplit"));
   reg.add(makeRule("transpose-map-split", Family::Transpose, "Move a transpose above a map of split.",
                    "transpose o map(split(n))", "map(transpose) o split(n) o transpose", {K::Transpose},
-                   transposeMapSplit));
+                   transposeMapSplit, "Rules.transposeMapSplit"));
   reg.add(makeRule("split-transpose", Family::Transpose, "Split the rows of a matrix before transposing it.",
                    "split(n) o transpose", "map(transpose) o transpose o map(split(n))", {K::Split},
-                   splitTranspose));
+                   splitTranspose, "splitTranspose"));
   reg.add(makeRule("map-transpose-transpose-map-transpose", Family::Transpose,
                    "Exchange the roles of transposes in a three-dimensional reordering.",
                    "map(transpose) o transpose o map(transpose)", "transpose o map(transpose) o transpose",
-                   {K::Map}, mapTransposeTransposeMapTranspose));
+                   {K::Map}, mapTransposeTransposeMapTranspose, "Rules.mapTransposeTransposeMapTranspose"));
   reg.add(makeRule("transpose-map-join", Family::Transpose, "Move a transpose below a map of join.",
                    "transpose o map(join)", "join o map(transpose) o transpose", {K::Transpose},
-                   transposeMapJoin));
+                   transposeMapJoin, "transposeMapJoinReordering"));
   reg.add(makeRule("transpose-map-map", Family::Transpose,
                    "An element-wise map of maps commutes with transposition.", "transpose o map(map(f))",
                    "map(map(f)) o transpose", {K::Transpose}, transposeMapMap));
@@ -196,11 +197,11 @@ void registerTransposeRules(RuleRegistry& reg) {
                    "An element-wise map of maps commutes with transposition.", "map(map(f)) o transpose",
                    "transpose o map(map(f))", {K::Map}, mapMapTransposeCommute));
   reg.add(makeRule("join-map-map", Family::Transpose, "Map over the joined array instead of over each row.",
-                   "join o map(map(f))", "map(f) o join", {K::Join}, joinMapMap));
+                   "join o map(map(f))", "map(f) o join", {K::Join}, joinMapMap, "joinSwap"));
   reg.add(makeRule("map-join", Family::Transpose, "Map over each row before joining.", "map(f) o join",
-                   "join o map(map(f))", {K::Map}, mapJoin));
+                   "join o map(map(f))", {K::Map}, mapJoin, "movingJoin"));
   reg.add(makeRule("split-map", Family::Transpose, "Split before mapping, mapping over each chunk.",
-                   "split(n) o map(f)", "map(map(f)) o split(n)", {K::Split}, splitMap));
+                   "split(n) o map(f)", "map(map(f)) o split(n)", {K::Split}, splitMap, "movingSplit"));
   reg.add(makeRule("map-map-split", Family::Transpose, "Map before splitting.", "map(map(f)) o split(n)",
                    "split(n) o map(f)", {K::Map}, mapMapSplit));
   reg.add(makeRule("map-gather-commute", Family::Transpose, "An element-wise map commutes with a gather.",

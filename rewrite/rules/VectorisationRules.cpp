@@ -504,18 +504,20 @@ Outcome vectorizeLanes(const Site& s, const ParamValues& pv) {
 void registerVectorisationRules(RuleRegistry& reg) {
   using K = PatternKind;
   std::vector<K> maps = {K::Map, K::MapSeq, K::MapGlb, K::MapWrg, K::MapLcl};
-  reg.add(withWidth(makeRule("vectorize-map", Family::Vectorisation,
-                             "Apply a scalar user function to vectors of n elements at a time.", "map(f)",
-                             "asScalar o map(vectorize(n, f)) o asVector(n)", maps, vectorizeMap)));
-  reg.add(withWidth(makeRule(
-      "vectorize-map-zip", Family::Vectorisation,
-      "Vectorise a map over zipped scalar arrays (004 section 5.3).", "zip(a, b) >> map(f)",
-      "zip(asVector(n, a), asVector(n, b)) >> map(vectorize(n, f)) >> asScalar", maps, vectorizeMapZip)));
+  reg.add(
+      withWidth(makeRule("vectorize-map", Family::Vectorisation,
+                         "Apply a scalar user function to vectors of n elements at a time.", "map(f)",
+                         "asScalar o map(vectorize(n, f)) o asVector(n)", maps, vectorizeMap, "vectorize")));
+  reg.add(withWidth(makeRule("vectorize-map-zip", Family::Vectorisation,
+                             "Vectorise a map over zipped scalar arrays (004 section 5.3).",
+                             "zip(a, b) >> map(f)",
+                             "zip(asVector(n, a), asVector(n, b)) >> map(vectorize(n, f)) >> asScalar", maps,
+                             vectorizeMapZip, "vectorizeMapZip")));
   reg.add(withWidth(
       makeRule("vectorize-reduce", Family::Vectorisation,
                "Reduce vectors lane-wise, then the lanes (needs a commutative operator; 004 section 5.3).",
                "reduce(f, z)", "reduce(f, z) o asScalar o reduce(vectorize(n, f), (floatn)z) o asVector(n)",
-               {K::Reduce, K::ReduceSeq}, vectorizeReduce)));
+               {K::Reduce, K::ReduceSeq}, vectorizeReduce, "vectorizeReduce")));
   Rule lanes =
       makeRule("vectorize-lanes", Family::Vectorisation,
                "Compute n neighbouring iterations of a map at once, in the lanes of vectors (SIMD across "
