@@ -95,6 +95,13 @@ const char* kSeeds[] = {
     "fun f(T: [[[float]4]2]4*N) = md_hom(sq, (add, ++, add)) $ T",
     "fun f(T: [[[float]4]2]4*N) = join o map(fun(x => reduce(add, 0.0f) o join o map(fun(y => reduce(add, "
     "0.0f) o map(sq) $ y)) $ x)) $ T",
+    // Lift's zip and tuple clean-up, fission, interchange, vectorisation and macro rules (issue 17).
+    "fun f(x: [float]8*N, y: [float]8*N) = "
+    "map(fun(p => add(get(0, get(0, p)), mult(get(1, get(0, p)), get(1, p))))) $ zip(zip(x, y), x)",
+    "fun f(x: [float]8*N, y: [float]8*N) = "
+    "map(fun(p => add(get(0, p), mult(get(1, p), get(2, p))))) $ zip(x, y, x)",
+    "fun f(x: [float]8*N, y: [float]8*N) = "
+    "fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, map(sq) $ y)",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -726,7 +726,19 @@ fun f(x: [float]8*N) =
      R"(fun f(A: [[float]8]4*N, v: [float]8) =
   md_hom(mult, (++, add, add)) o map(split(4)) o map(gather(reorderStride(2))) $ pair_mv(A, v))",
      R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (++, add)) $ pair_mv(A, v))", "0", "dim=1,n=2", R"(combined by ++)"},
-};
+    // Lift's zip and tuple clean-up, fission, interchange, vectorisation and macro rules (issue 17).
+    {"flatten-zips", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(get(0, get(0, p)), mult(get(1, get(0, p)), get(1, p))))) $ zip(zip(x, y), x))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(q => add(get(0, q), mult(get(1, q), get(2, q))))) $ zip(x, y, x))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(get(0, p), get(1, p)))) $ zip(x, y))", "0", "", R"(none of the zipped arrays is a zip)"},
+    {"remove-duplicate-zip-arg", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(get(0, p), mult(get(1, p), get(2, p))))) $ zip(x, y, x))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(q => add(get(0, q), mult(get(1, q), get(0, q))))) $ zip(x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(get(0, p), get(1, p)))) $ zip(x, y))", "0", "", R"(no array is zipped twice)"},
+    {"tuple-inline", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(add) $ zip(map(neg) $ x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(map(neg) $ x, y))", "0", "", R"(computed 2 times)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

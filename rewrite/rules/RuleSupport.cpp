@@ -327,6 +327,57 @@ Expr applyToTuple(const Fun& f, std::vector<Expr> components) {
 }
 
 namespace {
+// The component index when e is get(i, p), else -1.
+int componentOf(const Expr& e, const ir::ParamNode* p) {
+  auto* g = m::callOf(e, PatternKind::Get);
+  if (!g || ir::asParam(m::arg(e, 0)) != p) return -1;
+  return g->index();
+}
+
+class ComponentReplacer : public ir::Mutator {
+ public:
+  ComponentReplacer(const ir::ParamNode* p, const std::function<Expr(int)>& component)
+      : p_(p), component_(component) {}
+  using ir::Mutator::mutate;
+  Expr mutate(const Expr& e) override {
+    int i = componentOf(e, p_);
+    return i >= 0 ? component_(i) : mutateChildren(e);
+  }
+
+ private:
+  const ir::ParamNode* p_;
+  const std::function<Expr(int)>& component_;
+};
+}  // namespace
+
+std::vector<int> componentUses(const Expr& e, const ir::ParamNode* p, int arity) {
+  std::vector<int> out(static_cast<size_t>(std::max(arity, 0)), 0);
+  ir::visitPreOrder(e, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (!n.isExpr()) return true;
+    int i = componentOf(n.expr(), p);
+    if (i >= 0 && i < arity) ++out[static_cast<size_t>(i)];
+    return true;
+  });
+  return out;
+}
+
+bool usedOnlyThroughGet(const Expr& e, const ir::ParamNode* p) {
+  int gets = 0;
+  ir::visitPreOrder(e, [&](const ir::NodePath& path) {
+    const ir::NodeRef& n = path.back().node;
+    if (n.isExpr() && componentOf(n.expr(), p) >= 0) ++gets;
+    return true;
+  });
+  int all = m::uses(e, p);
+  return all > 0 && gets == all;
+}
+
+Expr replaceComponents(const Expr& e, const ir::ParamNode* p, const std::function<Expr(int)>& component) {
+  return ComponentReplacer(p, component).mutate(e);
+}
+
+namespace {
 bool computesFun(const Fun& f);
 bool computesExpr(const Expr& e) {
   auto* c = ir::asCall(e);

@@ -76,6 +76,15 @@ Expr applyToTuple(const Fun& f, std::vector<Expr> components);
 // Rewrites get(i, tuple(a0, ..., an)) to ai everywhere in e.
 Expr simplifyGetOfTuple(const Expr& e);
 
+// ----- components of tuples ------------------------------------------------------------------
+
+// The number of uses of p in e that are components of it, get(i, p), by component (index i).
+std::vector<int> componentUses(const Expr& e, const ir::ParamNode* p, int arity);
+// Whether every use of p in e is a component of it, get(i, p) (p is used at least once).
+bool usedOnlyThroughGet(const Expr& e, const ir::ParamNode* p);
+// e with every get(i, p) replaced by component(i).
+Expr replaceComponents(const Expr& e, const ir::ParamNode* p, const std::function<Expr(int)>& component);
+
 using ir::containsPattern;
 // Whether the expression calls a user function (computes rather than reorganises data).
 bool computes(const Expr& e);

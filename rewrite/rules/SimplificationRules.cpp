@@ -1,6 +1,11 @@
 // Simplification rules (Lift SimplificationRules.scala): patterns that cancel out (join o split,
 // asScalar o asVector, gather o scatter, ...), identities, get of tuple, and lambda inlining,
-// eta-reduction and eta-expansion.
+// eta-reduction and eta-expansion; the clean-up of zips and tuples (Lift flattenZips,
+// removeDuplicateZipArg, tupleInline): a zip of zips flattened, an array zipped twice zipped once, a
+// tuple passed to a lambda that only takes its components inlined.
+#include <algorithm>
+#include <variant>
+
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -183,6 +188,149 @@ Outcome mapGetZip(const Site& s, const ParamValues&) {
   return Outcome::ok(m::arg(mc->input, static_cast<size_t>(g->index())));
 }
 
+std::vector<PatternKind> mapKinds() {
+  return {PatternKind::Map,    PatternKind::MapSeq, PatternKind::MapSeqUnroll,
+          PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl};
+}
+
+// ----- zips and tuples ----------------------------------------------------------------------------
+
+// A map over a zip whose function is a lambda using its element only through components.
+struct MapOverZip {
+  m::MapCall map;
+  const ir::LambdaNode* f = nullptr;
+  const ir::ParamNode* p = nullptr;
+  const ir::CallNode* zip = nullptr;
+};
+
+std::variant<MapOverZip, Outcome> mapOverZip(const Site& s) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  if (!m::callOf(mc->input, PatternKind::Zip))
+    return fail("the input of the {} is not a zip", patName(mc->kind()));
+  auto* l = ir::asLambda(mc->f);
+  if (!l || l->params().size() != 1)
+    return fail("the function of the {} is not a lambda of one parameter", patName(mc->kind()));
+  const ir::ParamNode* p = l->params()[0].get();
+  if (!usedOnlyThroughGet(l->body(), p))
+    return fail("the zipped element '{}' is not only used through its components (get)", p->name());
+  return MapOverZip{*mc, l, p, ir::asCall(mc->input)};
+}
+
+Outcome flattenZips(const Site& s, const ParamValues&) {
+  auto v = mapOverZip(s);
+  if (auto* o = std::get_if<Outcome>(&v)) return *o;
+  auto& mz = std::get<MapOverZip>(v);
+  const auto& args = mz.zip->args();
+  std::vector<Expr> flat;
+  std::vector<int> start;
+  bool any = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    start.push_back(static_cast<int>(flat.size()));
+    if (m::callOf(args[i], PatternKind::Zip)) {
+      any = true;
+      for (auto& a : ir::asCall(args[i])->args()) flat.push_back(a);
+    } else {
+      flat.push_back(args[i]);
+    }
+  }
+  if (!any) return fail("none of the zipped arrays is a zip");
+  // A component that is itself a zip's element must only be taken apart further (get of get).
+  Expr body = mz.f->body();
+  ir::Param q = ir::param("q");
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!m::callOf(args[i], PatternKind::Zip)) continue;
+    int uses = componentUses(body, mz.p, static_cast<int>(args.size()))[i];
+    int taken = 0;
+    ir::visitPreOrder(body, [&](const ir::NodePath& path) {
+      const ir::NodeRef& n = path.back().node;
+      if (n.isExpr() && m::callOf(n.expr(), PatternKind::Get)) {
+        const Expr& in = m::arg(n.expr(), 0);
+        auto* g = m::callOf(in, PatternKind::Get);
+        if (g && g->index() == static_cast<int>(i) && ir::asParam(m::arg(in, 0)) == mz.p) ++taken;
+      }
+      return true;
+    });
+    if (taken != uses)
+      return fail("component {} (a zip) of the element is used whole, not only through its components", i);
+  }
+  Expr newBody = replaceComponents(body, mz.p, [&](int i) -> Expr {
+    size_t k = static_cast<size_t>(i);
+    if (!m::callOf(args[k], PatternKind::Zip)) return m::callGet(start[k], q);
+    std::vector<Expr> parts;
+    for (size_t j = 0; j < m::argCount(args[k]); ++j)
+      parts.push_back(m::callGet(start[k] + static_cast<int>(j), q));
+    return m::callTuple(std::move(parts));
+  });
+  newBody = simplifyGetOfTuple(newBody);
+  return Outcome::ok(
+      m::callMap(mz.map.kind(), ir::lambda({q}, newBody), m::callZip(std::move(flat)), mz.map.dim()));
+}
+
+Outcome removeDuplicateZipArg(const Site& s, const ParamValues&) {
+  auto v = mapOverZip(s);
+  if (auto* o = std::get_if<Outcome>(&v)) return *o;
+  auto& mz = std::get<MapOverZip>(v);
+  const auto& args = mz.zip->args();
+  std::vector<Expr> distinct;
+  std::vector<int> newIndex;
+  for (auto& a : args) {
+    auto same =
+        std::find_if(distinct.begin(), distinct.end(), [&](const Expr& d) { return ir::alphaEqual(a, d); });
+    newIndex.push_back(static_cast<int>(same - distinct.begin()));
+    if (same == distinct.end()) distinct.push_back(a);
+  }
+  if (distinct.size() == args.size()) return fail("no array is zipped twice");
+  ir::Param q = ir::param("q");
+  bool single = distinct.size() == 1;
+  Expr newBody = replaceComponents(mz.f->body(), mz.p, [&](int i) -> Expr {
+    return single ? Expr(q) : m::callGet(newIndex[static_cast<size_t>(i)], q);
+  });
+  Expr input = single ? distinct[0] : m::callZip(std::move(distinct));
+  return Outcome::ok(m::callMap(mz.map.kind(), ir::lambda({q}, newBody), input, mz.map.dim()));
+}
+
+Outcome tupleInline(const Site& s, const ParamValues&) {
+  auto* c = ir::asCall(s.expr());
+  auto* l = c ? ir::asLambda(c->fun()) : nullptr;
+  if (!l) return fail("not a call of a lambda");
+  if (l->params().size() != c->args().size()) return fail("the lambda is not applied to all its parameters");
+  std::string why = "no argument of the lambda is a tuple built on the spot";
+  for (size_t k = 0; k < c->args().size(); ++k) {
+    if (!m::callOf(c->args()[k], PatternKind::Tuple)) continue;
+    const ir::ParamNode* p = l->params()[k].get();
+    if (!usedOnlyThroughGet(l->body(), p)) {
+      why = fmt::format("the tuple '{}' is not only used through its components (get)", p->name());
+      continue;
+    }
+    const auto& comps = ir::asCall(c->args()[k])->args();
+    std::vector<int> uses = componentUses(l->body(), p, static_cast<int>(comps.size()));
+    bool duplicates = false;
+    for (size_t i = 0; i < comps.size(); ++i)
+      if (uses[i] > 1 && !m::isTrivial(comps[i])) {
+        why = fmt::format("component {} of the tuple would be computed {} times", i, uses[i]);
+        duplicates = true;
+      }
+    if (duplicates) continue;
+    std::vector<int> placed(comps.size(), 0);
+    Expr body = replaceComponents(l->body(), p, [&](int i) -> Expr {
+      size_t j = static_cast<size_t>(i);
+      return placed[j]++ == 0 ? comps[j] : m::freshCopy(comps[j]);
+    });
+    // A tuple component never used is dropped with the tuple.
+    if (c->args().size() == 1) return Outcome::ok(body);
+    std::vector<ir::Param> params;
+    std::vector<Expr> rest;
+    for (size_t j = 0; j < c->args().size(); ++j)
+      if (j != k) {
+        params.push_back(l->params()[j]);
+        rest.push_back(c->args()[j]);
+      }
+    return Outcome::ok(m::call(ir::lambda(std::move(params), body), std::move(rest)));
+  }
+  return Outcome::fail(why);
+}
+
 }  // namespace
 
 void registerSimplificationRules(RuleRegistry& reg) {
@@ -233,6 +381,18 @@ void registerSimplificationRules(RuleRegistry& reg) {
                    "get(i, tuple(a0, a1))", "ai", {K::Get}, getTuple));
   reg.add(makeRule("map-get-zip", Family::Simplification, "Projecting a zip gives back the zipped array.",
                    "map(get(i)) $ zip(a0, a1)", "ai", {K::Map, K::MapSeq}, mapGetZip));
+  reg.add(makeRule("flatten-zips", Family::Simplification,
+                   "Zip the arrays of a zipped zip directly, renumbering the components the map takes.",
+                   "map(p => f(p._0._0, p._0._1, p._1)) $ zip(zip(a, b), c)",
+                   "map(q => f(q._0, q._1, q._2)) $ zip(a, b, c)", mapKinds(), flattenZips, "flattenZips"));
+  reg.add(makeRule("remove-duplicate-zip-arg", Family::Simplification,
+                   "Zip an array that is zipped twice only once, both components reading the same one.",
+                   "map(p => f(p._0, p._1, p._2)) $ zip(a, b, a)",
+                   "map(q => f(q._0, q._1, q._0)) $ zip(a, b)", mapKinds(), removeDuplicateZipArg,
+                   "removeDuplicateZipArg"));
+  reg.add(makeRule("tuple-inline", Family::Simplification,
+                   "Pass the components of a tuple built on the spot to a lambda that only takes them apart.",
+                   "(fun(t => f(t._0, t._1))) $ tuple(a, b)", "f(a, b)", {}, tupleInline, "tupleInline"));
 }
 
 }  // namespace lift::rewrite
