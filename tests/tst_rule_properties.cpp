@@ -102,6 +102,9 @@ const char* kSeeds[] = {
     "map(fun(p => add(get(0, p), mult(get(1, p), get(2, p))))) $ zip(x, y, x)",
     "fun f(x: [float]8*N, y: [float]8*N) = "
     "fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, map(sq) $ y)",
+    "fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, map(sq) $ y)",
+    "fun f(x: [float]8*N, y: [float]8*N) = "
+    "map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y)",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -738,7 +738,23 @@ fun f(x: [float]8*N) =
     {"tuple-inline", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, y))", "0", "",
      R"(fun f(x: [float]8*N, y: [float]8*N) =
   map(add) $ zip(map(neg) $ x, y))",
-     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(map(neg) $ x, y))", "0", "", R"(computed 2 times)"},};
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(map(neg) $ x, y))", "0", "", R"(computed 2 times)"},
+    {"tuple-map", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, map(sq) $ y))", "0.1", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  fun(t => map(add) $ zip(get(0, t), get(1, t))) $ unzip(map(fun(p => tuple(neg(get(0, p)), sq(get(1, p))))) $ zip(x, y)))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, y))", "0.1", "", R"(component 1 of the tuple is not computed by map)"},
+    {"map-fusion-in-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, map(sq) $ y))", "0.1", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(add) $ map(fun(p => tuple(neg(get(0, p)), sq(get(1, p))))) $ zip(x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, y))", "0.1", "", R"(component 1 of the zip is not computed by map)"},
+    {"reduce-fusion-in-zip", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y))", "0.1", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(p => add(get(0, p), get(1, p)))) $ reduce(fun((acc, v) => tuple(add(get(0, acc), get(0, v)), mult(get(1, acc), get(1, v)))), tuple(0.0f, 1.0f)) $ zip(x, y))",
+     R"(fun f(x: [float]8*N, y: [float]4*N) = map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y))", "0.1", "", R"(different lengths)"},
+    {"fuse-zip-tuple", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(add) $ zip(map(neg) $ x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(x, y))", "0", "", R"(zips no tuple of all 2 components)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

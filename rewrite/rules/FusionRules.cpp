@@ -6,9 +6,13 @@
 //       A user function applied to the result of another becomes one user function whose
 //       body is the composition (both bodies single expressions): `acc + x * y` in one
 //       expression lets the OpenCL compiler contract it into a fused multiply-add.
+//
+// and fusion in zips and tuples (Lift tupleMap, fuseZipTuple, mapFusionInZip, reduceFusionInZip):
+// maps or reductions side by side become one over the zip of their inputs.
 #include <map>
 #include <regex>
 #include <set>
+#include <variant>
 
 #include "core/cfun/CFun.h"
 #include "rewrite/rules/RuleSupport.h"
@@ -79,6 +83,120 @@ Outcome reduceMapFusion(const Site& s, PatternKind reduceKind, std::initializer_
     return m::apply(r->f, {acc, m::apply(mc->f, {x})});
   });
   return Outcome::ok(m::callReduce(reduceKind, f, r->init, mc->input));
+}
+
+// ----- fusion in zips and tuples ----------------------------------------------------------------------
+
+// The inputs of maps side by side (all calls of map, over arrays of one length), or why not.
+std::variant<std::vector<m::MapCall>, Outcome> sideBySideMaps(const Site& s, const ir::CallNode& c,
+                                                              const char* what) {
+  std::vector<m::MapCall> maps;
+  arith::Expr len;
+  for (size_t i = 0; i < c.args().size(); ++i) {
+    auto mc = m::mapCall(c.args()[i], PatternKind::Map);
+    if (!mc) return fail("component {} of the {} is not computed by map", i, what);
+    arith::Expr l = lengthAt(s, mc->input);
+    if (!l) return unknownType(s);
+    if (len && l != len)
+      return fail("the mapped arrays have different lengths ({} and {})", str(len), str(l));
+    len = l;
+    maps.push_back(*mc);
+  }
+  return maps;
+}
+
+// map(x => tuple(f(x._0), g(x._1), ...)) $ zip(a, b, ...) for the maps map(f) $ a, map(g) $ b, ...
+Expr mapOfTuples(const std::vector<m::MapCall>& maps) {
+  std::vector<Expr> inputs;
+  for (auto& mc : maps) inputs.push_back(mc.input);
+  Fun f = m::lambda1("x", [&](Expr x) {
+    std::vector<Expr> parts;
+    for (size_t i = 0; i < maps.size(); ++i)
+      parts.push_back(m::apply(maps[i].f, {m::callGet(static_cast<int>(i), x)}));
+    return m::callTuple(std::move(parts));
+  });
+  return m::callMap(PatternKind::Map, f, m::callZip(std::move(inputs)));
+}
+
+Outcome tupleMap(const Site& s, const ParamValues&) {
+  if (!m::callOf(s.expr(), PatternKind::Tuple)) return fail("not a call of tuple");
+  auto v = sideBySideMaps(s, *ir::asCall(s.expr()), "tuple");
+  if (auto* o = std::get_if<Outcome>(&v)) return *o;
+  return Outcome::ok(m::call(ir::unzip(), {mapOfTuples(std::get<std::vector<m::MapCall>>(v))}));
+}
+
+Outcome mapFusionInZip(const Site& s, const ParamValues&) {
+  if (!m::callOf(s.expr(), PatternKind::Zip)) return fail("not a call of zip");
+  auto v = sideBySideMaps(s, *ir::asCall(s.expr()), "zip");
+  if (auto* o = std::get_if<Outcome>(&v)) return *o;
+  return Outcome::ok(mapOfTuples(std::get<std::vector<m::MapCall>>(v)));
+}
+
+Outcome reduceFusionInZip(const Site& s, const ParamValues&) {
+  if (!m::callOf(s.expr(), PatternKind::Zip)) return fail("not a call of zip");
+  const auto& args = ir::asCall(s.expr())->args();
+  std::vector<m::ReduceCall> reds;
+  arith::Expr len;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto r = m::reduceCall(args[i]);
+    if (!r || (r->kind() != PatternKind::Reduce && r->kind() != PatternKind::ReduceSeq))
+      return fail("component {} of the zip is not computed by reduce or reduceSeq", i);
+    if (!reds.empty() && r->kind() != reds[0].kind())
+      return fail("the reductions are of different kinds ({} and {})", patName(reds[0].kind()),
+                  patName(r->kind()));
+    arith::Expr l = lengthAt(s, r->input);
+    if (!l) return unknownType(s);
+    if (len && l != len)
+      return fail("the reduced arrays have different lengths ({} and {})", str(len), str(l));
+    len = l;
+    reds.push_back(*r);
+  }
+  std::vector<Expr> inits, inputs;
+  for (auto& r : reds) {
+    inits.push_back(r.init);
+    inputs.push_back(r.input);
+  }
+  Fun f = m::lambda2("acc", "x", [&](Expr acc, Expr x) {
+    std::vector<Expr> parts;
+    for (size_t i = 0; i < reds.size(); ++i) {
+      int k = static_cast<int>(i);
+      parts.push_back(m::apply(reds[i].f, {m::callGet(k, acc), m::callGet(k, x)}));
+    }
+    return m::callTuple(std::move(parts));
+  });
+  return Outcome::ok(
+      m::callReduce(reds[0].kind(), f, m::callTuple(std::move(inits)), m::callZip(std::move(inputs))));
+}
+
+Outcome fuseZipTuple(const Site& s, const ParamValues&) {
+  auto* c = ir::asCall(s.expr());
+  auto* l = c ? ir::asLambda(c->fun()) : nullptr;
+  if (!l || l->params().size() != 1 || c->args().size() != 1)
+    return fail("not a call of a lambda of one parameter");
+  if (!m::callOf(c->args()[0], PatternKind::Tuple)) return fail("the argument of the lambda is not a tuple");
+  const auto& comps = ir::asCall(c->args()[0])->args();
+  const ir::ParamNode* p = l->params()[0].get();
+  int n = static_cast<int>(comps.size());
+  // The zip of all the tuple's components, each once: zip(t._i, t._j, ...).
+  const ir::CallNode* zip = nullptr;
+  ir::visitPreOrder(l->body(), [&](const ir::NodePath& path) {
+    const ir::NodeRef& node = path.back().node;
+    if (zip || !node.isExpr() || !m::callOf(node.expr(), PatternKind::Zip)) return !zip;
+    auto* z = ir::asCall(node.expr());
+    std::vector<int> seen(static_cast<size_t>(n), 0);
+    for (auto& a : z->args()) {
+      auto* g = m::callOf(a, PatternKind::Get);
+      if (!g || ir::asParam(m::arg(a, 0)) != p || g->index() >= n || seen[static_cast<size_t>(g->index())]++)
+        return true;
+    }
+    if (static_cast<int>(z->args().size()) == n) zip = z;
+    return !zip;
+  });
+  if (!zip)
+    return fail("the lambda's body zips no tuple of all {} components of '{}', each once", n, p->name());
+  if (m::uses(l->body(), p) != n) return fail("'{}' is used outside the zip of its components", p->name());
+  Expr body = replaceComponents(l->body(), p, [&](int i) { return comps[static_cast<size_t>(i)]; });
+  return Outcome::ok(body);
 }
 
 // ----- userfun-fusion ------------------------------------------------------------------------
@@ -203,6 +321,24 @@ void registerFusionRules(RuleRegistry& reg) {
                "Fuse a user function with one whose result it takes into one user function (one expression, "
                "so that a * b + c can become a fused multiply-add).",
                "f(x, g(y, z))", "fg(x, y, z)", {}, userFunFusion));
+  reg.add(makeRule("tuple-map", Family::Fusion,
+                   "Compute a tuple of maps over arrays of one length as one map over their zip, unzipped.",
+                   "tuple(map(f) $ a, map(g) $ b)", "unzip o map(x => tuple(f(x._0), g(x._1))) $ zip(a, b)",
+                   {PatternKind::Tuple}, tupleMap, "tupleMap"));
+  reg.add(
+      makeRule("map-fusion-in-zip", Family::Fusion,
+               "Compute the zip of maps over arrays of one length as one map over the zip of their inputs.",
+               "zip(map(f) $ a, map(g) $ b)", "map(x => tuple(f(x._0), g(x._1))) $ zip(a, b)",
+               {PatternKind::Zip}, mapFusionInZip, "mapFusionInZip"));
+  reg.add(makeRule("reduce-fusion-in-zip", Family::Fusion,
+                   "Compute the zip of reductions of arrays of one length as one reduction of tuples.",
+                   "zip(reduce(f, z1) $ a, reduce(g, z2) $ b)",
+                   "reduce((acc, x) => tuple(f(acc._0, x._0), g(acc._1, x._1)), tuple(z1, z2)) $ zip(a, b)",
+                   {PatternKind::Zip}, reduceFusionInZip, "reduceFusionInZip"));
+  reg.add(makeRule("fuse-zip-tuple", Family::Fusion,
+                   "Zip the components of a tuple directly where a lambda only zips them.",
+                   "(fun(t => F[zip(t._0, t._1)])) $ tuple(a, b)", "F[zip(a, b)]", {}, fuseZipTuple,
+                   "fuseZipTuple"));
 }
 
 }  // namespace lift::rewrite
