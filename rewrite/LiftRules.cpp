@@ -44,12 +44,12 @@ const std::vector<LiftRule> kRules = {
     {"EnablingRules", "movingJoin", ""},
     {"EnablingRules", "movingSplit", ""},
     // rules/FissionRules.scala
-    {"FissionRules", "extractFromMap", kTodo},
+    {"FissionRules", "extractFromMap", ""},
     {"FissionRules", "mapFission", ""},
     {"FissionRules", "mapFissionCreateZip", ""},
     {"FissionRules", "mapFissionWithZipInside", ""},
-    {"FissionRules", "mapFissionWithZipOutside", kTodo},
-    {"FissionRules", "tupleFission", kTodo},
+    {"FissionRules", "mapFissionWithZipOutside", ""},
+    {"FissionRules", "tupleFission", ""},
     // rules/FusionRules.scala
     {"FusionRules", "reduceSeqMapSeqFusion", ""},
     {"FusionRules", "mapFusion", ""},

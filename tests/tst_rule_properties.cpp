@@ -105,6 +105,8 @@ const char* kSeeds[] = {
     "fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, map(sq) $ y)",
     "fun f(x: [float]8*N, y: [float]8*N) = "
     "map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y)",
+    "fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => zip(r, map(neg) $ v))) $ A",
+    "fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(neg(get(0, p)), get(1, p)))) $ zip(x, y)",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -754,7 +754,19 @@ fun f(x: [float]8*N) =
     {"fuse-zip-tuple", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, y))", "0", "",
      R"(fun f(x: [float]8*N, y: [float]8*N) =
   map(add) $ zip(map(neg) $ x, y))",
-     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(x, y))", "0", "", R"(zips no tuple of all 2 components)"},};
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(0, t))) $ tuple(x, y))", "0", "", R"(zips no tuple of all 2 components)"},
+    {"extract-from-map", R"(fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => zip(r, map(neg) $ v))) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]8) =
+  fun(y => map(fun(r => zip(r, y))) $ A) $ map(neg) $ v)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(r => zip(r, map(neg) $ r))) $ A)", "0", "", R"(every argument of the body's call uses the element)"},
+    {"map-fission-zip-outside", R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(neg(get(0, p)), get(1, p)))) $ zip(x, y))", "0", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  map(fun(z => add(get(0, z), get(1, z)))) $ zip(map(neg) $ x, y))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(neg(get(0, p)), get(0, p)))) $ zip(x, y))", "0", "", R"(no function is applied)"},
+    {"tuple-fission", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, map(sq) $ y))", "0.1", "",
+     R"(fun f(x: [float]8*N, y: [float]8*N) =
+  fun(t => map(add) $ zip(get(0, t), get(1, t))) $ (fun(p => tuple(map(neg) $ get(0, p), map(sq) $ get(1, p))) $ tuple(x, y)))",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(x, map(sq) $ y))", "0.1", "", R"(component 0 of the tuple is not a call)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

@@ -1,5 +1,9 @@
 // Fission rules: one pattern becomes two (map fission, 003 step 3; its zip variant; and the
-// inverse of reduce-map fusion).
+// inverse of reduce-map fusion), and Lift's extractFromMap (work that does not depend on the
+// element computed once, before the map), mapFissionWithZipOutside (a function of one zipped
+// component mapped over that array first) and tupleFission.
+#include <algorithm>
+
 #include "rewrite/Location.h"
 #include "rewrite/rules/RuleSupport.h"
 
@@ -191,6 +195,107 @@ Outcome mapHoist(const Site& s, const ParamValues&) {
   return Outcome::ok(m::callMap(PatternKind::Map, outer, m::callMap(PatternKind::Map, inner, mc->input)));
 }
 
+// map(x => h(.., g(..), ..)) $ in  =>  (fun(y => map(x => h(.., y, ..)) $ in)) $ g(..), for the first
+// argument g(..) of the body's call that computes something without the element.
+Outcome extractFromMap(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  auto* l = ir::asLambda(mc->f);
+  if (!l || l->params().size() != 1)
+    return fail("the function of the {} is not a lambda of one parameter", patName(mc->kind()));
+  auto* c = ir::asCall(l->body());
+  if (!c) return fail("the body of the lambda is not a call");
+  const ir::ParamNode* p = l->params()[0].get();
+  for (size_t i = 0; i < c->args().size(); ++i) {
+    const Expr& a = c->args()[i];
+    if (!ir::asCall(a) || m::mentions(a, p)) continue;
+    ir::Param y = ir::param("y");
+    std::vector<Expr> args = c->args();
+    args[i] = y;
+    Fun f = ir::lambda({l->params()[0]}, m::call(c->fun(), std::move(args)));
+    Fun outer = ir::lambda({y}, m::callMap(mc->kind(), f, mc->input, mc->dim()));
+    return Outcome::ok(m::call(outer, {a}));
+  }
+  return fail("every argument of the body's call uses the element '{}' or computes nothing", p->name());
+}
+
+// map(x => F[f(x._i)]) $ zip(.., y, ..)  =>  map(z => F[z._i]) $ zip(.., map(f) $ y, ..), where
+// f(x._i) is the only use of component i and f uses nothing the map's body binds.
+Outcome mapFissionWithZipOutside(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  if (!m::callOf(mc->input, PatternKind::Zip))
+    return fail("the input of the {} is not a zip", patName(mc->kind()));
+  auto* l = ir::asLambda(mc->f);
+  if (!l || l->params().size() != 1)
+    return fail("the function of the {} is not a lambda of one parameter", patName(mc->kind()));
+  const ir::ParamNode* x = l->params()[0].get();
+  if (!usedOnlyThroughGet(l->body(), x))
+    return fail("the zipped element '{}' is not only used through its components (get)", x->name());
+  const auto& zipArgs = ir::asCall(mc->input)->args();
+  std::vector<int> uses = componentUses(l->body(), x, static_cast<int>(zipArgs.size()));
+  std::vector<ir::Param> outer = ir::freeParams(s.expr());
+  Expr found;
+  int component = -1;
+  ir::visitPreOrder(l->body(), [&](const ir::NodePath& path) {
+    if (found) return false;
+    const ir::NodeRef& n = path.back().node;
+    auto* c = n.isExpr() ? ir::asCall(n.expr()) : nullptr;
+    if (!c || c->args().size() != 1 || m::callOf(n.expr(), PatternKind::Get)) return true;
+    auto* g = m::callOf(c->args()[0], PatternKind::Get);
+    if (!g || ir::asParam(m::arg(c->args()[0], 0)) != x || g->index() >= static_cast<int>(uses.size()) ||
+        uses[static_cast<size_t>(g->index())] != 1)
+      return true;
+    for (auto& fp : ir::freeParams(c->fun()))
+      if (std::find(outer.begin(), outer.end(), fp) == outer.end()) return true;
+    found = n.expr();
+    component = g->index();
+    return false;
+  });
+  if (!found)
+    return fail(
+        "no function is applied to a component of the element that is used only there and "
+        "depends on nothing the body binds");
+  ir::Param z = ir::param("z");
+  class Replace : public ir::Mutator {
+   public:
+    Replace(const Expr& from, Expr to) : from_(from), to_(std::move(to)) {}
+    using ir::Mutator::mutate;
+    Expr mutate(const Expr& e) override { return e == from_ ? to_ : ir::Mutator::mutate(e); }
+
+   private:
+    const Expr& from_;
+    Expr to_;
+  };
+  Expr body = Replace(found, m::callGet(component, z)).mutate(l->body());
+  body = ir::substitute(body, {{x, z}});
+  std::vector<Expr> newArgs = zipArgs;
+  size_t k = static_cast<size_t>(component);
+  newArgs[k] = m::callMap(mc->kind(), ir::asCall(found)->fun(), zipArgs[k], mc->dim());
+  return Outcome::ok(
+      m::callMap(mc->kind(), ir::lambda({z}, body), m::callZip(std::move(newArgs)), mc->dim()));
+}
+
+// tuple(f $ a, g $ b)  =>  (fun(p => tuple(f $ p._0, g $ p._1))) $ tuple(a, b)
+Outcome tupleFission(const Site& s, const ParamValues&) {
+  if (!m::callOf(s.expr(), PatternKind::Tuple)) return fail("not a call of tuple");
+  const auto& args = ir::asCall(s.expr())->args();
+  std::vector<Expr> inner;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto* c = ir::asCall(args[i]);
+    if (!c || c->args().size() != 1)
+      return fail("component {} of the tuple is not a call of a function of one argument", i);
+    inner.push_back(c->args()[0]);
+  }
+  Fun f = m::lambda1("p", [&](Expr p) {
+    std::vector<Expr> parts;
+    for (size_t i = 0; i < args.size(); ++i)
+      parts.push_back(m::call(ir::asCall(args[i])->fun(), {m::callGet(static_cast<int>(i), p)}));
+    return m::callTuple(std::move(parts));
+  });
+  return Outcome::ok(m::call(f, {m::callTuple(std::move(inner))}));
+}
+
 }  // namespace
 
 void registerFissionRules(RuleRegistry& reg) {
@@ -211,6 +316,20 @@ void registerFissionRules(RuleRegistry& reg) {
                    "reduce((acc, x) => f(acc, g(x)), z)", "reduce(f, z) o map(g)",
                    {PatternKind::Reduce, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll},
                    reduceMapFission));
+  reg.add(makeRule(
+      "extract-from-map", Family::Fission,
+      "Compute an argument of a map's body that does not depend on the element once, before the map.",
+      "map(x => h(x, g(v))) $ in", "(fun(y => map(x => h(x, y)) $ in)) $ g(v)", mapKinds(), extractFromMap,
+      "extractFromMap"));
+  reg.add(makeRule("map-fission-zip-outside", Family::Fission,
+                   "Map a function of one zipped component over that array before zipping it.",
+                   "map(x => F[f(x._i)]) $ zip(.., y, ..)", "map(z => F[z._i]) $ zip(.., map(f) $ y, ..)",
+                   mapKinds(), mapFissionWithZipOutside, "mapFissionWithZipOutside"));
+  reg.add(makeRule(
+      "tuple-fission", Family::Fission,
+      "Build the tuple of the functions' arguments first, then apply each function to its component.",
+      "tuple(f $ a, g $ b)", "(fun(p => tuple(f $ p._0, g $ p._1))) $ tuple(a, b)", {PatternKind::Tuple},
+      tupleFission, "tupleFission"));
 }
 
 }  // namespace lift::rewrite
