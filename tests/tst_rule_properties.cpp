@@ -107,6 +107,12 @@ const char* kSeeds[] = {
     "map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y)",
     "fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => zip(r, map(neg) $ v))) $ A",
     "fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(neg(get(0, p)), get(1, p)))) $ zip(x, y)",
+    "fun f(T: [[[float]2]4]8*N) = map(fun(a => gather(reverse) $ transpose(a))) o transpose $ T",
+    "fun f(A: [[float]8]4*N) = transpose o scatter(reverse) $ A",
+    "fun f(A: [[float]8]4*N, v: [float]4*N) = "
+    "map(fun(p => map(fun(a => add(a, get(1, p)))) $ get(0, p))) $ zip(A, v)",
+    "fun f(A: [[[float]4]2]4*N) = "
+    "map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(add, 0.0f, 4)) $ r)) $ A",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -766,7 +766,23 @@ fun f(x: [float]8*N) =
     {"tuple-fission", R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(map(neg) $ x, map(sq) $ y))", "0.1", "",
      R"(fun f(x: [float]8*N, y: [float]8*N) =
   fun(t => map(add) $ zip(get(0, t), get(1, t))) $ (fun(p => tuple(map(neg) $ get(0, p), map(sq) $ get(1, p))) $ tuple(x, y)))",
-     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(x, map(sq) $ y))", "0.1", "", R"(component 0 of the tuple is not a call)"},};
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => map(add) $ zip(get(0, t), get(1, t))) $ tuple(x, map(sq) $ y))", "0.1", "", R"(component 0 of the tuple is not a call)"},
+    {"transpose-map-transpose-reorder", R"(fun f(T: [[[float]2]4]8*N) = map(fun(a => gather(reverse) $ transpose(a))) o transpose $ T)", "0", "",
+     R"(fun f(T: [[[float]2]4]8*N) =
+  map(transpose) o transpose o map(map(gather(reverse))) $ T)",
+     R"(fun f(T: [[[float]2]4]8*N) = map(fun(a => gather(reverse) $ a)) o transpose $ T)", "0", "", R"(transposed element)"},
+    {"reorder-transpose", R"(fun f(A: [[float]8]4*N) = transpose o scatter(reverse) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  map(scatter(reverse)) o transpose $ A)",
+     R"(fun f(A: [[float]8]4*N) = transpose o gather(reverse) $ A)", "0", "", R"(not a scatter)"},
+    {"map-map-transpose-zip-outside", R"(fun f(A: [[float]8]4*N, v: [float]4*N) = map(fun(p => map(fun(a => add(a, get(1, p)))) $ get(0, p))) $ zip(A, v))", "0", "",
+     R"(fun f(A: [[float]8]4*N, v: [float]4*N) =
+  transpose o map(fun(y => map(fun(q => add(get(0, q), get(1, q)))) $ zip(y, v))) o transpose $ A)",
+     R"(fun f(A: [[float]8]4*N, v: [float]4*N) = map(fun(p => map(fun(a => add(a, get(0, get(0, p))))) $ get(0, p))) $ zip(A, v))", "0", "", R"(used outside the inner map's input)"},
+    {"map-reduce-partial-reduce", R"(fun f(A: [[[float]4]2]4*N) = map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(add, 0.0f, 4)) $ r)) $ A)", "0", "",
+     R"(fun f(A: [[[float]4]2]4*N) =
+  transpose o reduceSeq(fun((acc, c) => join o map(fun(p => partRed(add, get(0, p), 4) $ get(1, p))) $ zip(acc, c)), zeros([float]4*N)) $ transpose(A))",
+     R"(fun f(A: [[[float]4]2]4*N) = map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(mult, 0.0f, 4)) $ r)) $ A)", "0", "", R"(different functions)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

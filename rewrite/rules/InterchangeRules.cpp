@@ -4,7 +4,9 @@
 // reduction of a tile of dot products, tiled over its length, outside the maps over the tile's
 // elements, so that each step of that reduction reads one pair of tiles (which the copy rules
 // can then place in local memory) and updates the whole result tile; tile-reduction-blocked does
-// the same with the tile's elements in register blocks.
+// the same with the tile's elements in register blocks. Also Lift's mapMapTransposeZipOutside (the
+// inner map runs over a component of a zipped element) and mapReducePartialReduce (a map of
+// reductions of chunked partial reductions becomes one reduction over the chunks of all rows).
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -94,6 +96,91 @@ Outcome mapMapTransposeZip(const Site& s, const ParamValues&) {
     return m::callMap(PatternKind::Map, g, m::callGet(ia, q));
   });
   return Outcome::ok(m::callTranspose(m::callMap(PatternKind::Map, f, m::callZip(std::move(zipArgs)))));
+}
+
+// map(fun(x => map(fun(a => E) $ x._n)) $ zip(.., A, ..)
+//   =>  transpose $ map(fun(y => map(fun(q => E[x._k := q._k, a := q._n]) $ zip(.., y, ..))) $ transpose(A)
+Outcome mapMapTransposeZipOutside(const Site& s, const ParamValues&) {
+  auto outer = m::mapCall(s.expr(), PatternKind::Map);
+  if (!outer) return fail("not a call of map");
+  if (!m::callOf(outer->input, PatternKind::Zip)) return fail("the input of the map is not a zip");
+  auto* l = ir::asLambda(outer->f);
+  if (!l || l->params().size() != 1) return fail("the function of the map is not a lambda of one parameter");
+  const ir::ParamNode* x = l->params()[0].get();
+  auto inner = m::mapCall(l->body(), PatternKind::Map);
+  if (!inner) return fail("the body of the outer map is not a map");
+  auto* g = m::callOf(inner->input, PatternKind::Get);
+  if (!g || ir::asParam(m::arg(inner->input, 0)) != x)
+    return fail("the inner map does not run over a component of the zipped element");
+  if (!usedOnlyThroughGet(l->body(), x))
+    return fail("the zipped element '{}' is not only used through its components (get)", x->name());
+  const auto& zipArgs = ir::asCall(outer->input)->args();
+  int n = g->index();
+  if (componentUses(l->body(), x, static_cast<int>(zipArgs.size()))[static_cast<size_t>(n)] != 1)
+    return fail("component {} of the element is used outside the inner map's input", n);
+  Type t = typeAt(s, zipArgs[static_cast<size_t>(n)]);
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray())
+    return fail("the array the inner map runs over is not two-dimensional");
+  m::Unary a = m::unary(inner->f, "a");
+  ir::Param q = ir::param("q");
+  ir::Param y = ir::param("y");
+  Expr body = replaceComponents(a.body, x, [&](int k) { return m::callGet(k, q); });
+  body = ir::substitute(body, {{a.param.get(), m::callGet(n, q)}});
+  std::vector<Expr> newArgs = zipArgs;
+  newArgs[static_cast<size_t>(n)] = y;
+  Fun f =
+      ir::lambda({y}, m::callMap(PatternKind::Map, ir::lambda({q}, body), m::callZip(std::move(newArgs))));
+  return Outcome::ok(
+      m::callTranspose(m::callMap(PatternKind::Map, f, m::callTranspose(zipArgs[static_cast<size_t>(n)]))));
+}
+
+// map(fun(r => reduceSeq(f, z) o join o map(partRed(f, z, m)) $ r)) $ X, with chunks of m elements
+//   =>  transpose o reduceSeq(fun((acc, c) => join o map(fun(p => partRed(f, p._0, m) $ p._1)) $
+//       zip(acc, c)), [z, ..., z]) o transpose $ X
+Outcome mapReducePartialReduce(const Site& s, const ParamValues&) {
+  auto outer = m::mapCall(s.expr(), PatternKind::Map);
+  if (!outer) return fail("not a call of map");
+  m::Unary u = m::unary(outer->f, "r");
+  auto red = m::reduceCall(u.body, PatternKind::ReduceSeq);
+  if (!red) return fail("the map's body is not a reduceSeq");
+  auto* init = ir::asLiteral(red->init);
+  if (!init)
+    return fail("the initial value of the reduction is not a constant (it is repeated for each row)");
+  if (!m::callOf(red->input, PatternKind::Join)) return fail("the reduction's input is not a join");
+  auto parts = m::mapCall(m::arg(red->input, 0), PatternKind::Map);
+  if (!parts || parts->input.get() != u.param.get())
+    return fail("the join's input is not a map over the row '{}'", u.param->name());
+  auto pr = m::reduceFun(parts->f);
+  if (!pr || pr->kind() != PatternKind::PartRed)
+    return fail("the map over the row's chunks is not a partRed");
+  if (!ir::alphaEqual(pr->f, red->f))
+    return fail("the partRed and the reduceSeq combine with different functions");
+  auto* init2 = ir::asLiteral(pr->init);
+  if (!init2 || init2->text() != init->text())
+    return fail("the partRed and the reduceSeq start from different values");
+  if (m::mentions(red->f, u.param.get())) return fail("the reduction's operator uses the row");
+  std::string why = partialReductionProblem(red->f, red->init, false);
+  if (!why.empty()) return Outcome::fail(why);
+  Type t = typeAt(s, outer->input);
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isArray() || !t.elem().elem().isArray())
+    return fail("the input is not an array of rows of chunks");
+  if (t.elem().elem().length() != pr->pattern->size())
+    return fail("the partRed's parts ({}) are not the chunks ({})", str(pr->pattern->size()),
+                str(t.elem().elem().length()));
+  if (s.variesPerIteration(t.length()))
+    return fail("the number of rows changes from one iteration of the enclosing iterate to the next");
+  std::vector<arith::Expr> sizes = pr->pattern->params().sizes;
+  Fun step = m::lambda2("acc", "c", [&](Expr acc, Expr c) {
+    Fun chunk = m::lambda1("p", [&](Expr p) {
+      return m::callReduce(PatternKind::PartRed, red->f, m::callGet(0, p), m::callGet(1, p), sizes);
+    });
+    return m::callJoin(m::callMap(PatternKind::Map, chunk, m::callZip({acc, c})));
+  });
+  Expr inits = ir::LiteralNode::make(init->text(), Type::array(init->type(), t.length()));
+  return Outcome::ok(
+      m::callTranspose(m::callReduce(PatternKind::ReduceSeq, step, inits, m::callTranspose(outer->input))));
 }
 
 // The element-wise operator for the interchanged reduction: map(f) over zip(acc, x).
@@ -453,6 +540,19 @@ void registerInterchangeRules(RuleRegistry& reg) {
                    "map(p => reduce(f, p._0) $ p._1) $ zip(a, b)",
                    "transpose o reduce((acc, x) => map(f) $ zip(acc, x), a) o transpose $ b",
                    {PatternKind::Map}, mapReduceInterchangeZip, "mapReduceInterchangeWithZipOutside"));
+  reg.add(
+      makeRule("map-map-transpose-zip-outside", Family::Interchange,
+               "Swap a map over a zip and the map over one zipped component's rows, transposing that array.",
+               "map(x => map(a => f(a, x._1)) $ x._0) $ zip(A, b)",
+               "transpose o map(y => map(q => f(q._0, q._1)) $ zip(y, b)) o transpose $ A",
+               {PatternKind::Map}, mapMapTransposeZipOutside, "mapMapTransposeZipOutside"));
+  reg.add(makeRule(
+      "map-reduce-partial-reduce", Family::Interchange,
+      "Reduce the chunks of all rows at once: each step continues every row's reduction with its next chunk.",
+      "map(r => reduceSeq(f, z) o join o map(partRed(f, z, m)) $ r)",
+      "transpose o reduceSeq((acc, c) => join o map(p => partRed(f, p._0, m) $ p._1) $ zip(acc, c), [z]) "
+      "o transpose",
+      {PatternKind::Map}, mapReducePartialReduce, "mapReducePartialReduce"));
   Rule tile =
       makeRule("tile-reduction", Family::Interchange,
                "Tile the reduction of a tile of dot products over K: a reduction over pairs of k-tiles of "

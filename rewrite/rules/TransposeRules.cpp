@@ -1,6 +1,7 @@
 // Transpose movement and other data-layout reordering (Lift Rules.scala): transpositions,
-// splits, joins and permutations move past each other and past element-wise maps, and
-// transpose o transpose cancels (003 step 6).
+// splits, joins and permutations (gather, scatter: Lift transposeMapTransposeReorder,
+// reorderTranspose) move past each other and past element-wise maps, and transpose o transpose
+// cancels (003 step 6).
 #include "core/ir/Build.h"
 #include "rewrite/rules/RuleSupport.h"
 
@@ -27,6 +28,31 @@ Outcome idTransposeTranspose(const Site& s, const ParamValues&) {
   const Expr& in = m::arg(s.expr(), 0);
   if (!is2D(typeAt(s, in))) return fail("the input of the id is not a two-dimensional array");
   return Outcome::ok(m::callTranspose(m::callTranspose(in)));
+}
+
+// map(gather(f) o transpose) o transpose  =>  map(transpose) o transpose o map(map(gather(f)))
+Outcome transposeMapTransposeReorder(const Site& s, const ParamValues&) {
+  auto mc = m::mapCall(s.expr(), PatternKind::Map);
+  if (!mc) return fail("not a call of map");
+  if (!m::callOf(mc->input, PatternKind::Transpose)) return fail("the input of the map is not a transpose");
+  m::Unary u = m::unary(mc->f);
+  if (!m::callOf(u.body, PatternKind::Gather))
+    return fail("the map's function is not a gather of a transpose");
+  const Expr& t = m::arg(u.body, 0);
+  if (!m::callOf(t, PatternKind::Transpose) || ir::asParam(m::arg(t, 0)) != u.param.get())
+    return fail("the gather in the map's function does not permute the transposed element");
+  Fun gather = ir::asCall(u.body)->fun();
+  Expr x = m::arg(mc->input, 0);
+  Expr inner = mapOf(ir::map(gather), x);
+  return Outcome::ok(mapOf(m::transposeFun(), m::callTranspose(inner)));
+}
+
+// transpose o scatter(f)  =>  map(scatter(f)) o transpose
+Outcome reorderTranspose(const Site& s, const ParamValues&) {
+  if (!m::callOf(s.expr(), PatternKind::Transpose)) return fail("not a call of transpose");
+  const Expr& in = m::arg(s.expr(), 0);
+  if (!m::callOf(in, PatternKind::Scatter)) return fail("the input of the transpose is not a scatter");
+  return Outcome::ok(mapOf(ir::asCall(in)->fun(), m::callTranspose(m::arg(in, 0))));
 }
 
 // map(split(n)) o transpose  =>  transpose o map(transpose) o split(n)
@@ -216,6 +242,15 @@ void registerTransposeRules(RuleRegistry& reg) {
   reg.add(makeRule("scatter-map-commute", Family::Transpose, "A scatter commutes with an element-wise map.",
                    "scatter(g) o map(f)", "map(f) o scatter(g)", {K::Scatter},
                    [](const Site& s, const ParamValues&) { return reorderMapCommute(s, K::Scatter); }));
+  reg.add(makeRule("transpose-map-transpose-reorder", Family::Transpose,
+                   "Permute the innermost rows before the transpositions instead of after them.",
+                   "map(gather(f) o transpose) o transpose",
+                   "map(transpose) o transpose o map(map(gather(f)))", {K::Map}, transposeMapTransposeReorder,
+                   "transposeMapTransposeReorder"));
+  reg.add(makeRule("reorder-transpose", Family::Transpose,
+                   "Permute the rows of the transposed array instead of the array before transposing it.",
+                   "transpose o scatter(f)", "map(scatter(f)) o transpose", {K::Transpose}, reorderTranspose,
+                   "reorderTranspose"));
 }
 
 }  // namespace lift::rewrite
