@@ -107,9 +107,9 @@ const std::vector<LiftRule> kRules = {
     {"OpenCLRules", "dotBuiltin", ""},
     {"OpenCLRules", "dotBuiltinSeq", ""},
     {"OpenCLRules", "vectorize", ""},
-    {"OpenCLRules", "vectorizeToAddressSpace", kTodo},
+    {"OpenCLRules", "vectorizeToAddressSpace", ""},
     {"OpenCLRules", "vectorizeMapZip", ""},
-    {"OpenCLRules", "partialReduceVectorize", kTodo},
+    {"OpenCLRules", "partialReduceVectorize", ""},
     {"OpenCLRules", "reduceSeq", ""},
     {"OpenCLRules", "reduceSeqUnroll", ""},
     // rules/ReduceRules.scala

@@ -113,6 +113,8 @@ const char* kSeeds[] = {
     "map(fun(p => map(fun(a => add(a, get(1, p)))) $ get(0, p))) $ zip(A, v)",
     "fun f(A: [[[float]4]2]4*N) = "
     "map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(add, 0.0f, 4)) $ r)) $ A",
+    "fun f(x: [float]8*N) = mapGlb0(toGlobal(neg)) $ x",
+    "fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -782,7 +782,15 @@ fun f(x: [float]8*N) =
     {"map-reduce-partial-reduce", R"(fun f(A: [[[float]4]2]4*N) = map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(add, 0.0f, 4)) $ r)) $ A)", "0", "",
      R"(fun f(A: [[[float]4]2]4*N) =
   transpose o reduceSeq(fun((acc, c) => join o map(fun(p => partRed(add, get(0, p), 4) $ get(1, p))) $ zip(acc, c)), zeros([float]4*N)) $ transpose(A))",
-     R"(fun f(A: [[[float]4]2]4*N) = map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(mult, 0.0f, 4)) $ r)) $ A)", "0", "", R"(different functions)"},};
+     R"(fun f(A: [[[float]4]2]4*N) = map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(mult, 0.0f, 4)) $ r)) $ A)", "0", "", R"(different functions)"},
+    {"vectorize-to-address-space", R"(fun f(x: [float]8*N) = mapGlb0(toGlobal(neg)) $ x)", "0", "n=4",
+     R"(fun f(x: [float]8*N) =
+  asScalar o mapGlb0(toGlobal(vectorize(4, neg))) o asVector(4) $ x)",
+     R"(fun f(x: [float]8*N) = mapGlb0(neg) $ x)", "0", "n=4", R"(not toGlobal, toLocal or toPrivate)"},
+    {"partial-reduce-vectorize", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x)", "0.2", "n=4",
+     R"(fun f(x: [float]8*N) =
+  reduce(add, 0.0f) o asScalar o partRed(vectorize(4, add), (float4)0.0f, 2) o asVector(4) $ x)",
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "n=4", R"(consumed directly by a reduction)"},};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

@@ -1,6 +1,9 @@
 // Vectorisation rules (004 section 5.3, 002 "Vectorization"): a map of a scalar user function
 // becomes a map of its vectorised form over vectors of n elements, also over zipped arrays;
-// a reduction with a commutative operator first reduces vectors lane-wise.
+// a reduction with a commutative operator first reduces vectors lane-wise; a map of a user
+// function written to an address space keeps the address space (Lift vectorizeToAddressSpace); a
+// partial reduction whose results a reduction consumes reduces vectors lane-wise (Lift
+// partialReduceVectorize).
 //
 //   vectorize-lanes(n)   map(f) $ X  =>  unlanes o map(f') $ lanes(X)
 //       Computes n neighbouring iterations of a map at once, one in each lane of OpenCL vectors
@@ -130,6 +133,64 @@ Outcome vectorizeReduce(const Site& s, const ParamValues& pv) {
   Fun vf = vectorizeFun(n, ir::UserFunNode::make(u->defPtr()));
   Expr lanes = asScalar(m::callReduce(r->kind(), vf, vinit, asVector(n, r->input)));
   return Outcome::ok(m::callReduce(r->kind(), r->f, r->init, lanes));
+}
+
+// map(toGlobal(f)) $ x  =>  asScalar $ map(toGlobal(vectorize(n, f))) $ asVector(n, x), also toLocal
+// and toPrivate.
+Outcome vectorizeToAddressSpace(const Site& s, const ParamValues& pv) {
+  auto mc = m::mapCall(s.expr());
+  if (!mc) return fail("not a call of a map");
+  const ir::PatternNode* space = nullptr;
+  for (PatternKind k : {PatternKind::ToGlobal, PatternKind::ToLocal, PatternKind::ToPrivate})
+    if (!space) space = functionAsPattern(mc->f, k);
+  if (!space)
+    return fail("the function of the {} is not toGlobal, toLocal or toPrivate of a user function",
+                patName(mc->kind()));
+  const ir::UserFunNode* u = scalarUserFun(space->f(), 1);
+  if (!u) return fail("the {} does not hold a user function of one argument", patName(space->pattern()));
+  if (std::string p = scalarSignatureProblem(u->def()); !p.empty()) return Outcome::fail(p);
+  Type t = typeAt(s, mc->input);
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
+  int64_t n = pv.integer("n");
+  if (!arith::provablyDivisible(t.length(), arith::cst(n)))
+    return fail("the vector width {} does not provably divide the length {}", n, str(t.length()));
+  Fun vf = m::withFun(*space, vectorizeFun(n, ir::UserFunNode::make(u->defPtr())));
+  return Outcome::ok(asScalar(m::callMap(mc->kind(), vf, asVector(n, mc->input), mc->dim())));
+}
+
+// reduce(f, z) o partRed(f, z, m) $ x  =>  reduce(f, z) o asScalar o partRed(vectorize(n, f), (floatn)z, m)
+// o asVector(n) $ x: each partial result reduces m elements n apart (the results change, their
+// reduction does not).
+Outcome partialReduceVectorize(const Site& s, const ParamValues& pv) {
+  auto r = m::reduceCall(s.expr(), PatternKind::PartRed);
+  if (!r) return fail("not a call of partRed");
+  auto* u = ir::asUserFun(r->f);
+  if (!u) return fail("the operator is not a user function");
+  if (std::string p = scalarSignatureProblem(u->def()); !p.empty()) return Outcome::fail(p);
+  if (std::string p = partialReductionProblem(r->f, r->init, true); !p.empty()) return Outcome::fail(p);
+  ParentCall pc = parentCall(s);
+  auto consumer = pc.call ? m::reduceCall(s.ancestors.back().expr()) : std::nullopt;
+  if (!consumer || pc.argIndex != 1 || !m::isReduction(consumer->kind()))
+    return fail(
+        "the partial results must be consumed directly by a reduction (they change with the vectors)");
+  OperatorInfo a = analyseOperator(r->f), b = analyseOperator(consumer->f);
+  if (a.op != b.op || a.liftDepth != b.liftDepth)
+    return fail("the consuming reduction does not use the same operator");
+  auto* lit = ir::asLiteral(r->init);
+  if (!lit) return fail("the initial value is not a constant");
+  Type t = typeAt(s, r->input);
+  if (!t) return unknownType(s);
+  if (!t.isArray() || !t.elem().isScalar()) return fail("the input is not an array of scalars");
+  int64_t n = pv.integer("n");
+  arith::Expr vm = arith::mul(arith::cst(n), r->pattern->size());
+  if (!arith::provablyDivisible(t.length(), vm))
+    return fail("the vector width times the part size, {}, does not provably divide the length {}", str(vm),
+                str(t.length()));
+  Expr vinit = ir::LiteralNode::make(lit->text(), Type::vector(t.elem().scalarKind(), static_cast<int>(n)));
+  Fun vf = vectorizeFun(n, ir::UserFunNode::make(u->defPtr()));
+  return Outcome::ok(asScalar(
+      m::callReduce(PatternKind::PartRed, vf, vinit, asVector(n, r->input), r->pattern->params().sizes)));
 }
 
 Rule withWidth(Rule r) {
@@ -518,6 +579,17 @@ void registerVectorisationRules(RuleRegistry& reg) {
                "Reduce vectors lane-wise, then the lanes (needs a commutative operator; 004 section 5.3).",
                "reduce(f, z)", "reduce(f, z) o asScalar o reduce(vectorize(n, f), (floatn)z) o asVector(n)",
                {K::Reduce, K::ReduceSeq}, vectorizeReduce, "vectorizeReduce")));
+  reg.add(withWidth(makeRule(
+      "vectorize-to-address-space", Family::Vectorisation,
+      "Vectorise a map of a user function that writes to an address space, keeping the address space.",
+      "map(toGlobal(f))", "asScalar o map(toGlobal(vectorize(n, f))) o asVector(n)", maps,
+      vectorizeToAddressSpace, "vectorizeToAddressSpace")));
+  reg.add(withWidth(makeRule(
+      "partial-reduce-vectorize", Family::Vectorisation,
+      "Compute the partial results a reduction consumes lane-wise on vectors (needs a commutative operator).",
+      "reduce(f, z) o partRed(f, z, m)",
+      "reduce(f, z) o asScalar o partRed(vectorize(n, f), (floatn)z, m) o asVector(n)", {K::PartRed},
+      partialReduceVectorize, "partialReduceVectorize")));
   Rule lanes =
       makeRule("vectorize-lanes", Family::Vectorisation,
                "Compute n neighbouring iterations of a map at once, in the lanes of vectors (SIMD across "
