@@ -105,6 +105,7 @@ const char* kSeeds[] = {
     "fun f(x: [float]8*N, y: [float]8*N) = map(add) $ zip(map(neg) $ x, map(sq) $ y)",
     "fun f(x: [float]8*N, y: [float]8*N) = "
     "map(fun(p => add(get(0, p), get(1, p)))) $ zip(reduce(add, 0.0f) $ x, reduce(mult, 1.0f) $ y)",
+    "fun f(x: [float]8*N) = map(neg) o reduce(add, 0.0f) $ x",
     "fun f(A: [[float]8]4*N, v: [float]8) = map(fun(r => zip(r, map(neg) $ v))) $ A",
     "fun f(x: [float]8*N, y: [float]8*N) = map(fun(p => add(neg(get(0, p)), get(1, p)))) $ zip(x, y)",
     "fun f(T: [[[float]2]4]8*N) = map(fun(a => gather(reverse) $ transpose(a))) o transpose $ T",
@@ -115,6 +116,7 @@ const char* kSeeds[] = {
     "map(fun(r => reduceSeq(add, 0.0f) o join o map(partRed(add, 0.0f, 4)) $ r)) $ A",
     "fun f(x: [float]8*N) = mapGlb0(toGlobal(neg)) $ x",
     "fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x",
+    "fun f(x: [float]8*N) = mapGlb0(fun(v => add(sq(v), neg(v)))) $ x",
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

@@ -790,7 +790,24 @@ fun f(x: [float]8*N) =
     {"partial-reduce-vectorize", R"(fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x)", "0.2", "n=4",
      R"(fun f(x: [float]8*N) =
   reduce(add, 0.0f) o asScalar o partRed(vectorize(4, add), (float4)0.0f, 2) o asVector(4) $ x)",
-     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "n=4", R"(consumed directly by a reduction)"},};
+     R"(fun f(x: [float]8*N) = partRed(add, 0.0f, 2) $ x)", "0", "n=4", R"(consumed directly by a reduction)"},
+    {"interchange", R"(fun f(A: [[float]8]4*N) = map(fun(r => reduce(add, 0.0f) $ r)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  transpose o reduce(fun((acc, x) => map(add) $ zip(acc, x)), zeros([float]4*N)) $ transpose(A))",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(no map or reduction to interchange with)"},
+    {"userfun-composition-to-private", R"(fun f(x: [float]8*N) = mapGlb0(fun(v => add(sq(v), neg(v)))) $ x)", "0.0.0.0", "",
+     R"(fun f(x: [float]8*N) =
+  mapGlb0(fun(v => add(toPrivate(sq) $ v, toPrivate(neg) $ v))) $ x)",
+     R"(fun f(x: [float]8*N) = mapGlb0(fun(v => add(v, v))) $ x)", "0.0.0.0", "", R"(no argument of the user function is computed by a user function)"},
+    {"map-composed-with-reduce-as-sequential", R"(fun f(x: [float]8*N) = map(neg) o reduce(add, 0.0f) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  mapSeq(neg) o reduce(add, 0.0f) $ x)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "", R"(not computed by a reduction)"},
+    {"reshape-map-map", R"(fun f(A: [[float]8]4*N) = map(map(neg)) $ A)", "0", "n=4",
+     R"(fun f(A: [[float]8]4*N) =
+  split(8) o join o map(fun(xs => map(neg) $ xs)) o split(4) o join $ A)",
+     R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4", R"(step 1 of 2)"},
+};
 // clang-format on
 
 TypedProgram program(const std::string& fun) {

@@ -8,6 +8,17 @@
 //   finish-tiling(k)          tile the innermost loop: a reduction becomes a reduction of chunk reductions
 //   move-transpose-inside-tiling   tile(m, n) o transpose => map(map(transpose)) o transpose o tile(m, n)
 //   dot-vectorisation(n)      vectorise a dot product and use the dot built-in (004 section 5.3)
+//
+// and Lift's MacroRules.scala, whose steps depend on the site:
+//
+//   interchange               swap a map with the map or reduction nested in it, by whichever
+//                             interchange rule applies there, or after a map fission
+//   userfun-composition-to-private   keep the results of user functions passed to a user function
+//                             in private memory
+//   map-composed-with-reduce-as-sequential   a map over a reduction's result runs sequentially
+//   reshape-map-map(n)        a map of maps over rows of n elements instead (join-split, split-join)
+#include <variant>
+
 #include "rewrite/Engine.h"
 #include "rewrite/Strategy.h"
 #include "rewrite/rules/RuleSupport.h"
@@ -38,14 +49,84 @@ Strategy macroStrategy(const ParamValues& pv, const RuleRegistry& reg, const std
   return strategies::seq(std::move(parts));
 }
 
-Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
-                 const std::vector<MacroStep>& steps) {
+Outcome runStrategyAt(const Site& s, const Strategy& strategy) {
   if (!s.typed) return fail("macro rules need the whole program");
-  StrategyResult r = runStrategy(macroStrategy(pv, reg, steps), *s.typed, s.loc);
+  StrategyResult r = runStrategy(strategy, *s.typed, s.loc);
   if (!r) return Outcome::fail(r.reason);
   Resolved at = resolve(r.state->program().main, s.loc);
   LIFT_ASSERT(at, "macro rule lost its location");
   return at.node.isExpr() ? Outcome::ok(at.node.expr()) : Outcome::ok(at.node.fun());
+}
+
+Outcome runMacro(const Site& s, const ParamValues& pv, const RuleRegistry& reg,
+                 const std::vector<MacroStep>& steps) {
+  return runStrategyAt(s, macroStrategy(pv, reg, steps));
+}
+
+// A macro whose strategy depends on the site: `build` makes it, or says why the macro does not apply.
+using SiteStrategy = std::function<std::variant<Strategy, Outcome>(const Site&, const ParamValues&)>;
+
+Rule siteMacro(std::string name, std::string desc, std::string lhs, std::string rhs,
+               std::vector<PatternKind> roots, SiteStrategy build, std::string lift) {
+  Rule r = makeRule(
+      std::move(name), Family::Macro, std::move(desc), std::move(lhs), std::move(rhs), std::move(roots),
+      [build](const Site& s, const ParamValues& pv) {
+        auto v = build(s, pv);
+        if (auto* o = std::get_if<Outcome>(&v)) return *o;
+        return runStrategyAt(s, std::get<Strategy>(v));
+      },
+      std::move(lift));
+  r.macro = true;
+  return r;
+}
+
+// The interchange rules, in the order Lift's mapMapInterchange and moveReduceOutOneLevel try them.
+Strategy interchangeVariants(const RuleRegistry& reg) {
+  Strategy s;
+  for (const char* name : {"map-map-transpose-zip", "map-map-transpose-zip-outside", "map-map-interchange",
+                           "map-reduce-partial-reduce", "map-reduce-interchange-zip",
+                           "map-reduce-interchange", "map-map-transpose"}) {
+    Strategy r = strategies::rule(reg.get(name));
+    s = s ? strategies::leftChoice(s, r) : r;
+  }
+  return s;
+}
+
+std::variant<Strategy, Outcome> interchange(const RuleRegistry& reg, const Site& s) {
+  auto mc = m::mapCall(s.expr(), PatternKind::Map);
+  if (!mc) return fail("not a call of map");
+  if (!containsPattern(mc->f,
+                       {PatternKind::Map, PatternKind::Reduce, PatternKind::ReduceSeq, PatternKind::PartRed}))
+    return fail("the map's function holds no map or reduction to interchange with");
+  Strategy v = interchangeVariants(reg);
+  // After fission the nested map or reduction is the inner map's function, at the argument.
+  Strategy fissioned = strategies::seq(strategies::rule(reg.get("map-fission")), strategies::argument(0, v));
+  return strategies::leftChoice(v, fissioned);
+}
+
+std::variant<Strategy, Outcome> userFunCompositionToPrivate(const RuleRegistry& reg, const Site& s) {
+  auto* c = ir::asCall(s.expr());
+  if (!c) return fail("not a call");
+  bool userFun = ir::asUserFun(c->fun()) != nullptr;
+  for (PatternKind k : {PatternKind::ToGlobal, PatternKind::ToLocal, PatternKind::ToPrivate})
+    if (auto* p = functionAsPattern(c->fun(), k)) userFun = userFun || ir::asUserFun(p->f());
+  if (!userFun) return fail("not a call of a user function (or of one written to an address space)");
+  std::vector<Strategy> steps;
+  for (size_t i = 0; i < c->args().size(); ++i) {
+    auto* a = ir::asCall(c->args()[i]);
+    if (a && ir::asUserFun(a->fun()))
+      steps.push_back(strategies::argument(static_cast<int>(i), strategies::rule(reg.get("to-private"))));
+  }
+  if (steps.empty()) return fail("no argument of the user function is computed by a user function");
+  return strategies::seq(std::move(steps));
+}
+
+std::variant<Strategy, Outcome> mapComposedWithReduceAsSequential(const RuleRegistry& reg, const Site& s) {
+  auto mc = m::mapCall(s.expr(), PatternKind::Map);
+  if (!mc) return fail("not a call of map");
+  auto r = m::reduceCall(mc->input);
+  if (!r) return fail("the input of the map is not computed by a reduction");
+  return strategies::rule(reg.get("map-to-seq"));
 }
 
 Rule macro(const RuleRegistry& reg, std::string name, std::string desc, std::string lhs, std::string rhs,
@@ -151,6 +232,36 @@ void registerMacroRules(RuleRegistry& reg) {
                     {"vectorize-map-zip", "2", {{"n", "$n"}}},
                     {"dot-builtin", "", {}},
                 }));
+
+  const RuleRegistry* rp = &reg;
+  reg.add(siteMacro(
+      "interchange",
+      "Swap a map with the map or reduction nested in it by the interchange rule that applies, "
+      "fissioning the map first where needed.",
+      "map(a => F[map(g) $ B or reduce(g, z)])",
+      "transpose o map(b => ... ) o ... (the first interchange that applies)", {K::Map},
+      [rp](const Site& s, const ParamValues&) { return interchange(*rp, s); }, "interchange"));
+  reg.add(siteMacro(
+      "userfun-composition-to-private",
+      "Keep the results of user functions passed to a user function in private memory.", "f(g(x), h(y))",
+      "f(toPrivate(g)(x), toPrivate(h)(y))", {},
+      [rp](const Site& s, const ParamValues&) { return userFunCompositionToPrivate(*rp, s); },
+      "userFunCompositionToPrivate"));
+  reg.add(siteMacro(
+      "map-composed-with-reduce-as-sequential",
+      "Run a map over the result of a reduction as a sequential loop.", "map(f) o reduce(g, z)",
+      "mapSeq(f) o reduce(g, z)", {K::Map},
+      [rp](const Site& s, const ParamValues&) { return mapComposedWithReduceAsSequential(*rp, s); },
+      "mapComposedWithReduceAsSequential"));
+  reg.add(macro(reg, "reshape-map-map",
+                "Iterate over a map of maps as rows of n elements: join the rows, then split them by n.",
+                "map(map(f)) $ x", "split(m) o join o map(map(f)) o split(n) o join $ x", {K::Map},
+                {{"n", ParamKind::Factor, "row length of the reshaped iteration", "4", {}}},
+                {
+                    {"join-split", "", {}},
+                    {"split-join", "1", {{"n", "$n"}}},
+                },
+                "reshapeMapMap"));
 }
 
 }  // namespace lift::rewrite
