@@ -331,7 +331,8 @@ void registerStencilRules(RuleRegistry& reg) {
   reg.add(makeRule("map-seq-slide", Family::Stencil,
                    "Compute the windows one after the other, the window kept in registers and shifted by "
                    "the step, each element loaded once (Lift's mapSeqSlide).",
-                   "map(f) o slide(n, s)", "mapSeqSlide(n, s, f)", {K::Map, K::MapSeq}, mapSeqSlide));
+                   "map(f) o slide(n, s)", "mapSeqSlide(n, s, f)", {K::Map, K::MapSeq}, mapSeqSlide,
+                   "mapSeqSlide, mapSeqSlideSeq"));
 }
 
 }  // namespace lift::rewrite
