@@ -32,7 +32,8 @@ std::optional<AddressSpace> AddressSpaceInference::explicitSpace(const ir::Expr&
     if (auto w = spaceOfWrapper(p->pattern())) {
       s = w;
     } else if (p->pattern() == K::ReduceSeq || p->pattern() == K::ReduceSeqUnroll ||
-               p->pattern() == K::Reduce || p->pattern() == K::PartRed || ir::isScanLike(p->pattern())) {
+               p->pattern() == K::Reduce || p->pattern() == K::PartRed || ir::isScanLike(p->pattern()) ||
+               p->pattern() == K::ReduceWhileSeq) {
       s = explicitSpace(c->args().at(0));
       if (!s) s = explicitSpaceOf(p->f());
     } else if (ir::isDataLayout(p->pattern()) || p->pattern() == K::TransposeW) {

@@ -39,29 +39,28 @@ void KernelGenerator::checkedAccess(std::vector<Arg>& args, const View& dest, ir
   arith::Expr n = xs->type.length();
   arith::Expr i = indexVariable(readArg(args.at(1)), cst(std::numeric_limits<int32_t>::min()),
                                 cst(int64_t(std::numeric_limits<int32_t>::max()) + 1), site);
-  View element = view::access(xs, i), fallback = readArg(args.at(2));
+  guardedCopy(i, n, view::access(xs, i), readArg(args.at(2)), dest, site);
+}
+
+void KernelGenerator::guardedCopy(arith::Expr i, arith::Expr n, const View& src, const View& alt,
+                                  const View& to, ir::NodeId site) {
   // Every scalar (or vector) of the element is read under the guard 0 <= i < n.
-  std::function<void(const View&, const View&, const View&)> guardedCopy = [&](const View& src,
-                                                                               const View& alt,
-                                                                               const View& to) {
-    Type t = to->type;
-    if (t.isArray()) {
-      arith::Expr m = t.length();
-      LoopForm form = ctx_.sequentialForm(m, shouldUnroll(K::MapSeq, m, false, opts_.unrolling));
-      ctx_.seqLoop(m, form, site, [&](arith::Expr j) {
-        guardedCopy(view::access(src, j), view::access(alt, j), view::access(to, j));
-      });
-      return;
-    }
-    if (t.isTuple()) {
-      for (size_t k = 0; k < t.tupleElems().size(); ++k)
-        guardedCopy(view::get(src, int(k)), view::get(alt, int(k)), view::get(to, int(k)));
-      return;
-    }
-    c::ExprP value = c::guarded({c::Guard{i, cst(0), n}}, readValue(src, t, site), readValue(alt, t, site));
-    assign(to, value, t, site);
-  };
-  guardedCopy(element, fallback, dest);
+  Type t = to->type;
+  if (t.isArray()) {
+    arith::Expr m = t.length();
+    LoopForm form = ctx_.sequentialForm(m, shouldUnroll(K::MapSeq, m, false, opts_.unrolling));
+    ctx_.seqLoop(m, form, site, [&](arith::Expr j) {
+      guardedCopy(i, n, view::access(src, j), view::access(alt, j), view::access(to, j), site);
+    });
+    return;
+  }
+  if (t.isTuple()) {
+    for (size_t k = 0; k < t.tupleElems().size(); ++k)
+      guardedCopy(i, n, view::get(src, int(k)), view::get(alt, int(k)), view::get(to, int(k)), site);
+    return;
+  }
+  c::ExprP value = c::guarded({c::Guard{i, cst(0), n}}, readValue(src, t, site), readValue(alt, t, site));
+  assign(to, value, t, site);
 }
 
 void KernelGenerator::filter(std::vector<Arg>& args, const View& dest, ir::NodeId site) {

@@ -63,10 +63,16 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
   sync_.endIteration(beforeInit, site);
   // Unrolled when the loop index selects elements of a private array (the input's): the
   // accumulator is the same in every iteration, so its indices stay constant in a loop.
-  bool unroll =
-      shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()), opts_.unrolling);
-  LoopForm form = ctx_.sequentialForm(n, unroll);
-  accumulate(p, acc, av, n, form, site, nullptr, [&] {
+  // reduceWhileSeq (issue 17, lift17p): a loop of its own, left by `break` where the predicate
+  // fails before an element.
+  bool whileLoop = p.pattern() == ir::PatternKind::ReduceWhileSeq;
+  bool unroll = !whileLoop && shouldUnroll(p.pattern(), n, TemporaryStorage::touchesPrivateArray(av, View()),
+                                           opts_.unrolling);
+  LoopForm form = whileLoop ? LoopForm::Loop : ctx_.sequentialForm(n, unroll);
+  std::function<void(arith::Expr)> check;
+  if (whileLoop)
+    check = [&](arith::Expr i) { stopUnless(p.params().funs.at(1), acc, view::access(av, i), site); };
+  accumulate(p, acc, av, n, form, site, check, [&] {
     std::vector<const Memory*> ms;
     view::memoriesOf(acc, ms);
     AddressSpace space = TemporaryStorage::allPrivate(acc) ? AddressSpace::Private : ms.front()->space;

@@ -216,6 +216,20 @@ void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& a
     case K::ScanSeq:
       scan(p, args.at(0), args.at(1), dest, site);
       return;
+    // issue 17 (lift17p)
+    case K::ReduceWhileSeq:
+      reduce(p, args.at(0), args.at(1), dest, site);
+      return;
+    case K::BSearch:
+    case K::LSearch:
+      search(p, args.at(0), args.at(1), dest, site);
+      return;
+    case K::FilterSeq:
+      filterSeq(p, args.at(0), dest, site);
+      return;
+    case K::InsertionSort:
+      insertionSort(p, args.at(0), dest, site);
+      return;
     case K::Reduce:
     case K::PartRed:
     case K::Scan:

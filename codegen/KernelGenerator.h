@@ -94,6 +94,27 @@ class KernelGenerator {
   void filter(std::vector<Arg>& args, const View& dest, ir::NodeId site);
   // A fresh int variable declared here with the value `index`, of range lo <= v < hi.
   arith::Expr indexVariable(const View& index, arith::Expr lo, arith::Expr hi, ir::NodeId site);
+  // to = src where 0 <= i < n, else alt (element by element, each read guarded).
+  void guardedCopy(arith::Expr i, arith::Expr n, const View& src, const View& alt, const View& to,
+                   ir::NodeId site);
+
+  // ----- issue 17: loops that depend on the data (EmitDataDependent.cpp, lift17p) -----
+  // bSearch and lSearch produced from (default, xs); filterSeq and insertionSortSeq from xs.
+  void search(const ir::PatternNode& p, Arg& dflt, Arg& arr, const View& dest, ir::NodeId site);
+  void filterSeq(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
+  void insertionSort(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
+  // reduceWhileSeq's test before each element: `if (!pred(acc, x)) break;`.
+  void stopUnless(const ir::Fun& pred, const View& acc, const View& x, ir::NodeId site);
+  // A fresh int variable declared here with `value`; f applied to args into a fresh int.
+  std::string intVariable(const std::string& base, c::ExprP value, ir::NodeId site);
+  std::string truthVariable(const std::string& base, const ir::Fun& f, std::vector<Arg>& args,
+                            ir::NodeId site);
+  // A loop `for (int var = init; cond; step)` whose body the caller fills; `if (cond) body`; a line.
+  c::Stmt& openLoop(const std::string& var, const std::string& init, const std::string& cond,
+                    const std::string& step, ir::NodeId site);
+  void whenThen(const std::string& cond, ir::NodeId site, const std::function<void()>& body);
+  void line(const std::string& text, ir::NodeId site);
+  // ----- end of issue 17 (lift17p) -----
 
   // ----- vectors and data layout (EmitLayout.cpp) -----
   std::optional<View> readLayout(const ir::Fun& pattern, std::vector<Arg>& args, ir::NodeId site);

@@ -267,6 +267,21 @@ void checkLowered(const ProgramIndex& idx) {
       case K::MapLcl:
         if (nestedInMapLcl(idx, pat)) checkKernelLevelResult(idx, pat);
         break;
+      // issue 17 (lift17p): loops that end where the data says cannot hold parallel maps
+      case K::BSearch:
+      case K::LSearch:
+      case K::ReduceWhileSeq:
+      case K::FilterSeq:
+      case K::InsertionSort:
+        for (auto& f : pat->params().funs)
+          if (ir::containsPattern(f, {K::MapGlb, K::MapWrg, K::MapLcl}))
+            fail(idx, siteOf(idx, pat),
+                 fmt::format(
+                     "{}: its functions must be sequential (no mapGlb, mapWrg or mapLcl): its loop ends "
+                     "where the data says, and work-items that leave it early would miss the others' "
+                     "barriers",
+                     ir::patternName(pat->pattern())));
+        break;
       default:
         break;
     }

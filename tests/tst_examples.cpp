@@ -358,6 +358,35 @@ Value mandelbrotRef(const Inputs&, const arith::Env& s) {
   return Value::flatArray(ScalarKind::Int, 1, {h, w}, std::move(out));
 }
 // ----- end issue 16 -----
+// ----- issue 17 (lift17p) -----
+// sorted_search: each query's value found by the binary search of the keys, -1 where it finds
+// none. The search's own steps (the tables are random, not sorted): [lo, hi) halved at
+// mid = lo + (hi - lo) / 2, hi = mid where the key at mid is larger, lo = mid + 1 where smaller.
+Value sortedSearchRef(const Inputs& in, const arith::Env&) {
+  std::vector<Scalar> keys, queries;
+  in[0].flattenInto(keys);
+  in[2].flattenInto(queries);
+  auto values = floatsOf(in[1]);
+  std::vector<float> out;
+  for (Scalar q : queries) {
+    size_t lo = 0, hi = keys.size();
+    float v = -1.0f;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (keys[mid].i > q.i) {
+        hi = mid;
+      } else if (keys[mid].i < q.i) {
+        lo = mid + 1;
+      } else {
+        v = values[mid];
+        break;
+      }
+    }
+    out.push_back(v);
+  }
+  return floatArray({static_cast<int64_t>(out.size())}, out);
+}
+// ----- end of issue 17 (lift17p) -----
 
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
@@ -538,6 +567,9 @@ std::map<std::string, Example> references() {
   // issue 16
   r["mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
   r["lowlevel/mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
+  // issue 17 (lift17p)
+  r["sorted_search.lift"] = {{{{"N", 1}, {"M", 5}}, {{"N", 13}, {"M", 40}}}, sortedSearchRef};
+  r["lowlevel/sorted_search.lift"] = {{{{"N", 2}, {"M", 3}}, {{"N", 9}, {"M", 33}}}, sortedSearchRef};
   return r;
 }
 

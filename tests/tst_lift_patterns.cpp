@@ -4,11 +4,21 @@
 // through the printer and the graph's label. Their generated kernels run on the CPU device
 // against the interpreter in tst_codegen_run (tests/data/codegen/access.lift, head_tail_let.lift,
 // transpose_w.lift) and are frozen by tst_golden_kernels.
+// The second group (issue 17, part 1, lift17p): bSearch, lSearch, reduceWhileSeq, filterSeq and
+// insertionSortSeq; their kernels also run here on sorted data (tests/data/codegen/search.lift,
+// reduce_while.lift and filter_sort.lift run on random data in tst_codegen_run).
 #include <QtTest/QtTest>
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <random>
+
 #include "TypeErrorCheck.h"
+#include "codegen/Launch.h"
+#include "codegen/ProgramCompiler.h"
+#include "codegen/runtime/Device.h"
+#include "codegen/runtime/KernelRunner.h"
 #include "core/interp/Interpreter.h"
 #include "core/interp/Sizes.h"
 #include "core/ir/Build.h"
@@ -77,6 +87,30 @@ void expectError(const std::string& fun, const std::string& needle, std::vector<
   QVERIFY2(pos != std::string::npos, "needle not in the program");
   test::expectTypeErrorAt(parse(fun), fun, kPreludeLines + 1, static_cast<int>(pos) + 1, parts);
 }
+
+// ----- issue 17: search, early exit, filter and sort (lift17p) -----
+
+// n distinct ints in increasing order, gaps of 1 to 3 from `from`.
+std::vector<int32_t> sortedDistinct(size_t n, std::mt19937& rng, int32_t from = -20) {
+  std::vector<int32_t> v;
+  int32_t k = from;
+  for (size_t i = 0; i < n; ++i) v.push_back(k += 1 + static_cast<int32_t>(rng() % 3));
+  return v;
+}
+
+std::vector<int32_t> asInts(const Value& v) {
+  std::vector<Scalar> s;
+  v.flattenInto(s);
+  std::vector<int32_t> out;
+  for (Scalar x : s) out.push_back(x.i);
+  return out;
+}
+
+// The prelude's comparison of a key: < 0 where the element is after it, > 0 before, 0 equal.
+const std::string kSearchPrelude =
+    "userfun cmpKey(int k, int key) -> int { return k > key ? -1 : (k < key ? 1 : 0); }\n";
+
+// ----- end of issue 17 (lift17p) -----
 
 }  // namespace
 
@@ -227,6 +261,232 @@ class TestLiftPatterns : public QObject {
     ir::Program built = ir::program("f", {x, i}, ir::checkedAt(x, i, ir::literal("0.0f", Type::float_())));
     QVERIFY(ir::alphaEqual(ir::Fun(parsed.main), ir::Fun(built.main)));
   }
+
+  // ----- issue 17: search, early exit, filter and sort (lift17p) -----
+
+  void bSearchFindsTheKeyOrGivesTheDefault() {
+    std::string prog =
+        kSearchPrelude +
+        "fun f(xs: [int]N, qs: [int]M) = join o map(fun(q => bSearch(fun(e => cmpKey(e, q)), -1) $ xs)) $ qs";
+    QCOMPARE(run(prog, {ints({1, 3, 5, 7, 9}), ints({1, 2, 9, 7, 10, 0})}), QString("[1, -1, 9, 7, -1, -1]"));
+    // Sorted tables of every length up to 40, each key and the gaps around them looked up.
+    std::mt19937 rng(5);
+    for (size_t n = 1; n <= 40; ++n) {
+      std::vector<int32_t> xs = sortedDistinct(n, rng), qs;
+      for (int32_t q = xs.front() - 2; q <= xs.back() + 2; ++q) qs.push_back(q);
+      std::vector<int32_t> expected;
+      for (int32_t q : qs) expected.push_back(std::binary_search(xs.begin(), xs.end(), q) ? q : -1);
+      ir::Program p = parse(prog);
+      std::vector<Value> in{ints(xs), ints(qs)};
+      QCOMPARE(asInts(interpret(p, in, inferSizes(p, in))), expected);
+    }
+  }
+
+  void lSearchStopsAfterTheKey() {
+    // The walk stops at the first element after the key (cmp < 0): a 2 after the 5 is not found.
+    std::string prog =
+        kSearchPrelude +
+        "fun f(xs: [int]N, qs: [int]M) = join o map(fun(q => lSearch(fun(e => cmpKey(e, q)), 0) $ xs)) $ qs";
+    QCOMPARE(run(prog, {ints({1, 3, 5, 2}), ints({3, 5, 2, 4, 1})}), QString("[3, 5, 0, 0, 1]"));
+    // Tuples: the pair of the key, with a tuple default.
+    QCOMPARE(run(kSearchPrelude + "fun f(ks: [int]N, vs: [float]N) = "
+                                  "bSearch(fun(e => cmpKey(get(0, e), 4)), tuple(0, -1.0f)) $ zip(ks, vs)",
+                 {ints({2, 4, 6}), floats({0.5f, 1.5f, 2.5f})}),
+             QString("[(4, 1.5)]"));
+  }
+
+  void reduceWhileSeqStopsEarly() {
+    const std::string below = "userfun below(float acc, float x) -> int { return acc + x < 10.0f; }\n";
+    QCOMPARE(run(below + "fun f(x: [float]N) = reduceWhileSeq(add, below, 0.0f) $ x", {floats({4, 5, 2, 1})}),
+             QString("[9]"));
+    // The predicate sees the element: it stops before a 0, never after it.
+    QCOMPARE(run("userfun nz(float acc, float x) -> int { return x != 0.0f; }\n"
+                 "fun f(x: [float]N) = reduceWhileSeq(add, nz, 1.0f) $ x",
+                 {floats({2, 3, 0, 7})}),
+             QString("[6]"));
+    // Never stopping, it is reduceSeq; stopping at once, the initial value.
+    QCOMPARE(run(below + "fun f(x: [float]N) = reduceWhileSeq(add, below, 0.0f) $ x", {floats({1, 2, 3})}),
+             QString("[6]"));
+    QCOMPARE(run(below + "fun f(x: [float]N) = reduceWhileSeq(add, below, 20.0f) $ x", {floats({1, 2, 3})}),
+             QString("[20]"));
+  }
+
+  void filterSeqKeepsThenTheRestAndCounts() {
+    const std::string pos = "userfun pos(float x) -> int { return x > 0.0f; }\n";
+    QCOMPARE(run(pos + "fun f(x: [float]N) = filterSeq(pos) $ x", {floats({-1, 2, 0, 3, -4, 5})}),
+             QString("([2, 3, 5, -1, 0, -4], [3])"));
+    QCOMPARE(run(pos + "fun f(x: [float]N) = filterSeq(pos) $ x", {floats({-1, -2})}),
+             QString("([-1, -2], [0])"));
+    QCOMPARE(run(pos + "fun f(x: [float]N) = get(1, filterSeq(pos) $ x)", {floats({1, 2})}), QString("[2]"));
+  }
+
+  void insertionSortSeqSortsStably() {
+    QCOMPARE(run("userfun lt(int a, int b) -> int { return a < b; }\n"
+                 "fun f(x: [int]N) = insertionSortSeq(lt) $ x",
+                 {ints({5, -3, 8, 0, 5, -3, 1})}),
+             QString("[-3, -3, 0, 1, 5, 5, 8]"));
+    // Stable: pairs with equal keys keep their order (the values say which is which).
+    QCOMPARE(
+        run("userfun ltKey(int a, float va, int b, float vb) -> int { return a < b; }\n"
+            "fun f(k: [int]N, v: [float]N) = "
+            "insertionSortSeq(fun((a, b) => ltKey(get(0, a), get(1, a), get(0, b), get(1, b)))) $ zip(k, v)",
+            {ints({2, 1, 2, 1}), floats({0, 1, 2, 3})}),
+        QString("[(1, 1), (1, 3), (2, 0), (2, 2)]"));
+    // Random arrays of several lengths: the same as std::stable_sort.
+    std::mt19937 rng(9);
+    for (size_t n : {1, 2, 7, 33}) {
+      std::vector<int32_t> xs;
+      for (size_t i = 0; i < n; ++i) xs.push_back(static_cast<int32_t>(rng() % 11) - 5);
+      ir::Program p = parse(
+          "userfun gt(int a, int b) -> int { return a > b; }\n"
+          "fun f(x: [int]N) = insertionSortSeq(gt) $ x");
+      std::vector<Value> in{ints(xs)};
+      std::stable_sort(xs.begin(), xs.end(), std::greater<>());
+      QCOMPARE(asInts(interpret(p, in, inferSizes(p, in))), xs);
+    }
+  }
+
+  void dataDependentTypes() {
+    QCOMPARE(typeOf(kSearchPrelude + "fun f(xs: [int]N, q: int) = bSearch(fun(e => cmpKey(e, q)), 0) $ xs"),
+             QString("([int]N, int) -> [int]1"));
+    QCOMPARE(typeOf(kSearchPrelude + "fun f(xs: [int]N, q: int) = lSearch(fun(e => cmpKey(e, q)), 0, xs)"),
+             QString("([int]N, int) -> [int]1"));
+    QCOMPARE(typeOf("userfun b(float a, float x) -> int { return 1; }\n"
+                    "fun f(x: [float]N) = reduceWhileSeq(add, b, 0.0f) $ x"),
+             QString("([float]N) -> [float]1"));
+    QCOMPARE(typeOf("userfun p(float x) -> int { return 1; }\nfun f(x: [[float]K]N) = map(filterSeq(p)) $ x"),
+             QString("([[float]K]N) -> [([float]K, [int]1)]N"));
+    QCOMPARE(typeOf("userfun lt(float a, float b) -> int { return a < b; }\n"
+                    "fun f(x: [float]N) = insertionSortSeq(lt) $ x"),
+             QString("([float]N) -> [float]N"));
+  }
+
+  void dataDependentTypeErrorsAreLocated() {
+    // These programs have one more declaration line than the prelude: the offset is counted.
+    auto expect = [](const std::string& decl, const std::string& fun, const std::string& needle,
+                     std::vector<std::string> parts) {
+      size_t pos = fun.find(needle);
+      QVERIFY2(pos != std::string::npos, "needle not in the program");
+      test::expectTypeErrorAt(parse(decl + "\n" + fun), fun, kPreludeLines + 2, static_cast<int>(pos) + 1,
+                              parts);
+    };
+    const std::string cmpF = "userfun cmpF(float e, float k) -> float { return k - e; }";
+    expect(cmpF, "fun f(xs: [float]N, q: float) = bSearch(fun(e => cmpF(e, q)), 0.0f) $ xs", "bSearch",
+           {"bSearch: the comparison must return an int", "returns float"});
+    expect(kSearchPrelude.substr(0, kSearchPrelude.size() - 1),
+           "fun f(xs: [int]N, q: int) = lSearch(fun(e => cmpKey(e, q)), 0.0f) $ xs", "lSearch",
+           {"lSearch: the default value has type float but the elements have type int"});
+    expect("userfun b(float a, float x) -> float { return 1.0f; }",
+           "fun f(x: [float]N) = reduceWhileSeq(add, b, 0.0f) $ x", "reduceWhileSeq",
+           {"the predicate p(acc, x) must return an int", "returns float"});
+    expect("userfun g(float a, float x) -> int { return 1; }",
+           "fun f(x: [float]N) = reduceWhileSeq(g, fun((a, x) => 1), 0.0f) $ x", "reduceWhileSeq",
+           {"the function returns int but the initial value has type float"});
+    expect("userfun p(float x) -> bool { return x > 0.0f; }", "fun f(x: [float]N) = filterSeq(p) $ x",
+           "filterSeq", {"filterSeq: the predicate must return an int", "returns bool"});
+    expect("userfun lt(float a, float b) -> float { return b - a; }",
+           "fun f(x: [float]N) = insertionSortSeq(lt) $ x", "insertionSortSeq",
+           {"comparison less(x, y) must return an int"});
+    expect("userfun p(float x) -> int { return 1; }", "fun f(x: float) = filterSeq(p) $ x", "filterSeq",
+           {"filterSeq expects an array"});
+  }
+
+  void dataDependentPatternsPrintBack() {
+    const std::pair<const char*, const char*> cases[] = {
+        {"join o map(fun(q => bSearch(fun(e => cmpKey(e, q)), -1) $ xs)) $ xs",
+         "bSearch(fun(e => cmpKey(e, q)), -1)"},
+        {"lSearch(fun(e => cmpKey(e, 3)), 0) $ xs", "lSearch(fun(e => cmpKey(e, 3)), 0)"},
+        {"reduceWhileSeq(plus, fun((a, x) => cmpKey(a, x)), 0) $ xs",
+         "reduceWhileSeq(plus, fun((a, x) => cmpKey(a, x)), 0)"},
+        {"get(0, filterSeq(fun(x => cmpKey(x, 0))) $ xs)", "filterSeq(fun(x => cmpKey(x, 0)))"},
+        {"insertionSortSeq(cmpKey) $ xs", "insertionSortSeq(cmpKey)"}};
+    for (auto [body, kept] : cases) {
+      std::string text = kSearchPrelude + "userfun plus(int a, int b) -> int { return a + b; }\n" +
+                         "fun f(xs: [int]N) = " + body;
+      ir::Program p = parse(text);
+      std::string printed = lang::printProgram(p);
+      QVERIFY2(printed.find(kept) != std::string::npos, printed.c_str());
+      ir::Program q = lang::parseProgram(printed, "printed.lift");
+      QVERIFY2(ir::alphaEqual(ir::Fun(p.main), ir::Fun(q.main)), printed.c_str());
+      QCOMPARE(QString::fromStdString(lang::printProgram(q)), QString::fromStdString(printed));
+    }
+  }
+
+  void dataDependentGraphLabels() {
+    // The outermost call of each body is the pattern; its label is its name (the graph shows its
+    // functions as nodes of their own), and the graph draws it as a sequential operation.
+    const std::pair<const char*, const char*> cases[] = {
+        {"bSearch(cmpKey, 0) $ xs", "bSearch"},
+        {"lSearch(cmpKey, 0) $ xs", "lSearch"},
+        {"reduceWhileSeq(cmpKey, cmpKey, 0) $ xs", "reduceWhileSeq"},
+        {"filterSeq(fun(x => cmpKey(x, 0))) $ xs", "filterSeq"},
+        {"insertionSortSeq(cmpKey) $ xs", "insertionSortSeq"}};
+    for (auto [body, label] : cases) {
+      ir::Program p = parse(kSearchPrelude + "fun f(xs: [int]N) = " + body);
+      auto* call = ir::asCall(p.main->body());
+      QVERIFY(call && ir::asPattern(call->fun()));
+      QCOMPARE(QString::fromStdString(ir::patternLabel(*ir::asPattern(call->fun()))), QString(label));
+      ir::ProgramGraph g = ir::buildProgramGraph(p);
+      bool sequential = false;
+      for (auto& n : g.nodes)  // "bSearch" or, its functions inlined, "bSearch(cmpKey)"
+        if (n.label.rfind(label, 0) == 0) sequential = n.kind == ir::ProgramGraph::NodeKind::SequentialOp;
+      QVERIFY2(sequential, label);
+    }
+  }
+
+  // The kernels on sorted tables (where searches find keys) at several sizes on the CPU device,
+  // against the interpreter; and the refusal of a parallel map inside a search.
+  void dataDependentKernelsRunOnTheCpuDevice() {
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    ir::Program p = parse(
+        kSearchPrelude +
+        "userfun lt(int a, int b) -> int { return a < b; }\n"
+        "userfun pos(int x) -> int { return x > 0; }\n"
+        "userfun plus(int a, int b) -> int { return a + b; }\n"
+        "fun f(xs: [int]N, qs: [int]M*4) = tuple("
+        "join o mapGlb0(fun(q => toGlobal(mapSeq(id)) o bSearch(fun(e => cmpKey(e, q)), -100) $ xs)) $ qs,"
+        "join o mapGlb0(fun(q => toGlobal(mapSeq(id)) o lSearch(fun(e => cmpKey(e, q)), -100) $ xs)) $ qs,"
+        "join o mapGlb0(fun(q => toGlobal(mapSeq(id)) o reduceWhileSeq(plus, "
+        "fun((a, x) => cmpKey(x, q)), 0) $ xs)) $ qs,"
+        "mapGlb0(fun(r => insertionSortSeq(lt) $ r)) o split(4) $ qs,"
+        "mapGlb0(fun(r => get(0, filterSeq(pos) $ r))) o split(4) $ qs,"
+        "join o mapGlb0(fun(r => get(1, filterSeq(pos) $ r))) o split(4) $ qs)");
+    codegen::CompiledProgram k = codegen::compileProgram(p, codegen::CompileOptions{});
+    std::mt19937 rng(3);
+    for (int64_t n : {1, 5, 64, 300}) {
+      std::vector<int32_t> xs = sortedDistinct(static_cast<size_t>(n), rng), qs;
+      // Keys in and around the table: found and not.
+      for (int64_t i = 0; i < 4 * (n + 2); ++i)
+        qs.push_back(xs.front() - 2 +
+                     static_cast<int32_t>(rng() % static_cast<uint32_t>(xs.back() - xs.front() + 5)));
+      std::vector<Value> in{ints(xs), ints(qs)};
+      arith::Env sizes = inferSizes(p, in);
+      sizes["K"] = 1;  // the prelude's size that this program does not use
+      Value expected = interpret(p, in, sizes);
+      runtime::KernelLaunch launch = codegen::instantiate(k, sizes);
+      codegen::setInputs(launch, k, in);
+      codegen::setExpected(launch, k, expected);
+      runtime::RunOptions opts;
+      opts.warmups = 0;
+      opts.repetitions = 1;
+      runtime::RunResult r = runner.run(launch, opts);
+      std::string what = fmt::format("N={}: {} {}\n{}", n, r.summary(), r.validation.message, k.source());
+      QVERIFY2(r.ok() && r.validation.checked && r.validation.ok, what.c_str());
+    }
+    ir::Program bad =
+        parse(kSearchPrelude +
+              "fun f(xs: [[[int]4]K]N) = mapGlb0(fun(r => toGlobal(mapSeq(mapSeq(id))) o "
+              "bSearch(fun(e => cmpKey(get(0, mapGlb1(id) $ e), 0)), zeros([int]4)) $ r)) $ xs");
+    try {
+      codegen::compileProgram(bad, codegen::CompileOptions{});
+      QFAIL("a search with a parallel map inside compiled");
+    } catch (const LiftError& e) {
+      QVERIFY2(e.diagnostic().message.find("bSearch: its functions must be sequential") != std::string::npos,
+               e.what());
+    }
+  }
+
+  // ----- end of issue 17 (lift17p) -----
 };
 
 QTEST_APPLESS_MAIN(TestLiftPatterns)

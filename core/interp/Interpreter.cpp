@@ -516,6 +516,108 @@ class Interpreter {
     return Value::vector(a.scalarKind(), lanes);
   }
 
+  // ----- issue 17: search, early exit, filter and sort (lift17p) -----
+
+  // A predicate's or comparison's result: an int, 0 false.
+  bool truth(const ir::PatternNode& p, const Value& v, const ir::ExprNode* site) const {
+    if (v.isScalar() && v.scalarKind() == ScalarKind::Int) return v.asInt() != 0;
+    fail(InterpError::Kind::Shape, site,
+         fmt::format("{}: the predicate must return an int, got {}", ir::patternName(p.pattern()),
+                     describe(v)));
+  }
+
+  Value one(const Value& v) const {
+    ArrayBuilder b(1);
+    b.push(v);
+    return b.finish();
+  }
+
+  // bSearch and lSearch exactly as the generated code runs them (Lift's BSearch and LSearch), so
+  // that the element found in an array that is not sorted is the same: the binary search halves
+  // [lo, hi) at mid = lo + (hi - lo) / 2; the linear one walks up while cmp > 0.
+  Value search(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
+    expectArgs(args, 2, p, site);
+    const Value& in = expectArray(args[1], p, site);
+    auto cmp = [&](size_t i) {
+      Value c = applyToElement(p.f(), nullptr, in, i, site);
+      if (!c.isScalar() || c.scalarKind() != ScalarKind::Int)
+        fail(InterpError::Kind::Shape, site,
+             fmt::format("{}: the comparison must return an int, got {}", ir::patternName(p.pattern()),
+                         describe(c)));
+      return c.asInt();
+    };
+    if (p.pattern() == PatternKind::BSearch) {
+      size_t lo = 0, hi = in.size();
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int32_t c = cmp(mid);
+        if (c < 0)
+          hi = mid;
+        else if (c > 0)
+          lo = mid + 1;
+        else
+          return one(in.at(mid));
+      }
+      return one(args[0]);
+    }
+    for (size_t i = 0; i < in.size(); ++i) {
+      int32_t c = cmp(i);
+      if (c < 0) break;
+      if (c == 0) return one(in.at(i));
+    }
+    return one(args[0]);
+  }
+
+  // reduceWhileSeq(f, p, z): acc = f(acc, x) for the elements in order while p(acc, x) holds.
+  Value reduceWhile(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
+    expectArgs(args, 2, p, site);
+    const Value& in = expectArray(args[1], p, site);
+    Value acc = args[0];
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (!truth(p, applyToElement(p.params().funs.at(1), &acc, in, i, site), site)) break;
+      acc = applyToElement(p.f(), &acc, in, i, site);
+    }
+    return one(acc);
+  }
+
+  // filterSeq(p): (the elements x with p(x) in order then the others in order, [count]).
+  Value filterSeq(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
+    expectArgs(args, 1, p, site);
+    const Value& in = expectArray(args[0], p, site);
+    std::vector<size_t> kept, others;
+    for (size_t i = 0; i < in.size(); ++i)
+      (truth(p, applyToElement(p.f(), nullptr, in, i, site), site) ? kept : others).push_back(i);
+    ArrayBuilder b(in.size());
+    for (size_t i : kept) b.push(in.at(i));
+    for (size_t i : others) b.push(in.at(i));
+    return Value::tuple({b.finish(), one(Value::ofInt(static_cast<int32_t>(kept.size())))});
+  }
+
+  // insertionSortSeq(less): each element in turn moved down past the sorted ones it is less than
+  // (stable: an equal one stays after).
+  Value insertionSort(const ir::PatternNode& p, Args args, const ir::ExprNode* site) {
+    expectArgs(args, 1, p, site);
+    const Value& in = expectArray(args[0], p, site);
+    std::vector<Value> out;
+    out.reserve(in.size());
+    for (size_t i = 0; i < in.size(); ++i) {
+      Value x = in.at(i);
+      out.push_back(x);
+      size_t j = i;
+      for (; j > 0; --j) {
+        Value pair[2] = {x, out[j - 1]};
+        if (!truth(p, apply(p.f(), pair, site), site)) break;
+        out[j] = out[j - 1];
+      }
+      out[j] = x;
+    }
+    ArrayBuilder b(out.size());
+    for (auto& v : out) b.push(v);
+    return b.finish();
+  }
+
+  // ----- end of issue 17 (lift17p) -----
+
   int64_t index(const ir::IndexFun& f, int64_t i, int64_t n, const ir::ExprNode* site) const {
     try {
       return indexFunction(f, i, n, sizes_);
@@ -985,6 +1087,16 @@ class Interpreter {
       case PatternKind::Fma:
         expectArgs(args, 3, p, site);
         return fma(args, site);
+      // issue 17 (lift17p)
+      case PatternKind::BSearch:
+      case PatternKind::LSearch:
+        return search(p, args, site);
+      case PatternKind::ReduceWhileSeq:
+        return reduceWhile(p, args, site);
+      case PatternKind::FilterSeq:
+        return filterSeq(p, args, site);
+      case PatternKind::InsertionSort:
+        return insertionSort(p, args, site);
       case PatternKind::Dot: {
         expectArgs(args, 2, p, site);
         const Value &a = args[0], &b = args[1];

@@ -441,6 +441,42 @@ class ProgramCounter {
       case PK::Let:
         apply(p->f(), argTypes, mult);
         return;
+      // ----- issue 17 (lift17p): data-dependent loops, costed at their longest run -----
+      case PK::BSearch:
+      case PK::LSearch: {
+        Type in = arrayArg(1);
+        if (!in || !in.isArray()) return;
+        double n = static_cast<double>(lengthOf(in, sizes_));
+        double steps = p->pattern() == PK::LSearch ? n : std::ceil(std::log2(n + 1));
+        apply(p->f(), {in.elem()}, mult * steps);
+        noteInexact("a search costed at its longest run");
+        return;
+      }
+      case PK::ReduceWhileSeq: {
+        Type init = arrayArg(0), in = arrayArg(1);
+        if (!in || !in.isArray() || p->params().funs.size() != 2) return;
+        double n = static_cast<double>(lengthOf(in, sizes_));
+        apply(p->params().funs[1], {init, in.elem()}, mult * n);
+        apply(p->f(), {init, in.elem()}, mult * n);
+        noteInexact("reduceWhileSeq costed as if it never stopped early");
+        return;
+      }
+      case PK::FilterSeq: {
+        // The generated code evaluates the predicate twice per element (kept, then the others).
+        Type in = arrayArg(0);
+        if (!in || !in.isArray()) return;
+        apply(p->f(), {in.elem()}, mult * 2.0 * static_cast<double>(lengthOf(in, sizes_)));
+        return;
+      }
+      case PK::InsertionSort: {
+        Type in = arrayArg(0);
+        if (!in || !in.isArray()) return;
+        double n = static_cast<double>(lengthOf(in, sizes_));
+        apply(p->f(), {in.elem(), in.elem()}, mult * n * std::max(n - 1, 0.0) / 2);
+        noteInexact("insertionSortSeq costed at its longest run (a reversed input)");
+        return;
+      }
+      // ----- end of issue 17 (lift17p) -----
       case PK::Fma: {
         Type a = arrayArg(0);
         if (a && (a.isScalar() || a.isVector()) && isFloating(a.scalarKind()))

@@ -184,6 +184,22 @@ Callable partRed(const Callable& f, Expr init, arith::Expr m) {
   return Callable::partial(reducePattern(PatternKind::PartRed, f, {m}), {std::move(init)});
 }
 
+// ----- issue 17: search, early exit, filter and sort (lift17p) -----
+Callable bSearch(const Callable& cmp, Expr dflt) {
+  return Callable::partial(withFun(PatternKind::BSearch, cmp), {std::move(dflt)});
+}
+Callable lSearch(const Callable& cmp, Expr dflt) {
+  return Callable::partial(withFun(PatternKind::LSearch, cmp), {std::move(dflt)});
+}
+Callable reduceWhileSeq(const Callable& f, const Callable& p, Expr init) {
+  PatternNode::Params ps;
+  ps.funs = {f.toFun(), p.toFun()};
+  return Callable::partial(pattern(PatternKind::ReduceWhileSeq, std::move(ps)), {std::move(init)});
+}
+Fun filterSeq(const Callable& p) { return withFun(PatternKind::FilterSeq, p); }
+Fun insertionSortSeq(const Callable& less) { return withFun(PatternKind::InsertionSort, less); }
+// ----- end of issue 17 (lift17p) -----
+
 Fun scanPattern(PatternKind k, const Callable& f) {
   LIFT_ASSERT(isScanLike(k), "not a scan: " + std::string(patternName(k)));
   PatternNode::Params p;

@@ -115,6 +115,22 @@ Callable scanSeq(const Callable& f, Expr init);
 // The bare scan patterns (one of isScanLike), called with (init, xs).
 Fun scanPattern(PatternKind k, const Callable& f);
 
+// ----- issue 17: search, early exit, filter and sort (lift17p) -----
+// bSearch(cmp, d) and lSearch(cmp, d): applied to a sorted xs give BSearch(cmp)(d, xs), the
+// element e of xs with cmp(e) == 0 in an array of one ([d] when none is found); cmp(e) < 0
+// where e is after the element looked for, > 0 where it is before (Lift's Search).
+Callable bSearch(const Callable& cmp, Expr dflt);
+Callable lSearch(const Callable& cmp, Expr dflt);
+// reduceWhileSeq(f, p, init): the sequential fold of f that stops before the first element x
+// where p(acc, x) is 0; called with (init, xs).
+Callable reduceWhileSeq(const Callable& f, const Callable& p, Expr init);
+// filterSeq(p): [T]N -> ([T]N, [int]1), the elements x with p(x) != 0 first, in order, then the
+// others in order (a stable partition), and the count of the first.
+Fun filterSeq(const Callable& p);
+// insertionSortSeq(less): a stable sort, less(x, y) != 0 where x goes before y.
+Fun insertionSortSeq(const Callable& less);
+// ----- end of issue 17 (lift17p) -----
+
 Fun split(arith::Expr n);
 Fun split(int64_t n);
 Fun join();

@@ -58,6 +58,19 @@ bool isReduceLike(PatternKind k) {
   }
 }
 
+bool isDataDependentSeq(PatternKind k) {
+  switch (k) {
+    case PatternKind::BSearch:
+    case PatternKind::LSearch:
+    case PatternKind::ReduceWhileSeq:
+    case PatternKind::FilterSeq:
+    case PatternKind::InsertionSort:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool isScanLike(PatternKind k) { return k == PatternKind::Scan || k == PatternKind::ScanSeq; }
 
 bool isDataLayout(PatternKind k) {

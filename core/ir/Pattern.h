@@ -8,60 +8,66 @@
 namespace lift::ir {
 
 // X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL.
-#define LIFT_PATTERNS(X)                                        \
-  X(Map, "map", Algo)                                           \
-  X(Reduce, "reduce", Algo)                                     \
-  X(PartRed, "partRed", Algo)                                   \
-  X(Zip, "zip", Algo)                                           \
-  X(Unzip, "unzip", Algo)                                       \
-  X(Split, "split", Algo)                                       \
-  X(Join, "join", Algo)                                         \
-  X(Transpose, "transpose", Algo)                               \
-  X(Gather, "gather", Algo)                                     \
-  X(Scatter, "scatter", Algo)                                   \
-  X(Slide, "slide", Algo)                                       \
-  X(Pad, "pad", Algo)                                           \
-  X(Iterate, "iterate", Algo)                                   \
-  X(Get, "get", Algo)                                           \
-  X(Tuple, "tuple", Algo)                                       \
-  X(Id, "id", Algo)                                             \
-  X(AsVector, "asVector", Algo)                                 \
-  X(AsScalar, "asScalar", Algo)                                 \
-  X(Vectorize, "vectorize", Algo)                               \
-  X(MdHom, "md_hom", Algo)                                      \
-  X(PairVV, "pair_vv", Algo)                                    \
-  X(PairMV, "pair_mv", Algo)                                    \
-  X(PairMM, "pair_mm", Algo)                                    \
-  X(MapGlb, "mapGlb", OpenCL)                                   \
-  X(MapWrg, "mapWrg", OpenCL)                                   \
-  X(MapLcl, "mapLcl", OpenCL)                                   \
-  X(MapSeq, "mapSeq", OpenCL)                                   \
-  X(MapSeqUnroll, "mapSeqUnroll", OpenCL)                       \
-  X(MapVec, "mapVec", OpenCL)                                   \
-  X(ReduceSeq, "reduceSeq", OpenCL)                             \
-  X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL)                 \
-  X(ToGlobal, "toGlobal", OpenCL)                               \
-  X(ToLocal, "toLocal", OpenCL)                                 \
-  X(ToPrivate, "toPrivate", OpenCL)                             \
-  X(Dot, "dot", OpenCL)                                         \
-  X(ReorderStride, "reorderStride", OpenCL)                     \
-  X(Scan, "scan", Algo)                                         \
-  X(ScanSeq, "scanSeq", OpenCL)                                 \
-  X(At, "at", Algo)                                             \
-  X(CheckedAt, "checkedAt", Algo)                               \
-  X(Head, "head", Algo)                                         \
-  X(Tail, "tail", Algo)                                         \
-  X(Filter, "filter", Algo)                                     \
-  X(Let, "let", Algo)                                           \
-  X(Fma, "fma", Algo)                                           \
-  X(TransposeW, "transposeW", Algo)                             \
-  /* ----- issue 16: MapSeqSlide, the array generators ----- */ \
-  X(MapSeqSlide, "mapSeqSlide", OpenCL)                         \
-  X(ArrayFromValue, "arrayFromValue", Algo)                     \
-  X(ArrayFromGenerator, "arrayFromGenerator", Algo)             \
-  X(ArrayFromUserFun, "arrayFromUserFun", Algo)                 \
-  X(Array2DFromUserFun, "array2DFromUserFun", Algo)             \
-  X(Array3DFromUserFun, "array3DFromUserFun", Algo)
+#define LIFT_PATTERNS(X)                                                   \
+  X(Map, "map", Algo)                                                      \
+  X(Reduce, "reduce", Algo)                                                \
+  X(PartRed, "partRed", Algo)                                              \
+  X(Zip, "zip", Algo)                                                      \
+  X(Unzip, "unzip", Algo)                                                  \
+  X(Split, "split", Algo)                                                  \
+  X(Join, "join", Algo)                                                    \
+  X(Transpose, "transpose", Algo)                                          \
+  X(Gather, "gather", Algo)                                                \
+  X(Scatter, "scatter", Algo)                                              \
+  X(Slide, "slide", Algo)                                                  \
+  X(Pad, "pad", Algo)                                                      \
+  X(Iterate, "iterate", Algo)                                              \
+  X(Get, "get", Algo)                                                      \
+  X(Tuple, "tuple", Algo)                                                  \
+  X(Id, "id", Algo)                                                        \
+  X(AsVector, "asVector", Algo)                                            \
+  X(AsScalar, "asScalar", Algo)                                            \
+  X(Vectorize, "vectorize", Algo)                                          \
+  X(MdHom, "md_hom", Algo)                                                 \
+  X(PairVV, "pair_vv", Algo)                                               \
+  X(PairMV, "pair_mv", Algo)                                               \
+  X(PairMM, "pair_mm", Algo)                                               \
+  X(MapGlb, "mapGlb", OpenCL)                                              \
+  X(MapWrg, "mapWrg", OpenCL)                                              \
+  X(MapLcl, "mapLcl", OpenCL)                                              \
+  X(MapSeq, "mapSeq", OpenCL)                                              \
+  X(MapSeqUnroll, "mapSeqUnroll", OpenCL)                                  \
+  X(MapVec, "mapVec", OpenCL)                                              \
+  X(ReduceSeq, "reduceSeq", OpenCL)                                        \
+  X(ReduceSeqUnroll, "reduceSeqUnroll", OpenCL)                            \
+  X(ToGlobal, "toGlobal", OpenCL)                                          \
+  X(ToLocal, "toLocal", OpenCL)                                            \
+  X(ToPrivate, "toPrivate", OpenCL)                                        \
+  X(Dot, "dot", OpenCL)                                                    \
+  X(ReorderStride, "reorderStride", OpenCL)                                \
+  X(Scan, "scan", Algo)                                                    \
+  X(ScanSeq, "scanSeq", OpenCL)                                            \
+  X(At, "at", Algo)                                                        \
+  X(CheckedAt, "checkedAt", Algo)                                          \
+  X(Head, "head", Algo)                                                    \
+  X(Tail, "tail", Algo)                                                    \
+  X(Filter, "filter", Algo)                                                \
+  X(Let, "let", Algo)                                                      \
+  X(Fma, "fma", Algo)                                                      \
+  X(TransposeW, "transposeW", Algo)                                        \
+  /* ----- issue 16: MapSeqSlide, the array generators ----- */            \
+  X(MapSeqSlide, "mapSeqSlide", OpenCL)                                    \
+  X(ArrayFromValue, "arrayFromValue", Algo)                                \
+  X(ArrayFromGenerator, "arrayFromGenerator", Algo)                        \
+  X(ArrayFromUserFun, "arrayFromUserFun", Algo)                            \
+  X(Array2DFromUserFun, "array2DFromUserFun", Algo)                        \
+  X(Array3DFromUserFun, "array3DFromUserFun", Algo)                        \
+  /* ----- issue 17 (lift17p): searches, early exit, filter, sort ----- */ \
+  X(BSearch, "bSearch", OpenCL)                                            \
+  X(LSearch, "lSearch", OpenCL)                                            \
+  X(ReduceWhileSeq, "reduceWhileSeq", OpenCL)                              \
+  X(FilterSeq, "filterSeq", OpenCL)                                        \
+  X(InsertionSort, "insertionSortSeq", OpenCL)
 
 enum class PatternKind : uint8_t {
 #define LIFT_PATTERN_ENUM(E, name, level) E,
@@ -86,6 +92,10 @@ bool isDataLayout(PatternKind k);
 // The views of seed 001 (pair_vv, pair_mv, pair_mm): several arrays fused into the one
 // multi-dimensional array of pairs an md_hom takes.
 bool isMdHomView(PatternKind k);
+// The sequential patterns whose loops may stop early or whose result depends on the data
+// (bSearch, lSearch, reduceWhileSeq, filterSeq, insertionSortSeq): their functions run in order
+// in one work-item.
+bool isDataDependentSeq(PatternKind k);
 // Address-space wrappers (toGlobal, toLocal, toPrivate).
 bool isAddressSpace(PatternKind k);
 

@@ -487,6 +487,68 @@ InferredType typeAccess(const PatternNode& p, const std::vector<Type>& args) {
   return InferredType::ok(xs.elem());
 }
 
+// ----- issue 17: search, early exit, filter and sort (lift17p) -----
+
+// Predicates and comparisons return an int (Lift's convention: 0 is false).
+bool isTruth(Type t) { return t == Type::int_(); }
+
+// bSearch(cmp, d) and lSearch(cmp, d), applied to (d, xs): cmp: T -> int, d: T, giving [T]1.
+InferredType typeSearch(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  Type d = args[0], in = args[1];
+  if (auto failure = notArrayError(p, in, " to search")) return *failure;
+  if (d != in.elem())
+    return argumentError(fmt::format("{}: the default value has type {} but the elements have type {}",
+                                     diagnosticLabel(p), d.toString(), in.elem().toString()));
+  Type r = typeF({in.elem()});
+  if (r != Type::int_())
+    return argumentError(fmt::format(
+        "{}: the comparison must return an int (< 0: the element is after the one looked for, 0: found, "
+        "> 0: before), but returns {}",
+        diagnosticLabel(p), r.toString()));
+  return InferredType::ok(Type::array(d, arith::cst(1)));
+}
+
+// reduceWhileSeq(f, p, z), applied to (z, xs): f: (A, T) -> A, p: (A, T) -> int; [A]1.
+InferredType typeReduceWhile(const PatternNode& p, const std::vector<Type>& args,
+                             const NestedTyping& typeFun) {
+  if (auto failure = arityError(p, args, 2)) return *failure;
+  if (p.params().funs.size() != 2)
+    return parameterError("reduceWhileSeq needs a function and a predicate: reduceWhileSeq(f, p, init)");
+  Type init = args[0], in = args[1];
+  if (auto failure = notArrayError(p, in, " to reduce")) return *failure;
+  Type acc = typeFun({init, in.elem()}, 0);
+  if (acc != init)
+    return argumentError(
+        fmt::format("reduceWhileSeq: the function returns {} but the initial value has type {}",
+                    acc.toString(), init.toString()));
+  Type go = typeFun({init, in.elem()}, 1);
+  if (!isTruth(go))
+    return argumentError(
+        fmt::format("reduceWhileSeq: the predicate p(acc, x) must return an int (0: stop), but returns {}",
+                    go.toString()));
+  return InferredType::ok(Type::array(init, arith::cst(1)));
+}
+
+// filterSeq(p): [T]N -> ([T]N, [int]1) for p: T -> int (the kept elements first, then the
+// others; the count of the kept ones). insertionSortSeq(less): [T]N -> [T]N for
+// less: (T, T) -> int.
+InferredType typeFilterOrSort(const PatternNode& p, const std::vector<Type>& args, const FunTyping& typeF) {
+  if (auto failure = arityError(p, args, 1)) return *failure;
+  Type in = args[0];
+  if (auto failure = notArrayError(p, in)) return *failure;
+  bool filter = p.pattern() == PatternKind::FilterSeq;
+  Type r = filter ? typeF({in.elem()}) : typeF({in.elem(), in.elem()});
+  if (!isTruth(r))
+    return argumentError(fmt::format("{}: the {} must return an int (0: false), but returns {}",
+                                     diagnosticLabel(p), filter ? "predicate" : "comparison less(x, y)",
+                                     r.toString()));
+  if (!filter) return InferredType::ok(in);
+  return InferredType::ok(Type::tuple({in, Type::array(Type::int_(), arith::cst(1))}));
+}
+
+// ----- end of issue 17 (lift17p) -----
+
 // The combine operators of md_hom as written: "++" or the operator's name, per dimension.
 std::string combineList(const PatternNode& p) {
   std::string s;
@@ -681,6 +743,15 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
       return typeAccess(p, args);
     case PatternKind::Dot:
       return typeDot(p, args);
+    // issue 17 (lift17p)
+    case PatternKind::BSearch:
+    case PatternKind::LSearch:
+      return typeSearch(p, args, typeF);
+    case PatternKind::ReduceWhileSeq:
+      return typeReduceWhile(p, args, typeFun);
+    case PatternKind::FilterSeq:
+    case PatternKind::InsertionSort:
+      return typeFilterOrSort(p, args, typeF);
     case PatternKind::MdHom:
       return typeMdHom(p, args, typeFun);
     case PatternKind::PairVV:

@@ -92,6 +92,11 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
     case PatternKind::MapVec:
     case PatternKind::Dot:
     case PatternKind::Fma:
+    case PatternKind::BSearch:  // issue 17 (lift17p)
+    case PatternKind::LSearch:
+    case PatternKind::ReduceWhileSeq:
+    case PatternKind::FilterSeq:
+    case PatternKind::InsertionSort:
       return K::SequentialOp;
     case PatternKind::ToGlobal:
     case PatternKind::ToLocal:

@@ -841,7 +841,9 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::ToGlobal:
     case PatternKind::ToLocal:
     case PatternKind::ToPrivate:
-    case PatternKind::Let: {
+    case PatternKind::Let:
+    case PatternKind::FilterSeq:        // issue 17 (lift17p)
+    case PatternKind::InsertionSort: {  // issue 17 (lift17p)
       open();
       withFun(funArg(name));
       close();
@@ -853,9 +855,12 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::ReduceSeqUnroll:
     case PatternKind::PartRed:
     case PatternKind::Scan:
-    case PatternKind::ScanSeq: {
+    case PatternKind::ScanSeq:
+    case PatternKind::BSearch:    // issue 17 (lift17p): bSearch(cmp, default)
+    case PatternKind::LSearch: {  // issue 17 (lift17p): lSearch(cmp, default)
       // reduce(f, init) or reduce(init, f) as in the seeds; reduce(f, init, xs) applies it;
-      // partRed(f, init, m). Scans read the same way: scan(f, init), scan(f, init, xs).
+      // partRed(f, init, m). Scans read the same way: scan(f, init), scan(f, init, xs), and so
+      // do the searches with their default value: bSearch(cmp, d), bSearch(cmp, d, xs).
       open();
       Term a = expr();
       comma();
@@ -863,6 +868,10 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       const Term* f = &a;
       const Term* init = &b;
       if (a.isValue() && !b.isValue()) std::swap(f, init);
+      bool search = k == PatternKind::BSearch || k == PatternKind::LSearch;
+      if ((f->isValue() || !init->isValue()) && search)
+        error(a.tok,
+              fmt::format("{} takes a comparison and a default value, e.g. {}(cmp, 0.0f)", name, name));
       if (f->isValue() || !init->isValue())
         error(a.tok, fmt::format("{} takes a function and an initial value, e.g. {}(add, 0.0f)", name, name));
       withFun(*f);
@@ -872,7 +881,11 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
         ps.sizes = {sizeExpr()};
       } else if (accept(Tok::Comma)) {
         xs = expr();
-        requireValue(*xs, fmt::format("the array {} by {}", ir::isScanLike(k) ? "scanned" : "reduced", name));
+        requireValue(*xs, fmt::format("the array {} by {}",
+                                      search              ? "searched"
+                                      : ir::isScanLike(k) ? "scanned"
+                                                          : "reduced",
+                                      name));
       }
       close();
       Term red = patternTerm(k, std::move(ps), t, depth);
@@ -882,6 +895,36 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
       if (xs) return valueTerm(apply(partial, {xs->value}), t, depth + xs->depth);
       return Term{nullptr, std::move(partial), t, checkDepth(depth, t)};
     }
+    // ----- issue 17 (lift17p) -----
+    case PatternKind::ReduceWhileSeq: {
+      // reduceWhileSeq(f, p, init), reduceWhileSeq(f, p, init, xs): Lift's argument order.
+      open();
+      Term f = funArg(name);
+      comma();
+      Term pred = funArg(name);
+      comma();
+      Term init = expr();
+      if (!init.isValue())
+        error(init.tok,
+              "reduceWhileSeq takes a function, a predicate and an initial value, e.g. "
+              "reduceWhileSeq(add, fun((acc, x) => below(acc)), 0.0f)");
+      ps.funs = {nestedFun(f, "the function of reduceWhileSeq"),
+                 nestedFun(pred, "the predicate of reduceWhileSeq")};
+      depth = std::max(f.depth, pred.depth) + 2;
+      std::optional<Term> xs;
+      if (accept(Tok::Comma)) {
+        xs = expr();
+        requireValue(*xs, "the array reduced by reduceWhileSeq");
+      }
+      close();
+      Term red = patternTerm(k, std::move(ps), t, depth);
+      Callable partial = Callable::partial(red.fn.decl(), {init.value});
+      partial.at(loc(t));
+      depth += init.depth;
+      if (xs) return valueTerm(apply(partial, {xs->value}), t, depth + xs->depth);
+      return Term{nullptr, std::move(partial), t, checkDepth(depth, t)};
+    }
+    // ----- end of issue 17 (lift17p) -----
     case PatternKind::Split:
     case PatternKind::AsVector:
     case PatternKind::ReorderStride: {

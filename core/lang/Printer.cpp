@@ -56,8 +56,12 @@ bool fits(const std::string& flat, int col) {
   return flat.find('\n') == std::string::npos && col + static_cast<int>(flat.size()) <= kWidth;
 }
 
-// Reductions and scans take an initial value before their array: reduce(f, z) $ xs.
-bool takesInitialValue(PatternKind k) { return ir::isReduceLike(k) || ir::isScanLike(k); }
+// Reductions and scans take an initial value before their array: reduce(f, z) $ xs; so do
+// reduceWhileSeq and the searches (their default value), issue 17 (lift17p).
+bool takesInitialValue(PatternKind k) {
+  return ir::isReduceLike(k) || ir::isScanLike(k) || k == PatternKind::ReduceWhileSeq ||
+         k == PatternKind::BSearch || k == PatternKind::LSearch;
+}
 
 bool isLink(const ir::CallNode& c) {
   auto* p = ir::asPattern(c.fun());
@@ -335,11 +339,14 @@ class Printer {
   std::string reduction(const ir::PatternNode& p, const Expr& init, int indent, int col) {
     std::string name(ir::patternName(p.pattern()));
     bool part = p.pattern() == PatternKind::PartRed && !p.params().sizes.empty();
+    // reduceWhileSeq(f, p, init): its predicate before the initial value (lift17p).
+    size_t funs = p.pattern() == PatternKind::ReduceWhileSeq ? p.params().funs.size() : 1;
     return list(
-        name, part ? 3 : 2,
+        name, funs + (part ? 2 : 1),
         [&](size_t i, int ind, int cl) {
           if (i == 0) return p.params().funs.empty() ? std::string("?") : fun(p.f(), ind, cl);
-          if (i == 1) return expr(init, ind, cl);
+          if (i < funs) return fun(p.params().funs[i], ind, cl);
+          if (i == funs) return expr(init, ind, cl);
           return size(p.size());
         },
         indent, col);
@@ -437,7 +444,15 @@ class Printer {
       case PatternKind::PartRed:
       case PatternKind::Scan:
       case PatternKind::ScanSeq:
+      case PatternKind::BSearch:  // issue 17 (lift17p): bare, without the default value
+      case PatternKind::LSearch:
+      case PatternKind::FilterSeq:
+      case PatternKind::InsertionSort:
         return nested(name);
+      case PatternKind::ReduceWhileSeq:  // issue 17 (lift17p): bare, without the initial value
+        return list(
+            name, ps.funs.size(), [&](size_t i, int ind, int cl) { return fun(ps.funs[i], ind, cl); }, indent,
+            col);
       case PatternKind::Iterate:
       case PatternKind::Vectorize:
         return ps.funs.empty() ? name
