@@ -272,7 +272,8 @@ bool Site::insideSequential() const {
     auto k = p.pattern();
     return k == ir::PatternKind::MapSeq || k == ir::PatternKind::MapSeqUnroll ||
            k == ir::PatternKind::ReduceSeq || k == ir::PatternKind::ReduceSeqUnroll ||
-           k == ir::PatternKind::ScanSeq || k == ir::PatternKind::MapVec || k == ir::PatternKind::MapSeqSlide ||
+           k == ir::PatternKind::ScanSeq || k == ir::PatternKind::MapVec ||
+           k == ir::PatternKind::MapSeqSlide ||
            ir::isDataDependentSeq(k);  // issue 17 (lift17p): searches, reduceWhileSeq, filterSeq, sort
   });
 }

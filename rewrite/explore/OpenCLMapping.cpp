@@ -41,7 +41,7 @@ bool computesFun(const ir::Fun& f) {
       case PatternKind::Filter:
       case PatternKind::TransposeW:
       case PatternKind::MapSeqSlide:  // copies into its window (issue 16)
-      case PatternKind::BSearch:  // issue 17 (lift17p): loops of their own
+      case PatternKind::BSearch:      // issue 17 (lift17p): loops of their own
       case PatternKind::LSearch:
       case PatternKind::ReduceWhileSeq:
       case PatternKind::FilterSeq:

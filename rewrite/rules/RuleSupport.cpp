@@ -278,12 +278,13 @@ std::string partialReductionProblem(const Fun& f, const Expr& init, bool needCom
 }
 
 std::string sequentialContext(const Site& s) {
-  for (PatternKind k : {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq,
-                        PatternKind::ReduceSeqUnroll, PatternKind::Reduce, PatternKind::PartRed,
-                        PatternKind::Scan, PatternKind::ScanSeq, PatternKind::MapVec, PatternKind::MapSeqSlide,
-                        // issue 17 (lift17p)
-                        PatternKind::BSearch, PatternKind::LSearch, PatternKind::ReduceWhileSeq,
-                        PatternKind::FilterSeq, PatternKind::InsertionSort})
+  for (PatternKind k :
+       {PatternKind::MapSeq, PatternKind::MapSeqUnroll, PatternKind::ReduceSeq, PatternKind::ReduceSeqUnroll,
+        PatternKind::Reduce, PatternKind::PartRed, PatternKind::Scan, PatternKind::ScanSeq,
+        PatternKind::MapVec, PatternKind::MapSeqSlide,
+        // issue 17 (lift17p)
+        PatternKind::BSearch, PatternKind::LSearch, PatternKind::ReduceWhileSeq, PatternKind::FilterSeq,
+        PatternKind::InsertionSort})
     if (s.insidePattern(k))
       return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
   return "";
