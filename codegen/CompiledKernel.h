@@ -23,6 +23,7 @@ struct KernelParam {
     LocalBuffer,  // local memory whose size is only known at launch (`local T*`)
     Scalar,       // a program input of scalar type (`float alpha`)
     Size,         // a size variable (`int N`)
+    Counter,      // mapAtomWrg's counter: global ints the runtime zeroes before each launch
   };
   Kind kind = Kind::Input;
   std::string name;
@@ -32,7 +33,9 @@ struct KernelParam {
   int component = -1;     // Input, Output: which part of a tuple-typed value it stores (-1: all)
   std::vector<int> path;  // Input, Output: the tuple components of that part, outermost first
 
-  bool isBuffer() const { return kind == Kind::Input || kind == Kind::Output || kind == Kind::Temporary; }
+  bool isBuffer() const {
+    return kind == Kind::Input || kind == Kind::Output || kind == Kind::Temporary || kind == Kind::Counter;
+  }
 };
 
 const char* toString(KernelParam::Kind k);
@@ -45,6 +48,9 @@ struct LaunchInfo {
   // The kernel was simplified for exactly this NDRange (it has no loop where one work-item per
   // element was assumed): launch it with these sizes.
   bool fixed = false;
+  // issue 17 (lift17w): the warp patterns the kernel uses ("mapWarp, mapLane"; empty: none). Its
+  // warps are of kWarpSize (32) work-items, NVIDIA's: the runtime refuses other devices.
+  std::string warpPatterns;
 };
 
 // One memory access of the kernel.

@@ -30,6 +30,8 @@ const char* toString(KernelParam::Kind k) {
       return "temporary";
     case KernelParam::Kind::LocalBuffer:
       return "local";
+    case KernelParam::Kind::Counter:
+      return "counter";
     case KernelParam::Kind::Scalar:
       return "scalar";
     case KernelParam::Kind::Size:

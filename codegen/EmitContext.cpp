@@ -44,8 +44,9 @@ std::string EmitContext::freshFunName(const std::string& base) {
 Level EmitContext::level() const {
   bool wrg = false;
   for (auto& l : parallel_) {
-    if (l.kind == K::MapLcl || l.kind == K::MapGlb) return Level::Thread;
-    wrg = wrg || l.kind == K::MapWrg;
+    if (ir::isLocalMap(l.kind) || l.kind == K::MapGlb || l.kind == K::MapWarp || l.kind == K::MapLane)
+      return Level::Thread;
+    wrg = wrg || ir::isWorkGroupMap(l.kind);
   }
   if (wrg) return Level::WorkGroup;
   return sequentialKernel_ ? Level::Thread : Level::Kernel;
@@ -53,7 +54,7 @@ Level EmitContext::level() const {
 
 bool EmitContext::inWorkGroup() const {
   for (auto& l : parallel_)
-    if (l.kind == K::MapWrg) return true;
+    if (ir::isWorkGroupMap(l.kind)) return true;
   return false;
 }
 
@@ -107,6 +108,12 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
     case K::MapWrg:
       name = "wg_id", idFn = "get_group_id", sizeFn = "get_num_groups";
       break;
+    case K::MapWarp:  // warps of kWarpSize work-items of dimension 0 (issue 17, lift17w)
+      name = "warp_id", idFn = "get_local_id", sizeFn = "get_local_size";
+      break;
+    case K::MapLane:
+      name = "lane_id", idFn = "get_local_id", sizeFn = "";
+      break;
     default:
       name = "l_id", idFn = "get_local_id", sizeFn = "get_local_size";
       break;
@@ -116,6 +123,14 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
   // A map over one element: its index is 0 (the work-item still checks it is the first).
   arith::Expr var = n == cst(1) ? cst(0) : arith::var(name, cst(0), n);
   std::string id = fmt::format("{}({})", idFn, dim);
+  std::string stride = fmt::format("(int){}({})", sizeFn, dim);
+  if (kind == K::MapWarp) {
+    id = fmt::format("get_local_id(0) / {}", kWarpSize);
+    stride = fmt::format("(int)get_local_size(0) / {}", kWarpSize);
+  } else if (kind == K::MapLane) {
+    id = fmt::format("get_local_id(0) % {}", kWarpSize);
+    stride = std::to_string(kWarpSize);
+  }
   c::Stmt* s = nullptr;
   switch (form) {
     case LoopForm::Single:
@@ -132,7 +147,7 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
       s->cond = fmt::format("{} < {}", name, arith::toString(n));
       // The stride in int: with `+= get_num_groups(0)` (size_t) PoCL 3.1 miscompiles some loops
       // that contain barriers (the induction variable goes through 64 bits and back).
-      s->step = fmt::format("{} += (int){}({})", name, sizeFn, dim);
+      s->step = fmt::format("{} += {}", name, stride);
       // A work-group of one work-item in this dimension: the loop is that work-item's, from 0 by
       // 1 (PoCL unrolls and vectorises such a loop, not one from get_local_id by get_local_size:
       // half the speed of the tiled matmul; docs/PERFORMANCE.md, "SGEMM on the CPU device").
@@ -162,6 +177,20 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
   into(s->body, [&] { body(var); });
   parallel_.pop_back();
   return form;
+}
+
+void EmitContext::dynamicLoop(K kind, int dim, arith::Expr n, ir::NodeId node, const std::string& name,
+                              const std::string& first, const std::string& next,
+                              const std::function<void(arith::Expr)>& body) {
+  arith::Expr var = arith::var(name, cst(0), n);
+  auto& s = emit(c::Stmt::Kind::For, node);
+  s.text = name;
+  s.init = first;
+  s.cond = fmt::format("{} < {}", name, arith::toString(n));
+  s.step = fmt::format("{} = {}", name, next);
+  parallel_.push_back({kind, dim, var, n, LoopForm::Loop});
+  into(s.body, [&] { body(var); });
+  parallel_.pop_back();
 }
 
 }  // namespace lift::codegen

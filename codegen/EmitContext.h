@@ -57,6 +57,11 @@ class EmitContext {
   LoopForm parallelLoop(ir::PatternKind kind, int dim, arith::Expr n, ir::NodeId node,
                         const std::function<void(arith::Expr)>& body,
                         const ir::PatternNode* pattern = nullptr);
+  // issue 17 (lift17w): the loop of mapAtomWrg or mapAtomLcl over [0, n), whose indices are
+  // handed out at run time: `for (int name = first; name < n; name = next)`.
+  void dynamicLoop(ir::PatternKind kind, int dim, arith::Expr n, ir::NodeId node, const std::string& name,
+                   const std::string& first, const std::string& next,
+                   const std::function<void(arith::Expr)>& body);
   // The form of a sequential loop over n, unrolled when `unroll`.
   LoopForm sequentialForm(arith::Expr n, bool unroll) const;
 

@@ -76,6 +76,10 @@ std::optional<View> KernelGenerator::readLayout(const ir::Fun& pattern, std::vec
     case K::MapGlb:
     case K::MapWrg:
     case K::MapLcl:
+    case K::MapWarp:
+    case K::MapLane:
+    case K::MapAtomWrg:
+    case K::MapAtomLcl:
       if (isViewFunction(p.f())) {
         View av = arg(0);
         arith::Expr n = av->type.length();

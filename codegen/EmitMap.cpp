@@ -6,6 +6,7 @@
 
 #include "codegen/KernelGenerator.h"
 #include "codegen/Unrolling.h"
+#include "core/ir/PatternTypeRules.h"
 
 namespace lift::codegen {
 
@@ -15,7 +16,7 @@ void KernelGenerator::map(const ir::PatternNode& p, Arg& arr, const View& dest, 
   View av = readArg(arr);
   arith::Expr n = av->type.length();
   K kind = p.pattern();
-  bool parallel = kind == K::MapGlb || kind == K::MapWrg || kind == K::MapLcl;
+  bool parallel = ir::isParallelMap(kind);
   auto body = [&](arith::Expr i) {
     std::vector<Arg> a{viewArg(view::access(av, i))};
     produceApply(p.f(), a, view::access(dest, i), site);
@@ -33,6 +34,10 @@ void KernelGenerator::map(const ir::PatternNode& p, Arg& arr, const View& dest, 
     } else {
       ctx_.seqLoop(n, form, site, body);
     }
+    return;
+  }
+  if (kind == K::MapAtomWrg || kind == K::MapAtomLcl || kind == K::MapWarp || kind == K::MapLane) {
+    warpOrAtomicMap(p, av, dest, site, body);
     return;
   }
   ctx_.comment(fmt::format("{}{}", ir::patternName(kind), p.index()), site);
@@ -57,6 +62,84 @@ void KernelGenerator::map(const ir::PatternNode& p, Arg& arr, const View& dest, 
     const BarrierPlan::Facts* facts = barriers_.facts(&p);
     if (!(facts && facts->nestedInLocal)) sync_.afterMapLcl(p, before, site);
   }
+}
+
+// ----- issue 17 (lift17w): mapWarp, mapLane, mapAtomWrg, mapAtomLcl ----------------------------
+
+namespace {
+
+// The condition that holds in the first work-item of a work-group only.
+const char* const kFirstWorkItem = "get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0";
+
+}  // namespace
+
+// mapWarp and mapLane loop over the warps of a work-group and the lanes of a warp (EmitContext's
+// parallelLoop; a barrier after mapWarp as after mapLcl, none after mapLane, whose lanes Lift
+// takes to run in lock step). mapAtomWrg and mapAtomLcl hand out their indices at run time from
+// a counter: the first work-item of each work-group takes the next work-group index from a
+// counter in global memory that the runtime zeroes before each launch (a kernel parameter,
+// Memory::taskCounter) and passes it on through local memory; the work-items of a work-group
+// take theirs from a counter in local memory, which the first work-item zeroes between two
+// barriers. Each work-item's (work-group's) results land where the index says, so the results
+// cannot be in private memory.
+void KernelGenerator::warpOrAtomicMap(const ir::PatternNode& p, const View& av, const View& dest,
+                                      ir::NodeId site, const std::function<void(arith::Expr)>& body) {
+  K kind = p.pattern();
+  std::string label = ir::diagnosticLabel(p);
+  if (TemporaryStorage::allPrivate(dest))
+    fail(site, fmt::format("{} writes the elements of its result from different work-items, so the result "
+                           "cannot be in private memory; store it in local (toLocal) or global memory "
+                           "(toGlobal)",
+                           label));
+  arith::Expr n = av->type.length();
+  ctx_.comment(label, site);
+  size_t before = sync_.mark();
+  if (kind == K::MapWarp || kind == K::MapLane) {
+    ctx_.parallelLoop(kind, 0, n, site, body, &p);
+    if (kind == K::MapWarp) sync_.afterMapLcl(p, before, site);
+    return;
+  }
+  std::string suffix = p.index() == 0 ? "" : fmt::format("_{}", p.index());
+  if (kind == K::MapAtomLcl) {
+    Memory* task = mem_.allocateMemory(mem_.freshName("l_task"), AddressSpace::Local, Memory::Role::Temporary,
+                                       Type::int_(), arith::cst(1), site);
+    std::string counter = fmt::format("&{}[0]", task->name);
+    // Every work-item has left the previous use of the counter before it is zeroed.
+    ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
+    auto& zero = ctx_.emit(c::Stmt::Kind::If, site);
+    zero.cond = kFirstWorkItem;
+    ctx_.into(zero.body, [&] { ctx_.emit(c::Stmt::Kind::Line, site).text = task->name + "[0] = 0;"; });
+    ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
+    std::string next = fmt::format("atomic_inc({})", counter);
+    ctx_.dynamicLoop(kind, p.index(), n, site, "l_id" + suffix, next, next, body);
+    sync_.afterMapLcl(p, before, site);
+    return;
+  }
+  // mapAtomWrg: the type checker keeps it outermost, so it runs once per launch.
+  if (!ctx_.parallelLoops().empty() || ctx_.level() != Level::Kernel)
+    fail(site, label + " must be the outermost map of the kernel: its counter is zeroed once per launch");
+  Memory* counter = mem_.allocateMemory(mem_.freshName("wg_counter"), AddressSpace::Global,
+                                        Memory::Role::Temporary, Type::int_(), arith::cst(1), site);
+  counter->taskCounter = true;
+  Memory* task = mem_.allocateMemory(mem_.freshName("wg_task"), AddressSpace::Local, Memory::Role::Temporary,
+                                     Type::int_(), arith::cst(1), site);
+  auto take = [&] {
+    auto& s = ctx_.emit(c::Stmt::Kind::If, site);
+    s.cond = kFirstWorkItem;
+    ctx_.into(s.body, [&] {
+      ctx_.emit(c::Stmt::Kind::Line, site).text =
+          fmt::format("{}[0] = atomic_inc(&{}[0]);", task->name, counter->name);
+    });
+    ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
+  };
+  take();
+  std::string current = task->name + "[0]";
+  ctx_.dynamicLoop(kind, p.index(), n, site, "wg_id" + suffix, current, current, [&](arith::Expr i) {
+    body(i);
+    // Every work-item has read the index of this round before the next is taken.
+    ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
+    take();
+  });
 }
 
 // A mapLcl's result in private memory at work-group level must be split over the work-items

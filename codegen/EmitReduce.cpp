@@ -28,7 +28,9 @@ void KernelGenerator::reduce(const ir::PatternNode& p, Arg& init, Arg& arr, cons
   // level a function with a mapLcl spreads the accumulator over the work-items, so it stays
   // shared; a function without one is run by every work-item redundantly, and each must update
   // its own copy (updating a shared one at once would add each element several times).
-  bool redundant = ctx_.level() == Level::WorkGroup && !ir::containsPattern(p.f(), {ir::PatternKind::MapLcl});
+  bool redundant = ctx_.level() == Level::WorkGroup &&
+                   !ir::containsPattern(p.f(), {ir::PatternKind::MapLcl, ir::PatternKind::MapAtomLcl,
+                                                ir::PatternKind::MapWarp});
   if ((ctx_.level() == Level::Thread || redundant) && !TemporaryStorage::allPrivate(destElem) &&
       scalars.isCst() && scalars.value() <= kMaxDefaultPrivateScalars) {
     acc = storage_.allocate(accT, AddressSpace::Private, site, false, "acc");

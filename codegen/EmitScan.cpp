@@ -21,7 +21,9 @@ void KernelGenerator::scan(const ir::PatternNode& p, Arg& init, Arg& arr, const 
     fail(site,
          "a scanSeq at kernel level (outside mapGlb/mapWrg) would be run by every work-item at once; move it "
          "inside a parallel map, or into a kernel of its own");
-  if (ctx_.level() == Level::WorkGroup && ir::containsPattern(p.f(), {ir::PatternKind::MapLcl}))
+  if (ctx_.level() == Level::WorkGroup &&
+      ir::containsPattern(p.f(),
+                          {ir::PatternKind::MapLcl, ir::PatternKind::MapAtomLcl, ir::PatternKind::MapWarp}))
     fail(site, "a scanSeq whose function has a mapLcl is not supported: scan within one work-item");
   ctx_.comment(std::string(ir::patternName(p.pattern())), site);
   View acc = storage_.allocate(accT, AddressSpace::Private, site, false, "acc");

@@ -197,6 +197,10 @@ void KernelGenerator::producePattern(const ir::Fun& pattern, std::vector<Arg>& a
     case K::MapGlb:
     case K::MapWrg:
     case K::MapLcl:
+    case K::MapWarp:
+    case K::MapLane:
+    case K::MapAtomWrg:
+    case K::MapAtomLcl:
       if (isViewFunction(p.f())) break;  // a rearrangement: through its inverse below
       map(p, args.at(0), dest, site);
       return;

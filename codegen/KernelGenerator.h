@@ -59,6 +59,8 @@ class KernelGenerator {
   // ----- maps (EmitMap.cpp) -----
   void map(const ir::PatternNode& p, Arg& arr, const View& dest, ir::NodeId site);
   void checkPrivateResult(const ir::PatternNode& mapLcl, const View& dest, ir::NodeId site);
+  void warpOrAtomicMap(const ir::PatternNode& p, const View& av, const View& dest, ir::NodeId site,
+                       const std::function<void(arith::Expr)>& body);
   void copySplit(const View& src, const View& dest, const std::vector<int>& dims, size_t d, ir::NodeId node);
 
   // ----- reductions (EmitReduce.cpp) -----

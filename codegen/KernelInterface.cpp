@@ -60,9 +60,10 @@ std::vector<KernelParam> kernelParameters(const ir::Program& program, const Kern
     }
   for (auto& m : memories)
     if (m->role == Memory::Role::Temporary && m->isParameter())
-      params.push_back(bufferParam(
-          m->space == AddressSpace::Global ? KernelParam::Kind::Temporary : KernelParam::Kind::LocalBuffer,
-          *m));
+      params.push_back(bufferParam(m->taskCounter                     ? KernelParam::Kind::Counter
+                                   : m->space == AddressSpace::Global ? KernelParam::Kind::Temporary
+                                                                      : KernelParam::Kind::LocalBuffer,
+                                   *m));
   for (auto& s : program.sizes) {
     KernelParam p;
     p.kind = KernelParam::Kind::Size;
@@ -77,6 +78,9 @@ LaunchInfo launchInfo(const ir::Program& program, const KernelModel& model, cons
   const NDRange& nd = model.ndrange;
   LaunchInfo launch;
   launch.dims = nd.dims;
+  bool warp = ir::containsPattern(program.main, {ir::PatternKind::MapWarp});
+  bool lane = ir::containsPattern(program.main, {ir::PatternKind::MapLane});
+  launch.warpPatterns = warp && lane ? "mapWarp and mapLane" : warp ? "mapWarp" : lane ? "mapLane" : "";
   bool allLocal = true;
   for (int d = 0; d < nd.dims; ++d) {
     launch.global.push_back(nd.global[d] ? nd.global[d] : arith::cst(1));

@@ -19,6 +19,8 @@ std::string parameterDeclaration(const KernelParam& p) {
     case KernelParam::Kind::Output:
     case KernelParam::Kind::Temporary:
       return fmt::format("global {}* restrict", p.elemType.openclName());
+    case KernelParam::Kind::Counter:  // atomic_inc's argument: volatile
+      return fmt::format("volatile global {}*", p.elemType.openclName());
     case KernelParam::Kind::LocalBuffer:
       return fmt::format("local {}*", p.elemType.openclName());
     case KernelParam::Kind::Scalar:

@@ -41,7 +41,7 @@ std::vector<SpineStep> spineOf(const ir::Expr& body) {
 }
 
 bool isParallelMap(const ir::PatternNode* p) {
-  return p && (p->pattern() == ir::PatternKind::MapGlb || p->pattern() == ir::PatternKind::MapWrg);
+  return p && (p->pattern() == ir::PatternKind::MapGlb || ir::isWorkGroupMap(p->pattern()));
 }
 
 // The position on the spine of the call whose data argument must be computed by an earlier

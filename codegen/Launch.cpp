@@ -1,6 +1,8 @@
 // Instantiation of compiled kernels at concrete sizes (Launch.h).
 #include "codegen/Launch.h"
 
+#include "codegen/NDRange.h"
+
 #include <fmt/format.h>
 
 #include <climits>
@@ -71,6 +73,12 @@ runtime::KernelArg argumentOf(const KernelParam& p, const arith::Env& sizes) {
     case KernelParam::Kind::Temporary:
       return runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType),
                                        positive(p.count, sizes, "temporary buffer '" + p.name + "'"));
+    case KernelParam::Kind::Counter: {  // zero before every execution (an inout buffer's data)
+      uint64_t n = positive(p.count, sizes, "counter '" + p.name + "'");
+      runtime::KernelArg a = runtime::KernelArg::inout(p.name, elementTypeOf(p.elemType), n);
+      a.data = runtime::HostArray(std::vector<int32_t>(n, 0));
+      return a;
+    }
     case KernelParam::Kind::LocalBuffer: {
       uint64_t n = positive(p.count, sizes, "local buffer '" + p.name + "'");
       return runtime::KernelArg::local(p.name, n * elementTypeOf(p.elemType).bytes());
@@ -144,6 +152,13 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
     if (l.global[d] % l.local[d] != 0)
       throw LiftError(fmt::format("the global size {} is not a multiple of the local size {} in dimension {}",
                                   l.global[d], l.local[d], d));
+  l.warpPatterns = k.launch.warpPatterns;
+  if (!l.warpPatterns.empty() && (l.local.empty() || l.local[0] % kWarpSize != 0))
+    throw LiftError(
+        fmt::format("{} {} dimension 0 of a work-group into warps of {} work-items, but the "
+                    "local size there is {}",
+                    l.warpPatterns, l.warpPatterns.find(" and ") != std::string::npos ? "divide" : "divides",
+                    kWarpSize, l.local.empty() ? "left to the runtime" : std::to_string(l.local[0])));
   return l;
 }
 
@@ -213,6 +228,7 @@ runtime::KernelLaunch instantiate(const CompiledProgram& p, const arith::Env& si
   runtime::KernelLaunch l;
   for (const KernelStage& stage : p.stages) {
     runtime::KernelLaunch one = instantiate(stage.kernel, sizes);
+    if (!one.warpPatterns.empty()) l.warpPatterns = one.warpPatterns;
     runtime::KernelCall call{std::move(one.source), std::move(one.kernelName), std::move(one.sourceName), {},
                              std::move(one.global), std::move(one.local)};
     for (size_t a : stage.args) call.args.push_back(static_cast<uint32_t>(a));

@@ -48,9 +48,7 @@ using Parent = ProgramIndex::Parent;
 
 std::string label(const ir::PatternNode& p) {
   std::string s(ir::patternName(p.pattern()));
-  if (p.pattern() == ir::PatternKind::MapGlb || p.pattern() == ir::PatternKind::MapWrg ||
-      p.pattern() == ir::PatternKind::MapLcl)
-    s += std::to_string(p.index());
+  if (ir::hasMapDimension(p.pattern())) s += std::to_string(p.index());
   return s;
 }
 
@@ -83,7 +81,7 @@ bool insideWorkGroup(const ProgramIndex& idx, const ir::Node* node) {
     if (p.edge == ir::Edge::Root) return false;
     if (p.edge == ir::Edge::PatternFun) {
       auto* pat = ir::asPattern(p.node.fun());
-      if (pat && pat->pattern() == ir::PatternKind::MapWrg) return true;
+      if (pat && ir::isWorkGroupMap(pat->pattern())) return true;
       if (pat && pat->pattern() == ir::PatternKind::MapGlb) return false;
     }
     cur = p.node.get();
@@ -155,8 +153,7 @@ void checkKernelLevelResult(const ProgramIndex& idx, const ir::PatternNode* par)
           continue;
         }
         // The result of an enclosing parallel map's function: written to that map's result.
-        if (pat && (pat->pattern() == ir::PatternKind::MapWrg || pat->pattern() == ir::PatternKind::MapGlb))
-          return;
+        if (pat && (ir::isWorkGroupMap(pat->pattern()) || pat->pattern() == ir::PatternKind::MapGlb)) return;
         // A nested mapLcl: the enclosing mapLcl's result, or a sequential fold's accumulator, split
         // over the work-items like it (TemporaryStorage).
         if (local) return;
@@ -262,6 +259,7 @@ void checkLowered(const ProgramIndex& idx) {
         break;
       case K::MapGlb:
       case K::MapWrg:
+      case K::MapAtomWrg:
         checkKernelLevelResult(idx, pat);
         break;
       case K::MapLcl:

@@ -49,6 +49,9 @@ struct Memory {
   // them with the accessing work-item's own l_id (ViewConsumer checks it). Empty: an ordinary
   // memory.
   std::vector<int> lclDims;
+  // issue 17 (lift17w): mapAtomWrg's counter of work-group indices (global, one int), which the
+  // runtime zeroes before each launch (KernelParam::Kind::Counter).
+  bool taskCounter = false;
   // Local memory laid out with this many unused elements after each row of its innermost
   // dimension (LocalPadding.h); `count` includes them.
   int rowPadding = 0;

@@ -10,9 +10,15 @@ namespace lift::codegen {
 arith::Expr NDRange::threads(ir::PatternKind k, int dim) const {
   if (dim >= dims) return arith::cst(1);
   switch (k) {
+    case ir::PatternKind::MapWarp:
+      return local[0] ? local[0] / arith::cst(kWarpSize) : arith::Expr();
+    case ir::PatternKind::MapLane:
+      return arith::cst(kWarpSize);
     case ir::PatternKind::MapLcl:
+    case ir::PatternKind::MapAtomLcl:
       return local[dim];
     case ir::PatternKind::MapWrg:
+    case ir::PatternKind::MapAtomWrg:
       return global[dim] && local[dim] ? global[dim] / local[dim] : arith::Expr();
     case ir::PatternKind::MapGlb:
       return global[dim];
@@ -59,18 +65,19 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
     const ir::PatternNode* pat = ir::asPattern(n.fun());
     if (!pat) return true;
     ir::PatternKind k = pat->pattern();
-    if (k != ir::PatternKind::MapGlb && k != ir::PatternKind::MapWrg && k != ir::PatternKind::MapLcl)
-      return true;
+    if (!ir::hasMapDimension(k) && k != ir::PatternKind::MapWarp) return true;
     const ir::FunType* ft = types.funTypeOf(n.fun());
     if (!ft || ft->inputs.empty() || !ft->inputs[0].isArray()) return true;
     arith::Expr len = ft->inputs[0].length();
     int d = pat->index();
     if (d < 0 || d > 2) return true;
+    // A work-group of one warp per element of mapWarp (mapLane's lanes are the warp's).
+    if (k == ir::PatternKind::MapWarp) len = len * arith::cst(kWarpSize);
     maxDim = std::max(maxDim, d);
     if (k == ir::PatternKind::MapGlb) {
       glb[d] = maxOf(glb[d], len);
       anyGlb = true;
-    } else if (k == ir::PatternKind::MapWrg) {
+    } else if (ir::isWorkGroupMap(k)) {
       wrg[d] = maxOf(wrg[d], len);
       anyWrg = true;
     } else {

@@ -28,6 +28,10 @@ struct NDRange {
 constexpr int64_t kMaxWorkGroupSize = 1024;
 // Work-group size used for a mapLcl whose length is not a small constant.
 constexpr int64_t kDefaultLocalSize = 256;
+// issue 17 (lift17w): the work-items of a warp, which mapWarp and mapLane divide dimension 0 of a
+// work-group into — NVIDIA's warp size, as Lift's OpenCL.warpSize. Kernels with these maps only
+// run on NVIDIA devices (LaunchInfo::warpPatterns; the runtime checks the device).
+constexpr int64_t kWarpSize = 32;
 
 // The NDRange implied by the program (lengths of its parallel maps, from the type checker's
 // types), with the given sizes taking precedence where not empty.

@@ -49,6 +49,7 @@ std::pair<KernelParam, std::string> sequenceParam(const KernelParam& q, const Pr
       return {c, "size " + q.name};
     case KernelParam::Kind::Temporary:
     case KernelParam::Kind::LocalBuffer:
+    case KernelParam::Kind::Counter:
       break;
   }
   return {c, ""};

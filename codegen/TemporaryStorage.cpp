@@ -123,7 +123,8 @@ View TemporaryStorage::allocate(Type t, AddressSpace space, ir::NodeId site, boo
     fail(site, "local memory outside a work-group: toLocal must be nested inside a mapWrg");
   std::vector<MemoryAllocator::Replication> reps;
   for (auto& l : ctx_.parallelLoops()) {
-    bool rep = space == AddressSpace::Global || (space == AddressSpace::Local && l.kind == K::MapLcl);
+    bool workItems = ir::isLocalMap(l.kind) || l.kind == K::MapWarp || l.kind == K::MapLane;
+    bool rep = space == AddressSpace::Global || (space == AddressSpace::Local && workItems);
     if (rep) reps.push_back({l.length, l.var});
   }
   std::string base = prefix                           ? prefix

@@ -15,9 +15,6 @@ size_t argCount(const Expr& e) {
   return c ? c->args().size() : 0;
 }
 
-bool isParallelMap(PatternKind k) {
-  return k == PatternKind::MapGlb || k == PatternKind::MapWrg || k == PatternKind::MapLcl;
-}
 bool isSequentialMap(PatternKind k) { return k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll; }
 bool isReduction(PatternKind k) {
   return k == PatternKind::Reduce || k == PatternKind::ReduceSeq || k == PatternKind::ReduceSeqUnroll;
@@ -156,8 +153,7 @@ Fun reduceAsFun(PatternKind k, const Fun& f, const Expr& init, std::vector<arith
 
 Fun withKind(const ir::PatternNode& p, PatternKind k) {
   ir::PatternNode::Params ps = p.params();
-  if (k != PatternKind::MapGlb && k != PatternKind::MapWrg && k != PatternKind::MapLcl && ir::isMapLike(k))
-    ps.index = 0;
+  if (!ir::hasMapDimension(k) && ir::isMapLike(k)) ps.index = 0;
   return ir::PatternNode::make(k, std::move(ps));
 }
 
@@ -170,7 +166,7 @@ Fun withFun(const ir::PatternNode& p, Fun f, size_t i) {
 Fun mapOfKind(PatternKind k, const Fun& f, int dim) {
   ir::PatternNode::Params ps;
   ps.funs = {f};
-  ps.index = isParallelMap(k) ? dim : 0;
+  ps.index = ir::hasMapDimension(k) ? dim : 0;
   return ir::PatternNode::make(k, std::move(ps));
 }
 

@@ -24,7 +24,6 @@ inline const ir::PatternNode* callOfAny(const Expr& e) { return ir::calledPatter
 const Expr& arg(const Expr& e, size_t i);
 size_t argCount(const Expr& e);
 
-bool isParallelMap(PatternKind k);    // mapGlb, mapWrg, mapLcl
 bool isSequentialMap(PatternKind k);  // mapSeq, mapSeqUnroll
 bool isReduction(PatternKind k);      // reduce, reduceSeq, reduceSeqUnroll (not partRed)
 

@@ -261,10 +261,7 @@ bool Site::insidePattern(ir::PatternKind k, int dim) const {
 }
 
 bool Site::insideParallelMap() const {
-  return anyEnclosingPattern(*this, [](const ir::PatternNode& p) {
-    auto k = p.pattern();
-    return k == ir::PatternKind::MapGlb || k == ir::PatternKind::MapWrg || k == ir::PatternKind::MapLcl;
-  });
+  return anyEnclosingPattern(*this, [](const ir::PatternNode& p) { return ir::isParallelMap(p.pattern()); });
 }
 
 bool Site::insideSequential() const {

@@ -81,6 +81,9 @@ struct KernelLaunch {
   std::vector<uint64_t> global;          // 1 to 3 dimensions
   std::vector<uint64_t> local;           // empty: the implementation chooses; else as many as global
   uint64_t seed = 1;                     // for inputs without data
+  // issue 17 (lift17w): the warp patterns the kernel uses ("mapWarp and mapLane"; empty: none),
+  // which need NVIDIA's warps of 32 work-items: other devices refuse the launch.
+  std::string warpPatterns;
   // Several kernels: when not empty, these run in order instead of the launch's own source,
   // kernelName, global and local (which then describe the first one, for messages), and `args`
   // holds every argument of the sequence once (a buffer one kernel writes and the next reads is

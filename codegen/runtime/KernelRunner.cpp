@@ -49,6 +49,20 @@ void setClError(RunResult& r, int code, const std::string& what, const std::stri
   r.message = fmt::format("{} failed: {}{}", what, describeClError(code), hint);
 }
 
+// issue 17 (lift17w): why a kernel with warp patterns cannot run on the device ("" when it can).
+// Its warps are NVIDIA's 32 work-items; other vendors' devices (PoCL's CPU device among them)
+// have no such notion.
+std::string warpSupport(const std::string& warpPatterns, const DeviceInfo& dev) {
+  if (warpPatterns.empty()) return "";
+  auto nvidia = [](const std::string& s) { return s.find("NVIDIA") != std::string::npos; };
+  if (nvidia(dev.vendor) || nvidia(dev.platformVendor)) return "";
+  return fmt::format(
+      "{} {} a device with warps of 32 work-items (NVIDIA); the device '{}' ({}, {}) has "
+      "none: map with mapLcl instead",
+      warpPatterns, warpPatterns.find(" and ") != std::string::npos ? "need" : "needs", dev.name,
+      dev.platformName, dev.vendor);
+}
+
 template <class T>
 void fillPoison(cl::CommandQueue& q, const cl::Buffer& b, T pattern, uint64_t bytes) {
   q.enqueueFillBuffer(b, pattern, 0, bytes);
@@ -79,6 +93,11 @@ RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& option
   if (std::string err = launch.check(); !err.empty()) {
     r.status = RunStatus::LaunchFailed;
     r.message = "invalid launch: " + err;
+    return r;
+  }
+  if (std::string why = warpSupport(launch.warpPatterns, ctx_.device().info()); !why.empty()) {
+    r.status = RunStatus::LaunchFailed;
+    r.message = why;
     return r;
   }
   std::vector<KernelCall> calls = launch.calls();

@@ -104,6 +104,7 @@ void put(Writer& w, const KernelLaunch& l, const std::unordered_set<uint64_t>* h
   w.str(l.source);
   w.str(l.kernelName);
   w.str(l.buildOptions);
+  w.str(l.warpPatterns);
   w.str(l.sourceName);
   putSizes(w, l.global);
   putSizes(w, l.local);
@@ -139,6 +140,7 @@ KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>*
   l.source = r.str();
   l.kernelName = r.str();
   l.buildOptions = r.str();
+  l.warpPatterns = r.str();
   l.sourceName = r.str();
   l.global = getSizes(r);
   l.local = getSizes(r);

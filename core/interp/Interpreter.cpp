@@ -819,6 +819,10 @@ class Interpreter {
       case PatternKind::MapGlb:
       case PatternKind::MapWrg:
       case PatternKind::MapLcl:
+      case PatternKind::MapWarp:
+      case PatternKind::MapLane:
+      case PatternKind::MapAtomWrg:
+      case PatternKind::MapAtomLcl:
         expectArgs(args, 1, p, site);
         return map(p, args[0], site);
       case PatternKind::MapVec: {

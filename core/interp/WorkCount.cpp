@@ -384,6 +384,10 @@ class ProgramCounter {
       case PK::MapGlb:
       case PK::MapWrg:
       case PK::MapLcl:
+      case PK::MapWarp:
+      case PK::MapLane:
+      case PK::MapAtomWrg:
+      case PK::MapAtomLcl:
       case PK::MapSeq:
       case PK::MapSeqUnroll: {
         Type in = arrayArg(0);

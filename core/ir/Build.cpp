@@ -151,7 +151,7 @@ Fun mapLike(PatternKind k, const Callable& f, int dim) {
   LIFT_ASSERT(isMapLike(k), "not a map: " + std::string(patternName(k)));
   PatternNode::Params p;
   p.funs = {f.toFun()};
-  if (k == PatternKind::MapGlb || k == PatternKind::MapWrg || k == PatternKind::MapLcl) p.index = dim;
+  if (hasMapDimension(k)) p.index = dim;
   return pattern(k, std::move(p));
 }
 
@@ -162,6 +162,10 @@ Fun mapVec(const Callable& f) { return mapLike(PatternKind::MapVec, f); }
 Fun mapGlb(const Callable& f, int dim) { return mapLike(PatternKind::MapGlb, f, dim); }
 Fun mapWrg(const Callable& f, int dim) { return mapLike(PatternKind::MapWrg, f, dim); }
 Fun mapLcl(const Callable& f, int dim) { return mapLike(PatternKind::MapLcl, f, dim); }
+Fun mapWarp(const Callable& f) { return mapLike(PatternKind::MapWarp, f); }
+Fun mapLane(const Callable& f) { return mapLike(PatternKind::MapLane, f); }
+Fun mapAtomWrg(const Callable& f, int dim) { return mapLike(PatternKind::MapAtomWrg, f, dim); }
+Fun mapAtomLcl(const Callable& f, int dim) { return mapLike(PatternKind::MapAtomLcl, f, dim); }
 
 Fun reducePattern(PatternKind k, const Callable& f, std::vector<arith::Expr> sizes) {
   LIFT_ASSERT(isReduceLike(k), "not a reduction: " + std::string(patternName(k)));

@@ -97,6 +97,11 @@ Fun mapVec(const Callable& f);
 Fun mapGlb(const Callable& f, int dim = 0);
 Fun mapWrg(const Callable& f, int dim = 0);
 Fun mapLcl(const Callable& f, int dim = 0);
+// issue 17 (lift17w): Lift's warp maps (NVIDIA) and atomic work distribution.
+Fun mapWarp(const Callable& f);
+Fun mapLane(const Callable& f);
+Fun mapAtomWrg(const Callable& f, int dim = 0);
+Fun mapAtomLcl(const Callable& f, int dim = 0);
 // map-like pattern `k` (one of isMapLike) of f, with dimension `dim` for mapGlb/Wrg/Lcl.
 Fun mapLike(PatternKind k, const Callable& f, int dim = 0);
 

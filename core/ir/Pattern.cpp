@@ -40,10 +40,24 @@ bool isMapLike(PatternKind k) {
     case PatternKind::MapSeq:
     case PatternKind::MapSeqUnroll:
     case PatternKind::MapVec:
+    case PatternKind::MapWarp:
+    case PatternKind::MapLane:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
       return true;
     default:
       return false;
   }
+}
+
+bool hasMapDimension(PatternKind k) { return k == PatternKind::MapGlb || isWorkGroupMap(k) || isLocalMap(k); }
+
+bool isWorkGroupMap(PatternKind k) { return k == PatternKind::MapWrg || k == PatternKind::MapAtomWrg; }
+
+bool isLocalMap(PatternKind k) { return k == PatternKind::MapLcl || k == PatternKind::MapAtomLcl; }
+
+bool isParallelMap(PatternKind k) {
+  return hasMapDimension(k) || k == PatternKind::MapWarp || k == PatternKind::MapLane;
 }
 
 bool isReduceLike(PatternKind k) {

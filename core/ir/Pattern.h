@@ -7,7 +7,8 @@
 
 namespace lift::ir {
 
-// X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL.
+// X-macro: (Enum, "name in the language", level) with level Algo(rithmic) or OpenCL. MapWarp,
+// MapLane, MapAtomWrg, MapAtomLcl (issue 17, lift17w): warp maps and atomic work distribution.
 #define LIFT_PATTERNS(X)                                                   \
   X(Map, "map", Algo)                                                      \
   X(Reduce, "reduce", Algo)                                                \
@@ -55,6 +56,10 @@ namespace lift::ir {
   X(Let, "let", Algo)                                                      \
   X(Fma, "fma", Algo)                                                      \
   X(TransposeW, "transposeW", Algo)                                        \
+  X(MapWarp, "mapWarp", OpenCL)                                            \
+  X(MapLane, "mapLane", OpenCL)                                            \
+  X(MapAtomWrg, "mapAtomWrg", OpenCL)                                      \
+  X(MapAtomLcl, "mapAtomLcl", OpenCL)                                      \
   /* ----- issue 16: MapSeqSlide, the array generators ----- */            \
   X(MapSeqSlide, "mapSeqSlide", OpenCL)                                    \
   X(ArrayFromValue, "arrayFromValue", Algo)                                \
@@ -81,8 +86,20 @@ std::string_view patternName(PatternKind k);
 PatternLevel patternLevel(PatternKind k);
 std::optional<PatternKind> patternByName(std::string_view name);
 
-// Maps of every flavour (map, mapGlb, mapWrg, mapLcl, mapSeq, mapSeqUnroll, mapVec).
+// Maps of every flavour (map, mapGlb, mapWrg, mapLcl, mapSeq, mapSeqUnroll, mapVec, mapWarp,
+// mapLane, mapAtomWrg, mapAtomLcl).
 bool isMapLike(PatternKind k);
+// Maps that take a dimension 0..2 (mapGlb, mapWrg, mapLcl, mapAtomWrg, mapAtomLcl).
+bool hasMapDimension(PatternKind k);
+// Maps over the work-groups (mapWrg; mapAtomWrg, which hands out the indices through an atomic
+// counter in global memory).
+bool isWorkGroupMap(PatternKind k);
+// Maps over the work-items of a work-group (mapLcl; mapAtomLcl, which hands out the indices
+// through an atomic counter in local memory).
+bool isLocalMap(PatternKind k);
+// Maps that run in parallel: over all work-items, work-groups, work-items of a work-group, the
+// warps of a work-group or the lanes of a warp.
+bool isParallelMap(PatternKind k);
 // Reductions of every flavour (reduce, reduceSeq, reduceSeqUnroll, partRed).
 bool isReduceLike(PatternKind k);
 // Scans of every flavour (scan, scanSeq): exclusive prefix scans with an initial value.

@@ -34,6 +34,8 @@ std::string diagnosticLabel(const PatternNode& p) {
     case PatternKind::MapGlb:
     case PatternKind::MapWrg:
     case PatternKind::MapLcl:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
       return s + std::to_string(p.index());
     case PatternKind::Get:
       return fmt::format("get {}", p.index());
@@ -673,6 +675,10 @@ InferredType inferPatternType(const PatternNode& p, const std::vector<Type>& arg
     case PatternKind::MapGlb:
     case PatternKind::MapWrg:
     case PatternKind::MapLcl:
+    case PatternKind::MapWarp:
+    case PatternKind::MapLane:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
       return typeMap(p, args, typeF);
     case PatternKind::MapVec:
       return typeMapVec(p, args, typeF);

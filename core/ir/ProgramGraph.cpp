@@ -26,6 +26,8 @@ std::string patternLabel(const PatternNode& p) {
     case PatternKind::MapGlb:
     case PatternKind::MapWrg:
     case PatternKind::MapLcl:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
       return fmt::format("{}{}", name, ps.index);
     case PatternKind::Get:
       return fmt::format("get {}", ps.index);
@@ -82,6 +84,10 @@ ProgramGraph::NodeKind kindOf(const PatternNode& p) {
     case PatternKind::MapGlb:
     case PatternKind::MapWrg:
     case PatternKind::MapLcl:
+    case PatternKind::MapWarp:
+    case PatternKind::MapLane:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
       return K::ParallelMap;
     case PatternKind::MapSeq:
     case PatternKind::MapSeqUnroll:
@@ -112,8 +118,12 @@ int levelOf(const PatternNode& p) {
     case PatternKind::MapGlb:
       return 0;
     case PatternKind::MapWrg:
+    case PatternKind::MapAtomWrg:
       return 1;
     case PatternKind::MapLcl:
+    case PatternKind::MapAtomLcl:
+    case PatternKind::MapWarp:
+    case PatternKind::MapLane:
       return 2;
     case PatternKind::ToGlobal:
       return 0;

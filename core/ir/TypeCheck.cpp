@@ -262,7 +262,8 @@ class TypeChecker {
     int dim = p.index();
     if (dim < 0 || dim > 2)
       fail(p.id(), fmt::format("{}: the dimension must be 0, 1 or 2", diagnosticLabel(p)));
-    bool inWrg = false;
+    bool inWrg = false, inWarp = false;
+    bool warpLevel = k == PatternKind::MapWarp || k == PatternKind::MapLane;
     for (const PatternNode* outer : parallel_) {
       PatternKind o = outer->pattern();
       bool sameDim = outer->index() == dim;
@@ -271,25 +272,59 @@ class TypeChecker {
         fail(p.id(),
              where + (o == PatternKind::MapGlb ? ": the dimension is already mapped by the outer mapGlb"
                                                : ": mapGlb cannot be nested in a work-group or local map"));
-      if (k == PatternKind::MapWrg && o == PatternKind::MapLcl)
+      checkWarpAndAtomicNesting(p, *outer, where);
+      if (isWorkGroupMap(k) && isLocalMap(o))
         fail(p.id(), where + ": work-group maps must enclose local maps, not the reverse");
-      if (k == PatternKind::MapWrg && o == PatternKind::MapWrg && sameDim)
-        fail(p.id(), where + ": the dimension is already mapped by the outer mapWrg");
-      if ((k == PatternKind::MapWrg || k == PatternKind::MapLcl) && o == PatternKind::MapGlb)
+      if (isWorkGroupMap(k) && isWorkGroupMap(o) && sameDim)
+        fail(p.id(), where + ": the dimension is already mapped by the outer " + std::string(patternName(o)));
+      if ((isWorkGroupMap(k) || isLocalMap(k) || warpLevel) && o == PatternKind::MapGlb)
         fail(p.id(), where + ": global maps cannot be mixed with work-group and local maps");
-      if (k == PatternKind::MapLcl && o == PatternKind::MapLcl && sameDim)
-        fail(p.id(), where + ": the dimension is already mapped by the outer mapLcl");
-      inWrg = inWrg || o == PatternKind::MapWrg;
+      if (isLocalMap(k) && isLocalMap(o) && sameDim)
+        fail(p.id(), where + ": the dimension is already mapped by the outer " + std::string(patternName(o)));
+      inWrg = inWrg || isWorkGroupMap(o);
+      inWarp = inWarp || o == PatternKind::MapWarp;
     }
-    if (k == PatternKind::MapLcl && !inWrg)
-      fail(p.id(), diagnosticLabel(p) + " must be nested inside a mapWrg");
+    if ((isLocalMap(k) || k == PatternKind::MapWarp) && !inWrg)
+      fail(p.id(), diagnosticLabel(p) + " must be nested inside a mapWrg or mapAtomWrg");
+    if (k == PatternKind::MapLane && !inWarp) fail(p.id(), "mapLane must be nested inside a mapWarp");
+  }
+
+  // issue 17 (lift17w): where the warp maps and the atomic maps may be nested. mapAtomWrg's
+  // counter in global memory is zeroed once per launch, so it runs once, outermost; mapAtomLcl's
+  // counter is shared by all the work-items of the work-group; mapWarp and mapLane divide the
+  // work-items of dimension 0 into warps of 32 and their lanes.
+  void checkWarpAndAtomicNesting(const PatternNode& p, const PatternNode& outer,
+                                 const std::string& where) const {
+    PatternKind k = p.pattern(), o = outer.pattern();
+    bool oWarpLevel = o == PatternKind::MapWarp || o == PatternKind::MapLane;
+    if (k == PatternKind::MapAtomWrg)
+      fail(p.id(), where +
+                       ": mapAtomWrg must be the outermost map (its counter in global memory is "
+                       "zeroed once per launch)");
+    if (k == PatternKind::MapAtomLcl && (isLocalMap(o) || oWarpLevel))
+      fail(p.id(), where +
+                       ": all the work-items of a work-group share mapAtomLcl's counter, so it "
+                       "cannot be nested in a map over work-items");
+    if (k == PatternKind::MapWarp && (isLocalMap(o) || oWarpLevel))
+      fail(p.id(), where +
+                       ": mapWarp divides all the work-items of a work-group into warps, so it "
+                       "cannot be nested in a map over work-items");
+    if (k == PatternKind::MapLane && o == PatternKind::MapLane)
+      fail(p.id(), where + ": the lanes of the warp are already mapped by the outer mapLane");
+    if (k == PatternKind::MapLane && isLocalMap(o))
+      fail(p.id(), where + ": mapLane maps the lanes of a mapWarp's warp, not of a local map");
+    if (isLocalMap(k) && oWarpLevel) fail(p.id(), where + ": the work-items of a warp are mapped by mapLane");
+    if ((isLocalMap(k) || k == PatternKind::MapWarp || k == PatternKind::MapLane) &&
+        o == PatternKind::MapAtomLcl)
+      fail(p.id(), where +
+                       ": each work-item takes its own indices from mapAtomLcl's counter, so no map "
+                       "over work-items can be nested in it");
   }
 
   // The pattern's typing rule (PatternTypeRules), then the verification the rule leaves to the
   // checker: facts about lengths that need proof, and the nesting of parallel maps.
   Type applyPattern(const PatternNode& p, const std::vector<Type>& args, const ExprNode* site) {
-    bool parallel = p.pattern() == PatternKind::MapGlb || p.pattern() == PatternKind::MapWrg ||
-                    p.pattern() == PatternKind::MapLcl;
+    bool parallel = isParallelMap(p.pattern());
     auto typeF = [&](const std::vector<Type>& fArgs, size_t fun) {
       if (parallel) {
         checkNesting(p);

@@ -51,7 +51,7 @@ struct SuffixForm {
 };
 const SuffixForm kSuffixForms[] = {{"split", INT32_MAX}, {"iterate", INT32_MAX}, {"asVector", 16},
                                    {"vectorize", 16},    {"mapGlb", 2},          {"mapWrg", 2},
-                                   {"mapLcl", 2}};
+                                   {"mapLcl", 2},        {"mapAtomWrg", 2},      {"mapAtomLcl", 2}};
 
 // "split128" -> ("split", 128). nullopt unless `name` is a base followed by digits.
 std::optional<std::pair<std::string, int64_t>> splitSuffix(const std::string& name) {
@@ -838,6 +838,10 @@ std::optional<Parser::Term> Parser::pattern(const Token& t) {
     case PatternKind::MapGlb:
     case PatternKind::MapWrg:
     case PatternKind::MapLcl:
+    case PatternKind::MapWarp:
+    case PatternKind::MapLane:
+    case PatternKind::MapAtomWrg:
+    case PatternKind::MapAtomLcl:
     case PatternKind::ToGlobal:
     case PatternKind::ToLocal:
     case PatternKind::ToPrivate:

@@ -429,8 +429,12 @@ class Printer {
       case PatternKind::MapGlb:
       case PatternKind::MapWrg:
       case PatternKind::MapLcl:
+      case PatternKind::MapAtomWrg:
+      case PatternKind::MapAtomLcl:
         return nested(name + std::to_string(ps.index));
       case PatternKind::Map:
+      case PatternKind::MapWarp:
+      case PatternKind::MapLane:
       case PatternKind::MapSeq:
       case PatternKind::MapSeqUnroll:
       case PatternKind::MapVec:

@@ -56,7 +56,7 @@ Outcome joinSplit(const Site& s, const ParamValues&) {
   if (!inner) return Outcome::fail(why);
   if (inner->kind() != mc->kind())
     return fail("the maps are of different kinds ({} of {})", patName(mc->kind()), patName(inner->kind()));
-  if (m::isParallelMap(mc->kind()))
+  if (ir::isParallelMap(mc->kind()))
     return fail("join-split applies to map and mapSeq, not to {}", patName(mc->kind()));
   Type t = typeAt(s, mc->input);
   if (!t) return unknownType(s);
