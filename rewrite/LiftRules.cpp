@@ -8,8 +8,6 @@ namespace lift::rewrite {
 
 namespace {
 
-constexpr std::string_view kPart1 =
-    "issue 17 part 1, work in progress: the pattern and its rule come together";
 constexpr std::string_view kEnabling =
     "EnablingRules' form fissions the map first to expose the pattern; map-fission followed by the rule "
     "in a strategy does the same";
@@ -100,11 +98,11 @@ const std::vector<LiftRule> kRules = {
     {"OpenCLRules", "mapSeq", ""},
     {"OpenCLRules", "mapGlb", ""},
     {"OpenCLRules", "mapWrg", ""},
-    {"OpenCLRules", "mapAtomWrg", kPart1},
+    {"OpenCLRules", "mapAtomWrg", ""},
     {"OpenCLRules", "mapLcl", ""},
-    {"OpenCLRules", "mapAtomLcl", kPart1},
-    {"OpenCLRules", "mapWarp", kPart1},
-    {"OpenCLRules", "mapLane", kPart1},
+    {"OpenCLRules", "mapAtomLcl", ""},
+    {"OpenCLRules", "mapWarp", ""},
+    {"OpenCLRules", "mapLane", ""},
     {"OpenCLRules", "privateMemory", ""},
     {"OpenCLRules", "localMemory", ""},
     {"OpenCLRules", "globalMemory", ""},

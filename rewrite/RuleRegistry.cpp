@@ -21,6 +21,7 @@ const RuleRegistry& RuleRegistry::instance() {
     registerSimplificationRules(*r);
     registerCopyRules(*r);
     registerOpenCLRules(*r);
+    registerWarpAndAtomicRules(*r);  // issue 17 (lift17w)
     registerScanRules(*r);
     registerVectorisationRules(*r);
     registerBuiltinRules(*r);

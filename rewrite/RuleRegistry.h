@@ -53,6 +53,7 @@ void registerTransposeRules(RuleRegistry& r);
 void registerSimplificationRules(RuleRegistry& r);
 void registerCopyRules(RuleRegistry& r);
 void registerOpenCLRules(RuleRegistry& r);
+void registerWarpAndAtomicRules(RuleRegistry& r);  // issue 17 (lift17w)
 void registerVectorisationRules(RuleRegistry& r);
 void registerBuiltinRules(RuleRegistry& r);
 void registerCoalescingRules(RuleRegistry& r);

@@ -117,6 +117,13 @@ const char* kSeeds[] = {
     "fun f(x: [float]8*N) = mapGlb0(toGlobal(neg)) $ x",
     "fun f(x: [float]8*N) = reduce(add, 0.0f) o partRed(add, 0.0f, 2) $ x",
     "fun f(x: [float]8*N) = mapGlb0(fun(v => add(sq(v), neg(v)))) $ x",
+    // ----- issue 17 (lift17w): warp maps and atomic work distribution -----
+    "fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => map(fun(w => map(neg) $ w)) $ r)) $ A",
+    "fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => mapWarp(fun(w => map(neg) $ w)) $ r)) $ A",
+    "fun f(A: [[float]8]4*N) = mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A",
+    "fun f(T: [[[float]8]4]4*N) = mapWrg1(fun(rs => mapWrg0(fun(r => mapLcl0(neg) o mapLcl1(sq) $ r)) $ rs)) "
+    "$ T",
+    // ----- end issue 17 (lift17w) -----
 };
 
 // The interpreter work (function applications) a program may cost at its smallest sizes.

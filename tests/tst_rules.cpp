@@ -807,6 +807,28 @@ fun f(x: [float]8*N) =
      R"(fun f(A: [[float]8]4*N) =
   split(8) o join o map(fun(xs => map(neg) $ xs)) o split(4) o join $ A)",
      R"(fun f(x: [float]8*N) = map(neg) $ x)", "0", "n=4", R"(step 1 of 2)"},
+    // ----- issue 17 (lift17w): Lift's mapWarp, mapLane, mapAtomWrg, mapAtomLcl -----
+    {"map-to-warp", R"(fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => map(fun(w => map(neg) $ w)) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[[float]8]4]4*N) =
+  mapWrg0(fun(r => mapWarp(fun(w => map(neg) $ w)) $ r)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = map(fun(w => map(neg) $ w)) $ A)", "0", "", R"(nested inside a mapWrg)"},
+    {"map-to-warp", R"(fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => map(fun(w => map(neg) $ w)) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[[float]8]4]4*N) =
+  mapWrg0(fun(r => mapWarp(fun(w => map(neg) $ w)) $ r)) $ A)",
+     R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => map(neg) $ r)) $ A)", "0.0.0.0", "", R"(no map for the lanes)"},
+    {"map-to-lane", R"(fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => mapWarp(fun(w => map(neg) $ w)) $ r)) $ A)", "0.0.0.0.0.0.0", "",
+     R"(fun f(A: [[[float]8]4]4*N) =
+  mapWrg0(fun(r => mapWarp(fun(w => mapLane(neg) $ w)) $ r)) $ A)",
+     R"(fun f(A: [[[float]8]4]4*N) = mapWrg0(fun(r => map(fun(w => map(neg) $ w)) $ r)) $ A)", "0.0.0.0.0.0.0", "", R"(nested inside a mapWarp)"},
+    {"map-wrg-to-atomic", R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  mapAtomWrg0(fun(r => mapLcl0(neg) $ r)) $ A)",
+     R"(fun f(T: [[[float]8]4]4*N) = mapWrg1(fun(rs => mapWrg0(fun(r => mapLcl0(neg) $ r)) $ rs)) $ T)", "0.0.0.0", "", R"(must be the outermost map)"},
+    {"map-lcl-to-atomic", R"(fun f(A: [[float]8]4*N) = mapWrg0(fun(r => mapLcl0(neg) $ r)) $ A)", "0.0.0.0", "",
+     R"(fun f(A: [[float]8]4*N) =
+  mapWrg0(fun(r => mapAtomLcl0(neg) $ r)) $ A)",
+     R"(fun f(T: [[[float]8]4]4*N) = mapWrg0(fun(r => mapLcl1(fun(s => mapLcl0(neg) $ s)) $ r)) $ T)", "0.0.0.0.0.0.0", "", R"(inside a map over work-items)"},
+    // ----- end issue 17 (lift17w) -----
 };
 // clang-format on
 

@@ -35,7 +35,7 @@ std::string localSequentialContext(const Site& s) {
     auto* p = ir::asPattern(s.ancestors[i].fun());
     if (!p) continue;
     PatternKind k = p->pattern();
-    if (k == PatternKind::MapWrg) return "";
+    if (ir::isWorkGroupMap(k)) return "";
     if (k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll || k == PatternKind::ReduceSeq ||
         k == PatternKind::ReduceSeqUnroll) {
       inLoop = true;
@@ -49,10 +49,47 @@ std::string localSequentialContext(const Site& s) {
   return "";
 }
 
+// ----- issue 17 (lift17w): the warp and atomic maps' nesting (TypeCheck) for the lowering rules
+// Why `map(f)` at the site may not become a map of kind `to` in dimension d because of a mapWarp,
+// mapLane, mapAtomWrg or mapAtomLcl around it or in f ("" if nothing stands in the way).
+std::string warpOrAtomicConflict(const Site& s, const Fun& f, PatternKind to, int d) {
+  using K = PatternKind;
+  bool inWorkItems =
+      s.insidePattern(K::MapAtomLcl) || s.insidePattern(K::MapWarp) || s.insidePattern(K::MapLane);
+  switch (to) {
+    case K::MapGlb:
+      if (s.insidePattern(K::MapAtomWrg) || inWorkItems)
+        return "global maps cannot be nested in work-group or local maps";
+      if (containsPattern(f, {K::MapAtomWrg, K::MapAtomLcl, K::MapWarp, K::MapLane}))
+        return "the function contains work-group or local maps";
+      return "";
+    case K::MapWrg:
+      if (inWorkItems) return "work-group maps must enclose local maps, not the reverse";
+      if (s.insidePattern(K::MapAtomWrg, d))
+        return fmt::format("dimension {} is already mapped by an outer mapAtomWrg", d);
+      if (containsPattern(f, {K::MapAtomWrg}))
+        return "the function contains a mapAtomWrg, which must be the outermost map";
+      return "";
+    case K::MapLcl:
+      if (inWorkItems)
+        return "it is inside a mapAtomLcl, mapWarp or mapLane, which no local map can be nested in";
+      if (containsPattern(f, {K::MapAtomWrg, K::MapAtomLcl, K::MapWarp, K::MapLane}))
+        return "the function contains a mapAtomWrg, mapAtomLcl, mapWarp or mapLane, which cannot be nested "
+               "in a local map";
+      return "";
+    default:
+      return containsPattern(f, {K::MapAtomWrg, K::MapAtomLcl, K::MapWarp, K::MapLane})
+                 ? "the function contains parallel maps, which cannot run inside a sequential loop"
+                 : "";
+  }
+}
+// ----- end issue 17 (lift17w)
+
 Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
   auto mc = m::mapCall(s.expr(), PatternKind::Map);
   if (!mc) return fail("not a call of map");
   int d = pv.has("dim") ? static_cast<int>(pv.integer("dim")) : 0;
+  if (std::string why = warpOrAtomicConflict(s, mc->f, to, d); !why.empty()) return Outcome::fail(why);
   if (to == PatternKind::MapSeq) {
     if (containsPattern(mc->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl}))
       return fail("the function contains parallel maps, which cannot run inside a sequential loop");
@@ -83,7 +120,7 @@ Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
         return fail("the function already maps dimension {} to work-groups", d);
       break;
     case PatternKind::MapLcl:
-      if (!s.insidePattern(PatternKind::MapWrg, d))
+      if (!s.insidePattern(PatternKind::MapWrg, d) && !s.insidePattern(PatternKind::MapAtomWrg, d))
         return fail("a mapLcl{} must be nested inside a mapWrg{}", d, d);
       if (s.insidePattern(PatternKind::MapLcl, d))
         return fail("dimension {} is already mapped by an outer mapLcl", d);
@@ -103,7 +140,8 @@ std::vector<ParamValues> dims() { return {{{"dim", "0"}}, {{"dim", "1"}}, {{"dim
 Outcome reduceToSeq(const Site& s, const ParamValues&) {
   auto r = m::reduceCall(s.expr(), PatternKind::Reduce);
   if (!r) return fail("not a call of reduce");
-  if (containsPattern(r->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl}))
+  if (containsPattern(r->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl}) ||
+      !warpOrAtomicConflict(s, r->f, PatternKind::ReduceSeq, 0).empty())
     return fail("the operator contains parallel maps, which cannot run inside a sequential loop");
   return Outcome::ok(m::callReduce(PatternKind::ReduceSeq, r->f, r->init, r->input));
 }
