@@ -92,6 +92,9 @@ void KernelGenerator::warpOrAtomicMap(const ir::PatternNode& p, const View& av, 
                            "(toGlobal)",
                            label));
   arith::Expr n = av->type.length();
+  // mapAtomLcl: every work-item has left the previous use of the counter before it is zeroed
+  // (before the comment, so that a barrier just before makes this one go).
+  if (kind == K::MapAtomLcl) ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
   ctx_.comment(label, site);
   size_t before = sync_.mark();
   if (kind == K::MapWarp || kind == K::MapLane) {
@@ -104,8 +107,6 @@ void KernelGenerator::warpOrAtomicMap(const ir::PatternNode& p, const View& av, 
     Memory* task = mem_.allocateMemory(mem_.freshName("l_task"), AddressSpace::Local, Memory::Role::Temporary,
                                        Type::int_(), arith::cst(1), site);
     std::string counter = fmt::format("&{}[0]", task->name);
-    // Every work-item has left the previous use of the counter before it is zeroed.
-    ctx_.emit(c::Stmt::Kind::Barrier, site).text = "CLK_LOCAL_MEM_FENCE";
     auto& zero = ctx_.emit(c::Stmt::Kind::If, site);
     zero.cond = kFirstWorkItem;
     ctx_.into(zero.body, [&] { ctx_.emit(c::Stmt::Kind::Line, site).text = task->name + "[0] = 0;"; });

@@ -115,7 +115,7 @@ class TestWarpAtomicMaps : public QObject {
     expectError("fun f(x: [[float]M]N) = mapWrg0(mapLane(twice)) $ x", "mapLane",
                 {"mapLane must be nested inside a mapWarp"});
     expectError("fun f(x: [[float]M]N) = mapWarp(mapLane(twice)) $ x", "mapWarp",
-                {"mapWarp must be nested inside a mapWrg or mapAtomWrg"});
+                {"mapWarp must be nested inside a mapWrg"});
     expectError("fun f(x: [[float]M]N) = mapWrg1(mapAtomWrg0(twice)) $ x", "mapAtomWrg0",
                 {"mapAtomWrg0 inside mapWrg1", "must be the outermost map"});
     expectError("fun f(x: [[[float]M]K]N) = mapWrg0(mapLcl1(mapAtomLcl0(twice))) $ x", "mapAtomLcl0",

@@ -285,7 +285,7 @@ class TypeChecker {
       inWarp = inWarp || o == PatternKind::MapWarp;
     }
     if ((isLocalMap(k) || k == PatternKind::MapWarp) && !inWrg)
-      fail(p.id(), diagnosticLabel(p) + " must be nested inside a mapWrg or mapAtomWrg");
+      fail(p.id(), diagnosticLabel(p) + " must be nested inside a mapWrg");
     if (k == PatternKind::MapLane && !inWarp) fail(p.id(), "mapLane must be nested inside a mapWarp");
   }
 
