@@ -15,7 +15,8 @@ constexpr std::string_view kSlideSeq =
     "the 2-D and 3-D forms of map-seq-slide (MapSeqSlideRewrite's macros) are not ported yet: map-seq-slide "
     "applies to one dimension";
 constexpr std::string_view kSearch =
-    "the search patterns (BSearch, LSearch) are not in the language yet (issue 17 part 1)";
+    "these lower Lift's abstract Search pattern, which is not here: programs use bSearch and lSearch "
+    "directly";
 
 const std::vector<LiftRule> kRules = {
     // rules/CopyRules.scala
