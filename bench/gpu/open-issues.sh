@@ -8,12 +8,20 @@
 #  sgemm    issue 14: `liftc explore` of matmul.lift at 4096³ for 75 s with CLBlast (defaults and
 #           tuned) and cuBLAS in the same call (bench/gpu/sgemm-derived.sh explore peers), so a
 #           change to the explorer for other devices or programs shows if it costs the GPU.
-# Usage: bench/gpu/open-issues.sh [scan] [mdgemv] [sgemm]   (default: all; tables to $OUT)
+#  mdgemm   issue 15: `liftc explore` of md_gemm.lift at 4096³ (MDGEMM_BUDGET, default 90s), its
+#           best kernel in GFLOP/s to set beside sgemm's (run both parts in one call);
+#  skelcldot issue 16: bench/gpu/skelcl-dot.sh (the library's fused dot product against the plain
+#           OpenCL one, before and after a search; DOT_BUDGET, default 60s);
+#  probes   every .lift file of PROBES (default bench/gpu/probe-dot) timed alone by `liftc run`
+#           (median of 20, no reference), a line each.
+# Usage: bench/gpu/open-issues.sh [scan] [mdgemv] [sgemm] [mdgemm] [skelcldot] [probes]
+#        (default: scan mdgemv sgemm; tables to $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 parts=${*:-scan mdgemv sgemm}
+source "$root/bench/gpu/device-env.sh"
 if [[ $parts == *scan* ]]; then
   echo "== scan (issue 16)"
   bash "$root/bench/gpu/scan.sh" 2>&1 | tee "$out/scan.txt"
@@ -28,4 +36,34 @@ if [[ $parts == *sgemm* ]]; then
   echo "== SGEMM 4096³ from matmul.lift (issue 14)"
   EXPLORE_SHAPES=${EXPLORE_SHAPES:-4096x4096x4096:75s} OUT=$out/sgemm \
     bash "$root/bench/gpu/sgemm-derived.sh" explore peers 2>&1 | tail -12
+fi
+if [[ $parts == *mdgemm* ]]; then
+  echo "== md_gemm 4096³ from md_gemm.lift (issue 15)"
+  rm -f "$out/md-gemm.sqlite"
+  start=$(date +%s)
+  "$pack/liftc" explore "$root/resources/examples/md_gemm.lift" --device 0 --size M=4096,N=4096,K=4096 \
+    --budget "${MDGEMM_BUDGET:-90s}" --db "$out/md-gemm.sqlite" --quiet >"$out/md-gemm.txt" 2>&1
+  echo "search: $(($(date +%s) - start)) s"
+  tail -8 "$out/md-gemm.txt"
+  "$pack/liftc" results --db "$out/md-gemm.sqlite" --top 3 2>&1 | tail -5
+  python3 - "$out/md-gemm.sqlite" <<'PY'
+import sqlite3, sys
+row = sqlite3.connect(sys.argv[1]).execute(
+    "select min(median_ms), count(*) from kernels where status = 'ok'").fetchone()
+if row[0]:
+    print(f"md_gemm 4096^3 best of {row[1]} valid: {row[0]:.3f} ms, {2 * 4096**3 / row[0] / 1e9:.1f} TFLOP/s")
+PY
+fi
+if [[ $parts == *skelcldot* ]]; then
+  echo "== SkelCL dot product (issue 16)"
+  BUDGET=${DOT_BUDGET:-60s} OUT=$out/skelcl-dot bash "$root/bench/gpu/skelcl-dot.sh" 2>&1 | tail -20
+fi
+if [[ $parts == *probes* ]]; then
+  echo "== probes: ${PROBES:-bench/gpu/probe-dot}"
+  for f in "$root/${PROBES:-bench/gpu/probe-dot}"/*.lift; do
+    [[ -e $f ]] || continue
+    printf '%s: ' "$(basename "$f")"
+    "$pack/liftc" run "$f" --device 0 --reference none --repeat 20 2>&1 | grep -iE "median|error" | head -2 | tr '\n' ' '
+    echo
+  done
 fi
