@@ -1,7 +1,8 @@
 // The seed's dot product written directly against OpenCL (one device), for the lines-of-code and
 // speed comparison with the library's ZipReduce (tests/tst_skelcl.cpp holds the library's five
-// lines; skelcl/README.md counts both, bench/skelcl times both): a kernel multiplying and
-// summing a chunk per work-item, the host summing the partial results. Set up once (platform,
+// lines; skelcl/README.md counts both, bench/skelcl times both): work-groups striding over the
+// vectors, each multiplying and summing into a tree in local memory, the host summing the
+// groups' partial results. Set up once (platform,
 // context, program), then uploaded and run, so that the bench can time the phases apart.
 #pragma once
 
@@ -20,6 +21,7 @@ class OpenclDotProduct {
   float operator()(const std::vector<float>& a, const std::vector<float>& b) { return upload(a, b), run(); }
 
  private:
+  cl::Device device_;
   cl::Context context_;
   cl::CommandQueue queue_;
   cl::Kernel kernel_;
