@@ -1,8 +1,9 @@
 // HostStorage: the bytes of a container's host copy, uninitialised when allocated, so that
 // nothing writes a page before the data does: pageable memory (whose pages the thread that first
 // writes them faults in — each device's download thread its own part, see touchPages; from 4 MiB
-// on aligned to 2 MiB and advised as transparent huge pages, 512 times fewer faults), or page-locked memory (HostMemory::PageLocked: a CL_MEM_ALLOC_HOST_PTR buffer
-// of device 0's context, mapped once for the storage's lifetime and unmapped when it ends).
+// on aligned to 2 MiB and advised as transparent huge pages, 512 times fewer faults), or
+// page-locked memory (HostMemory::PageLocked: a CL_MEM_ALLOC_HOST_PTR buffer of device 0's
+// context, mapped once for the storage's lifetime and unmapped when it ends).
 #pragma once
 
 #include <CL/opencl.hpp>
