@@ -1,9 +1,10 @@
 // The patterns that complete Lift's set (issue 17): at and checkedAt (access by a computed index),
-// filter, head, tail, let, fma, transposeW and the shift index function. For each: the
-// interpreter's meaning, the type rule and its diagnostics at file:line:col, the round trip
-// through the printer and the graph's label. Their generated kernels run on the CPU device
-// against the interpreter in tst_codegen_run (tests/data/codegen/access.lift, head_tail_let.lift,
-// transpose_w.lift) and are frozen by tst_golden_kernels.
+// filter, head, tail, let, fma (also as a function value: map(fma)), transposeW and the shift index
+// function. For each: the interpreter's meaning, the type rule and its diagnostics at
+// file:line:col, the round trip through the printer and the graph's label. Their generated
+// kernels run on the CPU device against the interpreter in tst_codegen_run
+// (tests/data/codegen/access.lift, head_tail_let.lift, transpose_w.lift, fma_map.lift) and are
+// frozen by tst_golden_kernels.
 // The second group (issue 17, part 1, lift17p): bSearch, lSearch, reduceWhileSeq, filterSeq and
 // insertionSortSeq; their kernels also run here on sorted data (tests/data/codegen/search.lift,
 // reduce_while.lift and filter_sort.lift run on random data in tst_codegen_run).
@@ -175,6 +176,29 @@ class TestLiftPatterns : public QObject {
     QCOMPARE(run("fun f(x: [float4]N) = map(fun(v => fma(v, v, v))) $ x",
                  {Value::flatArray(ScalarKind::Float, 4, {1}, std::vector<Scalar>(4, Scalar{.f = 2}))}),
              QString("[(float4)(6, 6, 6, 6)]"));
+  }
+
+  // fma and dot as functions of their own (`map(fma) $ zip(a, b, c)`): the parser makes the lambda
+  // of three (two) parameters that takes each tuple apart, and the printer writes it by name.
+  void fmaAndDotAreFirstClassFunctions() {
+    QCOMPARE(run("fun f(a: [float]N, b: [float]N, c: [float]N) = map(fma) $ zip(a, b, c)",
+                 {floats({1, 2}), floats({3, 4}), floats({5, 6})}),
+             QString("[8, 14]"));
+    QCOMPARE(typeOf("fun f(a: [float4]N, b: [float4]N) = map(dot) $ zip(a, b)"),
+             QString("([float4]N, [float4]N) -> [float]N"));
+    QCOMPARE(typeOf("fun f(a: [double2]N) = mapSeq(fma) $ zip(a, a, a)"),
+             QString("([double2]N) -> [double2]N"));
+    for (std::string body :
+         {"map(fma) $ zip(x, x, x)", "map(dot) $ zip(v, v)", "mapGlb0(fma) $ zip(x, x, x)"}) {
+      ir::Program p = parse("fun f(x: [float]N, v: [float4]N) = " + body);
+      std::string printed = lang::printProgram(p);
+      QVERIFY2(printed.find(body) != std::string::npos, printed.c_str());
+      ir::Program q = lang::parseProgram(printed, "printed.lift");
+      QVERIFY2(ir::alphaEqual(ir::Fun(p.main), ir::Fun(q.main)), printed.c_str());
+    }
+    // Applied to its arguments, fma stays a call of the pattern.
+    ir::Program direct = parse("fun f(x: [float]N) = map(fun(e => fma(e, e, e))) $ x");
+    QVERIFY(lang::printProgram(direct).find("fma(e, e, e)") != std::string::npos);
   }
 
   void shiftRotates() {

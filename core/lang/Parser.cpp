@@ -275,7 +275,26 @@ class Parser {
     if (t.isValue()) error(t.tok, fmt::format("{} must be a function, but this is a value", context));
     return t.fn;
   }
-  Fun nestedFun(const Term& t, const std::string& context) { return requireFn(t, context).toFun(&locs_); }
+  // A built-in function of several arguments used as a value (`map(fma)`, `map(dot)`) becomes the
+  // lambda of as many parameters applying it, so that it takes a tuple argument apart as a user
+  // function does (`map(fma) $ zip(a, b, c)`); the printer writes that lambda back by name.
+  Fun nestedFun(const Term& t, const std::string& context) {
+    Fun f = requireFn(t, context).toFun(&locs_);
+    const ir::PatternNode* p = ir::asPattern(f);
+    if (!p || (p->pattern() != PatternKind::Fma && p->pattern() != PatternKind::Dot)) return f;
+    std::vector<ir::Param> params;
+    std::vector<Expr> args;
+    for (const char* name : {"a", "b", "c"}) {
+      if (params.size() == (p->pattern() == PatternKind::Fma ? 3u : 2u)) break;
+      params.push_back(ir::param(name));
+      args.push_back(params.back());
+      locs_[params.back()->id()] = loc(t.tok);
+    }
+    Expr body = ir::CallNode::make(f, std::move(args));
+    ir::Lambda l = ir::LambdaNode::make(std::move(params), body);
+    locs_[body->id()] = locs_[l->id()] = loc(t.tok);
+    return l;
+  }
   Expr apply(const Callable& f, std::vector<Expr> args) { return f.apply(std::move(args), &locs_); }
   Term patternTerm(PatternKind k, ir::PatternNode::Params p, const Token& t, int depth = 1) {
     return fnTerm(ir::pattern(k, std::move(p)), t, depth);

@@ -176,8 +176,21 @@ class Printer {
     LIFT_ASSERT(l, "unknown function kind");
     if (!called) {
       if (auto links = sugarLinks(*l)) return chain(*links, indent, col, 0);
+      if (auto* builtin = appliedBuiltin(*l)) return std::string(ir::patternName(builtin->pattern()));
     }
     return lambda(*l, indent, col);
+  }
+
+  // The fma or dot of a lambda that the parser made for it used as a value (`map(fma)`):
+  // fun((a, b, c) => fma(a, b, c)), its parameters passed on in order.
+  const ir::PatternNode* appliedBuiltin(const ir::LambdaNode& l) {
+    auto* c = ir::asCall(l.body());
+    const ir::PatternNode* p = c ? ir::asPattern(c->fun()) : nullptr;
+    if (!p || (p->pattern() != PatternKind::Fma && p->pattern() != PatternKind::Dot)) return nullptr;
+    if (c->args().size() != l.params().size()) return nullptr;
+    for (size_t i = 0; i < l.params().size(); ++i)
+      if (l.params()[i]->declaredType() || c->args()[i].get() != l.params()[i].get()) return nullptr;
+    return p;
   }
 
   // Binds the names of params (suffixing duplicates) for the duration of a scope.
