@@ -8,12 +8,18 @@
 // The second group (issue 17, part 1, lift17p): bSearch, lSearch, reduceWhileSeq, filterSeq and
 // insertionSortSeq; their kernels also run here on sorted data (tests/data/codegen/search.lift,
 // reduce_while.lift and filter_sort.lift run on random data in tst_codegen_run).
+// And docs/LANGUAGE.md's table of Lift's pattern classes: it names every pattern of the language
+// and no other (languageTableListsEveryPattern).
 #include <QtTest/QtTest>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <fstream>
 #include <random>
+#include <set>
+#include <stdexcept>
 
 #include "TypeErrorCheck.h"
 #include "codegen/Launch.h"
@@ -23,6 +29,8 @@
 #include "core/interp/Interpreter.h"
 #include "core/interp/Sizes.h"
 #include "core/ir/Build.h"
+#include "core/ir/Pattern.h"
+#include "core/ir/Prelude.h"
 #include "core/ir/ProgramGraph.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
@@ -112,6 +120,52 @@ const std::string kSearchPrelude =
     "userfun cmpKey(int k, int key) -> int { return k > key ? -1 : (k < key ? 1 : 0); }\n";
 
 // ----- end of issue 17 (lift17p) -----
+
+// The rows of docs/LANGUAGE.md's table "Lift pattern classes": its three cells each (Lift's
+// classes, the patterns here, the notes), without the header.
+std::vector<std::array<std::string, 3>> liftPatternClassRows() {
+  std::ifstream in(LIFT_SOURCE_DIR "/docs/LANGUAGE.md");
+  std::vector<std::array<std::string, 3>> rows;
+  std::string line;
+  bool inSection = false;
+  int tableLines = 0;
+  auto trim = [](std::string t) {
+    size_t a = t.find_first_not_of(' '), b = t.find_last_not_of(' ');
+    return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+  };
+  while (std::getline(in, line)) {
+    if (line.rfind("### ", 0) == 0 || line.rfind("## ", 0) == 0) {
+      if (inSection) break;
+      inSection = line == "### Lift pattern classes";
+      continue;
+    }
+    if (!inSection || line.rfind("|", 0) != 0) continue;
+    if (++tableLines <= 2) continue;  // the header and its separator
+    std::vector<std::string> cells;
+    size_t start = 1;
+    for (size_t bar = line.find('|', start); bar != std::string::npos; bar = line.find('|', start)) {
+      cells.push_back(trim(line.substr(start, bar - start)));
+      start = bar + 1;
+    }
+    if (cells.size() != 3)
+      throw std::runtime_error("a row of 'Lift pattern classes' without three cells: " + line);
+    rows.push_back({cells[0], cells[1], cells[2]});
+  }
+  return rows;
+}
+
+// The names between backticks in a cell, each up to its first '(' (`gather(shift(k))` is gather).
+std::vector<std::string> codeNames(const std::string& cell) {
+  std::vector<std::string> out;
+  for (size_t open = cell.find('`'); open != std::string::npos; open = cell.find('`', open)) {
+    size_t close = cell.find('`', open + 1);
+    if (close == std::string::npos) break;
+    std::string name = cell.substr(open + 1, close - open - 1);
+    out.push_back(name.substr(0, name.find('(')));
+    open = close + 1;
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -511,6 +565,34 @@ class TestLiftPatterns : public QObject {
   }
 
   // ----- end of issue 17 (lift17p) -----
+
+  // docs/LANGUAGE.md's table of Lift's pattern classes names exactly the patterns of the
+  // language (the parser's and the prelude's), and says why a class without one is left out.
+  void languageTableListsEveryPattern() {
+    auto rows = liftPatternClassRows();
+    QVERIFY2(rows.size() > 40, "docs/LANGUAGE.md has no table 'Lift pattern classes'");
+    std::set<std::string> known;
+#define LIFT_PATTERN_NAME(E, name, level) known.insert(name);
+    LIFT_PATTERNS(LIFT_PATTERN_NAME)
+#undef LIFT_PATTERN_NAME
+    for (const std::string& n : ir::preludeNames()) known.insert(n);
+    std::set<std::string> listed;
+    for (const auto& [lift, here, notes] : rows) {
+      QVERIFY2(!lift.empty(), here.c_str());
+      if (here == "—") {
+        QVERIFY2(!notes.empty(), ("no reason given for " + lift).c_str());
+        continue;
+      }
+      auto names = codeNames(here);
+      QVERIFY2(!names.empty(), ("no pattern named for " + lift).c_str());
+      for (const std::string& n : names) {
+        QVERIFY2(known.count(n), ("the table names '" + n + "', which the parser does not know").c_str());
+        listed.insert(n);
+      }
+    }
+    for (const std::string& n : known)
+      QVERIFY2(listed.count(n), ("the parser knows '" + n + "', which the table lacks").c_str());
+  }
 };
 
 QTEST_APPLESS_MAIN(TestLiftPatterns)
