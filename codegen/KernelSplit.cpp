@@ -88,6 +88,14 @@ bool isWholeArrayFold(const ir::PatternNode* p) {
   return p && (p->pattern() == ir::PatternKind::ReduceSeq || p->pattern() == ir::PatternKind::ScanSeq);
 }
 
+// Whether `e` is a sequential reduction or scan over a whole array, seen through data-layout
+// patterns of one argument (`split(N) o scanSeq(f, z) $ x`: the scan as one chunk).
+bool isWholeArrayFoldUnderViews(const ir::Expr& e) {
+  auto* c = ir::asCall(e);
+  while (c && c->args().size() == 1 && isViewFunction(c->fun())) c = ir::asCall(c->args()[0]);
+  return c && isWholeArrayFold(unwrapAddressSpace(c->fun()));
+}
+
 // Where the spine ends in a call of several arrays (a zip) that a parallel map consumes: the
 // first of them made by a sequential reduction or scan over a whole array, which a kernel of its
 // own computes (one work-item: the scanned totals of a chunked scan), so that the parallel map's
@@ -97,10 +105,8 @@ int zipArgumentToCut(const std::vector<SpineStep>& spine) {
   if (spine.size() < 2 || spine.back().dataArg >= 0 || spine.back().call->args().size() < 2) return -1;
   if (!isParallelMap(unwrapAddressSpace(spine[spine.size() - 2].call->fun()))) return -1;
   const std::vector<ir::Expr>& args = spine.back().call->args();
-  for (size_t k = 0; k < args.size(); ++k) {
-    auto* c = ir::asCall(args[k]);
-    if (c && isWholeArrayFold(unwrapAddressSpace(c->fun()))) return static_cast<int>(k);
-  }
+  for (size_t k = 0; k < args.size(); ++k)
+    if (isWholeArrayFoldUnderViews(args[k])) return static_cast<int>(k);
   return -1;
 }
 
@@ -173,15 +179,13 @@ ProgramSplit split(const ir::Program& p) {
   // the work-items or work-groups of another dimension, summed per row), or the cut value is
   // itself a whole-array reduction or scan (a chunked scan's offsets).
   const ir::PatternNode* reader = unwrapAddressSpace(consumer.call->fun());
-  auto* cutCall = ir::asCall(cut);
   bool readerReduces =
       reader && isParallelMap(reader) && ir::containsPattern(reader->f(), {ir::PatternKind::ReduceSeq});
   bool groupsReduce = readerReduces && (reader->pattern() == ir::PatternKind::MapWrg || madeAcross(cut));
-  out.reducedTemporaries.push_back(
-      (reader && consumer.dataArg == cutArg &&
-       (reader->pattern() == ir::PatternKind::ReduceSeq || reader->pattern() == ir::PatternKind::ScanSeq ||
-        groupsReduce)) ||
-      (consumer.dataArg != cutArg && cutCall && isWholeArrayFold(unwrapAddressSpace(cutCall->fun()))));
+  out.reducedTemporaries.push_back((reader && consumer.dataArg == cutArg &&
+                                    (reader->pattern() == ir::PatternKind::ReduceSeq ||
+                                     reader->pattern() == ir::PatternKind::ScanSeq || groupsReduce)) ||
+                                   (consumer.dataArg != cutArg && isWholeArrayFoldUnderViews(cut)));
 
   // The rest reads it from a parameter instead: the spine rebuilt from the consumer outwards.
   ir::Param tmp = ir::ParamNode::make("tmp", cutType);

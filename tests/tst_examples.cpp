@@ -388,6 +388,16 @@ Value sortedSearchRef(const Inputs& in, const arith::Env&) {
 }
 // ----- end of issue 17 (lift17p) -----
 
+// compact (issue 17, the stream compaction example): the positive elements in order, then zeros.
+Value compactRef(const Inputs& in, const arith::Env&) {
+  auto x = floatsOf(in[0]);
+  std::vector<float> out;
+  for (float v : x)
+    if (v > 0.0f) out.push_back(v);
+  out.resize(x.size(), 0.0f);
+  return floatArray({static_cast<int64_t>(out.size())}, out);
+}
+
 std::map<std::string, Example> references() {
   std::map<std::string, Example> r;
   // ----- high level -----
@@ -570,6 +580,9 @@ std::map<std::string, Example> references() {
   // issue 17 (lift17p)
   r["sorted_search.lift"] = {{{{"N", 1}, {"M", 5}}, {{"N", 13}, {"M", 40}}}, sortedSearchRef};
   r["lowlevel/sorted_search.lift"] = {{{{"N", 2}, {"M", 3}}, {{"N", 9}, {"M", 33}}}, sortedSearchRef};
+  // issue 17: stream compaction
+  r["compact.lift"] = {{{{"N", 1}}, {{"N", 2}}, {{"N", 37}}}, compactRef};
+  r["lowlevel/compact.lift"] = {{{{"N", 1}}, {{"N", 5}}, {{"N", 64}}}, compactRef};
   return r;
 }
 

@@ -183,6 +183,20 @@ class TestKernelSplit : public QObject {
     QVERIFY2(text.find("// ----- kernel 2 of 3: prefix_sum_2, global 1") != std::string::npos, text.c_str());
   }
 
+  // Stream compaction: the zip's first array is the scan seen through a split (both arrays whole
+  // as the zip's one element); kernel 1 computes split(N) o scanSeq, one work-item, and the
+  // searches of kernel 2 read it. Without looking through the split the scan stayed in the one
+  // kernel, where every work-item would run it ("a scanSeq at kernel level").
+  void scanUnderASplitIsCut() {
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/lowlevel/compact.lift");
+    codegen::ProgramSplit s = codegen::splitIntoKernels(p);
+    QCOMPARE(s.parts.size(), size_t(2));
+    QCOMPARE(s.reducedTemporaries, (std::vector<bool>{true}));
+    QCOMPARE(QString::fromStdString(s.temporaries[0].toString()), QString("[[int]N]1"));
+    QCOMPARE(s.parts[1].inputs.size(), size_t(2));
+    QVERIFY(s.parts[1].inputs[1].kind == codegen::StageValue::Kind::Temporary);
+  }
+
   // The sequences run in one queue and give what the interpreter gives, at several sizes.
   void runsAgainstTheInterpreter_data() {
     QTest::addColumn<QString>("program");
@@ -192,6 +206,7 @@ class TestKernelSplit : public QObject {
     QTest::newRow("lowlevel/asum_device.lift") << QString("asum_device.lift") << 2;
     QTest::newRow("lowlevel/dot_device.lift") << QString("dot_device.lift") << 2;
     QTest::newRow("lowlevel/prefix_sum.lift") << QString("prefix_sum.lift") << 3;
+    QTest::newRow("lowlevel/compact.lift") << QString("compact.lift") << 2;
   }
   void runsAgainstTheInterpreter() {
     QFETCH(QString, program);
