@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 
 #include "core/support/Diagnostic.h"
 
@@ -114,15 +117,31 @@ class Eliminator {
         f->decls.emplace_back(s.name, k);
         names_.insert(s.name);
       }
-      // `size = ...;` (iterate's lengths) and assignments to variables change them after their
-      // declaration: no temporary may hold a value computed from them.
+      // `size = ...;` (iterate's lengths), `cnt += 1;` (filterSeq's count) and assignments to
+      // variables change them after their declaration: no temporary may hold a value computed
+      // from them.
       if (s.kind == c::Stmt::Kind::Line) {
         auto eq = s.text.find(" = ");
         if (eq != std::string::npos) mutable_.insert(s.text.substr(0, eq));
+        if (auto name = compoundAssigned(s.text)) mutable_.insert(*name);
       }
       if (s.kind == c::Stmt::Kind::Assign && s.lhs && s.lhs->kind == c::Expr::Kind::Text)
         mutable_.insert(s.lhs->text);
     }
+  }
+
+  // The variable a line such as `cnt1 += 1;` or `j--;` changes in place, if it is one.
+  static std::optional<std::string> compoundAssigned(const std::string& text) {
+    size_t end = 0;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+      ++end;
+    if (end == 0) return std::nullopt;
+    size_t op = text.find_first_not_of(' ', end);
+    if (op == std::string::npos || op + 1 >= text.size()) return std::nullopt;
+    std::string two = text.substr(op, 2);
+    for (const char* o : {"+=", "-=", "*=", "/=", "%=", "++", "--"})
+      if (two == o) return text.substr(0, end);
+    return std::nullopt;
   }
 
   // The level (index into site.frames) of the frame that defines `name` at the site.
