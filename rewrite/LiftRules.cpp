@@ -36,6 +36,8 @@ const std::vector<LiftRule> kRules = {
     {"CopyRules", "tupleToStruct",
      "tuples of scalars are OpenCL structs already; the code generator copies them without a rule"},
     // macrorules/EnablingRules.scala
+    // A private val of EnablingRules, the rule transposeMapMap applies after its fission.
+    {"EnablingRules", "transposeMapMapNoFission", ""},
     {"EnablingRules", "transposeMapMap", kEnabling},
     {"EnablingRules", "mapTransposeTransposeMapTranspose", kEnabling},
     {"EnablingRules", "transposeMapSplit", kEnabling},

@@ -1,7 +1,7 @@
 // The named rules of the Lift implementation (lift-project/lift, src/main/rewriting/rules/*.scala
-// and macrorules/*.scala: every `val x = Rule(...)` and macro rule), for the "Lift" column of
-// docs/RULES.md and its list of Lift's rules that no rule here corresponds to, each with the
-// reason it is left out. A rule names the Lift rules it corresponds to in Rule::lift.
+// and macrorules/*.scala: every `val x = Rule(...)`, private ones included, and macro rule), for
+// the "Lift" column of docs/RULES.md and its list of Lift's rules that no rule here corresponds
+// to, each with the reason it is left out. A rule names the Lift rules it corresponds to in Rule::lift.
 #pragma once
 
 #include <string>

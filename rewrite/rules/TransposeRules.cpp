@@ -218,7 +218,7 @@ void registerTransposeRules(RuleRegistry& reg) {
                    transposeMapJoin, "transposeMapJoinReordering"));
   reg.add(makeRule("transpose-map-map", Family::Transpose,
                    "An element-wise map of maps commutes with transposition.", "transpose o map(map(f))",
-                   "map(map(f)) o transpose", {K::Transpose}, transposeMapMap));
+                   "map(map(f)) o transpose", {K::Transpose}, transposeMapMap, "transposeMapMapNoFission"));
   reg.add(makeRule("map-map-transpose-commute", Family::Transpose,
                    "An element-wise map of maps commutes with transposition.", "map(map(f)) o transpose",
                    "transpose o map(map(f))", {K::Map}, mapMapTransposeCommute));
