@@ -33,6 +33,7 @@
 #include "rewrite/explore/OpenCLMapping.h"
 #include "rewrite/explore/SearchRunner.h"
 #include "rewrite/explore/SearchStrategy.h"
+#include "rewrite/explore/SplitReductionStarts.h"
 
 using namespace lift;
 using namespace lift::explore;
@@ -841,6 +842,120 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
         QVERIFY2(combined.count("glb-0-combine") && combined.count("wrg-0-lcl-0-tree-combine"),
                  problem.name.c_str());
       }
+    }
+  }
+
+  // dot and asum also start as 001's schema (issue 15, SplitReductionStarts.h): a chunk per
+  // work-group, each work-item reducing every L-th element of its chunk with the map fused, a
+  // tree in local memory, the work-groups' sums combined by a second kernel of one work-group;
+  // a second start with vectors of 4. At three sizes, with the tunables' first and last values,
+  // the start and the schema's mapping replay from the high-level program, compile to two
+  // kernels of the expected NDRanges whose first reads its inputs coalesced (the index moves by
+  // one element or vector from one work-item to the next), and validate against the
+  // interpreter on the CPU device.
+  void reductionsStartAsTheSchema() {
+    runtime::KernelRunner runner(runtime::Device::find("0"));
+    for (const char* example : {"dot", "asum"}) {
+      ir::Program program =
+          lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/" + std::string(example) + ".lift");
+      for (int64_t n : {int64_t{1} << 14, int64_t{1} << 16, int64_t{3} << 15}) {
+        SearchProblem problem = SearchProblem::make(program, {{"N", n}});
+        std::vector<SplitReductionStart> starts = splitReductionStarts(*problem.start, {});
+        QCOMPARE(starts.size(), size_t(2));
+        for (const SplitReductionStart& start : starts) {
+          QCOMPARE(start.steps.front().spec(), std::string("reduce-partial@0:m=$chunk"));
+          std::vector<OpenCLMapping> maps = openclMappings(*start.program);
+          auto m = std::find_if(maps.begin(), maps.end(),
+                                [&](const OpenCLMapping& x) { return x.name == start.mapping; });
+          QVERIFY2(m != maps.end(), example);
+          auto t = std::make_shared<DerivationTemplate>();
+          t->steps = start.steps;
+          t->steps.insert(t->steps.end(), m->steps.begin(), m->steps.end());
+          t->tunables = start.tunables;
+          t->tunables.insert(t->tunables.end(), m->tunables.begin(), m->tunables.end());
+          Assignment last;
+          for (const Tunable& tu : t->tunables) last[tu.name] = tu.values.back();
+          for (const Assignment& values : {t->defaults(), last}) {
+            std::string what = fmt::format("{} N={} {}", example, n, formatAssignment(values));
+            std::string why;
+            std::optional<Candidate> c = instantiate(problem, t, values, &why);
+            QVERIFY2(c, (what + ": " + why).c_str());
+            auto compiled = std::make_shared<const codegen::CompiledProgram>(
+                codegen::compileProgram(c->program->program));
+            QCOMPARE(compiled->stages.size(), size_t(2));
+            int64_t width = values.count("width") ? values.at("width") : 1;
+            int64_t groups = n / (width * values.at("chunk")), threads = values.at("threads");
+            runtime::KernelLaunch launch = codegen::instantiate(*compiled, problem.sizes);
+            QCOMPARE(launch.sequence.at(0).global.at(0), uint64_t(groups * threads));
+            QCOMPARE(launch.sequence.at(0).local.at(0), uint64_t(threads));
+            QCOMPARE(launch.sequence.at(1).global.at(0), uint64_t(values.at("combine")));
+            int coalesced = 0;
+            const codegen::CompiledKernel& first = compiled->stages.at(0).kernel;
+            for (const codegen::IndexEntry& e : first.indices) {
+              bool input =
+                  std::any_of(first.params.begin(), first.params.end(), [&](const codegen::KernelParam& q) {
+                    return q.name == e.buffer && q.kind == codegen::KernelParam::Kind::Input;
+                  });
+              if (e.write || !input || !e.simplifiedExpr) continue;
+              for (arith::Expr v : arith::variables(e.simplifiedExpr))
+                if (arith::varName(v) == "l_id") {
+                  arith::Expr step =
+                      arith::simplify(arith::substitute(e.simplifiedExpr, {{v, v + 1}}) - e.simplifiedExpr);
+                  QVERIFY2(step == arith::cst(1) || step == arith::cst(width),
+                           (what + ": " + e.simplified).c_str());
+                  ++coalesced;
+                }
+            }
+            QCOMPARE(coalesced, std::string(example) == "dot" ? 2 : 1);
+            codegen::EvaluationRequest req;
+            req.sizes = problem.sizes;
+            req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+            req.run.repetitions = 1;
+            req.run.warmups = 0;
+            codegen::Evaluation e = codegen::evaluate(c->program->program, compiled, req, runner);
+            QVERIFY2(e.validated(), (what + ": " + e.summary()).c_str());
+          }
+        }
+      }
+    }
+  }
+
+  // A short search of asum on the CPU device measures the schema first (its template has the
+  // highest promise; the evolution proposes it first too): among its first three kernels are
+  // valid schema kernels (a tree in each work-group, one combining their sums), whose
+  // derivations replay from the high-level program to two kernels.
+  void searchesMeasureTheSchemaFirst() {
+    for (const char* strategy : {"three-phase", "evolution"}) {
+      auto problem = [] {
+        return SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/asum.lift"),
+                                   {{"N", 1 << 16}});
+      };
+      SearchOptions o = options(strategy, 3);
+      o.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+      o.limits.maxDepth = 1;
+      ResultStore store(dir_.filePath(QString("schema-") + strategy + ".sqlite").toStdString());
+      SearchRunner runner(problem(), o, &store);
+      SearchSummary s = runner.run([](const SearchEvent&) {});
+      QVERIFY2(!s.best.empty() && s.best[0].ok(), strategy);
+      bool schema = false;
+      for (const auto& b : s.best) {
+        // The schema: the start's steps, a tree in each work-group and one combining the sums.
+        size_t tree = b.derivation.find("reduce-to-tree@");
+        if (!b.ok() || b.derivation.find("reduce-partial@0:m=") != 0 || tree == std::string::npos ||
+            b.derivation.find("reduce-to-tree@", tree + 1) == std::string::npos)
+          continue;
+        std::vector<rewrite::RewriteStep> steps;
+        std::istringstream in(b.derivation);
+        for (std::string line; std::getline(in, line);) steps.push_back(rewrite::RewriteStep::parse(line));
+        auto replayed = replaySteps(*problem().start, steps);
+        QVERIFY(replayed);
+        size_t kernels = codegen::compileProgram(replayed->program).stages.size();
+        QVERIFY2(
+            kernels == 2,
+            (std::string(strategy) + ": " + std::to_string(kernels) + " kernels of " + b.derivation).c_str());
+        schema = true;
+      }
+      QVERIFY2(schema, strategy);
     }
   }
 

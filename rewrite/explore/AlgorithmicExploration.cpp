@@ -10,6 +10,7 @@
 
 #include "rewrite/explore/MdHomStarts.h"
 #include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/SplitReductionStarts.h"
 
 namespace lift::explore {
 
@@ -38,7 +39,9 @@ struct Node {
   std::shared_ptr<const rewrite::TypedProgram> program;
   std::vector<rewrite::RewriteStep> steps;  // concrete
   std::string hash;
-  int promiseBonus = 0;  // kContiguousLanesPromise once a step vectorises contiguous lanes
+  int promiseBonus = 0;           // kContiguousLanesPromise once a step vectorises contiguous lanes
+  std::vector<Tunable> tunables;  // those the steps name ("$chunk": a start's, SplitReductionStarts.h)
+  std::string schemaMapping;      // the root's own (SplitReductionStart::mapping), not its descendants'
 };
 
 }  // namespace
@@ -138,6 +141,7 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     // Contiguous lanes count for the order of the templates where the tiles are in local memory
     // (for the beam, below, already inside any tile).
     t->promiseBonus = localTiles ? n.promiseBonus : 0;
+    t->schemaMapping = n.schemaMapping;
     std::map<std::string, int64_t> factors =
         t->promiseBonus > 0 ? options.contiguousLaneFactors : options.preferredFactors;
     // Lanes before the tiling: the tile's rows (x) are vectors, as many as give 64 scalars.
@@ -147,6 +151,7 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     };
     if (t->promiseBonus > 0 && firstOf("vectorize-lanes") < firstOf("tiling") && factors.count("tiling.x"))
       factors["tiling.x"] = std::max<int64_t>(1, factors["tiling.x"] / std::max(1, options.preferredWidth));
+    t->tunables = n.tunables;
     for (auto& s : t->steps)
       makeTunable(s, t->tunables, options.preferredWidth,
                   localTiles ? factors : std::map<std::string, int64_t>{});
@@ -161,6 +166,14 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
     level.push_back(
         {start.program, std::move(start.steps), hex64(ir::structuralHash(start.program->program))});
   if (level.empty()) level.push_back({problem.start, {}, hex64(ir::structuralHash(problem.start->program))});
+  // A reduction of a map also starts as 001's schema: chunks for work-groups (SplitReductionStarts.h).
+  for (size_t i = 0, roots = level.size(); i < roots; ++i)
+    for (SplitReductionStart& start :
+         splitReductionStarts(*level[i].program, level[i].steps, options.preferredWidth)) {
+      std::string hash = hex64(ir::structuralHash(start.program->program));
+      level.push_back(
+          {start.program, std::move(start.steps), hash, 0, std::move(start.tunables), start.mapping});
+    }
   for (const Node& root : level)
     if (seen.insert(root.hash).second) emit(root, 0);
 
@@ -212,7 +225,8 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
         if (options.preferContiguousLanes && bonus == 0 &&
             vectorisesContiguousLanes(n.program->program, step))
           bonus = kContiguousLanesPromise;
-        Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, "", bonus};
+        Node child{std::make_shared<const rewrite::TypedProgram>(std::move(*r.program)), steps, "", bonus,
+                   n.tunables};
         child.hash = hex64(ir::structuralHash(child.program->program));
         if (!seen.insert(child.hash).second) {
           ++stats.duplicates;

@@ -1,5 +1,6 @@
 // The seeds' first phase: algorithmic exploration. From the high-level program (for a program
-// with md_homs: from the nests of map and reduce they mean, MdHomStarts.h), every
+// with md_homs: from the nests of map and reduce they mean, MdHomStarts.h; for a reduction of a
+// map also from 001's schema of chunks per work-group, SplitReductionStarts.h), every
 // algorithmic rewrite (macro rules such as register blocking and tiling included) is applied,
 // breadth first, to a depth limit; programs are deduplicated by structural hash; the heuristics
 // (Heuristics.h) drop derivations that repeat a rule and programs that nest too deeply or keep

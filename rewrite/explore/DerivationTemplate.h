@@ -39,6 +39,9 @@ struct DerivationTemplate {
   std::string mapping;          // the OpenCL mapping's name ("glb-1-0", "wrg-lcl", ...)
   std::vector<int> launchDims;  // dimensions whose work-group size is tunable (mapGlb programs)
   int promiseBonus = 0;         // added to derivationPromise (AlgorithmicOptions::preferContiguousLanes)
+  // The OpenCL mapping of the known schema whose algorithmic form the phase-1 steps are
+  // (SplitReductionStart::mapping; "" for none): that mapping's template gets kSchemaPromise.
+  std::string schemaMapping;
 
   // One step a line ("register-blocking-1d@0:k=$k").
   std::string text() const;

@@ -2,8 +2,9 @@
 // strategy, compared with the three phases and random search in docs/PERFORMANCE.md.
 //
 // It uses the same space as the three phases (every algorithmic variant with every OpenCL
-// mapping) but lets the measurements decide where to look: after an initial population (a
-// random template of every OpenCL mapping, then random ones) it picks a parent by tournament
+// mapping) but lets the measurements decide where to look: after an initial population (the
+// templates of a known schema at their preferred values, SplitReductionStarts.h, a random
+// template of every OpenCL mapping, then random ones) it picks a parent by tournament
 // among the fastest valid kernels and mutates it — one or two
 // parameters moved to a neighbouring value (or a random one), the same algorithm with another
 // mapping, or another algorithm with the same mapping (parameter values carried over by name) —
@@ -18,6 +19,7 @@
 #include <unordered_map>
 
 #include "rewrite/explore/SearchStrategy.h"
+#include "rewrite/explore/SplitReductionStarts.h"
 
 namespace lift::explore {
 
@@ -97,6 +99,10 @@ class EvolutionStrategy : public SearchStrategy {
     // measured before the tournament narrows the search.
     for (auto& [name, ts] : byMapping_) mappingsToTry_.push_back(name);
     std::shuffle(mappingsToTry_.begin(), mappingsToTry_.end(), rng_);
+    // Before them, the templates of a known schema (SplitReductionStarts.h: 001's two kernels of a
+    // reduction), each at its preferred values.
+    for (size_t i = templates_.size(); i-- > 0;)
+      if (templates_[i]->promiseBonus >= kSchemaPromise) schemas_.push_back(i);
     if (ctx.activity)
       ctx.activity(fmt::format(
           "evolution over {} templates ({} programs x mappings){}", templates_.size(), space.variants,
@@ -158,6 +164,11 @@ class EvolutionStrategy : public SearchStrategy {
       return {t, values, "warm-start"};
     }
     lastMapping_.clear();
+    if (!schemas_.empty()) {
+      size_t t = schemas_.back();
+      schemas_.pop_back();
+      return {t, templates_[t]->defaults(), "initial"};
+    }
     if (!mappingsToTry_.empty()) {
       lastMapping_ = mappingsToTry_.back();
       mappingsToTry_.pop_back();
@@ -215,8 +226,9 @@ class EvolutionStrategy : public SearchStrategy {
   std::unordered_map<size_t, int> failures_;
   std::vector<Member> population_;
   std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
-  std::vector<std::string> mappingsToTry_;           // the initial population's mappings (next at the back)
-  std::string lastMapping_;                          // the mapping the last proposal covered ("": none)
+  std::vector<size_t> schemas_;             // the schema's templates still to propose (next at the back)
+  std::vector<std::string> mappingsToTry_;  // the initial population's mappings (next at the back)
+  std::string lastMapping_;                 // the mapping the last proposal covered ("": none)
   std::map<std::string, int> mappingRetries_;
   std::set<std::string> proposed_;
 };

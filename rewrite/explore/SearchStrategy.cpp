@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "rewrite/explore/CodegenTunables.h"
+#include "rewrite/explore/SplitReductionStarts.h"
 
 namespace lift::explore {
 
@@ -99,6 +100,7 @@ std::shared_ptr<const DerivationTemplate> withMapping(const DerivationTemplate& 
   t->steps.insert(t->steps.end(), m.steps.begin(), m.steps.end());
   t->mapping = m.name;
   t->launchDims = launchDims(m);
+  if (!t->schemaMapping.empty() && t->schemaMapping == m.name) t->promiseBonus += kSchemaPromise;
   t->tunables.insert(t->tunables.end(), m.tunables.begin(), m.tunables.end());
   for (int d : m.globalDims) {
     Tunable tu;
