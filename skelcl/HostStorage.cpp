@@ -2,11 +2,7 @@
 #include "skelcl/HostStorage.h"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 #include <unistd.h>
-
-#include <cstdlib>
-#include <new>
 
 #include <utility>
 
@@ -55,16 +51,7 @@ HostStorage HostStorage::allocate(size_t bytes, HostMemory memory, DeviceSet& de
   HostStorage s;
   if (bytes == 0) return s;
   if (memory == HostMemory::Pageable) {
-    // Uninitialised: no byte written. Large copies on 2 MiB boundaries, advised as huge pages: a
-    // download into them faults 512 times less often (the first touch of 1 GiB took 1.1-1.3 s in
-    // 4 KiB pages and 0.33-0.37 s in huge pages on the development VM).
-    const size_t huge = size_t(2) << 20;
-    const bool large = bytes >= 2 * huge;
-    const size_t rounded = large ? (bytes + huge - 1) / huge * huge : bytes;
-    void* p = large ? std::aligned_alloc(huge, rounded) : std::malloc(bytes);
-    if (!p) throw std::bad_alloc();
-    if (large) madvise(p, rounded, MADV_HUGEPAGE);  // advice only: no huge pages is no error
-    s.pageable_.reset(static_cast<std::byte*>(p));
+    s.pageable_.reset(new std::byte[bytes]);  // default-initialised: no byte written
     s.data_ = s.pageable_.get();
   } else {
     devices.guarded(0, fmt::format("allocating {} bytes of page-locked host memory", bytes), [&] {
@@ -78,8 +65,6 @@ HostStorage HostStorage::allocate(size_t bytes, HostMemory memory, DeviceSet& de
   s.bytes_ = bytes;
   return s;
 }
-
-void HostStorage::Free::operator()(std::byte* p) const noexcept { std::free(p); }
 
 void HostStorage::touchPages(std::byte* begin, size_t bytes) {
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));

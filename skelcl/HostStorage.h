@@ -1,9 +1,8 @@
 // HostStorage: the bytes of a container's host copy, uninitialised when allocated, so that
-// nothing writes a page before the data does: pageable memory (whose pages the thread that first
-// writes them faults in — each device's download thread its own part, see touchPages; from 4 MiB
-// on aligned to 2 MiB and advised as transparent huge pages, 512 times fewer faults), or
-// page-locked memory (HostMemory::PageLocked: a CL_MEM_ALLOC_HOST_PTR buffer of device 0's
-// context, mapped once for the storage's lifetime and unmapped when it ends).
+// nothing writes a page before the data does: pageable memory from new[] (whose pages the
+// thread that first writes them faults in — each device's download thread its own part, see
+// touchPages), or page-locked memory (HostMemory::PageLocked: a CL_MEM_ALLOC_HOST_PTR buffer
+// of device 0's context, mapped once for the storage's lifetime and unmapped when it ends).
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -42,10 +41,7 @@ class HostStorage {
  private:
   void release() noexcept;
 
-  struct Free {
-    void operator()(std::byte* p) const noexcept;
-  };
-  std::unique_ptr<std::byte[], Free> pageable_;
+  std::unique_ptr<std::byte[]> pageable_;
   cl::Buffer buffer_;  // page-locked: the buffer mapped at data_
   cl::CommandQueue queue_;
   std::byte* data_ = nullptr;
