@@ -3,17 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <sstream>
-
 #include "codegen/Launch.h"
 #include "codegen/ProgramCompiler.h"
 #include "core/lang/Parser.h"
 #include "core/support/Diagnostic.h"
-#include "rewrite/Engine.h"
-#include "rewrite/explore/CodegenTunables.h"
-#include "rewrite/explore/DerivationTemplate.h"
 #include "rewrite/explore/SearchProblem.h"
 #include "rewrite/explore/SearchRunner.h"
+#include "rewrite/explore/StoredDerivation.h"
 
 namespace lift::skelcl {
 
@@ -103,36 +99,28 @@ StoredKernel* StoredKernels::find(DeviceSet& devices, int device, const arith::E
     return it->second.get();
   }
   std::unique_ptr<StoredKernel>& slot = found_[key];
-  const explore::SearchProblem problem = explore::SearchProblem::make(program_, sizes);
-  explore::KernelQuery q;
-  q.device = deviceName;
-  q.sizes = problem.sizesText;
-  q.startHash = problem.startHash;
-  q.validOnly = true;
-  q.bestFirst = true;
-  q.limit = 1;
-  const std::vector<explore::KernelRecord> best = store->kernels(q);
-  if (best.empty()) return nullptr;
-  const explore::KernelRecord& k = best.front();
-  std::vector<rewrite::RewriteStep> steps;
-  std::istringstream lines(k.derivation);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) steps.push_back(rewrite::RewriteStep::parse(line));
+  for (const auto& [name, value] : sizes)
+    if (value <= 0) return nullptr;  // an empty part: nothing to look up
+  std::optional<explore::SearchProblem> problem;
+  try {
+    problem = explore::SearchProblem::make(program_, sizes);
+  } catch (const LiftError& e) {  // sizes the high-level program does not take: nothing stored
+    whyNot_ = fmt::format("{}: no stored kernel at {}: {}", what_, explore::formatSizes(sizes), e.what());
+    return nullptr;
+  }
+  const std::optional<explore::KernelRecord> best =
+      store->bestKernel(problem->startHash, problem->sizesText, deviceName);
+  if (!best) return nullptr;
+  const explore::KernelRecord& k = *best;
   std::string why;
-  auto derived = explore::replaySteps(*problem.start, steps, &why);
+  auto derived = explore::replayStored(*problem, k, &why);
   if (!derived) {
     whyNot_ = fmt::format("{}: the stored kernel {} no longer replays: {}", what_, k.id, why);
     return nullptr;
   }
-  codegen::CompileOptions options;
-  if (auto pos = k.parameters.find("local="); pos != std::string::npos) {
-    std::stringstream local(k.parameters.substr(pos + 6));
-    for (std::string v; std::getline(local, v, 'x');) options.localSize.push_back(arith::cst(std::stoll(v)));
-  }
-  explore::applyCodegenParameters(k.parameters, options);
   try {
-    slot = std::make_unique<StoredKernel>(k, codegen::compileProgram(derived->program, options),
-                                          problem.sizes, what_);
+    slot = std::make_unique<StoredKernel>(k, codegen::compileProgram(derived->program, derived->options),
+                                          problem->sizes, what_);
   } catch (const LiftError& e) {
     whyNot_ = fmt::format("{}: the stored kernel {} no longer compiles: {}", what_, k.id, e.what());
     return nullptr;

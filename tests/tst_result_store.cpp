@@ -103,6 +103,37 @@ class TestResultStore : public QObject {
     QCOMPARE(s.count(), int64_t(4));
   }
 
+  // The query the skeletons (skelcl/StoredKernel.h) and bench_kernels make: the fastest valid
+  // kernel of one program, sizes and device, the first stored of equally fast ones.
+  void bestKernelOfAProgramSizesAndDevice() {
+    ResultStore s(path("best.sqlite").toStdString());
+    const std::string start = "0123456789abcdef", sizes = "K=32,M=32,N=32", device = "cpu (PoCL)";
+    QVERIFY(!s.bestKernel(start, sizes, device));
+    s.addKernel(kernel("slow", 3.0));
+    const int64_t fast = s.addKernel(kernel("fast", 1.0));
+    s.addKernel(kernel("just as fast, stored later", 1.0));
+    s.addKernel(kernel("wrong", 0.5, "wrong-result"));
+    KernelRecord otherSizes = kernel("other sizes", 0.2), otherDevice = kernel("other device", 0.2),
+                 otherProgram = kernel("other program", 0.2);
+    otherSizes.sizes = "K=64,M=64,N=64";
+    otherDevice.device = "gpu (NVIDIA CUDA)";
+    otherProgram.startHash = "fedcba9876543210";
+    for (const KernelRecord& k : {otherSizes, otherDevice, otherProgram}) s.addKernel(k);
+    auto best = s.bestKernel(start, sizes, device);
+    QVERIFY(best);
+    QCOMPARE(best->id, fast);
+    QCOMPARE(best->medianMs, 1.0);
+    QCOMPARE(s.bestKernel(start, "K=64,M=64,N=64", device)->sourceHash, hashText("other sizes"));
+    QCOMPARE(s.bestKernel("fedcba9876543210", sizes, device)->sourceHash, hashText("other program"));
+    QVERIFY(!s.bestKernel(start, "K=16,M=16,N=16", device));
+    QVERIFY(!s.bestKernel(start, sizes, "cpu (another platform)"));
+    // Only invalid ones: none.
+    ResultStore w(path("best-invalid.sqlite").toStdString());
+    w.addKernel(kernel("wrong", 0.5, "wrong-result"));
+    w.addKernel(kernel("timeout", 0.1, "timeout"));
+    QVERIFY(!w.bestKernel(start, sizes, device));
+  }
+
   void csvExport() {
     ResultStore s(path("c.sqlite").toStdString());
     KernelRecord k = kernel("k1", 2.0);

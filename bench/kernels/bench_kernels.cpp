@@ -46,10 +46,9 @@
 #include "codegen/runtime/KernelRunner.h"
 #include "core/interp/SizeList.h"
 #include "core/lang/Parser.h"
-#include "rewrite/explore/CodegenTunables.h"
-#include "rewrite/explore/DerivationTemplate.h"
 #include "rewrite/explore/ResultStore.h"
 #include "rewrite/explore/SearchRunner.h"
+#include "rewrite/explore/StoredDerivation.h"
 
 using namespace lift;
 
@@ -242,43 +241,27 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
                  codegen::PreparedReference& ref) {
   ir::Program program = lang::parseFile(c.file);
   explore::SearchProblem problem = explore::SearchProblem::make(program, c.sizes);
-  explore::KernelQuery q;
-  q.device = deviceName;
-  q.sizes = problem.sizesText;
-  q.startHash = problem.startHash;
-  q.validOnly = true;
-  q.bestFirst = true;
-  q.limit = 1;
-  auto best = store.kernels(q);
+  const std::optional<explore::KernelRecord> best =
+      store.bestKernel(problem.startHash, problem.sizesText, deviceName);
   codegen::EvaluationRequest req;
   req.sizes = problem.sizes;
   req.reference = codegen::ReferenceChoice::parse(c.routine);
   ref = codegen::prepareReference(program, req);
   inputs = ref.inputs;
-  if (best.empty()) {
+  if (!best) {
     row.ours = "no valid kernel in the store";
     return;
   }
-  const explore::KernelRecord& k = best[0];
-  std::vector<rewrite::RewriteStep> steps;
-  std::istringstream in(k.derivation);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) steps.push_back(rewrite::RewriteStep::parse(line));
+  const explore::KernelRecord& k = *best;
   std::string why;
-  auto derived = explore::replaySteps(*problem.start, steps, &why);
+  auto derived = explore::replayStored(problem, k, &why);
   if (!derived) {
     row.ours = "the stored derivation no longer replays: " + why;
     return;
   }
-  // The work-group size of the search, from its parameters ("...,local=4x1").
-  codegen::CompileOptions options;
-  std::vector<int64_t> local;
-  if (auto pos = k.parameters.find("local="); pos != std::string::npos) {
-    std::stringstream ls(k.parameters.substr(pos + 6));
-    for (std::string v; std::getline(ls, v, 'x');) local.push_back(std::stoll(v));
-  }
-  for (int64_t l : local) options.localSize.push_back(arith::cst(l));
-  explore::applyCodegenParameters(k.parameters, options);  // unroll=8,vload=1
+  // The work-group size and code generator parameters of the search (StoredDerivation.h).
+  const codegen::CompileOptions& options = derived->options;
+  const std::vector<int64_t>& local = derived->localSize;
   auto kernels =
       std::make_shared<const codegen::CompiledProgram>(codegen::compileProgram(derived->program, options));
   if (explore::kernelSourceHash(kernels->source()) != k.sourceHash)

@@ -516,6 +516,20 @@ std::vector<KernelRecord> ResultStore::kernels(const KernelQuery& q) {
   return out;
 }
 
+std::optional<KernelRecord> ResultStore::bestKernel(const std::string& startHash, const std::string& sizes,
+                                                    const std::string& device) {
+  KernelQuery q;
+  q.startHash = startHash;
+  q.sizes = sizes;
+  q.device = device;
+  q.validOnly = true;
+  q.bestFirst = true;
+  q.limit = 1;
+  std::vector<KernelRecord> best = kernels(q);
+  if (best.empty()) return std::nullopt;
+  return std::move(best.front());
+}
+
 std::optional<KernelRecord> ResultStore::kernel(int64_t id) {
   std::lock_guard lock(mutex_);
   Stmt st(db_, fmt::format("SELECT {} FROM kernels WHERE id=?", kKernelColumns));

@@ -101,6 +101,13 @@ class ResultStore {
 
   std::vector<KernelRecord> kernels(const KernelQuery& q = {});
   std::optional<KernelRecord> kernel(int64_t id);
+  // The fastest valid kernel stored for a program, sizes and device: `startHash` the hash of
+  // the program its search started from (SearchProblem::startHash, the program specialised to
+  // the sizes), `sizes` as SearchProblem::sizesText, `device` as deviceName() gives it (empty:
+  // any, as in KernelQuery). Of equally fast ones the first stored; none when no valid kernel
+  // matches.
+  std::optional<KernelRecord> bestKernel(const std::string& startHash, const std::string& sizes,
+                                         const std::string& device);
   std::optional<std::string> source(const std::string& sourceHash);
   int64_t count(bool validOnly = false);
 
