@@ -51,9 +51,7 @@ void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b,
     const cl::Buffer& right = b.buffer(static_cast<size_t>(parts[i].device));
     const arith::Env sizes{
         {"N", size(parts[i].storedRows())}, {"M", size(b.rowLength())}, {"D", size(a.rowLength())}};
-    if (StoredKernel* stored = stored_->find(devices, parts[i].device, sizes))
-      stored->enqueue(devices, parts[i].device, {a.buffer(i), right}, c.buffer(i));
-    else
+    if (!stored_->enqueue(devices, parts[i].device, sizes, {a.buffer(i), right}, c.buffer(i)))
       kernel_->enqueue(devices, parts[i].device, {a.buffer(i), right, c.buffer(i)}, sizes);
   }
   for (const Part& p : parts)

@@ -5,15 +5,16 @@
 
 namespace lift::skelcl {
 
-std::string elementwiseProgram(const UserFunction& f) {
+std::string elementwiseProgram(const UserFunction& f, bool lowered) {
   std::string params, args;
   for (size_t i = 0; i < f.paramTypes.size(); ++i) {
     params += fmt::format("{}x{}: [{}]N", i ? ", " : "", i, f.paramTypes[i]);
     args += fmt::format("{}x{}", i ? ", " : "", i);
   }
   std::string input = f.paramTypes.size() == 1 ? args : fmt::format("zip({})", args);
-  return fmt::format("size N;\n{}\nfun skelcl_{}({}) = mapGlb0({}) $ {}\n", f.liftText(),
-                     f.paramTypes.size() == 1 ? "map" : "zip", params, f.name, input);
+  return fmt::format("size N;\n{}\nfun skelcl_{}({}) = {}({}) $ {}\n", f.liftText(),
+                     f.paramTypes.size() == 1 ? "map" : "zip", params, lowered ? "mapGlb0" : "map", f.name,
+                     input);
 }
 
 ElementwiseSkeleton::ElementwiseSkeleton(const std::string& what, const std::string& source,
@@ -21,7 +22,8 @@ ElementwiseSkeleton::ElementwiseSkeleton(const std::string& what, const std::str
                                          const std::vector<std::string>& paramTypes)
     : what_(what),
       function_(parseUserFunction(source, what, returnType, paramTypes)),
-      kernel_(std::make_unique<SkeletonKernel>(elementwiseProgram(function_), what)) {}
+      kernel_(std::make_unique<SkeletonKernel>(elementwiseProgram(function_), what)),
+      stored_(std::make_unique<StoredKernels>(elementwiseProgram(function_, false), what)) {}
 
 void ElementwiseSkeleton::run(const std::vector<const ContainerStorage*>& inputs,
                               ContainerStorage& output) const {
@@ -45,9 +47,10 @@ void ElementwiseSkeleton::run(const std::vector<const ContainerStorage*>& inputs
   for (size_t i = 0; i < parts.size(); ++i) {
     std::vector<cl::Buffer> buffers;
     for (const ContainerStorage* in : inputs) buffers.push_back(in->buffer(i));
+    const arith::Env sizes{{"N", static_cast<int64_t>(parts[i].storedRows() * output.rowLength())}};
+    if (stored_->enqueue(devices, parts[i].device, sizes, buffers, output.buffer(i))) continue;
     buffers.push_back(output.buffer(i));
-    const auto n = static_cast<int64_t>(parts[i].storedRows() * output.rowLength());
-    kernel_->enqueue(devices, parts[i].device, buffers, {{"N", n}});
+    kernel_->enqueue(devices, parts[i].device, buffers, sizes);
   }
   // The devices work in parallel; wait for all of them.
   for (const Part& p : parts)

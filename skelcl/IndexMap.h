@@ -30,6 +30,7 @@ class Map<R(IndexPoint)> {
   }
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
+  const IndexMapSkeleton& skeleton() const { return skeleton_; }
 
  private:
   IndexMapSkeleton skeleton_;

@@ -11,18 +11,19 @@
 
 namespace lift::skelcl {
 
-std::string indexMapProgram(const UserFunction& f) {
+std::string indexMapProgram(const UserFunction& f, bool lowered) {
   return fmt::format(
       "size R, C;\n{}\nfun skelcl_index_map(rows: [int]R, columns: [int]C) =\n"
-      "  mapGlb1(fun(r => mapGlb0(fun(c => {}(r, c))) $ columns)) $ rows\n",
-      f.liftText(), f.name);
+      "  {}(fun(r => {}(fun(c => {}(r, c))) $ columns)) $ rows\n",
+      f.liftText(), lowered ? "mapGlb1" : "map", lowered ? "mapGlb0" : "map", f.name);
 }
 
 IndexMapSkeleton::IndexMapSkeleton(const std::string& what, const std::string& source,
                                    const std::string& returnType)
     : what_(what),
       function_(parseUserFunction(source, what, returnType, {"int", "int"})),
-      kernel_(std::make_unique<SkeletonKernel>(indexMapProgram(function_), what)) {}
+      kernel_(std::make_unique<SkeletonKernel>(indexMapProgram(function_), what)),
+      stored_(std::make_unique<StoredKernels>(indexMapProgram(function_, false), what)) {}
 
 void IndexMapSkeleton::run(const IndexMatrix& index, ContainerStorage& output) const {
   if (index.devices() != output.devices())
@@ -53,9 +54,10 @@ void IndexMapSkeleton::run(const IndexMatrix& index, ContainerStorage& output) c
       ctx.queue().enqueueWriteBuffer(rowBuffer, CL_FALSE, 0, rows[i].size() * sizeof(int), rows[i].data());
       ctx.queue().enqueueWriteBuffer(columnBuffer, CL_FALSE, 0, columns.size() * sizeof(int), columns.data());
     });
-    kernel_->enqueue(
-        devices, p.device, {rowBuffer, columnBuffer, output.buffer(i)},
-        {{"R", static_cast<int64_t>(rows[i].size())}, {"C", static_cast<int64_t>(columns.size())}});
+    const arith::Env sizes{{"R", static_cast<int64_t>(rows[i].size())},
+                           {"C", static_cast<int64_t>(columns.size())}};
+    if (!stored_->enqueue(devices, p.device, sizes, {rowBuffer, columnBuffer}, output.buffer(i)))
+      kernel_->enqueue(devices, p.device, {rowBuffer, columnBuffer, output.buffer(i)}, sizes);
   }
   // The devices work in parallel; wait for all of them.
   for (const Part& p : parts)

@@ -2,7 +2,11 @@
 // an element's row and column applied at every index, giving a matrix. Its program is
 // `mapGlb1(fun(r => mapGlb0(fun(c => f(r, c))) $ columns)) $ rows` over the numbers of the rows
 // a device computes and of the columns (two int vectors uploaded per device, rows + columns
-// ints where a stored index matrix would be rows * columns): one work-item per element.
+// ints where a stored index matrix would be rows * columns): one work-item per element. When the
+// device set has a result store holding kernels of the high-level program
+//   map(fun(r => map(fun(c => f(r, c))) $ columns)) $ rows       (rows: [int]R, columns: [int]C)
+// (`liftc explore` on storedKernels().liftText()) for a part's R and C on its device, the best of
+// them computes that part instead (StoredKernel.h).
 #pragma once
 
 #include <memory>
@@ -11,6 +15,7 @@
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/IndexMatrix.h"
 #include "skelcl/SkeletonKernel.h"
+#include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
 
 namespace lift::skelcl {
@@ -27,14 +32,19 @@ class IndexMapSkeleton {
 
   const SkeletonKernel& kernel() const { return *kernel_; }
   const UserFunction& userFunction() const { return function_; }
+  // The high-level program and the kernels taken from the device set's result store.
+  const StoredKernels& storedKernels() const { return *stored_; }
 
  private:
   std::string what_;
   UserFunction function_;
   std::unique_ptr<SkeletonKernel> kernel_;
+  std::unique_ptr<StoredKernels> stored_;
 };
 
-// The .lift program of a map over an index matrix (exposed for tests and documentation).
-std::string indexMapProgram(const UserFunction& f);
+// The .lift program of a map over an index matrix (exposed for tests and documentation):
+// `lowered`, the skeleton's own (mapGlb); else the high-level program whose stored kernels it
+// takes (map).
+std::string indexMapProgram(const UserFunction& f, bool lowered = true);
 
 }  // namespace lift::skelcl

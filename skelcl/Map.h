@@ -35,6 +35,7 @@ class Map<R(A)> {
   }
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
+  const ElementwiseSkeleton& skeleton() const { return skeleton_; }
 
  private:
   ElementwiseSkeleton skeleton_;

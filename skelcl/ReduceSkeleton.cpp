@@ -14,6 +14,11 @@ std::string reduceProgram(const UserFunction& f, const std::string& identity) {
       f.liftText(), f.returnType, f.name, identity);
 }
 
+std::string reduceSearchProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format("size N;\n{}\nfun skelcl_reduce(x: [{}]N) = reduce({}, {}) $ x\n", f.liftText(),
+                     f.returnType, f.name, identity);
+}
+
 ReduceSkeleton::ReduceSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
                                const std::string& identity)
     : ReduceSkeleton(what,
@@ -25,6 +30,8 @@ ReduceSkeleton::ReduceSkeleton(const std::string& what, UserFunction f, runtime:
                                const std::string& identity)
     : what_(what), type_(type), operator_(what, type, identity), function_(std::move(f)) {
   kernel_ = std::make_unique<SkeletonKernel>(reduceProgram(function_, operator_.identityLiteral()), what);
+  stored_ =
+      std::make_unique<StoredKernels>(reduceSearchProgram(function_, operator_.identityLiteral()), what);
   operator_.setFunction(kernel_->program().userFuns.front());
 }
 
@@ -32,6 +39,15 @@ cl::Buffer ReduceSkeleton::reduceOnDevice(DeviceSet& devices, int device, const 
                                           size_t offset, size_t count) const {
   const size_t bytes = runtime::sizeOf(type_);
   runtime::DeviceContext& ctx = devices.context(device);
+  if (offset != 0)  // the stored kernels read from the buffer's start
+    stored_->ranOwnKernel();
+  else if (StoredKernel* stored = stored_->find(devices, device, {{"N", static_cast<int64_t>(count)}})) {
+    cl::Buffer result;
+    devices.guarded(device, "allocating the result of " + what_,
+                    [&] { result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, bytes); });
+    stored->enqueue(devices, device, {buffer}, result);
+    return result;
+  }
   size_t chunks = std::min(count, kMaxChunks);
   const size_t chunk = (count + chunks - 1) / chunks;
   chunks = (count + chunk - 1) / chunk;

@@ -5,7 +5,12 @@
 // length is no multiple of the chunk (or an overlap part, whose halo must not count) is first
 // copied on the device into a buffer padded with the identity. The host combines the devices'
 // results with the user function (core/cfun's interpreter); a copy-distributed container is
-// reduced on its first device only.
+// reduced on its first device only. When the device set has a result store holding kernels of
+// the skeleton's high-level program
+//   reduce(f, identity) $ x        (x: [T]N)
+// (`liftc explore` on storedKernels().liftText()) for a part's N on its device, the best of them
+// folds that part instead of the two launches (StoredKernel.h; not for an overlap part after
+// the first, whose own elements do not start its buffer).
 #pragma once
 
 #include <memory>
@@ -16,6 +21,7 @@
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/ScalarOperator.h"
 #include "skelcl/SkeletonKernel.h"
+#include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
 
 namespace lift::skelcl {
@@ -35,6 +41,8 @@ class ReduceSkeleton {
 
   const SkeletonKernel& kernel() const { return *kernel_; }
   const UserFunction& userFunction() const { return function_; }
+  // The high-level program and the kernels taken from the device set's result store.
+  const StoredKernels& storedKernels() const { return *stored_; }
   runtime::ScalarType type() const { return type_; }
   // The identity as a literal of the .lift language.
   const std::string& identityLiteral() const { return operator_.identityLiteral(); }
@@ -60,10 +68,13 @@ class ReduceSkeleton {
   ScalarOperator operator_;
   UserFunction function_;
   std::unique_ptr<SkeletonKernel> kernel_;
+  std::unique_ptr<StoredKernels> stored_;
 };
 
 // The .lift program of Reduce (exposed for tests and documentation); `identity` is a literal of
 // the .lift language.
 std::string reduceProgram(const UserFunction& f, const std::string& identity);
+// The high-level program whose stored kernels the skeleton takes.
+std::string reduceSearchProgram(const UserFunction& f, const std::string& identity);
 
 }  // namespace lift::skelcl

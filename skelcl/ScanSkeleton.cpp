@@ -83,6 +83,11 @@ std::string vectorTileScanProgram(const UserFunction& f, const std::string& iden
       ScanSkeleton::kVectorsPerItem, ScanSkeleton::kVectorWidth);
 }
 
+std::string scanSearchProgram(const UserFunction& f, const std::string& identity) {
+  return fmt::format("size N;\n{}\nfun skelcl_scan(x: [{}]N) = scan({}, {}) $ x\n", f.liftText(),
+                     f.returnType, f.name, identity);
+}
+
 ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, runtime::ScalarType type,
                            const std::string& identity)
     : what_(what), type_(type), operator_(what, type, identity) {
@@ -95,6 +100,7 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
   workGroups_.scan = std::make_unique<SkeletonKernel>(vectorTileScanProgram(function_, z), what);
   workGroups_.totalsTotal = std::make_unique<SkeletonKernel>(tileTotalsProgram(function_, z), what);
   workGroups_.totalsScan = std::make_unique<SkeletonKernel>(tileScanProgram(function_, z), what);
+  stored_ = std::make_unique<StoredKernels>(scanSearchProgram(function_, z), what);
   operator_.setFunction(chunks_.totals->program().userFuns.front());
 }
 
@@ -136,6 +142,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   const bool copies = d.kind() == Distribution::Kind::Copy;
   // Each part starts from the fold of the parts before it, unless it is the only one or a copy.
   const bool carries = !copies && parts.size() > 1;
+  if (runStored(in, out, carries)) return;
   const size_t bytes = runtime::sizeOf(type_);
   auto size = [](size_t v) { return static_cast<int64_t>(v); };
 
@@ -308,6 +315,27 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   for (const Part& p : parts)
     devices.guarded(p.device, "running " + what_, [&] { devices.context(p.device).queue().finish(); });
   out.markWrittenOnDevices();
+}
+
+bool ScanSkeleton::runStored(const ContainerStorage& in, ContainerStorage& out, bool carries) const {
+  if (carries) {
+    stored_->ranOwnKernel();
+    return false;
+  }
+  DeviceSet& devices = *in.devices();
+  const std::vector<Part>& parts = in.parts();
+  std::vector<StoredKernel*> stored;
+  for (const Part& p : parts) {
+    stored.push_back(
+        stored_->find(devices, p.device, {{"N", static_cast<int64_t>(p.rows() * in.rowLength())}}));
+    if (!stored.back()) return false;
+  }
+  for (size_t i = 0; i < parts.size(); ++i)
+    stored[i]->enqueue(devices, parts[i].device, {in.buffer(i)}, out.buffer(i));
+  for (const Part& p : parts)
+    devices.guarded(p.device, "running " + what_, [&] { devices.context(p.device).queue().finish(); });
+  out.markWrittenOnDevices();
+  return true;
 }
 
 }  // namespace lift::skelcl

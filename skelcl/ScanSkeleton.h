@@ -28,6 +28,13 @@
 // A part that is not G chunks long is padded with the identity on the device. The output has
 // the input's distribution (single, copy or block; a copy is scanned on every device from the
 // first device's totals).
+// When the container is one part (one device, or a copy on every device) and the device set has
+// a result store holding kernels of the skeleton's high-level program
+//   scan(f, identity) $ x        (x: [T]N)
+// (`liftc explore` on storedKernels().liftText()) for N on each part's device, the best of them
+// scans each part instead (StoredKernel.h). The parts of a block distribution over several
+// devices take none: each starts from the fold of the parts before it, which a stored scan of
+// the high-level program does not take.
 #pragma once
 
 #include <map>
@@ -39,6 +46,7 @@
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/ScalarOperator.h"
 #include "skelcl/SkeletonKernel.h"
+#include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
 
 namespace lift::skelcl {
@@ -68,6 +76,8 @@ class ScanSkeleton {
   const SkeletonKernel& kernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).scan; }
   const SkeletonKernel& totalsKernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).totals; }
   const UserFunction& userFunction() const { return function_; }
+  // The high-level program and the kernels taken from the device set's result store.
+  const StoredKernels& storedKernels() const { return *stored_; }
   // At most this many chunks on each device (tiles: as many as the part needs).
   static constexpr size_t kMaxChunks = 1024;
   // Work-items of a tile's work-group (a power of two: the totals halve it kWorkGroupLog2 times).
@@ -96,12 +106,16 @@ class ScanSkeleton {
   // that fits reuses it (the device's queue is in order), as a caching allocator does. The
   // input's and the output's padded copies are not kept.
   cl::Buffer scratch(const cl::Context& context, size_t part, const std::string& role, size_t bytes) const;
+  // Scans every part of `in` into `out` with the best stored kernel for its size and device,
+  // when each has one and none `carries` (starts from the parts before it); false: nothing run.
+  bool runStored(const ContainerStorage& in, ContainerStorage& out, bool carries) const;
 
   std::string what_;
   runtime::ScalarType type_;
   ScalarOperator operator_;
   UserFunction function_;
   Programs chunks_, workGroups_;
+  std::unique_ptr<StoredKernels> stored_;
   ScanForm form_ = ScanForm::Auto;
   mutable std::map<std::tuple<cl_context, size_t, std::string>, std::pair<size_t, cl::Buffer>> scratch_;
 };
@@ -119,5 +133,7 @@ std::string tileScanProgram(const UserFunction& f, const std::string& identity);
 // The work-group's exclusive scan of its kWorkGroup sums in local memory (Hillis and Steele),
 // as a function in .lift text (the rounds composed after the shift).
 std::string workGroupScanText(const UserFunction& f, const std::string& identity);
+// The high-level program whose stored kernels the skeleton takes.
+std::string scanSearchProgram(const UserFunction& f, const std::string& identity);
 
 }  // namespace lift::skelcl

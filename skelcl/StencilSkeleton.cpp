@@ -85,7 +85,7 @@ StencilFunction stencilFunction(const UserFunction& f, size_t halo, const std::s
 }
 
 std::string stencilProgram(const StencilFunction& f, int dimensions, size_t halo, size_t top, size_t bottom,
-                           const std::string& padding) {
+                           const std::string& padding, bool lowered) {
   const std::string& t = f.function.paramTypes[0];
   const int h = static_cast<int>(halo);
   std::string reads;
@@ -98,12 +98,14 @@ std::string stencilProgram(const StencilFunction& f, int dimensions, size_t halo
   if (dimensions == 2)
     return fmt::format(
         "size R, C;\n{}\nfun skelcl_stencil(x: [[{}]C]R) =\n"
-        "  x |> pad2D({}, {}, {}, {}, {}) |> slide2D({}, 1) |> mapGlb1(mapGlb0(fun(nbh => {}({}))))\n",
-        f.function.liftText(), t, top, bottom, halo, halo, padding, window, f.function.name, reads);
+        "  x |> pad2D({}, {}, {}, {}, {}) |> slide2D({}, 1) |> {}({}(fun(nbh => {}({}))))\n",
+        f.function.liftText(), t, top, bottom, halo, halo, padding, window, lowered ? "mapGlb1" : "map",
+        lowered ? "mapGlb0" : "map", f.function.name, reads);
   return fmt::format(
       "size R;\n{}\nfun skelcl_stencil(x: [{}]R) =\n"
-      "  x |> pad({}, {}, {}) |> slide({}, 1) |> mapGlb0(fun(nbh => {}({})))\n",
-      f.function.liftText(), t, top, bottom, padding, window, f.function.name, reads);
+      "  x |> pad({}, {}, {}) |> slide({}, 1) |> {}(fun(nbh => {}({})))\n",
+      f.function.liftText(), t, top, bottom, padding, window, lowered ? "mapGlb0" : "map", f.function.name,
+      reads);
 }
 
 StencilSkeleton::StencilSkeleton(const std::string& what, const std::string& source,
@@ -117,16 +119,19 @@ StencilSkeleton::StencilSkeleton(const std::string& what, const std::string& sou
   compiled(function_.dimensions == 1 ? 1 : 2, halo, halo);
 }
 
-SkeletonKernel& StencilSkeleton::compiled(int dimensions, size_t top, size_t bottom) const {
+StencilSkeleton::Kernels& StencilSkeleton::compiled(int dimensions, size_t top, size_t bottom) const {
   if (function_.dimensions != 0 && function_.dimensions != dimensions)
     throw LiftError(fmt::format("{}: the function reads a {}-D neighbourhood ({}), the container is {}-D",
                                 what_, function_.dimensions,
                                 function_.dimensions == 1 ? "get(in, dx)" : "get(in, dx, dy)", dimensions));
-  auto& k = kernels_[{dimensions, top, bottom}];
-  if (!k)
-    k = std::make_unique<SkeletonKernel>(stencilProgram(function_, dimensions, halo_, top, bottom, padding_),
-                                         what_);
-  return *k;
+  Kernels& k = kernels_[{dimensions, top, bottom}];
+  if (!k.own) {
+    k.own = std::make_unique<SkeletonKernel>(
+        stencilProgram(function_, dimensions, halo_, top, bottom, padding_), what_);
+    k.stored = std::make_unique<StoredKernels>(
+        stencilProgram(function_, dimensions, halo_, top, bottom, padding_, false), what_);
+  }
+  return k;
 }
 
 void StencilSkeleton::run(const ContainerStorage& in, ContainerStorage& out, int dimensions) const {
@@ -143,10 +148,11 @@ void StencilSkeleton::run(const ContainerStorage& in, ContainerStorage& out, int
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     const size_t top = halo_ - (p.begin - p.storedBegin), bottom = halo_ - (p.storedEnd - p.end);
-    SkeletonKernel& k = compiled(dimensions, top, bottom);
+    Kernels& k = compiled(dimensions, top, bottom);
     arith::Env sizes{{"R", static_cast<int64_t>(p.storedRows())}};
     if (dimensions == 2) sizes["C"] = static_cast<int64_t>(in.rowLength());
-    k.enqueue(devices, p.device, {in.buffer(i), out.buffer(i)}, sizes);
+    if (!k.stored->enqueue(devices, p.device, sizes, {in.buffer(i)}, out.buffer(i)))
+      k.own->enqueue(devices, p.device, {in.buffer(i), out.buffer(i)}, sizes);
   }
   for (const Part& p : parts)
     devices.guarded(p.device, "running " + what_, [&] { devices.context(p.device).queue().finish(); });

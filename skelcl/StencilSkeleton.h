@@ -10,7 +10,13 @@
 // input is overlap(halo)-distributed (each device also stores `halo` rows of its neighbours; a
 // block or other overlap input is redistributed to it) and the output block-distributed; a device
 // whose part ends at the matrix's edge pads there (top, bottom = halo), elsewhere it reads its halo
-// rows (0), so there is one kernel per pair (top, bottom) met, compiled when first needed.
+// rows (0), so there is one kernel per pair (top, bottom) met, compiled when first needed. When
+// the device set has a result store holding kernels of the high-level program for a part's
+// padding (top, bottom), the same with map for mapGlb,
+//   x |> pad2D(top, bottom, halo, halo, mode) |> slide2D(2 halo + 1, 1) |> map(map(fun(nbh => ...)))
+// (x: [[T]C]R; `liftc explore` on storedKernels(...).liftText(), top = bottom = halo for a
+// container on one device), for the part's R (and C) on its device, the best of them computes
+// that part instead (StoredKernel.h).
 #pragma once
 
 #include <map>
@@ -22,6 +28,7 @@
 
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/SkeletonKernel.h"
+#include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
 
 namespace lift::skelcl {
@@ -42,9 +49,10 @@ struct StencilFunction {
 StencilFunction stencilFunction(const UserFunction& f, size_t halo, const std::string& what);
 
 // The .lift program of a stencil over `dimensions` dimensions whose rows are padded by `top`
-// and `bottom` (the columns by `halo`) with `padding` ("clamp" or a literal).
+// and `bottom` (the columns by `halo`) with `padding` ("clamp" or a literal): `lowered`, the
+// skeleton's own (mapGlb); else the high-level program whose stored kernels it takes (map).
 std::string stencilProgram(const StencilFunction& f, int dimensions, size_t halo, size_t top, size_t bottom,
-                           const std::string& padding);
+                           const std::string& padding, bool lowered = true);
 
 class StencilSkeleton {
  public:
@@ -59,17 +67,28 @@ class StencilSkeleton {
   const StencilFunction& function() const { return function_; }
   // The kernel for `dimensions` with rows padded by `top` and `bottom` (compiled when first asked).
   const SkeletonKernel& kernel(int dimensions, size_t top, size_t bottom) const {
-    return compiled(dimensions, top, bottom);
+    return *compiled(dimensions, top, bottom).own;
   }
+  // The high-level program for the same padding and the kernels taken from the device set's
+  // result store for it (a container on one device: top = bottom = halo).
+  const StoredKernels& storedKernels(int dimensions, size_t top, size_t bottom) const {
+    return *compiled(dimensions, top, bottom).stored;
+  }
+  // Those of a container on one device (the program to search for it).
+  const StoredKernels& storedKernels(int dimensions) const { return storedKernels(dimensions, halo_, halo_); }
 
  private:
-  SkeletonKernel& compiled(int dimensions, size_t top, size_t bottom) const;
+  struct Kernels {
+    std::unique_ptr<SkeletonKernel> own;
+    std::unique_ptr<StoredKernels> stored;
+  };
+  Kernels& compiled(int dimensions, size_t top, size_t bottom) const;
 
   std::string what_;
   size_t halo_;
   std::string padding_;
   StencilFunction function_;
-  mutable std::map<std::tuple<int, size_t, size_t>, std::unique_ptr<SkeletonKernel>> kernels_;
+  mutable std::map<std::tuple<int, size_t, size_t>, Kernels> kernels_;
 };
 
 }  // namespace lift::skelcl

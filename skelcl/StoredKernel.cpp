@@ -129,4 +129,11 @@ StoredKernel* StoredKernels::find(DeviceSet& devices, int device, const arith::E
   return slot.get();
 }
 
+bool StoredKernels::enqueue(DeviceSet& devices, int device, const arith::Env& sizes,
+                            const std::vector<cl::Buffer>& inputs, const cl::Buffer& output) {
+  StoredKernel* stored = find(devices, device, sizes);
+  if (stored) stored->enqueue(devices, device, inputs, output);
+  return stored != nullptr;
+}
+
 }  // namespace lift::skelcl

@@ -1,11 +1,14 @@
 // StoredKernel: a skeleton's kernel taken from a result store (rewrite/explore/ResultStore.h,
 // docs/RESULTS.md) — the fastest valid kernel that a search (`liftc explore`) measured for the
-// skeleton's high-level program at one size on one device, its derivation replayed from the
-// program specialised to that size and compiled as the search compiled it (work-group size, code
-// generator parameters): one kernel or several run in order, the sizes constants. StoredKernels
-// looks them up for one skeleton in its device set's store (DeviceSet::setResultStore), once per
-// store, device and size; a stored derivation that no longer replays or compiles is not used
-// (the skeleton's own kernel runs, and `whyNot` says why).
+// skeleton's high-level program at one size on one device (ResultStore::bestKernel), its
+// derivation replayed from the program specialised to that size and compiled as the search
+// compiled it (explore::replayStored: work-group size, code generator parameters): one kernel or
+// several run in order, the sizes constants. StoredKernels looks them up for one high-level
+// program of a skeleton in its device set's store (DeviceSet::setResultStore), once per store,
+// device and size; a stored derivation that no longer replays or compiles is not used (the
+// skeleton's own kernel runs, and `whyNot` says why). Every skeleton takes its kernels this way:
+// `StoredKernels::enqueue` or, when it is false, the skeleton's own kernel (skelcl/README.md
+// lists each skeleton's high-level program and the sizes it looks up).
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -58,10 +61,19 @@ class StoredKernels {
   // The best stored kernel for `sizes` on `device`, null when the device set has no store or
   // the store none that can be used.
   StoredKernel* find(DeviceSet& devices, int device, const arith::Env& sizes);
+  // The best stored kernel for `sizes` on `device` enqueued on `inputs` (the program's input
+  // buffers in order) and `output` (StoredKernel::enqueue); false when there is none that can be
+  // used, and nothing enqueued: the skeleton runs its own kernel.
+  bool enqueue(DeviceSet& devices, int device, const arith::Env& sizes, const std::vector<cl::Buffer>& inputs,
+               const cl::Buffer& output);
   // Why the last lookup that found a stored kernel could not use it ("" when none failed).
   const std::string& whyNot() const { return whyNot_; }
   // The store's id of the kernel the last lookup gave (0: none, the skeleton's own kernel ran).
   int64_t lastUsed() const { return lastUsed_; }
+  // The skeleton runs its own kernel on a part that cannot take a stored one, without a lookup
+  // (its elements do not start its buffer, or it needs what the parts before it computed):
+  // lastUsed() is 0.
+  void ranOwnKernel() { lastUsed_ = 0; }
 
  private:
   std::string liftText_, what_;

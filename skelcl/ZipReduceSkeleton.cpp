@@ -65,16 +65,17 @@ cfun::Scalar ZipReduceSkeleton::run(const ContainerStorage& left, const Containe
     const size_t offset = (parts[i].begin - parts[i].storedBegin) * left.rowLength();
     const size_t count = parts[i].rows() * left.rowLength();
     if (count == 0) continue;
-    if (offset == 0)
-      if (StoredKernel* stored = stored_->find(devices, device, {{"N", static_cast<int64_t>(count)}})) {
-        cl::Buffer result;
-        devices.guarded(device, "allocating the result of " + what_, [&] {
-          result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, runtime::sizeOf(finish_.type()));
-        });
-        stored->enqueue(devices, device, {left.buffer(i), right.buffer(i)}, result);
-        results.push_back({device, result});
-        continue;
-      }
+    if (offset != 0)  // the stored kernels read from the buffer's start
+      stored_->ranOwnKernel();
+    else if (StoredKernel* stored = stored_->find(devices, device, {{"N", static_cast<int64_t>(count)}})) {
+      cl::Buffer result;
+      devices.guarded(device, "allocating the result of " + what_, [&] {
+        result = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, runtime::sizeOf(finish_.type()));
+      });
+      stored->enqueue(devices, device, {left.buffer(i), right.buffer(i)}, result);
+      results.push_back({device, result});
+      continue;
+    }
     const size_t groups = std::min(count, coalesced ? kMaxGpuWorkItems : ReduceSkeleton::kMaxChunks);
     const size_t chunk = count / groups;
     auto fold = [&](size_t from, size_t g, size_t c) {

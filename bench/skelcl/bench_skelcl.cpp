@@ -19,7 +19,8 @@
 // floats with ZipReduce, block-distributed, after a line for the plain OpenCL version on one
 // device and one with the library's speed over it; GB/s of both vectors read). `--store FILE`:
 // the skeletons take the best kernel a result store holds for their program, size and device
-// (skelcl/StoredKernel.h); `--lift-program` prints that program (dot, matmul). Exit status 2 on a bad
+// (skelcl/StoredKernel.h); `--lift-program` prints that program (every case; blur: the image on
+// one device, whose rows are padded by the halo at both ends). Exit status 2 on a bad
 // argument or a device error, 1 when the check fails.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -365,8 +366,7 @@ Options parse(int argc, char** argv) {
       ->check(CLI::IsMember(names));
   app.add_option(
       "--store", o.store,
-      "a result store: the skeletons take the best kernel it holds for their program, size and device "
-      "(dot, matmul)");
+      "a result store: the skeletons take the best kernel it holds for their program, size and device");
   app.add_flag(
       "--lift-program", o.liftProgram,
       "print the case's high-level program, the one to search (liftc explore) for --store, and exit");
@@ -408,7 +408,13 @@ std::string liftProgram(const std::string& kase) {
   Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
   if (kase == "dot") return ZipReduce<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
   if (kase == "matmul") return AllPairs<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
-  throw lift::LiftError(fmt::format("--lift-program: the {} case takes no stored kernels", kase));
+  if (kase == "blur") return GaussianBlur().stencil().skeleton().storedKernels(2).liftText();
+  if (kase == "scan")
+    return Scan<float(float)>("float func(float x, float y) { return x + y; }", "0")
+        .skeleton()
+        .storedKernels()
+        .liftText();
+  throw lift::LiftError(fmt::format("--lift-program: no case {}", kase));
 }
 
 int main(int argc, char** argv) {
