@@ -66,7 +66,8 @@ class StoredKernels {
   // used, and nothing enqueued: the skeleton runs its own kernel.
   bool enqueue(DeviceSet& devices, int device, const arith::Env& sizes, const std::vector<cl::Buffer>& inputs,
                const cl::Buffer& output);
-  // Why the last lookup that found a stored kernel could not use it ("" when none failed).
+  // Why the last lookup that failed could not use a stored kernel: the best one no longer
+  // replays or compiles, or the program does not take the sizes ("" when none failed).
   const std::string& whyNot() const { return whyNot_; }
   // The store's id of the kernel the last lookup gave (0: none, the skeleton's own kernel ran).
   int64_t lastUsed() const { return lastUsed_; }
