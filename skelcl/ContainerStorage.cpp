@@ -27,12 +27,13 @@ void ContainerStorage::setDistribution(const Distribution& d) const {
 }
 
 void ContainerStorage::allocateBuffers() const {
-  buffers_.assign(parts_.size(), cl::Buffer());
+  buffers_.clear();  // back to the pool first: a part of the same size may take one again
+  buffers_.resize(parts_.size());
   for (size_t i = 0; i < parts_.size(); ++i) {
     const Part& p = parts_[i];
     devices_->guarded(p.device, fmt::format("allocating {} bytes", p.storedRows() * rowBytes()), [&] {
       buffers_[i] =
-          cl::Buffer(devices_->context(p.device).context(), CL_MEM_READ_WRITE, p.storedRows() * rowBytes());
+          devices_->bufferPool().acquire(devices_->context(p.device).context(), p.storedRows() * rowBytes());
     });
   }
 }
@@ -49,7 +50,7 @@ void ContainerStorage::prepareOnDevices(const Distribution& d) const {
     uploads.push_back({bytes, [this, i, p, bytes, host] {
                          devices_->guarded(p.device, fmt::format("uploading {} bytes", bytes), [&] {
                            devices_->context(p.device).queue().enqueueWriteBuffer(
-                               buffers_[i], CL_TRUE, 0, bytes, host + p.storedBegin * rowBytes());
+                               buffers_[i].buffer(), CL_TRUE, 0, bytes, host + p.storedBegin * rowBytes());
                          });
                        }});
   }
@@ -85,7 +86,8 @@ void ContainerStorage::ensureOnHost() const {
                            HostStorage::touchPages(into, bytes);
                            devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
                              devices_->context(p.device).queue().enqueueReadBuffer(
-                                 buffers_[i], CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes, into);
+                                 buffers_[i].buffer(), CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes,
+                                 into);
                            });
                          }});
   }

@@ -8,8 +8,9 @@
 // The host copy is HostStorage (uninitialised until the data arrives; pageable or page-locked as
 // the device set says), allocated when first needed, so that a skeleton's output that is only
 // used on the devices never takes host memory. Vector<T> and Matrix<T> (Container.h) add the
-// typed view of it. Skeletons use the methods under "for skeletons"; they are const because
-// they only move data, never change it.
+// typed view of it. Its device buffers come from the device set's DeviceBufferPool and go back
+// there when it lets go of them (destroyed, assigned over, redistributed). Skeletons use the methods under
+// "for skeletons"; they are const because they only move data, never change it.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -55,7 +56,9 @@ class ContainerStorage {
   // Distributes as `d` (when not already) and uploads the parts unless the devices are current.
   void prepareOnDevices(const Distribution& d) const;
   const std::vector<Part>& parts() const { return parts_; }
-  const cl::Buffer& buffer(size_t part) const { return buffers_[part]; }
+  // Copies of it must not outlive the container (or its next redistribution): the buffer then
+  // goes back to the pool.
+  const cl::Buffer& buffer(size_t part) const { return buffers_[part].buffer(); }
   // For an output: distributed as `d`, device buffers (fresh ones unless it has them in `d`
   // already), host data stale; the skeleton
   // writes every part and then calls markWrittenOnDevices().
@@ -87,7 +90,7 @@ class ContainerStorage {
   size_t rowLength_ = 1;
   mutable std::optional<Distribution> distribution_;
   mutable std::vector<Part> parts_;
-  mutable std::vector<cl::Buffer> buffers_;  // one per part
+  mutable std::vector<DeviceBufferPool::Lease> buffers_;  // one per part
   mutable HostStorage host_;
   mutable bool hostValid_ = true;
   mutable bool devicesValid_ = false;

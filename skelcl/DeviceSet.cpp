@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
+#include <limits>
 #include <thread>
 
 #include "skelcl/DeviceError.h"
@@ -23,6 +25,9 @@ std::shared_ptr<DeviceSet> DeviceSet::open(const std::vector<std::string>& specs
       throw DeviceError(set->size(), device.info().name, "creating its context", e.err());
     }
   }
+  uint64_t smallest = std::numeric_limits<uint64_t>::max();
+  for (const auto& c : set->contexts_) smallest = std::min(smallest, c->device().info().globalMemBytes);
+  set->bufferPool_ = DeviceBufferPool::create(static_cast<size_t>(smallest / 4));
   return set;
 }
 

@@ -11,6 +11,7 @@
 
 #include "codegen/runtime/BuildCache.h"
 #include "codegen/runtime/Device.h"
+#include "skelcl/DeviceBufferPool.h"
 #include "skelcl/HostMemory.h"
 
 namespace lift::explore {
@@ -31,6 +32,9 @@ class DeviceSet {
   runtime::DeviceContext& context(int index);
   std::string name(int index) const;
   runtime::BuildCache& cache() { return *cache_; }
+  // The containers' device buffers (ContainerStorage): freed ones, up to a quarter of the
+  // smallest device's global memory, are handed to the next container part of the same size.
+  DeviceBufferPool& bufferPool() { return *bufferPool_; }
   // The memory of the host copies that containers on these devices allocate from now on
   // (pageable unless set; page-locked memory comes from device 0, HostStorage.h).
   HostMemory hostMemory() const { return hostMemory_; }
@@ -55,6 +59,7 @@ class DeviceSet {
   DeviceSet() = default;
   std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;
   std::shared_ptr<runtime::BuildCache> cache_;
+  std::shared_ptr<DeviceBufferPool> bufferPool_;
   HostMemory hostMemory_ = HostMemory::Pageable;
   std::shared_ptr<explore::ResultStore> resultStore_;
 };
