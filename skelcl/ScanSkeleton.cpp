@@ -1,5 +1,5 @@
 // Scan: per device, the tiles' totals, then (after the host scanned every device's totals in
-// order) each tile scanned from its offset by a work-group.
+// order) each tile scanned from its offset by a work-group; or each part in one pass.
 #include "skelcl/ScanSkeleton.h"
 
 #include <fmt/format.h>
@@ -102,6 +102,8 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
   workGroups_.totalsScan = std::make_unique<SkeletonKernel>(tileScanProgram(function_, z), what);
   stored_ = std::make_unique<StoredKernels>(scanSearchProgram(function_, z), what);
   operator_.setFunction(chunks_.totals->program().userFuns.front());
+  singlePass_ =
+      std::make_unique<SinglePassScanKernel>(*workGroups_.scan->program().userFuns.front(), type, z, what);
 }
 
 cl::Buffer ScanSkeleton::scratch(const cl::Context& context, size_t part, const std::string& role,
@@ -114,10 +116,13 @@ cl::Buffer ScanSkeleton::scratch(const cl::Context& context, size_t part, const 
   return buffer;
 }
 
-ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const {
-  if (form_ != ScanForm::Auto) return form_;
-  return device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
+ScanForm ScanSkeleton::resolved(ScanForm f, const runtime::DeviceInfo& device) {
+  if (f == ScanForm::Auto) f = device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
+  if (f == ScanForm::WorkGroups && !SinglePassScanKernel::supports(device)) f = ScanForm::WorkGroupsMultiPass;
+  return f;
 }
+
+ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const { return resolved(form_, device); }
 
 void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const {
   if (in.devices() != out.devices())
@@ -149,7 +154,8 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   // Each part as G chunks of C elements (padded with the identity), and the chunks' totals. In
   // work-groups a chunk is a tile of kTile elements, and the tiles' totals are scanned the same
   // way, level after level, until at most kTile are left: those (padded with the identity to
-  // kWorkGroup*E) one work-group scans with the scalar programs.
+  // kWorkGroup*E) one work-group scans with the scalar programs. In one pass, the same totals
+  // only when the part needs a carry (its total), and no padding otherwise.
   struct Level {
     size_t tiles = 0;
     cl::Buffer input, totals;  // input: tiles*kTile elements; totals: the next level's input
@@ -166,6 +172,8 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     std::vector<Level> levels;
     arith::Env totalSizes;
     cl::Buffer total, carry, offsets;
+    // In one pass: the status words (counter and tiles), the tiles' aggregates and prefixes.
+    cl::Buffer status, aggregates, prefixes;
   };
   std::vector<Chunking> chunking(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -173,17 +181,22 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
     // Every copy is chunked as the first, whose totals it shares in chunks.
-    c.form = copies && i > 0 ? chunking[0].form : formOn(ctx.device().info());
-    const bool tiles = c.form == ScanForm::WorkGroups;
+    c.form = copies && i > 0 ? resolved(chunking[0].form, ctx.device().info()) : formOn(ctx.device().info());
+    const bool tiles = c.form != ScanForm::Chunks;
+    const bool onePass = c.form == ScanForm::WorkGroups;
+    // The multi-pass form's totals: for its scan, or for the part's total.
+    const bool totals = !tiles || !onePass || carries;
     c.count = p.rows() * in.rowLength();
     if (tiles) {
       c.chunk = kTile;
       c.chunks = (c.count + kTile - 1) / kTile;
-      for (size_t n = c.chunks;; n = (n + kTile - 1) / kTile) {
-        c.levels.push_back(Level{n, {}, {}, arith::Env{{"G", size(n)}}});
-        if (n <= kTile) break;
+      if (totals) {
+        for (size_t n = c.chunks;; n = (n + kTile - 1) / kTile) {
+          c.levels.push_back(Level{n, {}, {}, arith::Env{{"G", size(n)}}});
+          if (n <= kTile) break;
+        }
+        c.sizes = c.levels.front().sizes;
       }
-      c.sizes = c.levels.front().sizes;
     } else {
       c.chunks = std::min(c.count, kMaxChunks);
       c.chunk = (c.count + c.chunks - 1) / c.chunks;
@@ -192,7 +205,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     }
     c.input = in.buffer(i);
     devices.guarded(p.device, "allocating the chunks of " + what_, [&] {
-      if (c.chunks * c.chunk != c.count) {
+      if (totals && c.chunks * c.chunk != c.count) {
         c.input = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, c.chunks * c.chunk * bytes);
         ctx.queue().enqueueCopyBuffer(in.buffer(i), c.input, 0, 0, c.count * bytes);
         operator_.fillWithIdentity(ctx.queue(), c.input, c.count * bytes,
@@ -201,7 +214,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
       if (tiles) {
         // Level k's totals are level k+1's input, padded to whole tiles (the last level's:
         // to kWorkGroup*E for the one work-group that scans them).
-        c.levels.front().input = c.input;
+        if (totals) c.levels.front().input = c.input;
         for (size_t k = 0; k < c.levels.size(); ++k) {
           const size_t n = c.levels[k].tiles;
           const bool last = k + 1 == c.levels.size();
@@ -220,6 +233,12 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
         }
         c.carry = scratch(ctx.context(), i, "carry", bytes);
         if (carries) c.total = scratch(ctx.context(), i, "total", bytes);
+        if (onePass) {
+          const size_t n = SinglePassScanKernel::tiles(c.count);
+          c.status = scratch(ctx.context(), i, "status", (1 + n) * sizeof(cl_int));
+          c.aggregates = scratch(ctx.context(), i, "aggregates", n * bytes);
+          c.prefixes = scratch(ctx.context(), i, "prefixes", n * bytes);
+        }
       } else {
         c.totals = scratch(ctx.context(), i, "chunk totals", c.chunks * bytes);
       }
@@ -242,7 +261,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
   std::vector<std::vector<std::byte>> offsets(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     Chunking& c = chunking[i];
-    if (c.form == ScanForm::WorkGroups) {
+    if (c.form != ScanForm::Chunks) {
       offsets[i].resize(bytes);
       std::memcpy(offsets[i].data(), &running, bytes);
       if (!carries) continue;
@@ -274,12 +293,23 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
 
   // Each chunk scanned from its offset, into the output (through a padded buffer if needed). In
   // work-groups the offsets are the device's scan of the tiles' totals from the carry: the last
-  // level's by one work-group, then each level's tiles from the offsets of the level above.
+  // level's by one work-group, then each level's tiles from the offsets of the level above. In
+  // one pass, the part from its carry, into the output.
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
-    const bool tiles = c.form == ScanForm::WorkGroups;
+    if (c.form == ScanForm::WorkGroups) {
+      devices.guarded(p.device, "uploading the carry of " + what_, [&] {
+        ctx.queue().enqueueWriteBuffer(c.carry, CL_FALSE, 0, bytes, offsets[i].data());
+        ctx.queue().enqueueFillBuffer(c.status, cl_int(0), 0,
+                                      (1 + SinglePassScanKernel::tiles(c.count)) * sizeof(cl_int));
+      });
+      singlePass_->enqueue(devices, p.device,
+                           {c.input, out.buffer(i), c.carry, c.status, c.aggregates, c.prefixes}, c.count);
+      continue;
+    }
+    const bool tiles = c.form == ScanForm::WorkGroupsMultiPass;
     cl::Buffer offsetBuffer = c.offsets, result = out.buffer(i);
     std::vector<cl::Buffer> levelOffsets;
     devices.guarded(p.device, "uploading the chunk offsets of " + what_, [&] {

@@ -1,14 +1,23 @@
 // ScanSkeleton: the untyped implementation of Scan — the exclusive prefix scan of a vector with an
 // associative user function and its identity (element i combines the identity with the elements
 // before i). Each device scans its own part in the work-efficient way of rule
-// scan-split-chunks, in one of two forms (ScanForm): the first program sums each chunk or
-// tile; each chunk's offset is the fold of everything before it, on earlier devices too; the
-// second program scans each chunk from its offset.
+// scan-split-chunks, in one of three forms (ScanForm). In chunks and in the multi-pass
+// work-group form the first program sums each chunk or tile; each chunk's offset is the fold of
+// everything before it, on earlier devices too; the second program scans each chunk from its
+// offset. The single pass does both in one kernel.
 //   - Chunks: G chunks of C elements, one work-item each: `join o mapGlb0(toGlobal(mapSeq(id))
 //     o reduceSeq(f, z)) o split(C)` sums them, the host scans the totals of every device's
 //     chunks in order, `join o mapGlb0(fun(p => scanSeq(f, get(0, p))
 //     $ get(1, p))) $ zip(offsets, split(C) $ x)` scans them.
-//   - WorkGroups: G tiles of kTile elements, one work-group of kWorkGroup work-items a tile,
+//   - WorkGroups, in one pass where the device can (SinglePassScan.h: decoupled look-back, the
+//     input read once; the kernel's text written around the user function, not generated from
+//     a .lift program): each work-group takes the next tile of 4096 elements, scans it in local
+//     memory, and finds its offset from its predecessors' published totals and prefixes. Over
+//     several parts (block distribution) each part's total comes first from the multi-pass
+//     form's totals kernels below, the host folds them into each part's carry, and the single
+//     pass starts from it.
+//   - WorkGroupsMultiPass (the fallback: devices before OpenCL C 1.1, or on request): G tiles
+//     of kTile elements, one work-group of kWorkGroup work-items a tile,
 //     each work-item kVectorsPerItem vectors of kVectorWidth consecutive elements, read with
 //     vector loads into private memory (neighbouring work-items read neighbouring vectors:
 //     coalesced), then summed in registers. The totals: the work-group halves the work-items'
@@ -24,10 +33,13 @@
 //     before it, which the host makes from each part's total (that work-group's reduction of
 //     the last totals) when there are several parts. No host round trip on one device: for
 //     2^26 elements five kernels (two levels of totals, the last level's scan, two levels of
-//     scans).
-// A part that is not G chunks long is padded with the identity on the device. The output has
-// the input's distribution (single, copy or block; a copy is scanned on every device from the
-// first device's totals).
+//     scans), the input read twice.
+// The single pass's status words, its tiles' aggregates and prefixes and the multi-pass form's
+// totals are the skeleton's scratch buffers, kept from one run to the next (the status words
+// zeroed by one fill each run).
+// A part that is not G chunks long is padded with the identity on the device (not in one pass:
+// its kernel reads the identity past the end). The output has the input's distribution (single,
+// copy or block; in chunks a copy is scanned on every device from the first device's totals).
 // When the container is one part (one device, or a copy on every device) and the device set has
 // a result store holding kernels of the skeleton's high-level program
 //   scan(f, identity) $ x        (x: [T]N)
@@ -45,6 +57,7 @@
 
 #include "skelcl/ContainerStorage.h"
 #include "skelcl/ScalarOperator.h"
+#include "skelcl/SinglePassScan.h"
 #include "skelcl/SkeletonKernel.h"
 #include "skelcl/StoredKernel.h"
 #include "skelcl/UserFunction.h"
@@ -52,9 +65,11 @@
 namespace lift::skelcl {
 
 // How a device scans its part: in chunks, one work-item each (a loop streaming its chunk: the
-// CPU device's best), or in tiles, one work-group each (its work-items' sums scanned in local
-// memory: many work-items for a GPU). Auto: work-groups on GPUs, chunks on other devices.
-enum class ScanForm { Auto, Chunks, WorkGroups };
+// CPU device's best), or in tiles, one work-group each (scanned in local memory: many
+// work-items for a GPU), in one pass with decoupled look-back where the device can
+// (WorkGroups; the multi-pass form elsewhere) or in several (WorkGroupsMultiPass). Auto:
+// WorkGroups on GPUs, chunks on other devices.
+enum class ScanForm { Auto, Chunks, WorkGroups, WorkGroupsMultiPass };
 
 class ScanSkeleton {
  public:
@@ -69,10 +84,11 @@ class ScanSkeleton {
 
   ScanForm form() const { return form_; }
   void setForm(ScanForm f) { form_ = f; }
-  // The form used on `device` (Auto resolved).
+  // The form used on `device` (Auto resolved; WorkGroups only where the single pass runs).
   ScanForm formOn(const runtime::DeviceInfo& device) const;
 
-  // The kernel that scans the chunks (or tiles) from their offsets, and the one that sums them.
+  // The kernel that scans the chunks (or tiles) from their offsets, and the one that sums them
+  // (WorkGroups: the multi-pass form's).
   const SkeletonKernel& kernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).scan; }
   const SkeletonKernel& totalsKernel(ScanForm f = ScanForm::Chunks) const { return *programs(f).totals; }
   const UserFunction& userFunction() const { return function_; }
@@ -99,7 +115,9 @@ class ScanSkeleton {
     // scan from the carry (the tiles' offsets), by one work-group.
     std::unique_ptr<SkeletonKernel> totalsTotal, totalsScan;
   };
-  const Programs& programs(ScanForm f) const { return f == ScanForm::WorkGroups ? workGroups_ : chunks_; }
+  const Programs& programs(ScanForm f) const { return f == ScanForm::Chunks ? chunks_ : workGroups_; }
+  // `f` on `device`: WorkGroups becomes WorkGroupsMultiPass where the single pass cannot run.
+  static ScanForm resolved(ScanForm f, const runtime::DeviceInfo& device);
 
   // A device temporary of the scan's own (the totals of the tiles, their offsets, a part's
   // carry), kept from one run to the next by its context, part and role: the next run of a size
@@ -116,6 +134,7 @@ class ScanSkeleton {
   UserFunction function_;
   Programs chunks_, workGroups_;
   std::unique_ptr<StoredKernels> stored_;
+  std::unique_ptr<SinglePassScanKernel> singlePass_;
   ScanForm form_ = ScanForm::Auto;
   mutable std::map<std::tuple<cl_context, size_t, std::string>, std::pair<size_t, cl::Buffer>> scratch_;
 };

@@ -229,7 +229,7 @@ class TestSkelCL : public QObject {
   void scanAllSizesAndDistributions() {
     Scan<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
     Scan<int32_t(int32_t)> max("int func(int x, int y) { return max(x, y); }", "-1000");
-    for (ScanForm form : {ScanForm::Chunks, ScanForm::WorkGroups})
+    for (ScanForm form : {ScanForm::Chunks, ScanForm::WorkGroups, ScanForm::WorkGroupsMultiPass})
       for (size_t n : kSizes)
         for (const Distribution& d : kDistributions) {
           sum.setForm(form);
@@ -237,10 +237,7 @@ class TestSkelCL : public QObject {
           std::vector<int32_t> in = randomInts(n, static_cast<unsigned>(n) + 7);
           Vector<int32_t> x(two_, in);
           x.setDistribution(d);
-          const QString where = QString("n=%1 %2 %3")
-                                    .arg(n)
-                                    .arg(d.describe().c_str())
-                                    .arg(form == ScanForm::Chunks ? "chunks" : "work-groups");
+          const QString where = QString("n=%1 %2 %3").arg(n).arg(d.describe().c_str()).arg(int(form));
           if (d.kind() == Distribution::Kind::Overlap) {
             QVERIFY_THROWS_EXCEPTION(LiftError, sum(x));
             continue;
@@ -262,7 +259,8 @@ class TestSkelCL : public QObject {
   // a sequential scan on the host, at sizes below, at and above a work-group's 256 elements and
   // with several elements a work-item (more than 1024 chunks; in work-groups more than 256 tiles
   // of 1024, so that each work-item of the totals' scan has two, and more than 1024 tiles, so
-  // that the tiles' totals are scanned in tiles of their own), in both forms.
+  // that the tiles' totals are scanned in tiles of their own), in every form (the single pass
+  // has tiles of 4096: tst_skelcl_scan tests it around them).
   void scanCombinesInOrder() {
     const char* compose =
         "int func(int a, int b) { return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % "
@@ -271,7 +269,7 @@ class TestSkelCL : public QObject {
       return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % 16;
     };
     Scan<int32_t(int32_t)> scan(compose, "16");
-    for (ScanForm form : {ScanForm::Chunks, ScanForm::WorkGroups})
+    for (ScanForm form : {ScanForm::Chunks, ScanForm::WorkGroups, ScanForm::WorkGroupsMultiPass})
       for (size_t n :
            {size_t(1), size_t(255), size_t(256), size_t(257), size_t(4099), size_t(300007), size_t(1052675)})
         for (const Distribution& d : kDistributions) {

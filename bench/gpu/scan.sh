@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The scan of issue 16 on one GPU: bench_skelcl's scan of N floats (default 2^26) in each form
-# (work-groups: coalesced tiles, chunks: a work-item a chunk; kernels only, the input already on
+# (work-groups: coalesced tiles in one pass with decoupled look-back, work-groups-multi-pass: the
+# tiles' totals first, chunks: a work-item a chunk; kernels only, the input already on
 # the device), next to torch.cumsum and a device copy of the same n floats measured in the same
 # run (bench/gpu/torch_cumsum.py), and the work-group form's kernels against both (into a new
 # output each run, and into an existing one: no device allocation, as torch.cumsum's caching
@@ -14,7 +15,7 @@ bench=${BENCH_SKELCL:-$pack/bench_skelcl}
 n=${N:-67108864}
 nvidia-smi -L 2>/dev/null
 declare -A kernels intos
-for form in work-groups chunks; do
+for form in work-groups work-groups-multi-pass chunks; do
   line=$("$bench" scan --size "$n" --device "${DEVICE:-0}" --scan-form "$form" --repeat "${REPEAT:-10}" \
     --check 1000 2>&1 | tail -1)
   echo "bench_skelcl scan --scan-form $form: $line"
@@ -27,12 +28,14 @@ peers=$(python3 "$root/bench/gpu/torch_cumsum.py" "$n")
 echo "$peers"
 cumsum=$(sed -n 's/^torch.cumsum [0-9]*: \([0-9.]*\) ms.*/\1/p' <<<"$peers")
 copy=$(sed -n 's/^copy [0-9]*: \([0-9.]*\) ms.*/\1/p' <<<"$peers")
-for what in kernels intos; do
-  declare -n times=$what
-  wg=${times[work-groups]}
-  label="a new output each run"
-  [[ $what == intos ]] && label="into an existing output"
-  if [[ $wg =~ ^[0-9.]+$ && $cumsum =~ ^[0-9.]+$ && $copy =~ ^[0-9.]+$ ]]; then
-    python3 -c "print(f'work-groups, $label: {$copy / $wg * 100:.0f} % of the copy bandwidth (target 70 %), {$cumsum / $wg:.2f}x torch.cumsum (target 0.8x)')"
-  fi
+for form in work-groups work-groups-multi-pass; do
+  for what in kernels intos; do
+    declare -n times=$what
+    wg=${times[$form]}
+    label="a new output each run"
+    [[ $what == intos ]] && label="into an existing output"
+    if [[ $wg =~ ^[0-9.]+$ && $cumsum =~ ^[0-9.]+$ && $copy =~ ^[0-9.]+$ ]]; then
+      python3 -c "print(f'$form, $label: {$copy / $wg * 100:.0f} % of the copy bandwidth (target 70 %), {$cumsum / $wg:.2f}x torch.cumsum (target 0.8x)')"
+    fi
+  done
 done

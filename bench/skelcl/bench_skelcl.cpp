@@ -385,11 +385,14 @@ Options parse(int argc, char** argv) {
          "--host-memory", [&o](const std::string& text) { o.hostMemory = *hostMemoryNamed(text); },
          "the containers' host copies: pageable (default) or page-locked")
       ->check(CLI::IsMember({describe(HostMemory::Pageable), describe(HostMemory::PageLocked)}));
-  const std::map<std::string, ScanForm> forms{
-      {"auto", ScanForm::Auto}, {"chunks", ScanForm::Chunks}, {"work-groups", ScanForm::WorkGroups}};
+  const std::map<std::string, ScanForm> forms{{"auto", ScanForm::Auto},
+                                              {"chunks", ScanForm::Chunks},
+                                              {"work-groups", ScanForm::WorkGroups},
+                                              {"work-groups-multi-pass", ScanForm::WorkGroupsMultiPass}};
   app.add_option("--scan-form", o.scanForm,
-                 "scan: in chunks (a work-item each), in work-groups (a tile each, scanned in local memory) "
-                 "or auto (work-groups on GPUs)")
+                 "scan: in chunks (a work-item each), in work-groups (a tile each, scanned in local memory; "
+                 "in one pass with decoupled look-back where the device can), in work-groups in several "
+                 "passes, or auto (work-groups on GPUs)")
       ->transform(CLI::CheckedTransformer(forms));
   try {
     app.parse(argc, argv);
