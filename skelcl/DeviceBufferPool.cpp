@@ -52,7 +52,7 @@ DeviceBufferPool::Lease DeviceBufferPool::acquire(const cl::Context& context, si
 
 void DeviceBufferPool::release(cl_context context, size_t bytes, cl::Buffer buffer) {
   if (bytes > maxBytes_) return;  // released at once
-  std::list<Free> dropped;          // released outside the lock
+  std::list<Free> dropped;        // released outside the lock
   std::lock_guard lock(mutex_);
   free_.push_front(Free{context, bytes, std::move(buffer)});
   freeBytes_ += bytes;

@@ -231,7 +231,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
           c.totalSizes = arith::Env{{"G", 1}, {"E", size(perItem)}};
           c.offsets = scratch(ctx.context(), i, "offsets", padded * bytes);
         }
-        c.carry = scratch(ctx.context(), i, "carry", bytes);
+        if (!onePass) c.carry = scratch(ctx.context(), i, "carry", bytes);
         if (carries) c.total = scratch(ctx.context(), i, "total", bytes);
         if (onePass) {
           const size_t n = SinglePassScanKernel::tiles(c.count);
@@ -300,13 +300,12 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
     if (c.form == ScanForm::WorkGroups) {
-      devices.guarded(p.device, "uploading the carry of " + what_, [&] {
-        ctx.queue().enqueueWriteBuffer(c.carry, CL_FALSE, 0, bytes, offsets[i].data());
+      devices.guarded(p.device, "zeroing the status words of " + what_, [&] {
         ctx.queue().enqueueFillBuffer(c.status, cl_int(0), 0,
                                       (1 + SinglePassScanKernel::tiles(c.count)) * sizeof(cl_int));
       });
-      singlePass_->enqueue(devices, p.device,
-                           {c.input, out.buffer(i), c.carry, c.status, c.aggregates, c.prefixes}, c.count);
+      singlePass_->enqueue(devices, p.device, {c.input, out.buffer(i), c.status, c.aggregates, c.prefixes},
+                           offsets[i].data(), bytes, c.count);
       continue;
     }
     const bool tiles = c.form == ScanForm::WorkGroupsMultiPass;

@@ -23,7 +23,7 @@ constexpr const char* kKernel = R"CL(
 #define SKELCL_PREFIX 2
 
 kernel __attribute__((reqd_work_group_size(SKELCL_WG, 1, 1)))
-void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, global const SKELCL_T* carry,
+void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, SKELCL_T carry,
                              global volatile int* status, global volatile SKELCL_T* aggregates,
                              global volatile SKELCL_T* prefixes, int n) {
   local SKELCL_T rows[2][SKELCL_V][SKELCL_WG];
@@ -69,7 +69,7 @@ void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, gl
     aggregate = rows[from][0][SKELCL_WG - 1];
     for (int k = 1; k < SKELCL_V; ++k) aggregate = skelcl_op(aggregate, rows[from][k][SKELCL_WG - 1]);
     if (tile == 0) {
-      exclusive = carry[0];
+      exclusive = carry;
       prefixes[0] = skelcl_op(exclusive, aggregate);
       mem_fence(CLK_GLOBAL_MEM_FENCE);
       atomic_xchg(&status[1], SKELCL_PREFIX);
@@ -148,8 +148,9 @@ SinglePassScanKernel::SinglePassScanKernel(const ir::UserFunDef& f, runtime::Sca
       "// {} in one pass with decoupled look-back (skelcl/SinglePassScan.h).\n{}"
       "#define SKELCL_T {}\n#define SKELCL_T4 {}4\n#define SKELCL_ID (({}){})\n"
       "#define SKELCL_WG {}\n#define SKELCL_V {}\n#define SKELCL_WINDOW {}\n\n{}\n{}",
-      what, type == runtime::ScalarType::Double ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", t, t,
-      t, identity, kWorkGroup, kVectorsPerItem, kWindow, cfun::printFunction("skelcl_op", *f.body), kKernel);
+      what, type == runtime::ScalarType::Double ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", t,
+      t, t, identity, kWorkGroup, kVectorsPerItem, kWindow, cfun::printFunction("skelcl_op", *f.body),
+      kKernel);
 }
 
 bool SinglePassScanKernel::supports(const runtime::DeviceInfo& device) {
@@ -159,7 +160,8 @@ bool SinglePassScanKernel::supports(const runtime::DeviceInfo& device) {
   return major > 1 || (major == 1 && minor >= 1);
 }
 
-void SinglePassScanKernel::enqueue(DeviceSet& devices, int device, const Buffers& b, size_t n) {
+void SinglePassScanKernel::enqueue(DeviceSet& devices, int device, const Buffers& b, const void* carry,
+                                   size_t carryBytes, size_t n) {
   if (n > size_t(std::numeric_limits<int32_t>::max()))
     throw LiftError(fmt::format("{}: {} elements on one device; the kernels take at most 2^31-1", what_, n));
   runtime::DeviceContext& ctx = devices.context(device);
@@ -175,7 +177,7 @@ void SinglePassScanKernel::enqueue(DeviceSet& devices, int device, const Buffers
   devices.guarded(device, "launching skelcl_single_pass_scan", [&] {
     kernel.setArg(0, b.in);
     kernel.setArg(1, b.out);
-    kernel.setArg(2, b.carry);
+    kernel.setArg(2, carryBytes, carry);
     kernel.setArg(3, b.status);
     kernel.setArg(4, b.aggregates);
     kernel.setArg(5, b.prefixes);

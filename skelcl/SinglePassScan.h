@@ -57,15 +57,16 @@ class SinglePassScanKernel {
   static size_t tiles(size_t n) { return (n + kTile - 1) / kTile; }
   const std::string& source() const { return source_; }
 
-  // The buffers of one scan of n > 0 elements: `carry` (one element, combined before the first),
-  // `status` (1 + tiles(n) ints, zero: the counter, then each tile's status), `aggregates` and
-  // `prefixes` (tiles(n) elements each).
+  // The buffers of one scan of n > 0 elements: `status` (1 + tiles(n) ints, zero: the counter,
+  // then each tile's status), `aggregates` and `prefixes` (tiles(n) elements each).
   struct Buffers {
-    cl::Buffer in, out, carry, status, aggregates, prefixes;
+    cl::Buffer in, out, status, aggregates, prefixes;
   };
-  // Enqueues the scan on `device` of `devices`; returns without waiting. Build failures are
+  // Enqueues the scan on `device` of `devices` from `carry` (one element of `carryBytes`,
+  // combined before the first: a kernel argument); returns without waiting. Build failures are
   // BuildErrors, OpenCL failures DeviceErrors, n >= 2^31 a LiftError.
-  void enqueue(DeviceSet& devices, int device, const Buffers& buffers, size_t n);
+  void enqueue(DeviceSet& devices, int device, const Buffers& buffers, const void* carry, size_t carryBytes,
+               size_t n);
 
  private:
   std::string what_;

@@ -30,9 +30,12 @@ const std::vector<Distribution> kDistributions = {Distribution::single(0), Distr
                                                   Distribution::copy()};
 
 const char* kCompose =
-    "int func(int a, int b) { return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % 16; }";
+    "int func(int a, int b) { return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % 16; "
+    "}";
 
-int32_t compose(int32_t a, int32_t b) { return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % 16; }
+int32_t compose(int32_t a, int32_t b) {
+  return ((a / 16) * (b / 16) % 16) * 16 + ((b / 16) * (a % 16) + b % 16) % 16;
+}
 
 const char* formName(ScanForm f) { return f == ScanForm::WorkGroups ? "one pass" : "multi-pass"; }
 
@@ -236,8 +239,8 @@ class TestSkelCLScan : public QObject {
       first = l.buffer()();
     }
     QCOMPARE(pool->freeBytes(), size_t(1000));
-    QVERIFY(pool->acquire(b, 1000).buffer()() != first);    // another context
-    QVERIFY(pool->acquire(a, 1001).buffer()() != first);    // another size
+    QVERIFY(pool->acquire(b, 1000).buffer()() != first);     // another context
+    QVERIFY(pool->acquire(a, 1001).buffer()() != first);     // another size
     DeviceBufferPool::Lease again = pool->acquire(a, 1000);  // freed by the two lines above: 1000 (b), 1001
     QCOMPARE(again.buffer()(), first);
     {
