@@ -117,7 +117,10 @@ cl::Buffer ScanSkeleton::scratch(const cl::Context& context, size_t part, const 
 }
 
 ScanForm ScanSkeleton::resolved(ScanForm f, const runtime::DeviceInfo& device) {
-  if (f == ScanForm::Auto) f = device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
+  // The single pass is chosen by request only until it has been validated on a GPU (its
+  // look-back relies on mem_fence ordering global memory across work-groups): Auto takes the
+  // multi-pass work-groups on GPUs.
+  if (f == ScanForm::Auto) f = device.type == "GPU" ? ScanForm::WorkGroupsMultiPass : ScanForm::Chunks;
   if (f == ScanForm::WorkGroups && !SinglePassScanKernel::supports(device)) f = ScanForm::WorkGroupsMultiPass;
   return f;
 }

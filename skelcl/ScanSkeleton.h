@@ -68,7 +68,8 @@ namespace lift::skelcl {
 // CPU device's best), or in tiles, one work-group each (scanned in local memory: many
 // work-items for a GPU), in one pass with decoupled look-back where the device can
 // (WorkGroups; the multi-pass form elsewhere) or in several (WorkGroupsMultiPass). Auto:
-// WorkGroups on GPUs, chunks on other devices.
+// WorkGroupsMultiPass on GPUs (the single pass not yet validated on one), chunks on other
+// devices.
 enum class ScanForm { Auto, Chunks, WorkGroups, WorkGroupsMultiPass };
 
 class ScanSkeleton {

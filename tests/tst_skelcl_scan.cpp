@@ -66,8 +66,8 @@ class TestSkelCLScan : public QObject {
     two_ = DeviceSet::open({"0", "0"});
   }
 
-  // Auto: chunks on the CPU device; work-groups in one pass where the device's OpenCL C has the
-  // atomics (1.1 and later), in several passes otherwise.
+  // Auto: chunks on the CPU device, work-groups in several passes on GPUs (the single pass on
+  // request, where the device's OpenCL C has the atomics: 1.1 and later).
   void formPerDevice() {
     Scan<float(float)> scan("float func(float x, float y) { return x + y; }", "0");
     runtime::DeviceInfo device = one_->context(0).device().info();
@@ -81,6 +81,8 @@ class TestSkelCLScan : public QObject {
     device.type = "GPU";
     device.openclCVersion = "OpenCL C 3.0 ";
     scan.setForm(ScanForm::Auto);
+    QCOMPARE(scan.skeleton().formOn(device), ScanForm::WorkGroupsMultiPass);
+    scan.setForm(ScanForm::WorkGroups);
     QCOMPARE(scan.skeleton().formOn(device), ScanForm::WorkGroups);
     scan.setForm(ScanForm::WorkGroupsMultiPass);
     QCOMPARE(scan.skeleton().formOn(device), ScanForm::WorkGroupsMultiPass);
