@@ -12,8 +12,8 @@
 #           best kernel in GFLOP/s to set beside sgemm's (run both parts in one call);
 #  skelcldot issue 16: bench/gpu/skelcl-dot.sh (the library's fused dot product against the plain
 #           OpenCL one, before and after a search; DOT_BUDGET, default 60s);
-#  probes   every .lift file of PROBES (default bench/gpu/probe-dot) timed alone by `liftc run`
-#           (median of 20, no reference), a line each.
+#  probes   issue 15: bench/gpu/probe-dot/run.sh, 001's two-kernel dot and asum schema at 2^26
+#           floats timed alone by `liftc run` at 512, 1024 and 2048 work-groups.
 # Usage: bench/gpu/open-issues.sh [scan] [mdgemv] [sgemm] [mdgemm] [skelcldot] [probes]
 #        (default: scan mdgemv sgemm; tables to $OUT)
 set -uo pipefail
@@ -59,11 +59,6 @@ if [[ $parts == *skelcldot* ]]; then
   BUDGET=${DOT_BUDGET:-60s} OUT=$out/skelcl-dot bash "$root/bench/gpu/skelcl-dot.sh" 2>&1 | tail -20
 fi
 if [[ $parts == *probes* ]]; then
-  echo "== probes: ${PROBES:-bench/gpu/probe-dot}"
-  for f in "$root/${PROBES:-bench/gpu/probe-dot}"/*.lift; do
-    [[ -e $f ]] || continue
-    printf '%s: ' "$(basename "$f")"
-    "$pack/liftc" run "$f" --device 0 --reference none --repeat 20 2>&1 | grep -iE "median|error" | head -2 | tr '\n' ' '
-    echo
-  done
+  echo "== dot and asum schema probes (issue 15)"
+  LIFTC=$pack/liftc DEVICE=0 bash "$root/bench/gpu/probe-dot/run.sh" 2>&1 | grep -E "==|median|rror|FAILED"
 fi
