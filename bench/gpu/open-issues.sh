@@ -14,7 +14,17 @@
 #           OpenCL one, before and after a search; DOT_BUDGET, default 60s);
 #  probes   issue 15: bench/gpu/probe-dot/run.sh, 001's two-kernel dot and asum schema at 2^26
 #           floats timed alone by `liftc run` at 512, 1024 and 2048 work-groups.
-# Usage: bench/gpu/open-issues.sh [scan] [mdgemv] [sgemm] [mdgemm] [skelcldot] [probes]
+#  bandwidth the host's state first: the GPU's memory in use (nvidia-smi) and plain OpenCL's copy
+#           and sum bandwidth with the input made four ways (cl_bandwidth); below MIN_GBS (default
+#           1000) GB/s of copy the OpenCL kernels of this host are slow, and the parts that time
+#           bandwidth-bound kernels (level1, probes, scan, scancheck, skelcldot) are skipped.
+#  level1   issue 15: dot and asum of 2^26 floats searched from dot.lift and asum.lift
+#           (LEVEL1_BUDGET, default 60) and timed next to CLBlast and cuBLAS
+#           (bench/gpu/gemv-peers.sh without GEMV shapes, CLBlast tuned from the repo's file).
+#  scancheck issue 16: the single-pass scan (bench_skelcl --scan-form work-groups) at sizes that are
+#           and are not multiples of its tiles, every run's result checked at CHECK entries.
+# Usage: bench/gpu/open-issues.sh [bandwidth] [scan] [scancheck] [mdgemv] [sgemm] [mdgemm] [skelcldot]
+#        [probes] [level1]
 #        (default: scan mdgemv sgemm; tables to $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -22,7 +32,28 @@ out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 parts=${*:-scan mdgemv sgemm}
 source "$root/bench/gpu/device-env.sh"
-if [[ $parts == *scan* ]]; then
+if [[ $parts == *bandwidth* ]]; then
+  echo "== the host: GPU memory in use, plain OpenCL bandwidth"
+  nvidia-smi --query-gpu=name,memory.used,memory.total,clocks.sm,clocks.mem,pstate --format=csv 2>&1
+  "$pack/cl_bandwidth" 1024 20 2>&1 | tee "$out/bandwidth.txt"
+  copy=$(awk '/^clEnqueueWriteBuffer/ {print int($3)}' "$out/bandwidth.txt")
+  if [[ -z $copy || $copy -lt ${MIN_GBS:-1000} ]]; then
+    echo "open-issues: plain OpenCL copies at ${copy:-?} GB/s on this host: the bandwidth-bound parts are skipped"
+    parts=${parts//level1/}
+    parts=${parts//probes/}
+    parts=${parts//scancheck/}
+    parts=${parts//scan/}
+    parts=${parts//skelcldot/}
+  fi
+fi
+if [[ $parts == *scancheck* ]]; then
+  echo "== the single-pass scan checked (issue 16)"
+  for n in 67108864 67108861 10000019 1048576 4097 1; do
+    "$pack/bench_skelcl" scan --size "$n" --device 0 --scan-form work-groups --repeat 10 \
+      --check "${CHECK:-100000}" 2>&1 | tail -1 | sed "s/^/n=$n: /"
+  done
+fi
+if [[ " $parts " == *" scan "* ]]; then
   echo "== scan (issue 16)"
   bash "$root/bench/gpu/scan.sh" 2>&1 | tee "$out/scan.txt"
 fi
@@ -57,6 +88,12 @@ fi
 if [[ $parts == *skelcldot* ]]; then
   echo "== SkelCL dot product (issue 16)"
   BUDGET=${DOT_BUDGET:-60s} OUT=$out/skelcl-dot bash "$root/bench/gpu/skelcl-dot.sh" 2>&1 | tail -20
+fi
+if [[ $parts == *level1* ]]; then
+  echo "== dot and asum 2^26 against CLBlast and cuBLAS (issue 15)"
+  GEMV_SHAPES= LEVEL1_BUDGET=${LEVEL1_BUDGET:-60} CLBLAST_TUNED=$root/bench/kernels/clblast-tuned/nvidia-h100-xgemv.txt \
+    OUT=$out/level1 bash "$root/bench/gpu/gemv-peers.sh" 2>&1 | tail -14
+  rm -f "$out"/level1/*.sqlite
 fi
 if [[ $parts == *probes* ]]; then
   echo "== dot and asum schema probes (issue 15)"

@@ -7,7 +7,8 @@
 # output each run, and into an existing one: no device allocation, as torch.cumsum's caching
 # allocator gives it): the issue's
 # targets are >= 70 % of the copy's bandwidth and >= 0.8x torch.cumsum.
-# Usage: bench/gpu/scan.sh     (carry .gpu-ex with bench_skelcl; Env: N, DEVICE, REPEAT)
+# Usage: bench/gpu/scan.sh     (carry .gpu-ex with bench_skelcl; Env: N, DEVICE, REPEAT, CHECK:
+# entries of every run's result compared with the host's, default 1000)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
@@ -17,7 +18,7 @@ nvidia-smi -L 2>/dev/null
 declare -A kernels intos
 for form in work-groups work-groups-multi-pass chunks; do
   line=$("$bench" scan --size "$n" --device "${DEVICE:-0}" --scan-form "$form" --repeat "${REPEAT:-10}" \
-    --check 1000 2>&1 | tail -1)
+    --check "${CHECK:-1000}" 2>&1 | tail -1)
   echo "bench_skelcl scan --scan-form $form: $line"
   read -r _ _ _ _ _ k _ _ rk _ check _ _ into <<<"$line"
   kernels[$form]=$k

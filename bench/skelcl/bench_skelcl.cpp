@@ -99,11 +99,11 @@ double hostAllocationMs(DeviceSet& devices, size_t bytes) {
   return msSince(start);
 }
 
-// Times a skeleton program as the cases do: `repeat` runs after one that builds the kernels (and
-// whose result `check` judges). Each run goes host to host — the inputs `makeInputs()` makes on
-// the host, `run(inputs)` applies the skeleton, the result's host data read — and then again
-// phase by phase: `upload(inputs)` on fresh inputs, `run`, the download of the output (with
-// `outputElements` elements).
+// Times a skeleton program as the cases do: `repeat` runs after one that builds the kernels, the
+// result of every run judged by `check` (a race shows in some runs only). Each run goes host to
+// host — the inputs `makeInputs()` makes on the host, `run(inputs)` applies the skeleton, the
+// result's host data read — and then again phase by phase: `upload(inputs)` on fresh inputs,
+// `run`, the download of the output (with `outputElements` elements).
 template <class MakeInputs, class Upload, class Run, class Check>
 void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeInputs makeInputs,
               Upload upload, Run run, Check check, Timing& t) {
@@ -115,7 +115,7 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
       auto out = run(in);
       const std::span<const float> result = out.hostData();
       total.push_back(msSince(start));
-      if (r == 0) t.checked = check(result);
+      t.checked = check(result) && t.checked;
     }
     auto in = makeInputs();
     auto start = Clock::now();
@@ -125,8 +125,9 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
     auto out = run(in);
     kernels.push_back(msSince(start));
     start = Clock::now();
-    out.hostData();
+    const std::span<const float> downloaded = out.hostData();
     downloads.push_back(msSince(start));
+    t.checked = check(downloaded) && t.checked;
     allocs.push_back(hostAllocationMs(devices, outputElements * sizeof(float)));
   }
   for (auto* v : {&total, &uploads, &kernels, &downloads, &allocs}) v->erase(v->begin());
