@@ -3,6 +3,10 @@
 # (the machine has no ICD loader set-up of its own; ../shared/device/README.md).
 # Expects $root (the project root); sets $pack.
 pack=${pack:-$root/.gpu-ex}
+# pack-gpu.sh ships OpenBLAS and its Fortran runtime compressed (36 of the pack's MiB otherwise).
+if [[ -f $pack/lib-blas.tar.xz && ! -e $pack/lib/libopenblas.so.0 ]]; then
+  tar -C "$pack/lib" -xJf "$pack/lib-blas.tar.xz"
+fi
 [[ -d $pack/lib ]] && export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
   mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd

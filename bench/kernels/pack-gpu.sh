@@ -52,5 +52,9 @@ else
   echo "pack-gpu: could not download clblast-utils (no CLBlast tuners in the pack)" >&2
 fi
 rm -rf "$tmp"
+# OpenBLAS (about 36 MiB) and the Fortran runtime it needs travel compressed (about 5 MiB):
+# bench/gpu/device-env.sh unpacks them on the device.
+(cd "$pack/lib" && tar -cf - libopenblas.so.0 libgfortran.so.5 libquadmath.so.0 2>/dev/null | xz -T0 -6 >"$pack/lib-blas.tar.xz" &&
+  rm -f libopenblas.so.0 libgfortran.so.5 libquadmath.so.0)
 echo "== $pack ($(du -sh "$pack" | cut -f1))"
 ls -l "$pack" "$pack/lib"

@@ -29,7 +29,11 @@ ex=$root/resources/examples
 
 pack=${PACK:-$root/.gpu-ex}
 [[ $pack == /* ]] || pack=$root/$pack
-if [[ $profile == gpu && -d $pack/lib ]]; then export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}; fi
+if [[ $profile == gpu && -d $pack/lib ]]; then
+  export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # OpenBLAS travels compressed (pack-gpu.sh).
+  [[ -f $pack/lib-blas.tar.xz && ! -e $pack/lib/libopenblas.so.0 ]] && tar -C "$pack/lib" -xJf "$pack/lib-blas.tar.xz"
+fi
 if [[ $profile == gpu && -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
   mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/icd
