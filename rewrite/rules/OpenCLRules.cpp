@@ -24,30 +24,16 @@ namespace {
 using namespace support;
 using ir::PatternKind;
 
-// Why a mapLcl may not run at the site because of sequential code around it; "" if it may. A
-// sequential loop of the whole work-group — a reduceSeq or mapSeq between the mapWrg and the site
-// that no mapLcl encloses — is fine: every thread of the work-group runs it the same number of
-// times (the loop over the K tiles of a tiled matmul, Lift's MapLcl inside ReduceSeq). Sequential
-// code inside a local thread, and the operators of unlowered reductions, are not.
-std::string localSequentialContext(const Site& s) {
-  bool inLoop = false;
-  for (size_t i = s.ancestors.size(); i-- > 0;) {
-    auto* p = ir::asPattern(s.ancestors[i].fun());
-    if (!p) continue;
-    PatternKind k = p->pattern();
-    if (ir::isWorkGroupMap(k)) return "";
-    if (k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll || k == PatternKind::ReduceSeq ||
-        k == PatternKind::ReduceSeqUnroll) {
-      inLoop = true;
-    } else if (k == PatternKind::Reduce || k == PatternKind::PartRed || k == PatternKind::MapVec) {
-      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
-    } else if (k == PatternKind::MapLcl && inLoop) {
-      return "it is inside a sequential loop of one local thread (only loops of the whole work-group may "
-             "contain local maps)";
-    }
-  }
-  return "";
-}
+// What stands in the way of a mapLcl (workItemSequentialContext): a sequential loop of the whole
+// work-group — a reduceSeq or mapSeq between the mapWrg and the site that no mapLcl encloses — is
+// fine: every thread of the work-group runs it the same number of times (the loop over the K
+// tiles of a tiled matmul, Lift's MapLcl inside ReduceSeq). Sequential code inside a local thread,
+// and the operators of unlowered reductions, are not.
+const WorkItemContextOptions kLocalMapContext{
+    .workItemMaps = {PatternKind::MapLcl},
+    .loopReason =
+        "it is inside a sequential loop of one local thread (only loops of the whole work-group may "
+        "contain local maps)"};
 
 // ----- issue 17 (lift17w): the warp and atomic maps' nesting (TypeCheck) for the lowering rules
 // Why `map(f)` at the site may not become a map of kind `to` in dimension d because of a mapWarp,
@@ -95,7 +81,8 @@ Outcome lowerMap(const Site& s, const ParamValues& pv, PatternKind to) {
       return fail("the function contains parallel maps, which cannot run inside a sequential loop");
     return Outcome::ok(m::callMap(PatternKind::MapSeq, mc->f, mc->input));
   }
-  std::string why = to == PatternKind::MapLcl ? localSequentialContext(s) : sequentialContext(s);
+  std::string why =
+      to == PatternKind::MapLcl ? workItemSequentialContext(s, kLocalMapContext) : sequentialContext(s);
   if (!why.empty()) return Outcome::fail(why);
   switch (to) {
     case PatternKind::MapGlb:

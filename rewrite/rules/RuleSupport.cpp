@@ -290,6 +290,26 @@ std::string sequentialContext(const Site& s) {
   return "";
 }
 
+std::string workItemSequentialContext(const Site& s, const WorkItemContextOptions& o) {
+  bool inLoop = false;
+  for (size_t i = s.ancestors.size(); i-- > 0;) {
+    auto* p = ir::asPattern(s.ancestors[i].fun());
+    if (!p) continue;
+    PatternKind k = p->pattern();
+    if (ir::isWorkGroupMap(k)) return "";
+    if (k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll || k == PatternKind::ReduceSeq ||
+        k == PatternKind::ReduceSeqUnroll || (o.iterateIsLoop && k == PatternKind::Iterate)) {
+      inLoop = true;
+    } else if (k == PatternKind::Reduce || k == PatternKind::PartRed || k == PatternKind::MapVec ||
+               (o.scansAreSequential && (k == PatternKind::Scan || k == PatternKind::ScanSeq))) {
+      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
+    } else if (inLoop && std::find(o.workItemMaps.begin(), o.workItemMaps.end(), k) != o.workItemMaps.end()) {
+      return o.loopReason;
+    }
+  }
+  return "";
+}
+
 // ----- building --------------------------------------------------------------------------------
 
 namespace {

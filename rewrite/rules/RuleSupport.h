@@ -93,6 +93,24 @@ bool computes(const Expr& e);
 // (...)" when it is inside a sequential pattern's or a reduction's function; "" if it may.
 std::string sequentialContext(const Site& s);
 
+// What workItemSequentialContext counts; the rules for mapLcl and for the warp and atomic maps
+// differ in it.
+struct WorkItemContextOptions {
+  // The maps over work-items: a sequential loop inside one of them (below the work-group map) is
+  // one work-item's.
+  std::vector<PatternKind> workItemMaps;
+  bool iterateIsLoop = false;       // an iterate is such a loop (else it does not count)
+  bool scansAreSequential = false;  // scan and scanSeq hold sequential code, as reduce does
+  std::string loopReason;           // why not, when the site is inside one work-item's loop
+};
+// Why a map over work-items may not run at the site because one work-item's sequential code
+// encloses it; "" if it may. Only the patterns between the site and the innermost work-group map
+// count: a sequential loop of the whole work-group (mapSeq, reduceSeq or their unrolled forms
+// that no map of `o.workItemMaps` encloses) is fine, as every work-item runs it the same number
+// of times; the operator of an unlowered reduction (reduce, partRed), a mapVec (or a scan, with
+// `o.scansAreSequential`) and a loop inside a map over work-items are not.
+std::string workItemSequentialContext(const Site& s, const WorkItemContextOptions& o);
+
 // The replacement of a call that keeps the type: e.g. an address-space wrapper around a map.
 Expr wrapCall(PatternKind wrapper, const ir::CallNode& call);
 

@@ -30,28 +30,15 @@ bool insideAny(const Site& s, std::initializer_list<PatternKind> kinds) {
   return false;
 }
 
-// Why parallel maps may not run at the site because one work-item's sequential code encloses it
-// ("" if none does): a loop of the whole work-group (no map over work-items between it and the
-// work-group map) is fine, as for mapLcl.
-std::string workItemSequentialContext(const Site& s) {
-  bool inLoop = false;
-  for (size_t i = s.ancestors.size(); i-- > 0;) {
-    auto* p = ir::asPattern(s.ancestors[i].fun());
-    if (!p) continue;
-    PatternKind k = p->pattern();
-    if (ir::isWorkGroupMap(k)) return "";
-    if (k == PatternKind::MapSeq || k == PatternKind::MapSeqUnroll || k == PatternKind::ReduceSeq ||
-        k == PatternKind::ReduceSeqUnroll || k == PatternKind::Iterate) {
-      inLoop = true;
-    } else if (k == PatternKind::Reduce || k == PatternKind::PartRed || k == PatternKind::MapVec ||
-               k == PatternKind::Scan || k == PatternKind::ScanSeq) {
-      return fmt::format("it is inside a {} (parallel maps cannot be nested in sequential code)", patName(k));
-    } else if ((k == PatternKind::MapWarp || ir::isLocalMap(k)) && inLoop) {
-      return "it is inside a sequential loop of one work-item";
-    }
-  }
-  return "";
-}
+// What stands in the way of the warp maps (workItemSequentialContext): a loop of the whole
+// work-group (no map over work-items between it and the work-group map) is fine, as for mapLcl;
+// an iterate counts as a loop, a scan as sequential code, and a loop inside a mapWarp, mapLcl or
+// mapAtomLcl is one work-item's.
+const WorkItemContextOptions kWarpMapContext{
+    .workItemMaps = {PatternKind::MapWarp, PatternKind::MapLcl, PatternKind::MapAtomLcl},
+    .iterateIsLoop = true,
+    .scansAreSequential = true,
+    .loopReason = "it is inside a sequential loop of one work-item"};
 
 Outcome mapToWarp(const Site& s, const ParamValues&) {
   auto mc = m::mapCall(s.expr(), PatternKind::Map);
@@ -61,7 +48,8 @@ Outcome mapToWarp(const Site& s, const ParamValues&) {
   if (s.insidePattern(PatternKind::MapGlb)) return fail("warps cannot be mapped inside a global map");
   if (insideAny(s, kWorkItemMaps))
     return fail("it is inside a map over work-items (mapLcl, mapAtomLcl, mapWarp or mapLane)");
-  if (std::string why = workItemSequentialContext(s); !why.empty()) return Outcome::fail(why);
+  if (std::string why = workItemSequentialContext(s, kWarpMapContext); !why.empty())
+    return Outcome::fail(why);
   if (!containsPattern(mc->f, {PatternKind::Map}))
     return fail("the function has no map for the lanes of the warp (Lift's mapWarp rule asks for one)");
   if (containsPattern(mc->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapAtomWrg}) ||
@@ -75,7 +63,8 @@ Outcome mapToLane(const Site& s, const ParamValues&) {
   if (!mc) return fail("not a call of map");
   if (!s.insidePattern(PatternKind::MapWarp)) return fail("mapLane must be nested inside a mapWarp");
   if (s.insidePattern(PatternKind::MapLane)) return fail("the lanes are already mapped by an outer mapLane");
-  if (std::string why = workItemSequentialContext(s); !why.empty()) return Outcome::fail(why);
+  if (std::string why = workItemSequentialContext(s, kWarpMapContext); !why.empty())
+    return Outcome::fail(why);
   if (containsPattern(mc->f, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapAtomWrg}) ||
       containsPattern(mc->f, kWorkItemMaps))
     return fail("the function contains parallel maps");
