@@ -30,17 +30,8 @@ bool hasMdHomNodes(const TypedProgram& p) {
 // Applies `rule` wherever it applies, one location at a time, until it applies nowhere.
 bool applyEverywhere(MdHomStart& start, std::string_view rule) {
   for (;;) {
-    std::optional<RewriteStep> step;
-    for (const RewriteStep& s : mdHomRewrites(*start.program))
-      if (s.rule->name == rule) {
-        step = s;
-        break;
-      }
-    if (!step) return true;
-    rewrite::RewriteResult r = rewrite::applyRewrite(*start.program, *step);
-    if (!r) return false;
-    start.program = std::make_shared<const TypedProgram>(std::move(*r.program));
-    start.steps.push_back(*step);
+    StepResult r = applySelectedStep(start, rule, {.allParameterChoices = true});
+    if (r != StepResult::Applied) return r == StepResult::NoRewrite;
   }
 }
 
@@ -54,38 +45,24 @@ std::optional<MdHomStart> expanded(MdHomStart start) {
 
 // The first md_hom's innermost reduced dimension split into strided chunks: the offered split
 // of the highest dimension, with its first chunk size (the search tunes it).
-std::optional<MdHomStart> stridedChunks(const MdHomStart& start) {
-  std::optional<RewriteStep> best;
-  for (const RewriteStep& s : mdHomRewrites(*start.program)) {
-    if (s.rule->name != "mdhom-split-strided") continue;
-    if (best && !(best->loc == s.loc && best->params.integer("dim") < s.params.integer("dim"))) continue;
-    best = s;
-  }
-  if (!best) return std::nullopt;
-  rewrite::RewriteResult r = rewrite::applyRewrite(*start.program, *best);
-  if (!r) return std::nullopt;
-  MdHomStart split{std::make_shared<const TypedProgram>(std::move(*r.program)), start.steps};
-  split.steps.push_back(*best);
-  return split;
+std::optional<MdHomStart> stridedChunks(MdHomStart start) {
+  StepSelection highestDim{.allParameterChoices = true,
+                           .prefer = [](const RewriteStep& s, const RewriteStep& best) {
+                             return best.loc == s.loc && best.params.integer("dim") < s.params.integer("dim");
+                           }};
+  if (applySelectedStep(start, "mdhom-split-strided", highestDim) != StepResult::Applied) return std::nullopt;
+  return start;
 }
 
 // The rows' reductions of an expanded split start over work-groups: the outermost map whose
 // function reduces the joined results of a map over chunks split in two (map-fission), its
 // chunks' sums one map and their sum per row another, which the code generator runs as two
 // kernels (codegen/KernelSplit.h: a split GEMV); nothing when no such map-fission applies.
-std::optional<MdHomStart> partialSumsApart(const MdHomStart& start) {
-  rewrite::EnumerateOptions eo;
-  eo.includeMacros = false;
-  eo.families = {rewrite::Family::Fission};
-  std::optional<RewriteStep> outermost;
-  for (const RewriteStep& s : rewrite::enumerateRewrites(*start.program, eo))
-    if (s.rule->name == "map-fission" && (!outermost || s.loc.isPrefixOf(outermost->loc))) outermost = s;
-  if (!outermost) return std::nullopt;
-  rewrite::RewriteResult r = rewrite::applyRewrite(*start.program, *outermost);
-  if (!r) return std::nullopt;
-  MdHomStart apart{std::make_shared<const TypedProgram>(std::move(*r.program)), start.steps};
-  apart.steps.push_back(*outermost);
-  return apart;
+std::optional<MdHomStart> partialSumsApart(MdHomStart start) {
+  StepSelection outermost{
+      .prefer = [](const RewriteStep& s, const RewriteStep& chosen) { return s.loc.isPrefixOf(chosen.loc); }};
+  if (applySelectedStep(start, "map-fission", outermost) != StepResult::Applied) return std::nullopt;
+  return start;
 }
 
 }  // namespace

@@ -14,13 +14,12 @@
 #include <vector>
 
 #include "rewrite/Engine.h"
+#include "rewrite/explore/StartDerivation.h"
 
 namespace lift::explore {
 
-struct MdHomStart {
-  std::shared_ptr<const rewrite::TypedProgram> program;  // without md_hom and views
-  std::vector<rewrite::RewriteStep> steps;               // from the searched program
-};
+// The program without md_hom and views, the steps from the searched program.
+using MdHomStart = StartDerivation;
 
 // The starts of a program with md_homs (the plain expansion first); none for a program without
 // md_hom, or whose md_homs do not expand (a reduced dimension outside a ++ one).

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "rewrite/Match.h"
-#include "rewrite/RuleRegistry.h"
 
 namespace lift::explore {
 
@@ -40,42 +39,19 @@ std::vector<int64_t> chunkValues(int64_t length, int64_t width) {
   return out;
 }
 
-struct Derivation {
-  std::shared_ptr<const TypedProgram> program;
-  std::vector<RewriteStep> steps;
-};
-
 // Applies `rule` at the first location (pre-order) where it applies, with `params`, whose
 // values "$name" are recorded as they are and applied as `values` gives them; false when the rule
 // applies nowhere or not with these values.
-bool applyFirst(Derivation& d, const char* rule, const rewrite::ParamValues& params,
+bool applyFirst(StartDerivation& d, const char* rule, const rewrite::ParamValues& params,
                 const Assignment& values) {
-  const rewrite::Rule& r = rewrite::RuleRegistry::instance().get(rule);
-  rewrite::EnumerateOptions eo;
-  eo.includeMacros = false;
-  eo.families = {r.family};
-  for (const RewriteStep& s : rewrite::enumerateRewrites(*d.program, eo)) {
-    if (s.rule != &r) continue;
-    RewriteStep recorded{s.rule, s.loc, {}}, concrete = recorded;
-    for (auto& [name, value] : params.values()) {
-      recorded.params.set(name, value);
-      auto v = value.size() > 1 && value[0] == '$' ? values.find(value.substr(1)) : values.end();
-      concrete.params.set(name, v == values.end() ? value : std::to_string(v->second));
-    }
-    rewrite::RewriteResult res = rewrite::applyRewrite(*d.program, concrete);
-    if (!res) return false;
-    d.program = std::make_shared<const TypedProgram>(std::move(*res.program));
-    d.steps.push_back(std::move(recorded));
-    return true;
-  }
-  return false;
+  return applySelectedStep(d, rule, {.params = params, .values = values}) == StepResult::Applied;
 }
 
 // The root split into chunks of "$chunk" elements (vectors of "$width" lanes when width > 1),
 // each chunk's reduction with the map fused: nullopt when a step does not apply.
-std::optional<Derivation> splitReduction(const TypedProgram& root, const std::vector<RewriteStep>& steps,
-                                         const Assignment& values, bool vectors) {
-  Derivation d{std::make_shared<const TypedProgram>(root), steps};
+std::optional<StartDerivation> splitReduction(const TypedProgram& root, const std::vector<RewriteStep>& steps,
+                                              const Assignment& values, bool vectors) {
+  StartDerivation d{std::make_shared<const TypedProgram>(root), steps};
   if (!applyFirst(d, "reduce-partial", {{"m", "$chunk"}}, values)) return std::nullopt;
   if (vectors) {
     // reduce o asScalar o partRed(vf) o asVector o map(g): the map on vectors, asVector o
@@ -106,10 +82,10 @@ std::vector<SplitReductionStart> splitReductionStarts(const TypedProgram& root,
   for (int64_t width : {int64_t{1}, widths.front()}) {
     std::vector<int64_t> chunks = chunkValues(*length, width);
     if (chunks.empty()) continue;
-    std::optional<Derivation> d =
+    std::optional<StartDerivation> d =
         splitReduction(root, steps, {{"chunk", chunks.front()}, {"width", width}}, width > 1);
     if (!d) continue;
-    SplitReductionStart s{d->program, std::move(d->steps), {}};
+    SplitReductionStart s{std::move(*d), {}};
     s.tunables.push_back(
         {"chunk", "elements of a work-group's chunk (reduce-partial m)", chunks, false, false, 1});
     if (width > 1)

@@ -24,14 +24,15 @@
 
 #include "rewrite/Engine.h"
 #include "rewrite/explore/DerivationTemplate.h"
+#include "rewrite/explore/StartDerivation.h"
 
 namespace lift::explore {
 
-struct SplitReductionStart {
-  std::shared_ptr<const rewrite::TypedProgram> program;  // with the tunables' first values
-  std::vector<rewrite::RewriteStep> steps;               // after the root's; "$chunk", "$width"
-  std::vector<Tunable> tunables;                         // "chunk" (and "width")
-  std::string mapping = "wrg-0-lcl-0-tree-combine";      // the schema's OpenCL mapping
+// The program with the tunables' first values; the steps after the root's, with "$chunk" and
+// "$width" for the tunables' values.
+struct SplitReductionStart : StartDerivation {
+  std::vector<Tunable> tunables;                     // "chunk" (and "width")
+  std::string mapping = "wrg-0-lcl-0-tree-combine";  // the schema's OpenCL mapping
 };
 
 // What the template of such a start with the schema's mapping adds to derivationPromise: more
