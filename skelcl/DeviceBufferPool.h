@@ -19,7 +19,8 @@ namespace lift::skelcl {
 
 class DeviceBufferPool : public std::enable_shared_from_this<DeviceBufferPool> {
  public:
-  // A buffer owned by one container part; back to its pool when the lease ends.
+  // A buffer owned by one container part (or kept by a skeleton as scratch, ScanSkeleton.h); back
+  // to its pool when the lease ends.
   class Lease {
    public:
     Lease() = default;
@@ -30,6 +31,7 @@ class DeviceBufferPool : public std::enable_shared_from_this<DeviceBufferPool> {
     ~Lease();
 
     const cl::Buffer& buffer() const { return buffer_; }
+    size_t bytes() const { return bytes_; }  // 0 for no buffer
 
    private:
     friend class DeviceBufferPool;

@@ -32,8 +32,9 @@ class DeviceSet {
   runtime::DeviceContext& context(int index);
   std::string name(int index) const;
   runtime::BuildCache& cache() { return *cache_; }
-  // The containers' device buffers (ContainerStorage): freed ones, up to a quarter of the
-  // smallest device's global memory, are handed to the next container part of the same size.
+  // The containers' device buffers (ContainerStorage) and the scan's scratch buffers
+  // (ScanSkeleton.h): freed ones, up to a quarter of the smallest device's global memory, are
+  // handed to the next lease of the same size.
   DeviceBufferPool& bufferPool() { return *bufferPool_; }
   // The memory of the host copies that containers on these devices allocate from now on
   // (pageable unless set; page-locked memory comes from device 0, HostStorage.h).

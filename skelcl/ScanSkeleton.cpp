@@ -106,14 +106,12 @@ ScanSkeleton::ScanSkeleton(const std::string& what, const std::string& source, r
       std::make_unique<SinglePassScanKernel>(*workGroups_.scan->program().userFuns.front(), type, z, what);
 }
 
-cl::Buffer ScanSkeleton::scratch(const cl::Context& context, size_t part, const std::string& role,
+cl::Buffer ScanSkeleton::scratch(DeviceSet& devices, int device, size_t part, const std::string& role,
                                  size_t bytes) const {
-  auto& [size, buffer] = scratch_[{context(), part, role}];
-  if (size < bytes) {
-    buffer = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
-    size = bytes;
-  }
-  return buffer;
+  const cl::Context& context = devices.context(device).context();
+  DeviceBufferPool::Lease& lease = scratch_[{context(), part, role}];
+  if (lease.bytes() < bytes) lease = devices.bufferPool().acquire(context, bytes);
+  return lease.buffer();
 }
 
 ScanForm ScanSkeleton::resolved(ScanForm f, const runtime::DeviceInfo& device) {
@@ -223,7 +221,7 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
           const bool last = k + 1 == c.levels.size();
           const size_t perItem = (n + kWorkGroup - 1) / kWorkGroup;
           const size_t padded = last ? kWorkGroup * perItem : c.levels[k + 1].tiles * kTile;
-          c.levels[k].totals = scratch(ctx.context(), i, fmt::format("totals {}", k), padded * bytes);
+          c.levels[k].totals = scratch(devices, p.device, i, fmt::format("totals {}", k), padded * bytes);
           if (padded > n)
             operator_.fillWithIdentity(ctx.queue(), c.levels[k].totals, n * bytes, (padded - n) * bytes);
           if (!last) {
@@ -232,18 +230,18 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
           }
           c.totals = c.levels[k].totals;
           c.totalSizes = arith::Env{{"G", 1}, {"E", size(perItem)}};
-          c.offsets = scratch(ctx.context(), i, "offsets", padded * bytes);
+          c.offsets = scratch(devices, p.device, i, "offsets", padded * bytes);
         }
-        if (!onePass) c.carry = scratch(ctx.context(), i, "carry", bytes);
-        if (carries) c.total = scratch(ctx.context(), i, "total", bytes);
+        if (!onePass) c.carry = scratch(devices, p.device, i, "carry", bytes);
+        if (carries) c.total = scratch(devices, p.device, i, "total", bytes);
         if (onePass) {
           const size_t n = SinglePassScanKernel::tiles(c.count);
-          c.status = scratch(ctx.context(), i, "status", (1 + n) * sizeof(cl_int));
-          c.aggregates = scratch(ctx.context(), i, "aggregates", n * bytes);
-          c.prefixes = scratch(ctx.context(), i, "prefixes", n * bytes);
+          c.status = scratch(devices, p.device, i, "status", (1 + n) * sizeof(cl_int));
+          c.aggregates = scratch(devices, p.device, i, "aggregates", n * bytes);
+          c.prefixes = scratch(devices, p.device, i, "prefixes", n * bytes);
         }
       } else {
-        c.totals = scratch(ctx.context(), i, "chunk totals", c.chunks * bytes);
+        c.totals = scratch(devices, p.device, i, "chunk totals", c.chunks * bytes);
       }
     });
     if (!tiles && copies && i > 0) continue;  // every copy has the first one's totals
@@ -320,9 +318,9 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
         // Level k (k >= 1) scans into the offsets of level k-1's tiles.
         for (size_t k = 1; k < c.levels.size(); ++k)
           levelOffsets.push_back(
-              scratch(ctx.context(), i, fmt::format("offsets {}", k), c.levels[k].tiles * kTile * bytes));
+              scratch(devices, p.device, i, fmt::format("offsets {}", k), c.levels[k].tiles * kTile * bytes));
       } else {
-        offsetBuffer = scratch(ctx.context(), i, "chunk offsets", c.chunks * bytes);
+        offsetBuffer = scratch(devices, p.device, i, "chunk offsets", c.chunks * bytes);
         ctx.queue().enqueueWriteBuffer(offsetBuffer, CL_FALSE, 0, c.chunks * bytes, offsets[i].data());
       }
       if (c.chunks * c.chunk != c.count)

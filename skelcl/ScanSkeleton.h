@@ -35,8 +35,8 @@
 //     2^26 elements five kernels (two levels of totals, the last level's scan, two levels of
 //     scans), the input read twice.
 // The single pass's status words, its tiles' aggregates and prefixes and the multi-pass form's
-// totals are the skeleton's scratch buffers, kept from one run to the next (the status words
-// zeroed by one fill each run).
+// totals are the skeleton's scratch buffers, leased from the device set's DeviceBufferPool and
+// kept from one run to the next (the status words zeroed by one fill each run).
 // A part that is not G chunks long is padded with the identity on the device (not in one pass:
 // its kernel reads the identity past the end). The output has the input's distribution (single,
 // copy or block; in chunks a copy is scanned on every device from the first device's totals).
@@ -120,11 +120,13 @@ class ScanSkeleton {
   // `f` on `device`: WorkGroups becomes WorkGroupsMultiPass where the single pass cannot run.
   static ScanForm resolved(ScanForm f, const runtime::DeviceInfo& device);
 
-  // A device temporary of the scan's own (the totals of the tiles, their offsets, a part's
-  // carry), kept from one run to the next by its context, part and role: the next run of a size
-  // that fits reuses it (the device's queue is in order), as a caching allocator does. The
-  // input's and the output's padded copies are not kept.
-  cl::Buffer scratch(const cl::Context& context, size_t part, const std::string& role, size_t bytes) const;
+  // A device temporary of the scan's own on `device` (the totals of the tiles, their offsets, a
+  // part's carry), leased from the device set's pool and kept from one run to the next by its
+  // context, part and role: the next run of a size that fits reuses it (the device's queue is in
+  // order); a larger size leases a new one and gives the old one back to the pool. The input's
+  // and the output's padded copies are not kept.
+  cl::Buffer scratch(DeviceSet& devices, int device, size_t part, const std::string& role,
+                     size_t bytes) const;
   // Scans every part of `in` into `out` with the best stored kernel for its size and device,
   // when each has one and none `carries` (starts from the parts before it); false: nothing run.
   bool runStored(const ContainerStorage& in, ContainerStorage& out, bool carries) const;
@@ -137,7 +139,7 @@ class ScanSkeleton {
   std::unique_ptr<StoredKernels> stored_;
   std::unique_ptr<SinglePassScanKernel> singlePass_;
   ScanForm form_ = ScanForm::Auto;
-  mutable std::map<std::tuple<cl_context, size_t, std::string>, std::pair<size_t, cl::Buffer>> scratch_;
+  mutable std::map<std::tuple<cl_context, size_t, std::string>, DeviceBufferPool::Lease> scratch_;
 };
 
 // The .lift programs (exposed for tests and documentation; `identity` as a .lift literal): in

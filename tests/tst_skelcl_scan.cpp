@@ -4,8 +4,8 @@
 // within a tolerance scaled by the size, int sums, int max and a composition of affine maps
 // (associative, not commutative) exactly — at sizes around the single pass's tile of 4096 and
 // over many tiles; repeated runs (the status words zeroed each run, the scratch buffers reused);
-// the form chosen per device; and the device buffer pool that new outputs come from
-// (skelcl/DeviceBufferPool.h).
+// the form chosen per device; and the device buffer pool that new outputs and the scan's scratch
+// buffers come from (skelcl/DeviceBufferPool.h).
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -228,6 +228,34 @@ class TestSkelCLScan : public QObject {
     Vector<int32_t> other = sum(small);
     QCOMPARE(other[4], 4);
     QCOMPARE(pool.freeBytes(), n * sizeof(int32_t));
+  }
+
+  // The scan's scratch buffers are leases of the same pool, kept from run to run: a larger size
+  // leases larger ones and gives the outgrown ones back; a smaller one reuses what it holds.
+  void scratchBuffersLeasedFromPool() {
+    auto devices = DeviceSet::open({"0"});
+    DeviceBufferPool& pool = devices->bufferPool();
+    Scan<int32_t(int32_t)> sum("int func(int x, int y) { return x + y; }", "0");
+    sum.setForm(ScanForm::WorkGroups);
+    Vector<int32_t> small(devices, std::vector<int32_t>(5, 1));
+    small.prepareOnDevices(Distribution::single(0));
+    Vector<int32_t> a = sum(small);
+    QCOMPARE(a[4], 4);
+    QCOMPARE(pool.freeBytes(), size_t(0));  // the scratch buffers are held, not free
+    const size_t n = 10 * kTile + 3;
+    std::vector<int32_t> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = static_cast<int32_t>(i % 5);
+    Vector<int32_t> big(devices, in);
+    big.prepareOnDevices(Distribution::single(0));
+    Vector<int32_t> b = sum(big);
+    QVERIFY(exactDifference<int32_t>(in, b.hostData(), 0, std::plus<int32_t>()).isEmpty());
+    // The small run's scratch given back: the status words of one tile (and the counter), its
+    // aggregate and its prefix.
+    const size_t outgrown = 2 * sizeof(cl_int) + 2 * sizeof(int32_t);
+    QCOMPARE(pool.freeBytes(), outgrown);
+    Vector<int32_t> c = sum(small);
+    QCOMPARE(c[4], 4);
+    QCOMPARE(pool.freeBytes(), outgrown);  // the large scratch buffers fit
   }
 
   // The pool alone: exact sizes and contexts, the oldest free buffers dropped past its limit.
