@@ -72,8 +72,13 @@ void ContainerStorage::allocateOnDevices(const Distribution& d) {
 
 void ContainerStorage::ensureOnHost() const {
   if (hostValid_) return;
-  if (host_.empty())
+  // A new block's pages are touched first by the thread that downloads into them; those of a
+  // block from the pool or of the container's earlier host copy are faulted in already.
+  bool firstTouch = false;
+  if (host_.empty()) {
     host_ = HostStorage::allocate(elementCount() * elementBytes_, devices_->hostMemory(), *devices_);
+    firstTouch = !host_.reused();
+  }
   std::byte* host = host_.data();
   std::vector<Transfer> downloads;
   for (size_t i = 0; i < parts_.size(); ++i) {
@@ -81,9 +86,9 @@ void ContainerStorage::ensureOnHost() const {
     // Every copy holds all rows; one download is enough.
     if (distribution_->kind() == Distribution::Kind::Copy && i > 0) break;
     const size_t bytes = p.rows() * rowBytes();
-    downloads.push_back({bytes, [this, i, p, bytes, host] {
+    downloads.push_back({bytes, [this, i, p, bytes, host, firstTouch] {
                            std::byte* into = host + p.begin * rowBytes();
-                           HostStorage::touchPages(into, bytes);
+                           if (firstTouch) HostStorage::touchPages(into, bytes);
                            devices_->guarded(p.device, fmt::format("downloading {} bytes", bytes), [&] {
                              devices_->context(p.device).queue().enqueueReadBuffer(
                                  buffers_[i].buffer(), CL_TRUE, (p.begin - p.storedBegin) * rowBytes(), bytes,

@@ -6,11 +6,12 @@
 //   - a host write makes the devices' copies stale (uploaded again by the next skeleton);
 //   - a redistribution goes through the host (downloading only if the host copy is stale).
 // The host copy is HostStorage (uninitialised until the data arrives; pageable or page-locked as
-// the device set says), allocated when first needed, so that a skeleton's output that is only
-// used on the devices never takes host memory. Vector<T> and Matrix<T> (Container.h) add the
-// typed view of it. Its device buffers come from the device set's DeviceBufferPool and go back
-// there when it lets go of them (destroyed, assigned over, redistributed). Skeletons use the methods under
-// "for skeletons"; they are const because they only move data, never change it.
+// the device set says, from its HostStoragePool when a free block fits), allocated when first
+// needed, so that a skeleton's output that is only used on the devices never takes host memory. Vector<T> and
+// Matrix<T> (Container.h) add the typed view of it. Its device buffers come from the device set's
+// DeviceBufferPool and go back there when it lets go of them (destroyed, assigned over, redistributed).
+// Skeletons use the methods under "for skeletons"; they are const because they only move data, never change
+// it.
 #pragma once
 
 #include <CL/opencl.hpp>

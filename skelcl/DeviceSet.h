@@ -13,6 +13,7 @@
 #include "codegen/runtime/Device.h"
 #include "skelcl/DeviceBufferPool.h"
 #include "skelcl/HostMemory.h"
+#include "skelcl/HostStoragePool.h"
 
 namespace lift::explore {
 class ResultStore;
@@ -40,6 +41,14 @@ class DeviceSet {
   // (pageable unless set; page-locked memory comes from device 0, HostStorage.h).
   HostMemory hostMemory() const { return hostMemory_; }
   void setHostMemory(HostMemory m) { hostMemory_ = m; }
+  // The host copies that containers let go of (HostStorage), kept for the next host copy of the
+  // same memory and size: up to a quarter of the host's memory unless set (hostPool().setMaxBytes;
+  // trim() frees the free blocks).
+  HostStoragePool& hostPool() { return *hostPool_; }
+  bool hostPooling() const { return hostPool_->maxBytes() > 0; }
+  // On (the default): the pool keeps up to HostStoragePool::defaultMaxBytes(); off: it keeps
+  // nothing and frees what it kept.
+  void setHostPooling(bool on) { hostPool_->setMaxBytes(on ? HostStoragePool::defaultMaxBytes() : 0); }
   // The result store whose best kernels the skeletons take, when it holds one for their
   // program, size and device (StoredKernel.h); null (the default): the skeletons' own kernels.
   const std::shared_ptr<explore::ResultStore>& resultStore() const { return resultStore_; }
@@ -61,6 +70,7 @@ class DeviceSet {
   std::vector<std::unique_ptr<runtime::DeviceContext>> contexts_;
   std::shared_ptr<runtime::BuildCache> cache_;
   std::shared_ptr<DeviceBufferPool> bufferPool_;
+  std::shared_ptr<HostStoragePool> hostPool_ = HostStoragePool::create(HostStoragePool::defaultMaxBytes());
   HostMemory hostMemory_ = HostMemory::Pageable;
   std::shared_ptr<explore::ResultStore> resultStore_;
 };

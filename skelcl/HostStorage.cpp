@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "skelcl/DeviceSet.h"
+#include "skelcl/HostStoragePool.h"
 
 namespace lift::skelcl {
 
@@ -15,7 +16,10 @@ HostStorage::HostStorage(HostStorage&& other) noexcept
       buffer_(std::move(other.buffer_)),
       queue_(std::move(other.queue_)),
       data_(std::exchange(other.data_, nullptr)),
-      bytes_(std::exchange(other.bytes_, 0)) {}
+      bytes_(std::exchange(other.bytes_, 0)),
+      capacity_(std::exchange(other.capacity_, 0)),
+      reused_(std::exchange(other.reused_, false)),
+      pool_(std::exchange(other.pool_, {})) {}
 
 HostStorage& HostStorage::operator=(HostStorage&& other) noexcept {
   if (this != &other) {
@@ -25,6 +29,9 @@ HostStorage& HostStorage::operator=(HostStorage&& other) noexcept {
     queue_ = std::move(other.queue_);
     data_ = std::exchange(other.data_, nullptr);
     bytes_ = std::exchange(other.bytes_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    reused_ = std::exchange(other.reused_, false);
+    pool_ = std::exchange(other.pool_, {});
   }
   return *this;
 }
@@ -32,6 +39,14 @@ HostStorage& HostStorage::operator=(HostStorage&& other) noexcept {
 HostStorage::~HostStorage() { release(); }
 
 void HostStorage::release() noexcept {
+  if (std::shared_ptr<HostStoragePool> pool = std::exchange(pool_, {}).lock(); pool && data_) {
+    try {
+      pool->keep(std::move(*this));  // detached from the pool above: freed there if not kept
+    } catch (...) {
+      // No room to keep it (std::bad_alloc): the block was freed on the way out.
+    }
+    return;
+  }
   if (buffer_() && data_) {
     try {
       queue_.enqueueUnmapMemObject(buffer_, data_);
@@ -45,11 +60,21 @@ void HostStorage::release() noexcept {
   pageable_.reset();
   data_ = nullptr;
   bytes_ = 0;
+  capacity_ = 0;
+  reused_ = false;
 }
 
 HostStorage HostStorage::allocate(size_t bytes, HostMemory memory, DeviceSet& devices) {
   HostStorage s;
   if (bytes == 0) return s;
+  HostStoragePool& pool = devices.hostPool();
+  if (std::optional<HostStorage> block = pool.take(memory, bytes)) {
+    s = std::move(*block);
+    s.bytes_ = bytes;
+    s.reused_ = true;
+    s.pool_ = pool.weak_from_this();
+    return s;
+  }
   if (memory == HostMemory::Pageable) {
     s.pageable_.reset(new std::byte[bytes]);  // default-initialised: no byte written
     s.data_ = s.pageable_.get();
@@ -63,6 +88,8 @@ HostStorage HostStorage::allocate(size_t bytes, HostMemory memory, DeviceSet& de
     });
   }
   s.bytes_ = bytes;
+  s.capacity_ = bytes;
+  s.pool_ = pool.weak_from_this();
   return s;
 }
 

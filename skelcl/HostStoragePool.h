@@ -1,0 +1,64 @@
+// HostStoragePool: the host copies that containers have let go of, kept for the next host copy
+// of the same memory and about the same size, as PyTorch's CachingHostAllocator keeps its
+// blocks: a program that makes new containers in a loop then pays neither the first touch of
+// fresh pageable pages (each a page fault, the larger part of a download into new memory) nor
+// the pinning of page-locked memory again. A block comes back only when its HostStorage — the
+// one owner, move-only — ends, so a block is never handed out while in use; it keeps the bytes
+// of its last owner (HostStorage's bytes are uninitialised all the same). Pageable and
+// page-locked blocks are told apart; a request takes the smallest free block of its memory that
+// holds it and is at most an eighth larger. The pool keeps at most maxBytes() of free blocks
+// (counted at their capacity), dropping the ones freed longest ago first; 0 turns it off (every
+// block freed at once). The DeviceSet owns one (DeviceSet::hostPool). Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "skelcl/HostMemory.h"
+#include "skelcl/HostStorage.h"
+
+namespace lift::skelcl {
+
+class HostStoragePool : public std::enable_shared_from_this<HostStoragePool> {
+ public:
+  static std::shared_ptr<HostStoragePool> create(size_t maxBytes);
+  // A quarter of the host's physical memory: what DeviceSet::open sets.
+  static size_t defaultMaxBytes();
+
+  // The smallest free block of `memory` whose capacity is at least `bytes` and at most an eighth
+  // more, taken out of the pool; none when no free block fits (or `bytes` is 0).
+  std::optional<HostStorage> take(HostMemory memory, size_t bytes);
+  size_t maxBytes() const;
+  // Frees the free blocks beyond the new limit at once; 0 frees them all and turns the pool off.
+  void setMaxBytes(size_t maxBytes);
+  // Frees every free block (blocks in use come back later, as long as the pool is on).
+  void trim();
+
+  size_t freeBytes() const;
+  size_t freeBlocks() const;
+  // How many requests a free block served (take found one).
+  uint64_t reuses() const;
+
+ private:
+  friend class HostStorage;
+  explicit HostStoragePool(size_t maxBytes) : maxBytes_(maxBytes) {}
+  // Keeps a block that its owner let go of (HostStorage::release, which detaches it from the pool
+  // first), or frees it when the pool is off or the block alone exceeds maxBytes_; then frees the
+  // blocks freed longest ago until the free ones fit maxBytes_.
+  void keep(HostStorage block);
+  // Moves the free blocks beyond maxBytes_ (the oldest) to `dropped`; the caller holds the lock
+  // and frees them after releasing it (unmapping page-locked memory calls the device).
+  void evict(std::list<HostStorage>& dropped);
+
+  mutable std::mutex mutex_;
+  size_t maxBytes_;
+  std::list<HostStorage> free_;  // most recently freed first
+  size_t freeBytes_ = 0;
+  uint64_t reuses_ = 0;
+};
+
+}  // namespace lift::skelcl
