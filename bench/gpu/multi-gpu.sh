@@ -10,10 +10,12 @@
 #  skelcl  bench_skelcl's cases NAME:SIZE (SKELCL_CASES, default "matmul:8192 blur:16384
 #          scan:67108864") on G GPUs: host to host (uploads, kernels, downloads), and each phase
 #          timed apart, with the containers' host copies in each HOST_MEMORY (default "pageable
-#          page-locked").
+#          page-locked"), from the device set's host pool or not for each HOST_POOL (default "on":
+#          bench_skelcl --host-pool; "off on" measures both, the speed-up of each against one GPU
+#          with the same memory and pool).
 # Usage: bench/gpu/multi-gpu.sh [search] [shards] [skelcl]     (default all; carry .gpu-ex)
 # Env: GPUS, BUDGET (default 60s), SIZE (MxNxK, default 4096x4096x4096), SKELCL_CASES, HOST_MEMORY,
-# OUT.
+# HOST_POOL, OUT.
 # Tables go to stdout and to $OUT (default gpu-out/).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -121,26 +123,29 @@ fi
 if [[ $parts == *skelcl* ]]; then
   echo "== SkelCL on G GPUs (uploads, kernels and downloads; kernels only)"
   {
-    printf '| case | size | host memory | GPUs | total ms | upload ms | kernels ms | download ms | rate (total) | rate (kernels) | unit | check | speed-up (total) | host alloc ms |\n'
-    printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+    printf '| case | size | host memory | host pool | GPUs | total ms | upload ms | kernels ms | download ms | rate (total) | rate (kernels) | unit | check | speed-up (total) | host alloc ms |\n'
+    printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
     for c in ${SKELCL_CASES:-matmul:8192 blur:16384 scan:67108864}; do
       name=${c%%:*} size=${c#*:}
       if ! "$bench" "$name" --size 1 --device 0 --repeat 1 >/dev/null 2>&1; then
-        printf '| %s | %s | | | | | | | | | | not in this bench_skelcl | | |\n' "$name" "$size"
+        printf '| %s | %s | | | | | | | | | | | not in this bench_skelcl | | |\n' "$name" "$size"
         continue
       fi
       for memory in ${HOST_MEMORY:-pageable page-locked}; do
-        one=""
-        for g in $GPUS; do
-          line=$("$bench" "$name" --size "$size" $(devices "$g") --repeat "${REPEAT:-3}" --host-memory "$memory" 2>&1 |
-            tail -1)
-          read -r _ _ _ total up kernels down rt rk unit check alloc _ <<<"$line"
-          [[ -z $one && $g == 1 ]] && one=$total
-          speedup=-
-          [[ -n $one && $total =~ ^[0-9.]+$ ]] && speedup=$(python3 -c "print(f'{$one / $total:.2f}x')")
-          printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$size" "$memory" \
-            "$g" "${total:-$line}" "${up:-}" "${kernels:-}" "${down:-}" "${rt:-}" "${rk:-}" "${unit:-}" "${check:-}" \
-            "$speedup" "${alloc:-}"
+        for pool in ${HOST_POOL:-on}; do
+          one=""
+          for g in $GPUS; do
+            # shellcheck disable=SC2046
+            line=$("$bench" "$name" --size "$size" $(devices "$g") --repeat "${REPEAT:-3}" --host-memory "$memory" \
+              --host-pool "$pool" 2>&1 | tail -1)
+            read -r _ _ _ total up kernels down rt rk unit check alloc _ <<<"$line"
+            [[ -z $one && $g == 1 ]] && one=$total
+            speedup=-
+            [[ -n $one && $total =~ ^[0-9.]+$ ]] && speedup=$(python3 -c "print(f'{$one / $total:.2f}x')")
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$size" \
+              "$memory" "$pool" "$g" "${total:-$line}" "${up:-}" "${kernels:-}" "${down:-}" "${rt:-}" "${rk:-}" \
+              "${unit:-}" "${check:-}" "$speedup" "${alloc:-}"
+          done
         done
       done
     done

@@ -20,7 +20,7 @@ for form in work-groups work-groups-multi-pass chunks; do
   line=$("$bench" scan --size "$n" --device "${DEVICE:-0}" --scan-form "$form" --repeat "${REPEAT:-10}" \
     --check "${CHECK:-1000}" 2>&1 | tail -1)
   echo "bench_skelcl scan --scan-form $form: $line"
-  read -r _ _ _ _ _ k _ _ rk _ check _ _ into <<<"$line"
+  read -r _ _ _ _ _ k _ _ rk _ check _ _ into _ <<<"$line"
   kernels[$form]=$k
   intos[$form]=$into
   echo "  kernels $k ms ($rk GB/s; a new output each run), $into ms into an existing output, check $check"

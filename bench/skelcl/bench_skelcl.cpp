@@ -5,13 +5,17 @@
 // on the devices, downloading the output). One line per case:
 //
 //   bench_skelcl matmul --size 8192 --device 0,1 [--repeat 3] [--check 64] [--host-memory page-locked]
+//                [--host-pool on|off]
 //
 // prints `case size devices total_ms upload_ms kernels_ms download_ms rate_total rate_kernels
-// unit check host_alloc_ms host_memory into_ms` (medians; into_ms, scan only ("-" otherwise): the
-// skeleton on inputs on the devices into an output it wrote before, whose device memory it
-// reuses, as torch.cumsum's caching allocator does; host_alloc_ms: allocating the host storage of
-// the output's size, which a download of a new output starts with, in the host memory the
-// containers use: pageable, or page-locked with --host-memory page-locked). Cases: matmul (AllPairs in
+// unit check host_alloc_ms host_memory into_ms host_pool` (medians; into_ms, scan only ("-"
+// otherwise): the skeleton on inputs on the devices into an output it wrote before, whose device
+// memory it reuses, as torch.cumsum's caching allocator does; host_alloc_ms: allocating the host
+// storage of the output's size, which a download of a new output starts with, in the host memory
+// the containers use: pageable, or page-locked with --host-memory page-locked; host_pool: whether
+// the containers' host copies come from the device set's HostStoragePool — on, the default: every
+// run after the first takes the blocks of the previous run's containers, whose pages are faulted
+// in or pinned already — or are allocated anew each time, off). Cases: matmul (AllPairs in
 // zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
 // image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
 // one halo row; GB/s of the image read and the result written), scan (the exclusive prefix sum
@@ -56,6 +60,7 @@ struct Options {
   int repeat = 3;
   int check = 64;  // entries of the result compared with a computation on the host
   HostMemory hostMemory = HostMemory::Pageable;
+  bool hostPool = true;                // the containers' host copies from the device set's pool
   ScanForm scanForm = ScanForm::Auto;  // the scan case's
   std::string store;                   // a result store whose kernels the skeletons take
   bool liftProgram = false;            // print the case's high-level program and exit
@@ -92,7 +97,8 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
 }
 
 // What a download of a new output starts with: its host storage, `bytes` of the device set's
-// host memory, allocated (and left untouched: each download thread touches its own part).
+// host memory, allocated (and left untouched: each download thread touches its own part), from
+// the device set's host pool when it is on (this storage then goes back there).
 double hostAllocationMs(DeviceSet& devices, size_t bytes) {
   auto start = Clock::now();
   HostStorage s = HostStorage::allocate(bytes, devices.hostMemory(), devices);
@@ -386,6 +392,11 @@ Options parse(int argc, char** argv) {
          "--host-memory", [&o](const std::string& text) { o.hostMemory = *hostMemoryNamed(text); },
          "the containers' host copies: pageable (default) or page-locked")
       ->check(CLI::IsMember({describe(HostMemory::Pageable), describe(HostMemory::PageLocked)}));
+  app.add_option_function<std::string>(
+         "--host-pool", [&o](const std::string& text) { o.hostPool = text == "on"; },
+         "on (default): the containers' host copies that the runs let go of are kept for the next "
+         "runs' (HostStoragePool); off: each container allocates its own")
+      ->check(CLI::IsMember({"on", "off"}));
   const std::map<std::string, ScanForm> forms{{"auto", ScanForm::Auto},
                                               {"chunks", ScanForm::Chunks},
                                               {"work-groups", ScanForm::WorkGroups},
@@ -430,6 +441,7 @@ int main(int argc, char** argv) {
     }
     auto devices = DeviceSet::open(o.devices);
     devices->setHostMemory(o.hostMemory);
+    devices->setHostPooling(o.hostPool);
     if (!o.store.empty())
       devices->setResultStore(std::make_shared<lift::explore::ResultStore>(
           o.store, lift::explore::ResultStore::Access::ReadOnly));
@@ -437,10 +449,11 @@ int main(int argc, char** argv) {
     for (const std::string& line : t.before) std::printf("%s\n", line.c_str());
     const double scale = 1e6;  // flops or bytes per ms -> G per s
     const std::string into = t.intoMs > 0 ? fmt::format("{:.3f}", t.intoMs) : "-";
-    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f %s %s\n", o.kase.c_str(), o.size,
+    std::printf("%s %zu %zu %.3f %.3f %.3f %.3f %.1f %.1f %s %s %.3f %s %s %s\n", o.kase.c_str(), o.size,
                 o.devices.size(), t.totalMs, t.uploadMs, t.kernelsMs, t.downloadMs,
                 t.work / t.totalMs / scale, t.work / t.kernelsMs / scale, t.unit.c_str(),
-                t.checked ? "ok" : "WRONG", t.allocMs, describe(o.hostMemory).c_str(), into.c_str());
+                t.checked ? "ok" : "WRONG", t.allocMs, describe(o.hostMemory).c_str(), into.c_str(),
+                o.hostPool ? "on" : "off");
     return t.checked ? 0 : 1;
   } catch (const lift::LiftError& e) {
     std::fprintf(stderr, "%s\n", e.what());  // "error: ..."
