@@ -3,8 +3,9 @@
 // blocks: a program that makes new containers in a loop then pays neither the first touch of
 // fresh pageable pages (each a page fault, the larger part of a download into new memory) nor
 // the pinning of page-locked memory again. A block comes back only when its HostStorage — the
-// one owner, move-only — ends, so a block is never handed out while in use; it keeps the bytes
-// of its last owner (HostStorage's bytes are uninitialised all the same). Pageable and
+// one owner, move-only — ends, so a block is never handed out while in use (and no copy into or
+// out of it is pending then: the containers' transfers of their host copies are blocking); it
+// keeps the bytes of its last owner (HostStorage's bytes are uninitialised all the same). Pageable and
 // page-locked blocks are told apart; a request takes the smallest free block of its memory that
 // holds it and is at most an eighth larger. The pool keeps at most maxBytes() of free blocks
 // (counted at their capacity), dropping the ones freed longest ago first; 0 turns it off (every
