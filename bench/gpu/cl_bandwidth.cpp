@@ -3,8 +3,10 @@
 // clEnqueueWriteBuffer, created with CL_MEM_COPY_HOST_PTR, filled by a kernel (never seen by the
 // host), and CL_MEM_ALLOC_HOST_PTR (host memory the GPU reads over PCIe: what a kernel costs
 // when the driver keeps a buffer off the device). Each figure is the median of REPEAT
-// event-timed runs. For telling a slow host or driver from a slow kernel of ours: when the first
-// three rows run at the speed of the fourth, the buffers live in host memory, whatever the kernel.
+// event-timed runs; then the sum with four independent loads in flight a work-item, at several
+// work-group counts: the read bandwidth a reduction can reach. For telling a slow host or driver from a slow
+// kernel of ours: when the first three rows run at the speed of the fourth, the buffers live in host memory,
+// whatever the kernel.
 //
 // Usage: cl_bandwidth [MIB (default 256)] [REPEAT (default 20)]
 // pack-gpu.sh builds it into .gpu-ex/.
@@ -33,6 +35,27 @@ kernel void sum4(global const float4* in, global float* partial, uint n4) {
   float4 acc = (float4)(0.0f);
   for (size_t i = get_global_id(0); i < n4; i += get_global_size(0)) acc += in[i];
   tree[get_local_id(0)] = acc.x + acc.y + acc.z + acc.w;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
+    if (get_local_id(0) < s) tree[get_local_id(0)] += tree[get_local_id(0) + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (get_local_id(0) == 0) partial[get_group_id(0)] = tree[0];
+}
+kernel void sum4x4(global const float4* in, global float* partial, uint n4) {
+  local float tree[256];
+  float4 a = (float4)(0.0f), b = a, c = a, d = a;
+  const size_t g = get_global_size(0);
+  size_t i = get_global_id(0);
+  for (; i + 3 * g < n4; i += 4 * g) {
+    a += in[i];
+    b += in[i + g];
+    c += in[i + 2 * g];
+    d += in[i + 3 * g];
+  }
+  for (; i < n4; i += g) a += in[i];
+  a += b + c + d;
+  tree[get_local_id(0)] = a.x + a.y + a.z + a.w;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = get_local_size(0) / 2; s > 0; s /= 2) {
     if (get_local_id(0) < s) tree[get_local_id(0)] += tree[get_local_id(0) + s];
@@ -147,6 +170,41 @@ int main(int argc, char** argv) {
     std::printf("%-26s %10.3f %10.0f %10.3f %10.0f\n", ways[way], c, 2.0 * bytes / c * 1e-6, s,
                 double(bytes) / s * 1e-6);
     clReleaseMemObject(in);
+  }
+  // The read ceiling: the sum with four loads in flight a work-item, over a buffer filled on the
+  // device, at several numbers of work-groups of 256.
+  cl_kernel sum4x4 = clCreateKernel(prog, "sum4x4", &err);
+  check(err, "clCreateKernel sum4x4");
+  cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  check(err, "clCreateBuffer (input)");
+  clSetKernelArg(fill4, 0, sizeof in, &in);
+  check(clEnqueueNDRangeKernel(q, fill4, 1, nullptr, &n4, nullptr, 0, nullptr, nullptr), "fill4");
+  cl_uint n4arg = cl_uint(n4);
+  std::printf("%-26s %10s %10s %10s %10s\n", "work-groups of 256", "sum ms", "sum GB/s", "sum4x4 ms",
+              "sum4x4 GB/s");
+  for (size_t wgs : {264, 528, 1024, 1056, 2112, 4224}) {
+    cl_mem part = clCreateBuffer(ctx, CL_MEM_READ_WRITE, wgs * 4, nullptr, &err);
+    check(err, "clCreateBuffer (partials)");
+    const size_t global = wgs * local;
+    std::vector<double> ms[2];
+    int which = 0;
+    for (cl_kernel k : {sum4, sum4x4}) {
+      clSetKernelArg(k, 0, sizeof in, &in);
+      clSetKernelArg(k, 1, sizeof part, &part);
+      clSetKernelArg(k, 2, sizeof n4arg, &n4arg);
+      for (int r = 0; r <= repeat; ++r) {
+        cl_event e;
+        check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, &e), "sum");
+        clFinish(q);
+        double t = eventMs(e);
+        if (r > 0) ms[which].push_back(t);
+      }
+      ++which;
+    }
+    double a = median(ms[0]), b = median(ms[1]);
+    std::printf("%-26zu %10.3f %10.0f %10.3f %10.0f\n", wgs, a, double(bytes) / a * 1e-6, b,
+                double(bytes) / b * 1e-6);
+    clReleaseMemObject(part);
   }
   return 0;
 }
