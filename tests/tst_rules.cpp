@@ -684,7 +684,7 @@ fun f(x: [float]8*N) =
      R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (add, ++)) $ pair_mv(A, v))", "0", "", R"(outside the ++ dimension 2)"},
     {"mdhom-to-map-reduce", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = md_hom(mult, (++, ++, add)) $ pair_mm(A, B))", "0", "",
      R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
-  map(fun(rowA => join o map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)",
+  map(join) o map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)",
      R"(fun f(A: [[float]8]4*N, v: [float]8) = md_hom(mult, (add, ++)) $ pair_mv(A, v))", "0", "", R"(outside the ++ dimension 2)"},
     {"mdhom-to-map-reduce", R"(fun f(T: [[[float]4]2]4*N) = md_hom(sq, (++, add, add)) $ T)", "0", "",
      R"(fun f(T: [[[float]4]2]4*N) =
@@ -698,6 +698,13 @@ fun f(x: [float]8*N) =
      R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
   md_hom(mult, (++, ++, ++, add)) o map(map(split(8))) $ pair_mm(A, B))",
      R"(fun f(x: [float]8*N) = reduce(add, 1.0f) o map(neg) $ x)", "0", "", R"(not from its operator's identity)"},
+    // md_gemm's nest as mdhom-to-map-reduce writes it: the join of the dot products' arrays of one
+    // element outside the maps; not a join that merges two of the maps' dimensions.
+    {"map-reduce-to-mdhom", R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) = map(join) o map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A)", "0", "",
+     R"(fun f(A: [[float]8]4*N, B: [[float]4*M]8) =
+  md_hom(mult, (++, ++, add)) $ pair_mm(A, B))",
+     R"(fun f(T: [[[[float]2]3]4]N) = map(join) o map(fun(a => map(fun(b => map(fun(c => reduce(add, 0.0f) $ c)) $ b)) $ a)) $ T)", "0", "",
+     R"(does not join the reductions' arrays of one element)"},
     {"map-reduce-to-mdhom", R"(fun f(x: [float]8*N, y: [float]8*N) = reduce(add, 0.0f) o map(mult) $ zip(x, y))", "0", "",
      R"(fun f(x: [float]8*N, y: [float]8*N) =
   md_hom(mult, (++, add)) o split(8*N) $ pair_vv(x, y))",

@@ -9,9 +9,15 @@
 //   md_hom(f, (++, add)) $ pair_mv(A, v)
 //     = join o map(fun(row => reduce(add, 0.0f) o map(f) $ zip(row, v))) $ A
 //
-// (Lift's reduce gives an array of one element, hence the join below the last ++ map; an md_hom
-// that reduces every dimension, md_dot, expands only as the program's result, which becomes that
-// array of one element.) A
+//   md_hom(f, (++, ++, add)) $ pair_mm(A, B)
+//     = map(join) o map(fun(rowA => map(fun(colB => reduce(add, 0.0f) o map(f) $ zip(rowA, colB)))
+//                                     $ transpose(B))) $ A
+//
+// (Lift's reduce gives an array of one element, hence the join of the last ++ dimension's parts;
+// it is outside the maps, map^(d-1)(join) for d ++ dimensions, so that the maps nest directly as
+// in matmul.lift and the tiling rules, tile-reduction and tile-reduction-blocked, apply to them.
+// An md_hom that reduces every dimension, md_dot, expands only as the program's result, which
+// becomes that array of one element.) A
 // reduction needs an initial value where md_hom's combine operators have none: the operator's
 // identity, which exists for the known associative operators (+, *, |, ^, &&, ||).
 #include "core/ir/Build.h"
@@ -113,7 +119,15 @@ class NestBuilder {
               std::function<Expr(size_t, const std::vector<Expr>&)> arrayAt, std::vector<std::string> names)
       : c_(c), identities_(std::move(identities)), arrayAt_(std::move(arrayAt)), names_(std::move(names)) {}
 
-  Expr build() { return level(0); }
+  // The nest, and below the last ++ dimension (when a reduced one follows) the reductions'
+  // arrays of one element joined outside the maps: map^(kept-1)(join) $ nest.
+  Expr build() {
+    Expr nest = level(0);
+    size_t kept = 0;
+    while (kept < c_.dims() && c_.concat(kept)) ++kept;
+    if (kept == 0 || kept == c_.dims()) return nest;
+    return kept == 1 ? m::callJoin(nest) : m::call(atDepth(m::joinFun(), kept - 1), {nest});
+  }
 
  private:
   // Dimension k and those inside it. A ++ dimension gives the md_hom's array; a reduced one (and
@@ -133,10 +147,9 @@ class NestBuilder {
       return body;
     });
     Expr mapped = m::callMap(PatternKind::Map, inner, array);
-    // Below a ++ dimension whose inner dimensions are all reduced, or below a reduced one, the
-    // parts are arrays of one element.
-    if (c_.concat(k) && c_.concat(k + 1)) return mapped;
-    if (c_.concat(k)) return m::callJoin(mapped);
+    // A ++ dimension keeps its parts (below the last one they are arrays of one element, which
+    // build() joins outside the maps); below a reduced one they are arrays of one element too.
+    if (c_.concat(k)) return mapped;
     return m::callReduce(PatternKind::Reduce, c_.op(k), identities_[k], m::callJoin(mapped));
   }
 
@@ -326,8 +339,27 @@ std::optional<Expr> nestInput(const Nest& n, std::string& why) {
   return L[0].array;
 }
 
+// map^j(join) $ x for j >= 1: j and x; otherwise 0 and e itself.
+std::pair<size_t, Expr> joinInsideMaps(const Expr& e) {
+  auto* c = ir::asCall(e);
+  if (!c || c->args().size() != 1) return {0, e};
+  size_t j = 0;
+  Fun f = c->fun();
+  for (auto* p = ir::asPattern(f); p && p->pattern() == PatternKind::Map; p = ir::asPattern(f)) {
+    f = p->f();
+    ++j;
+  }
+  auto* join = ir::asPattern(f);
+  if (j == 0 || !join || join->pattern() != PatternKind::Join) return {0, e};
+  return {j, c->args()[0]};
+}
+
 Outcome mapReduceToMdHom(const Site& s, const ParamValues&) {
-  const Expr& e = s.expr();
+  // The joins of the reductions' arrays of one element outside the maps (as mdhom-to-map-reduce
+  // writes md_gemm): map^j(join) $ nest, the nest's first reduction below its (j+1)-th map.
+  const std::pair<size_t, Expr> peeled = joinInsideMaps(s.expr());
+  const size_t joinDepth = peeled.first;
+  const Expr& e = peeled.second;
   Nest n;
   std::string why;
   if (m::reduceCall(e, PatternKind::Reduce)) {
@@ -339,6 +371,14 @@ Outcome mapReduceToMdHom(const Site& s, const ParamValues&) {
     return fail("not a call of map, join or reduce");
   }
   if (!why.empty()) return Outcome::fail(why);
+  if (joinDepth > 0) {
+    if (n.unitAt != static_cast<int>(joinDepth) + 1)
+      return fail(
+          "the join inside {} map(s) does not join the reductions' arrays of one element to the dimension "
+          "outside them",
+          joinDepth);
+    n.unitAt = -1;
+  }
   std::optional<Expr> input = nestInput(n, why);
   if (!input) return Outcome::fail(why);
   // The scalar function, the operators and the initial values must not depend on the elements.
