@@ -170,6 +170,13 @@ size_t outputScalarsOf(const ir::Program& p, const arith::Env& sizes) {
 }
 
 std::vector<float> floatsOf(const interp::Value& v) {
+  if (v.isArray() && v.isFlat() && v.flatKind() == ScalarKind::Float) {
+    // Straight from the flat block (a 2^14 x 2^14 matrix: no copy of its 2 GiB of scalars first).
+    std::span<const interp::Scalar> data = v.flatData();
+    std::vector<float> out(data.size());
+    for (size_t i = 0; i < data.size(); ++i) out[i] = data[i].f;
+    return out;
+  }
   std::vector<interp::Scalar> s;
   s.reserve(v.scalarCount());
   v.flattenInto(s);

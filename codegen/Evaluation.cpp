@@ -195,12 +195,18 @@ const FlatArrays::Entry& FlatArrays::get(const std::string& what,
 
 namespace {
 
+// The key of a reference's buffer in its FlatArrays (input -1: the expected result).
+std::string bufferKey(int input, const std::vector<int>& path, runtime::ScalarType t) {
+  std::string what = fmt::format("{}:{}", input, runtime::toString(t));
+  for (int i : path) what += fmt::format(".{}", i);
+  return what;
+}
+
 // setInputs and setExpected through the reference's flattened arrays (made once, then copied).
 template <class Compiled>
 void useReference(runtime::KernelLaunch& launch, const Compiled& k, const PreparedReference& ref) {
   ArraySource flat = [&](int input, const std::vector<int>& path, runtime::ScalarType t) {
-    std::string what = fmt::format("{}:{}", input, runtime::toString(t));
-    for (int i : path) what += fmt::format(".{}", i);
+    std::string what = bufferKey(input, path, t);
     const interp::Value& v = input < 0 ? *ref.expected : ref.inputs[static_cast<size_t>(input)];
     const FlatArrays::Entry& e = ref.flat->get(what, [&] { return hostArrayOf(v, t, path); });
     return KeyedArray{e.array, e.key};
@@ -210,6 +216,29 @@ void useReference(runtime::KernelLaunch& launch, const Compiled& k, const Prepar
 }
 
 }  // namespace
+
+void prepareBuffers(const PreparedReference& ref) {
+  auto prepare = [&](int input, const interp::Value& v) {
+    if (!v.isArray() || !v.isFlat()) return;
+    std::optional<runtime::ScalarType> t;
+    switch (v.flatKind()) {
+      case ScalarKind::Float:
+        t = runtime::ScalarType::Float;
+        break;
+      case ScalarKind::Double:
+        t = runtime::ScalarType::Double;
+        break;
+      case ScalarKind::Int:
+        t = runtime::ScalarType::Int;
+        break;
+      default:
+        break;
+    }
+    if (t) ref.flat->get(bufferKey(input, {}, *t), [&] { return hostArrayOf(v, *t, {}); });
+  };
+  for (size_t i = 0; i < ref.inputs.size(); ++i) prepare(static_cast<int>(i), ref.inputs[i]);
+  if (ref.expected) prepare(-1, *ref.expected);
+}
 
 PreparedReference prepareReference(const ir::Program& p, const EvaluationRequest& request) {
   auto start = Clock::now();

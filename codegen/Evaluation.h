@@ -138,6 +138,11 @@ struct PreparedReference {
 // LiftError when the sizes are invalid, the interpreter fails (e.g. an index out of bounds), a
 // requested BLAS routine is unavailable or not what the program computes, or on cancellation.
 PreparedReference prepareReference(const ir::Program& p, const EvaluationRequest& request);
+// Flattens the reference's flat inputs and expected result into its kernel buffers (FlatArrays)
+// in their own scalar types, as the kernels of the program read them, ahead of the first
+// evaluation (a search does it on the thread that prepares the reference). Others are flattened
+// on first use, as before.
+void prepareBuffers(const PreparedReference& ref);
 
 enum class EvaluationStatus : uint8_t {
   Ok,

@@ -188,7 +188,15 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
     }
     x.flattenInto(scalars);
   };
-  walk(v, 0);
+  // A flat array is converted straight from its block (no copy of its scalars first).
+  std::span<const cfun::Scalar> view;
+  if (path.empty() && v.isArray() && v.isFlat()) {
+    view = v.flatData();
+    k = v.flatKind();
+  } else {
+    walk(v, 0);
+    view = scalars;
+  }
   auto asDouble = [&](const cfun::Scalar& s) -> double {
     switch (k) {
       case ScalarKind::Float:
@@ -205,18 +213,18 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
   switch (type) {
     case runtime::ScalarType::Float: {
       std::vector<float> out;
-      out.reserve(scalars.size());
-      for (auto& s : scalars) out.push_back(k == ScalarKind::Float ? s.f : static_cast<float>(asDouble(s)));
+      out.reserve(view.size());
+      for (auto& s : view) out.push_back(k == ScalarKind::Float ? s.f : static_cast<float>(asDouble(s)));
       return runtime::HostArray(std::move(out));
     }
     case runtime::ScalarType::Double: {
       std::vector<double> out;
-      for (auto& s : scalars) out.push_back(asDouble(s));
+      for (auto& s : view) out.push_back(asDouble(s));
       return runtime::HostArray(std::move(out));
     }
     case runtime::ScalarType::Int: {
       std::vector<int32_t> out;
-      for (auto& s : scalars) out.push_back(k == ScalarKind::Int ? s.i : static_cast<int32_t>(asDouble(s)));
+      for (auto& s : view) out.push_back(k == ScalarKind::Int ? s.i : static_cast<int32_t>(asDouble(s)));
       return runtime::HostArray(std::move(out));
     }
   }

@@ -4,9 +4,11 @@
 #include <QtTest/QtTest>
 
 #include <atomic>
+#include <filesystem>
 
 #include "codegen/BlasReference.h"
 #include "codegen/Evaluation.h"
+#include "codegen/ReferenceCache.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
 #include "codegen/runtime/Worker.h"
@@ -97,6 +99,66 @@ class TestEvaluation : public QObject {
     other.sizes["K"] = 16;
     codegen::Evaluation e = codegen::evaluate(lowered, other, *runner_, &ref);
     QCOMPARE(QString(codegen::toString(e.status)), QString("reference-failed"));
+  }
+
+  // A reference kept on disk (ReferenceCache.h) comes back with the same inputs and expected
+  // outputs, validates a kernel as the fresh one does, and is kept only under its own key: other
+  // sizes, another seed, another reference choice or another program miss; a damaged file misses
+  // and is removed; the directory keeps at most its byte limit, the least recently used going.
+  void referenceCacheKeepsReferences() {
+    QTemporaryDir dir;
+    ir::Program original = example("matmul.lift");
+    ir::Program lowered = example("lowlevel/matmul.lift");
+    codegen::EvaluationRequest req;
+    req.sizes = {{"M", 16}, {"N", 16}, {"K", 8}};
+    req.seed = 7;
+    req.run.repetitions = 1;
+    codegen::ReferenceCache cache(dir.filePath("refs").toStdString());
+    QVERIFY(!cache.load(original, req));
+    codegen::PreparedReference fresh = codegen::prepareReference(original, req);
+    QVERIFY(cache.store(original, req, fresh));
+    std::optional<codegen::PreparedReference> kept = cache.load(original, req);
+    QVERIFY(kept);
+    QCOMPARE(kept->inputs.size(), fresh.inputs.size());
+    for (size_t i = 0; i < fresh.inputs.size(); ++i)
+      QCOMPARE(QString::fromStdString(kept->inputs[i].toString(1 << 20)),
+               QString::fromStdString(fresh.inputs[i].toString(1 << 20)));
+    QVERIFY(kept->expected);
+    QCOMPARE(QString::fromStdString(kept->expected->toString(1 << 20)),
+             QString::fromStdString(fresh.expected->toString(1 << 20)));
+    QCOMPARE(kept->description, fresh.description);
+    QCOMPARE(kept->source, fresh.source);
+    QCOMPARE(kept->work.flops, fresh.work.flops);
+    codegen::prepareBuffers(*kept);
+    codegen::Evaluation e = codegen::evaluate(lowered, req, *runner_, &*kept);
+    QVERIFY2(e.ok() && e.validated(), e.summary().c_str());
+
+    codegen::EvaluationRequest otherSizes = req, otherSeed = req, otherChoice = req;
+    otherSizes.sizes["K"] = 16;
+    otherSeed.seed = 8;
+    otherChoice.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    QVERIFY(!cache.load(original, otherSizes));
+    QVERIFY(!cache.load(original, otherSeed));
+    QVERIFY(!cache.load(original, otherChoice));
+    QVERIFY(!cache.load(lowered, req));
+    QVERIFY(cache.fileOf(original, req) != cache.fileOf(original, otherSeed));
+
+    // Damaged: cut short.
+    std::filesystem::path file = cache.fileOf(original, req);
+    std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
+    QVERIFY(!cache.load(original, req));
+    QVERIFY(!std::filesystem::exists(file));
+
+    // The byte limit: room for one reference of these sizes; the older one goes.
+    codegen::ReferenceCache small(dir.filePath("small").toStdString(), 4000);
+    QVERIFY(small.store(original, req, fresh));
+    codegen::PreparedReference second = codegen::prepareReference(original, otherSeed);
+    QVERIFY(small.store(original, otherSeed, second));
+    QVERIFY(small.load(original, otherSeed));
+    QVERIFY(!std::filesystem::exists(small.fileOf(original, req)));
+    // Larger than the limit: not kept.
+    codegen::ReferenceCache tiny(dir.filePath("tiny").toStdString(), 100);
+    QVERIFY(!tiny.store(original, req, fresh));
   }
 
   void statuses() {

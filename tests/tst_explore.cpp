@@ -34,6 +34,7 @@
 #include "rewrite/explore/SearchRunner.h"
 #include "rewrite/explore/SearchStrategy.h"
 #include "rewrite/explore/SplitReductionStarts.h"
+#include "rewrite/explore/StagedTemplateSpace.h"
 
 using namespace lift;
 using namespace lift::explore;
@@ -1255,6 +1256,7 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     ctx.problem = &problem;
     StrategyOptions so;
     so.algorithmic.maxSeconds = 30;
+    so.firstGuesses = 0;  // the initial population alone (first guesses: firstGuessesComeFirst)
     TemplateSpace space = buildTemplateSpace(ctx, so);
     std::set<std::string> all;
     for (auto& t : space.templates) all.insert(t->mapping);
@@ -1270,6 +1272,157 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
         first.insert(c->tmpl->mapping);
       }
       QCOMPARE(first, all);
+    }
+  }
+
+  // The first guesses (StagedTemplateSpace.h): of the starts' templates, a known schema first,
+  // then each start's mapping a device-aware rank puts first — on a GPU a work-group per row
+  // with a tree, on a CPU a global mapping, the trees last.
+  void firstGuessesAreDeviceAware() {
+    auto t = [](const std::string& algorithm, const std::string& mapping, int bonus = 0) {
+      auto d = std::make_shared<DerivationTemplate>();
+      d->steps.push_back(rewrite::RewriteStep::parse(algorithm));
+      d->algorithmicSteps = 1;
+      d->mapping = mapping;
+      d->promiseBonus = bonus;
+      return std::shared_ptr<const DerivationTemplate>(d);
+    };
+    std::vector<std::shared_ptr<const DerivationTemplate>> roots = {
+        t("mdhom-to-map-reduce@0", "glb-0"),
+        t("mdhom-to-map-reduce@0", "wrg-0-lcl-0"),
+        t("mdhom-to-map-reduce@0", "wrg-0-lcl-0-tree"),
+        t("mdhom-to-map-reduce@0", "wrg-0-lcl-0-tree-combine"),
+        t("reduce-partial@0:m=64", "glb-0"),
+        t("reduce-partial@0:m=64", "wrg-0-lcl-0-tree-combine", kSchemaPromise)};
+    QVERIFY(firstGuessRank(*roots[2], true) < firstGuessRank(*roots[1], true));
+    QVERIFY(firstGuessRank(*roots[1], true) < firstGuessRank(*roots[0], true));
+    QVERIFY(firstGuessRank(*roots[0], false) < firstGuessRank(*roots[1], false));
+    QVERIFY(firstGuessRank(*roots[1], false) < firstGuessRank(*roots[2], false));
+    QVERIFY(firstGuessRank(*roots[2], false) < firstGuessRank(*roots[3], false));
+    for (bool gpu : {true, false}) {
+      std::vector<std::shared_ptr<const DerivationTemplate>> g = firstGuesses(roots, gpu, 5);
+      QCOMPARE(g.size(), size_t(2));  // one per algorithm
+      QCOMPARE(g[0], roots[5]);       // the schema, on both devices
+      QCOMPARE(g[1], gpu ? roots[2] : roots[0]);
+      QCOMPARE(firstGuesses(roots, gpu, 1).size(), size_t(1));
+    }
+  }
+
+  // Both strategies propose first guesses before the whole space is built: md_gemv's first
+  // candidates are templates of its starts (no algorithmic step of phase 1 beyond the first
+  // stage's one), those firstGuesses ranks first for the device, at their preferred values, then
+  // the whole space's (built meanwhile on its own thread). matmul, without such starts, is not
+  // staged.
+  void firstGuessesComeFirst() {
+    SearchProblem problem = SearchProblem::make(
+        lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/md_gemv.lift"), {{"M", 64}, {"K", 256}});
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    for (bool gpu : {false, true})
+      for (const char* name : {"three-phase", "evolution"}) {
+        StrategyOptions so;
+        so.algorithmic.maxDepth = 3;
+        so.gpu = gpu;
+        so.firstGuesses = 2;
+        so.firstStageDepth = 1;  // staged: the whole space on its own thread meanwhile
+        StrategyOptions first = so;
+        first.algorithmic.maxDepth = so.firstStageDepth;
+        std::vector<std::shared_ptr<const DerivationTemplate>> expected =
+            firstGuesses(buildTemplateSpace(ctx, first).templates, gpu, 2);
+        QCOMPARE(expected.size(), size_t(2));
+        auto strategy = makeStrategy(name, so);
+        for (const auto& t : expected) {
+          std::optional<Candidate> c = strategy->next(ctx);
+          QVERIFY(c);
+          QCOMPARE(QString::fromStdString(c->phase), QString("first-guess"));
+          QCOMPARE(QString::fromStdString(c->tmpl->text()), QString::fromStdString(t->text()));
+          QCOMPARE(QString::fromStdString(c->tmpl->mapping), QString::fromStdString(t->mapping));
+          QCOMPARE(formatAssignment(c->values), formatAssignment(t->defaults()));
+          QVERIFY(static_cast<int>(c->tmpl->algorithmicSteps) <=
+                  static_cast<int>(mdHomStarts(*problem.start).back().steps.size()) + so.firstStageDepth);
+          strategy->observe(*c, Measurement{"ok", 1.0, 1.0});
+        }
+        if (gpu) QVERIFY(expected[0]->mapping.find("-tree") != std::string::npos);
+        if (!gpu) QVERIFY(expected[0]->mapping.rfind("glb", 0) == 0);
+        std::optional<Candidate> after = strategy->next(ctx);
+        QVERIFY(after);
+        QVERIFY(after->phase != "first-guess");
+      }
+    // matmul has no start of a known schema: its space is built first, as one stage.
+    SearchProblem matmul = matmulProblem(32);
+    StrategyContext mctx;
+    mctx.problem = &matmul;
+    StrategyOptions mo;
+    mo.algorithmic.maxDepth = 2;
+    std::optional<Candidate> c = makeStrategy("three-phase", mo)->next(mctx);
+    QVERIFY(c);
+    QCOMPARE(QString::fromStdString(c->phase), QString("parameters"));
+  }
+
+  // A search computes the expected outputs on a thread of its own while its workers start and
+  // its strategy explores; a reference that cannot be computed still stops the search with an
+  // error that says so, before any kernel is measured.
+  void referenceInTheBackgroundFailsTheSearch() {
+    SearchOptions o = options("three-phase", 2);
+    o.reference = codegen::ReferenceChoice::parse("sdot");  // matmul is not a dot product
+    int kernels = 0;
+    SearchSummary s = SearchRunner(matmulProblem(32), o, nullptr).run([&](const SearchEvent& e) {
+      if (e.kind == SearchEvent::Kind::Kernel && e.kernel.status != "compile-failed") ++kernels;
+    });
+    QCOMPARE(s.stopReason, StopReason::Error);
+    QVERIFY2(s.error.find("no reference for the kernels") != std::string::npos, s.error.c_str());
+    QCOMPARE(kernels, 0);
+    QCOMPARE(s.counts.evaluated, int64_t(0));
+  }
+
+  // A second search of the same program, sizes and input seed takes the inputs and expected
+  // outputs kept by the first (codegen/ReferenceCache.h) instead of making them again; another
+  // input seed, or no cache, makes them again.
+  void secondSearchReusesTheReference() {
+    auto readiness = [&](SearchOptions o) {
+      std::string ready;
+      SearchSummary s = SearchRunner(matmulProblem(32), o, nullptr).run([&](const SearchEvent& e) {
+        if (e.kind == SearchEvent::Kind::Activity && e.activity.rfind("expected outputs ready", 0) == 0)
+          ready = e.activity;
+      });
+      return ready + " / " + toString(s.stopReason);
+    };
+    SearchOptions o = options("three-phase", 1);
+    o.referenceCacheDir = dir_.filePath("references").toStdString();
+    std::string first = readiness(o), second = readiness(o);
+    QVERIFY2(first.find("kept from an earlier search") == std::string::npos, first.c_str());
+    QVERIFY2(second.find("kept from an earlier search") != std::string::npos, second.c_str());
+    QVERIFY2(second.find("kernel-limit") != std::string::npos, second.c_str());
+    SearchOptions seed = o;
+    seed.inputSeed = 2;
+    std::string other = readiness(seed);
+    QVERIFY2(other.find("kept from an earlier search") == std::string::npos, other.c_str());
+    SearchOptions none = o;
+    none.referenceCacheDir = std::filesystem::path();
+    std::string uncached = readiness(none);
+    QVERIFY2(uncached.find("expected outputs ready") == 0 &&
+                 uncached.find("kept from an earlier search") == std::string::npos,
+             uncached.c_str());
+  }
+
+  // md_gemv on the CPU device: the first kernel a search measures is its first guess (a global
+  // mapping of a start), valid against the interpreter.
+  void mdGemvSearchMeasuresTheFirstGuessFirst() {
+    for (const char* strategy : {"three-phase", "evolution"}) {
+      SearchOptions o = options(strategy, 1);
+      o.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+      std::vector<KernelEvent> kernels;
+      SearchSummary s = SearchRunner(SearchProblem::make(
+                                         lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/md_gemv.lift"),
+                                         {{"M", 256}, {"K", 256}}),
+                                     o, nullptr)
+                            .run([&](const SearchEvent& e) {
+                              if (e.kind == SearchEvent::Kind::Kernel) kernels.push_back(e.kernel);
+                            });
+      QVERIFY2(!kernels.empty(), s.error.c_str());
+      QCOMPARE(QString::fromStdString(kernels[0].phase), QString("first-guess"));
+      QVERIFY2(kernels[0].derivation.find("map-to-glb@") != std::string::npos, kernels[0].derivation.c_str());
+      QCOMPARE(QString::fromStdString(kernels[0].status), QString("ok"));
     }
   }
 

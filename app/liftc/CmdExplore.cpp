@@ -1,6 +1,7 @@
 // liftc explore FILE.lift --device D --size N=... (--budget 10m | --max-kernels K) --db FILE
 //               [--strategy three-phase|random|evolution] [--seed S] [--shard I/N] [--depth D]
-//               [--top N] [--repeat R] [--timeout S] [--no-resume] [--no-warm-start] [--quiet]
+//               [--top N] [--repeat R] [--timeout S] [--no-resume] [--no-warm-start]
+//               [--first-guesses N] [--no-reference-cache] [--no-compiler-warm-up] [--quiet]
 // liftc explore FILE.lift --dry-run [--device D | --device-info SPEC] --size N=... [--max-kernels K] ...
 // searches derivations and parameters of a high-level program for fast kernels on a device
 // (rewrite/explore/SearchRunner.h), storing every evaluated kernel in an SQLite store that a
@@ -11,7 +12,14 @@
 // machine with several identical GPUs). --shard I/N evaluates only the candidates of hash class
 // I of N, so that N machines (Slurm array jobs, MPI ranks) split one search; merge their
 // stores with `liftc results --merge`. The evolution strategy starts from the fastest kernels the
-// store holds for the same program at other sizes (--no-warm-start: from scratch).
+// store holds for the same program at other sizes (--no-warm-start: from scratch). Both the
+// evolution and the three phases first measure a few first guesses, the templates a
+// device-aware rank puts first (rewrite/explore/StagedTemplateSpace.h; --first-guesses N, default
+// 3, 0: none; --first-stage-depth D: among derivations of at most D steps, measured while phase 1
+// goes on). The worker starts the OpenCL compiler while the expected outputs and phases 1 and 2
+// are made (--no-compiler-warm-up: not). The inputs and expected outputs are kept between searches of the
+// same program, sizes and seed (codegen/ReferenceCache.h, ~/.cache/lift-studio/references;
+// --no-reference-cache: made again).
 //
 // --dry-run compiles every candidate the strategy proposes and checks it against the device's
 // limits without running anything (no worker, no store): one line per candidate with its
@@ -33,6 +41,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -85,7 +94,9 @@ struct ExploreArgs {
   uint64_t seed = 1;
   std::pair<int, int> shard{0, 1};
   codegen::ReferenceChoice reference;
-  bool noResume = false, noWarmStart = false, quiet = false, dryRun = false;
+  bool noResume = false, noWarmStart = false, noReferenceCache = false, noWarmUp = false, quiet = false,
+       dryRun = false;
+  int64_t firstGuesses = 3, firstStageDepth = 1000;
 };
 
 // An option whose value `parse` turns into `into` as the command line is parsed; a LiftError
@@ -207,6 +218,10 @@ int runExplore(const ExploreArgs& args) {
   o.limits.maxKernels = args.maxKernels;
   o.limits.maxDepth = static_cast<int>(args.depth);
   if (args.noWarmStart) o.warmStart = 0;
+  o.firstGuesses = static_cast<size_t>(args.firstGuesses);
+  o.firstStageDepth = static_cast<int>(args.firstStageDepth);
+  if (args.noReferenceCache) o.referenceCacheDir = std::filesystem::path();
+  if (args.noWarmUp) o.warmUpCompiler = false;
   std::tie(o.shardIndex, o.shardCount) = args.shard;
   o.devices = args.devices;
   if (o.devices.empty()) o.devices = {"0"};
@@ -345,6 +360,18 @@ CommandRegistration reg(
        cmd.add_flag("--no-resume", args->noResume, "measure again what the store holds");
        cmd.add_flag("--no-warm-start", args->noWarmStart,
                     "evolution: start from scratch, not from the store's fastest kernels");
+       cmd.add_option("--first-guesses", args->firstGuesses,
+                      "templates of the starts measured while phases 1 and 2 run (default 3; 0: "
+                      "phases 1 and 2 first)")
+           ->check(integerIn(0, 1000));
+       cmd.add_option("--first-stage-depth", args->firstStageDepth,
+                      "algorithmic steps of the first guesses' derivations (default: the whole "
+                      "depth; less: measured while phase 1 goes on)")
+           ->check(integerIn(0, 1000));
+       cmd.add_flag("--no-compiler-warm-up", args->noWarmUp,
+                    "the worker does not build a small program before the first kernel");
+       cmd.add_flag("--no-reference-cache", args->noReferenceCache,
+                    "make the inputs and expected outputs again, not from an earlier search");
        cmd.add_flag("--quiet", args->quiet, "no progress lines");
        auto* dryRun = cmd.add_flag("--dry-run", args->dryRun,
                                    "compile the candidates and check them against the "

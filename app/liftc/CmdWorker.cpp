@@ -14,7 +14,7 @@ namespace {
 
 struct WorkerArgs {
   std::string device, cacheDir;
-  bool noDiskCache = false;
+  bool noDiskCache = false, warmUp = false;
 };
 
 int runWorker(const WorkerArgs& args) {
@@ -32,7 +32,7 @@ int runWorker(const WorkerArgs& args) {
     cacheDir = std::filesystem::path();
   else if (!args.cacheDir.empty())
     cacheDir = std::filesystem::path(args.cacheDir);
-  return runtime::serveWorker(0, out, args.device, cacheDir);
+  return runtime::serveWorker(0, out, args.device, cacheDir, args.warmUp);
 }
 
 CommandRegistration reg(
@@ -42,6 +42,9 @@ CommandRegistration reg(
        auto* noCache =
            cmd.add_flag("--no-disk-cache", args->noDiskCache, "keep built kernels in memory only");
        cmd.add_option("--cache-dir", args->cacheDir, "where built kernels are kept")->excludes(noCache);
+       cmd.add_flag("--warm-up", args->warmUp,
+                    "build a small program right after opening the device (the OpenCL compiler's "
+                    "start, before the first request)");
        return [args] { return runWorker(*args); };
      }});
 

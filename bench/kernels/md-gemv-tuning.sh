@@ -10,7 +10,8 @@
 #   gpu:           the NVIDIA GPU machine (carry .gpu-ex/ from bench/kernels/pack-gpu.sh), 2^14 x 2^14
 # Environment: SIZE (e.g. M=1024,K=262144), BUDGET (per search, default 30s), SEEDS (default
 # "1 2 3"), STRATEGIES (default "evolution three-phase"), OUT (the stores and the table; default
-# ./md-gemv-tuning), LIFTC, PACK (gpu: the packed folder, default .gpu-ex), DEVICE.
+# ./md-gemv-tuning), LIFTC, PACK (gpu: the packed folder, default .gpu-ex), DEVICE, EXPLORE_ARGS
+# (more options of `liftc explore`, e.g. "--first-guesses 0 --no-reference-cache").
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -38,7 +39,7 @@ for strategy in ${STRATEGIES:-evolution three-phase}; do
     db=$out/ttb-md_gemv-$strategy-$seed.sqlite
     rm -f "$db"
     "$liftc" explore "$root/resources/examples/md_gemv.lift" --device "$device" --size "$size" \
-      --budget "$budget" --strategy "$strategy" --seed "$seed" --db "$db" --top 1 \
+      --budget "$budget" --strategy "$strategy" --seed "$seed" --db "$db" --top 1 ${EXPLORE_ARGS:-} \
       >>"$out/log.txt" 2>&1
     echo "$strategy seed $seed: exit $?" >>"$out/log.txt"
   done

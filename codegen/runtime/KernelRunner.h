@@ -32,6 +32,11 @@ class KernelRunner : public Evaluator {
 
   const Device& device() const { return ctx_.device(); }
   BuildCache& cache() { return *cache_; }
+  // Builds a small program of its own, not through the cache (its source names this process
+  // and the time, so no compiler cache holds it either), so that the OpenCL compiler's one-time
+  // start (PoCL: LLVM's, 2-5 s on a busy CPU) is over before the first kernel is built. Returns
+  // its milliseconds; a failed build is ignored (the first kernel then pays as before).
+  double warmUpCompiler();
 
  private:
   cl::Kernel kernelFor(const cl::Program& program, const std::string& name);

@@ -147,6 +147,7 @@ DeviceInfo WorkerClient::startLocked() {
 
   std::vector<std::string> args = {path, "worker"};
   if (!options_.device.empty()) args.insert(args.end(), {"--device", options_.device});
+  if (options_.warmUp) args.push_back("--warm-up");
   if (options_.cacheDir) {
     if (options_.cacheDir->empty())
       args.push_back("--no-disk-cache");
@@ -495,7 +496,8 @@ void WorkerClient::stop() {
 
 // ---------------------------------------------------------------- worker
 
-int serveWorker(int inFd, int outFd, const std::string& device, const std::optional<fs::path>& cacheDir) {
+int serveWorker(int inFd, int outFd, const std::string& device, const std::optional<fs::path>& cacheDir,
+                bool warmUp) {
   ::signal(SIGPIPE, SIG_IGN);  // a parent that went away shows as a failed write
   wire::Writer hello;
   hello.u32(wire::kProtocolVersion);
@@ -521,6 +523,7 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
   hello.u8(1);
   wire::put(hello, runner->device().info());
   if (!wire::writeMessage(outFd, wire::MessageType::Hello, hello.take())) return 0;
+  if (warmUp) runner->warmUpCompiler();
 
   // Big buffers arrive with every request; keep freed memory in the heap for the next one
   // rather than returning it to the system and faulting it in again.

@@ -27,6 +27,11 @@ struct WorkerOptions {
   // The build cache directory of the worker; nullopt: the default one; an empty path: memory only.
   std::optional<std::filesystem::path> cacheDir;
   double startTimeoutMs = 60'000;  // for the worker to start and open the device
+  // Right after it says hello, the worker builds a small program of its own
+  // (KernelRunner::warmUpCompiler), so that the OpenCL compiler's one-time start (PoCL: seconds)
+  // overlaps what its parent does before the first request (a search: the expected outputs,
+  // phases 1 and 2) instead of delaying the first kernel.
+  bool warmUp = false;
 };
 
 class WorkerClient : public Evaluator {
@@ -95,6 +100,6 @@ class WorkerClient : public Evaluator {
 // The worker's loop (what `liftc worker` runs): opens the device, says hello, then serves
 // requests read from `inFd` and answers on `outFd` until end of input. Returns the exit status.
 int serveWorker(int inFd, int outFd, const std::string& device,
-                const std::optional<std::filesystem::path>& cacheDir);
+                const std::optional<std::filesystem::path>& cacheDir, bool warmUp = false);
 
 }  // namespace lift::runtime

@@ -20,6 +20,7 @@
 
 #include "rewrite/explore/SearchStrategy.h"
 #include "rewrite/explore/SplitReductionStarts.h"
+#include "rewrite/explore/StagedTemplateSpace.h"
 
 namespace lift::explore {
 
@@ -37,7 +38,17 @@ class EvolutionStrategy : public SearchStrategy {
   std::string name() const override { return "evolution"; }
 
   std::optional<Candidate> next(StrategyContext& ctx) override {
-    if (!built_) build(ctx);
+    if (!built_) {
+      // The first guesses while phases 1 and 2 run (StagedTemplateSpace.h); with hints (the
+      // fastest kernels at other sizes) those come first instead.
+      if (!staged_.started()) {
+        StrategyOptions o = options_;
+        if (!o.hints.empty()) o.firstGuesses = 0;
+        staged_.start(ctx, o);
+      }
+      if (std::optional<Candidate> c = staged_.nextFirstGuess(ctx, &rejected_)) return c;
+      build(ctx);
+    }
     if (templates_.empty()) return std::nullopt;
     for (int attempt = 0; attempt < 500 && !ctx.cancelled(); ++attempt) {
       auto [t, values, phase] = propose();
@@ -63,7 +74,11 @@ class EvolutionStrategy : public SearchStrategy {
 
   void observe(const Candidate& c, const Measurement& m) override {
     auto it = byTemplate_.find(c.tmpl.get());
-    if (it == byTemplate_.end()) return;
+    if (it == byTemplate_.end()) {
+      // A first guess (a template of the first stage): it joins once the whole space is built.
+      if (!built_) early_.push_back({c.tmpl, c.values, m});
+      return;
+    }
     size_t t = it->second;
     if (!m.ok() || m.medianMs <= 0) {
       penalise(t);
@@ -82,12 +97,26 @@ class EvolutionStrategy : public SearchStrategy {
 
   void build(StrategyContext& ctx) {
     built_ = true;
-    TemplateSpace space = buildTemplateSpace(ctx, options_);
+    TemplateSpace space = staged_.take(ctx);
     templates_ = space.templates;
+    std::map<std::string, size_t> byText;
     for (size_t i = 0; i < templates_.size(); ++i) {
       byAlgorithm_[templates_[i]->algorithmText()].push_back(i);
       byMapping_[templates_[i]->mapping].push_back(i);
+      byText.emplace(templates_[i]->mapping + "\n" + templates_[i]->text(), i);
     }
+    // The first guesses measured meanwhile: the same templates of the whole space learn from them.
+    for (const Early& e : early_) {
+      auto t = byText.find(e.tmpl->mapping + "\n" + e.tmpl->text());
+      if (t == byText.end()) continue;
+      proposed_.insert(fmt::format("{}|{}", t->second, formatAssignment(e.values)));
+      Candidate same;
+      same.tmpl = templates_[t->second];
+      same.values = e.values;
+      byTemplate_[same.tmpl.get()] = t->second;
+      observe(same, e.measurement);
+    }
+    early_.clear();
     // Warm start: the kernels found before at other sizes are proposed first (those whose
     // derivation still fits a template), so that a large problem, where every measurement is
     // expensive, starts from what worked on smaller ones.
@@ -217,8 +246,16 @@ class EvolutionStrategy : public SearchStrategy {
     return {t, carryOver(parent.values, t), "crossover"};
   }
 
+  struct Early {
+    std::shared_ptr<const DerivationTemplate> tmpl;
+    Assignment values;
+    Measurement measurement;
+  };
+
   StrategyOptions options_;
   std::mt19937_64 rng_;
+  StagedTemplateSpace staged_;
+  std::vector<Early> early_;  // the first guesses' measurements, before the whole space is built
   bool built_ = false;
   std::vector<std::shared_ptr<const DerivationTemplate>> templates_;
   std::map<std::string, std::vector<size_t>> byAlgorithm_, byMapping_;

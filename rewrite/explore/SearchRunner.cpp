@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <future>
 #include <map>
 #include <set>
 #include <thread>
@@ -12,6 +13,7 @@
 
 #include "codegen/Launch.h"
 #include "codegen/ProgramCompiler.h"
+#include "codegen/ReferenceCache.h"
 #include "codegen/ResourceError.h"
 #include "codegen/runtime/Worker.h"
 #include "rewrite/explore/CodegenTunables.h"
@@ -110,6 +112,15 @@ struct SearchRunner::Impl {
   DeviceLimits limits;
   uint32_t preferredWidth = 0;
   codegen::EvaluationRequest request;
+  // The inputs and expected outputs, computed on a thread of their own from the start of the
+  // search (while the workers start and the strategy runs phases 1 and 2); the first evaluation
+  // waits for them (awaitReference).
+  // (The cache before the futures: their threads use it, and members go in reverse order.)
+  std::optional<codegen::ReferenceCache> referenceCache;
+  bool referenceFromCache = false;  // set by the reference's thread before it returns
+  std::future<codegen::PreparedReference> pendingReference;
+  bool referenceReady = false;
+  std::future<void> cacheWrite;  // a new reference kept for later searches (joined at the end)
   codegen::PreparedReference reference;
   std::unordered_map<std::string, KernelRecord> storedByProgram, storedByKernel;
   std::unordered_set<int64_t> reportedStored;  // ids of stored kernels reported in this search
@@ -234,6 +245,34 @@ struct SearchRunner::Impl {
       activity(fmt::format("could not store a kernel: {}", quoted(e)));
     }
     return k.id;
+  }
+
+  // Under the mutex: the reference, waiting for its thread the first time (the other workers
+  // wait on the mutex meanwhile); false, with the search stopped, when it could not be computed.
+  bool awaitReference() {
+    if (referenceReady) return true;
+    if (!pendingReference.valid()) return false;
+    try {
+      reference = pendingReference.get();
+      referenceReady = true;
+      request.work = reference.work;
+      activity(fmt::format("expected outputs ready ({}; {})", reference.description,
+                           referenceFromCache ? "kept from an earlier search"
+                                              : fmt::format("{:.0f} ms", reference.milliseconds)));
+      if (referenceCache && !referenceFromCache && !self.cancel_.load())
+        cacheWrite = std::async(std::launch::async, [this, ref = reference] {
+          referenceCache->store(self.problem_.original, request, ref);
+        });
+      return true;
+    } catch (const LiftError& e) {
+      if (self.cancel_.load()) {
+        stop = StopReason::Cancelled;
+      } else {
+        stop = StopReason::Error;
+        error = fmt::format("no reference for the kernels: {}", quoted(e));
+      }
+      return false;
+    }
   }
 
   // One worker's loop (a dry run: no worker).
@@ -369,6 +408,8 @@ struct SearchRunner::Impl {
         return;
       }
       if (!worker) return reportDry(c, k, "compiled", "");
+      if (!awaitReference()) return;
+      req.work = request.work;
       // A kernel whose first execution takes kSlowCandidate times the best so far is not timed
       // again (RunOptions::stopAboveMs).
       if (bestMs > 0 && req.run.stopAboveMs == 0) req.run.stopAboveMs = kSlowCandidate * bestMs;
@@ -448,6 +489,38 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     return summary;
   };
 
+  // The reference: inputs and expected outputs, once for every candidate, on a thread of its own
+  // while the workers start and the strategy explores (awaitReference).
+  impl.request.sizes = problem_.sizes;
+  impl.request.run = options_.run;
+  impl.request.seed = options_.inputSeed;
+  impl.request.reference = options_.reference;
+  impl.request.cancel = &cancel_;
+  if (!options_.dryRun) {
+    {
+      std::lock_guard lock(impl.mutex);
+      impl.activity("computing the expected outputs (in the background)");
+    }
+    std::filesystem::path cacheDir =
+        options_.referenceCacheDir ? *options_.referenceCacheDir
+        : options_.cacheDir
+            ? (options_.cacheDir->empty() ? std::filesystem::path() : *options_.cacheDir / "references")
+            : codegen::ReferenceCache::defaultDir();
+    if (!cacheDir.empty()) impl.referenceCache.emplace(cacheDir);
+    impl.pendingReference = std::async(std::launch::async, [this, &impl, request = impl.request] {
+      std::optional<codegen::PreparedReference> r;
+      if (impl.referenceCache) try {
+          r = impl.referenceCache->load(problem_.original, request);
+        } catch (const std::exception&) {
+          r.reset();  // made again below
+        }
+      impl.referenceFromCache = r.has_value();
+      if (!r) r = codegen::prepareReference(problem_.original, request);
+      codegen::prepareBuffers(*r);
+      return std::move(*r);
+    });
+  }
+
   // Workers, one per device (a dry run: the device described, no worker).
   std::vector<std::unique_ptr<runtime::WorkerClient>> workers;
   if (options_.dryRun) {
@@ -465,6 +538,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
         wo.liftcPath = liftc;
         wo.device = d;
         wo.cacheDir = options_.cacheDir;
+        wo.warmUp = options_.warmUpCompiler;  // while the reference and phases 1 and 2 are made
         auto w = std::make_unique<runtime::WorkerClient>(wo);
         {
           std::lock_guard lock(impl.mutex);
@@ -493,26 +567,6 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     }
   } unregister{this};
   if (cancel_.load()) return finish(StopReason::Cancelled, "");
-
-  // The reference: inputs and expected outputs, once for every candidate.
-  impl.request.sizes = problem_.sizes;
-  impl.request.run = options_.run;
-  impl.request.seed = options_.inputSeed;
-  impl.request.reference = options_.reference;
-  impl.request.cancel = &cancel_;
-  if (!options_.dryRun) {
-    {
-      std::lock_guard lock(impl.mutex);
-      impl.activity("computing the expected outputs");
-    }
-    try {
-      impl.reference = codegen::prepareReference(problem_.original, impl.request);
-    } catch (const LiftError& e) {
-      if (cancel_.load()) return finish(StopReason::Cancelled, "");
-      return finish(StopReason::Error, fmt::format("no reference for the kernels: {}", quoted(e)));
-    }
-    impl.request.work = impl.reference.work;
-  }
 
   // The store: this search, and what earlier ones measured.
   if (store_ && !options_.dryRun) {
@@ -589,6 +643,9 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   so.algorithmic.preferContiguousLanes = !impl.limits.gpu;
   so.algorithmic.contiguousLaneFactors = contiguousLaneFactors();
   so.codegenTunables = codegenTunables(impl.limits.gpu);
+  so.gpu = impl.limits.gpu;
+  so.firstGuesses = options_.firstGuesses;
+  so.firstStageDepth = options_.firstStageDepth;
   try {
     impl.strategy = makeStrategy(options_.strategy, so);
   } catch (const LiftError& e) {
@@ -604,7 +661,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   impl.work(workers.empty() ? nullptr : workers[0].get());
   for (auto& t : threads) t.join();
   for (auto& w : workers) w->stop();
-  return finish(impl.stop == StopReason::None ? StopReason::Exhausted : impl.stop, "");
+  return finish(impl.stop == StopReason::None ? StopReason::Exhausted : impl.stop, impl.error);
 }
 
 }  // namespace lift::explore

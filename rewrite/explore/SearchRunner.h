@@ -59,6 +59,10 @@ struct SearchOptions {
   std::vector<std::string> devices = {"0"};       // one worker per device (identical devices: one space)
   std::string liftcPath;                          // empty: WorkerClient::findLiftc()
   std::optional<std::filesystem::path> cacheDir;  // the workers' build cache (nullopt: the default)
+  // Where the inputs and expected outputs are kept between searches (codegen/ReferenceCache.h):
+  // nullopt: cacheDir's folder "references" (cacheDir nullopt: ReferenceCache::defaultDir(); an
+  // empty cacheDir: none); an empty path: none.
+  std::optional<std::filesystem::path> referenceCacheDir;
   runtime::RunOptions run = [] {
     runtime::RunOptions r;
     r.warmups = 1;
@@ -72,10 +76,13 @@ struct SearchOptions {
   HeuristicLimits heuristics;
   std::optional<DeviceLimits> deviceLimits;  // default: from the first device
   bool resume = true;                        // skip candidates the store has measured
-  int warmStart = 8;          // hints: the fastest stored kernels of the program at other sizes
-  std::string programLabel;   // the program's path or name, for the store
-  double phase1Share = 0.25;  // of the time budget, at most, for phases 1 and 2
-  uint64_t inputSeed = 1;     // the inputs every kernel is run on
+  int warmStart = 8;           // hints: the fastest stored kernels of the program at other sizes
+  size_t firstGuesses = 3;     // StrategyOptions::firstGuesses (0: phases 1 and 2 first, one stage)
+  int firstStageDepth = 1000;  // StrategyOptions::firstStageDepth (default: the whole depth)
+  bool warmUpCompiler = true;  // WorkerOptions::warmUp: the OpenCL compiler starts with the worker
+  std::string programLabel;    // the program's path or name, for the store
+  double phase1Share = 0.25;   // of the time budget, at most, for phases 1 and 2
+  uint64_t inputSeed = 1;      // the inputs every kernel is run on
   // A dry run for this device: every candidate is compiled and checked against the limits
   // (deviceLimits, default: DeviceLimits::of this device) and nothing runs — no worker, no
   // reference, nothing stored or resumed. Each candidate that is not a duplicate is reported as

@@ -44,6 +44,17 @@ struct StrategyOptions {
                                      32, 64, 128, 256};  // work-group sizes tried per dimension
   // The code generator's tunables of templates whose mapping copies tiles (CodegenTunables.h).
   std::vector<Tunable> codegenTunables;
+  // The device is a GPU (the first guesses' order: StagedTemplateSpace.h).
+  bool gpu = false;
+  // The first guesses (StagedTemplateSpace.h): at most `firstGuesses` templates, each of another
+  // derivation, ranked for the device, measured first at their preferred values. They are chosen
+  // among the derivations up to `firstStageDepth` steps from the starts: at the default (the
+  // whole depth) from the whole space; below it, they are measured while the whole space is
+  // built on a thread of its own (backgroundPhases; false: before them, on the strategy's
+  // thread). firstGuesses 0: none.
+  size_t firstGuesses = 3;
+  int firstStageDepth = 1000;
+  bool backgroundPhases = true;
 };
 
 // What strategies may use while choosing.

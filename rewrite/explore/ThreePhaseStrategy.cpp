@@ -16,6 +16,7 @@
 #include <deque>
 
 #include "rewrite/explore/SearchStrategy.h"
+#include "rewrite/explore/StagedTemplateSpace.h"
 
 namespace lift::explore {
 
@@ -95,7 +96,12 @@ class ThreePhaseStrategy : public SearchStrategy {
   std::string name() const override { return "three-phase"; }
 
   std::optional<Candidate> next(StrategyContext& ctx) override {
-    if (!built_) build(ctx);
+    if (!built_) {
+      // The first guesses while phases 1 and 2 run (StagedTemplateSpace.h).
+      if (!staged_.started()) staged_.start(ctx, options_);
+      if (std::optional<Candidate> c = staged_.nextFirstGuess(ctx, &rejected_)) return c;
+      build(ctx);
+    }
     while (!ctx.cancelled()) {
       if (live_ == 0) return std::nullopt;
       if (pos_ >= active_) {
@@ -140,7 +146,7 @@ class ThreePhaseStrategy : public SearchStrategy {
 
   void build(StrategyContext& ctx) {
     built_ = true;
-    TemplateSpace space = buildTemplateSpace(ctx, options_);
+    TemplateSpace space = staged_.take(ctx);
     std::vector<std::shared_ptr<const DerivationTemplate>> ts = space.templates;
     std::stable_sort(ts.begin(), ts.end(), [](const auto& a, const auto& b) {
       int pa = promiseOf(*a), pb = promiseOf(*b);
@@ -156,6 +162,7 @@ class ThreePhaseStrategy : public SearchStrategy {
   }
 
   StrategyOptions options_;
+  StagedTemplateSpace staged_;
   bool built_ = false;
   std::deque<Cursor> cursors_;
   size_t live_ = 0, active_ = 0, pos_ = 0;
