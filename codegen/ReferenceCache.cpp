@@ -96,7 +96,8 @@ std::optional<interp::Value> getValue(std::istream& in) {
   std::vector<int64_t> dims(rank);
   uint64_t expected = static_cast<uint64_t>(width);
   for (int64_t& d : dims) {
-    if (!get(in, d) || d <= 0 || static_cast<uint64_t>(d) > (uint64_t{1} << 40) / expected) return std::nullopt;
+    if (!get(in, d) || d <= 0 || static_cast<uint64_t>(d) > (uint64_t{1} << 40) / expected)
+      return std::nullopt;
     expected *= static_cast<uint64_t>(d);
   }
   uint64_t count = 0;
@@ -197,7 +198,8 @@ std::optional<PreparedReference> ReferenceCache::load(const ir::Program& p,
 bool ReferenceCache::store(const ir::Program& p, const EvaluationRequest& request,
                            const PreparedReference& ref) const {
   if (dir_.empty()) return false;
-  if (!std::all_of(ref.inputs.begin(), ref.inputs.end(), cacheable) || (ref.expected && !cacheable(*ref.expected)))
+  if (!std::all_of(ref.inputs.begin(), ref.inputs.end(), cacheable) ||
+      (ref.expected && !cacheable(*ref.expected)))
     return false;
   uint64_t bytes = 0;
   for (const interp::Value& v : ref.inputs) bytes += v.flatData().size() * scalarBytes(v.flatKind());

@@ -82,8 +82,9 @@ void StagedTemplateSpace::start(StrategyContext& ctx, const StrategyOptions& opt
   // Only a program with starts of a known schema (an md_hom's nests, a reduction's chunks) has
   // first guesses worth measuring before phase 1: elsewhere (matmul) the starts' templates are
   // the naive kernels, far from what phase 1 finds.
-  bool schemaStarts = !mdHomStarts(*ctx.problem->start).empty() ||
-                      !splitReductionStarts(*ctx.problem->start, {}, options.algorithmic.preferredWidth).empty();
+  bool schemaStarts =
+      !mdHomStarts(*ctx.problem->start).empty() ||
+      !splitReductionStarts(*ctx.problem->start, {}, options.algorithmic.preferredWidth).empty();
   if (options.firstGuesses == 0 || !schemaStarts) {
     built_ = buildTemplateSpace(ctx, options);
     return;
@@ -103,7 +104,8 @@ void StagedTemplateSpace::start(StrategyContext& ctx, const StrategyOptions& opt
   }
   guesses_ = firstGuesses(roots_, options.gpu, options.firstGuesses);
   if (ctx.activity)
-    ctx.activity(fmt::format("first guesses: {} of {} templates of the starts", guesses_.size(), roots_.size()));
+    ctx.activity(
+        fmt::format("first guesses: {} of {} templates of the starts", guesses_.size(), roots_.size()));
   if (whole) return;
   if (!options.backgroundPhases) {
     built_ = buildTemplateSpace(ctx, options);
