@@ -32,7 +32,7 @@ class Scan<T(T)> {
   // when it has the input's distribution already: no allocation in a loop of scans).
   void operator()(const Vector<T>& in, Vector<T>& out) const { skeleton_.run(in, out); }
 
-  // In chunks or in work-groups (ScanSkeleton.h); Auto by default: work-groups on GPUs.
+  // In chunks or in work-groups (ScanSkeleton.h); Auto by default: work-groups on GPUs (one pass).
   void setForm(ScanForm f) { skeleton_.setForm(f); }
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
   const ScanSkeleton& skeleton() const { return skeleton_; }

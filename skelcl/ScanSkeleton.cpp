@@ -114,16 +114,19 @@ cl::Buffer ScanSkeleton::scratch(DeviceSet& devices, int device, size_t part, co
   return lease.buffer();
 }
 
-ScanForm ScanSkeleton::resolved(ScanForm f, const runtime::DeviceInfo& device) {
-  // The single pass is chosen by request only until it has been validated on a GPU (its
-  // look-back relies on mem_fence ordering global memory across work-groups): Auto takes the
-  // multi-pass work-groups on GPUs.
-  if (f == ScanForm::Auto) f = device.type == "GPU" ? ScanForm::WorkGroupsMultiPass : ScanForm::Chunks;
-  if (f == ScanForm::WorkGroups && !SinglePassScanKernel::supports(device)) f = ScanForm::WorkGroupsMultiPass;
+ScanForm ScanSkeleton::resolved(ScanForm f, const runtime::DeviceInfo& device, runtime::ScalarType type) {
+  // Auto: the single pass on GPUs (validated on an H100 since its tiles publish a status and its
+  // value in one 64-bit word; SinglePassScan.h), else the multi-pass work-groups there; chunks on
+  // other devices (PoCL runs one work-item's chunk faster than a work-group's tile).
+  if (f == ScanForm::Auto) f = device.type == "GPU" ? ScanForm::WorkGroups : ScanForm::Chunks;
+  if (f == ScanForm::WorkGroups && !SinglePassScanKernel::supports(device, type))
+    f = ScanForm::WorkGroupsMultiPass;
   return f;
 }
 
-ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const { return resolved(form_, device); }
+ScanForm ScanSkeleton::formOn(const runtime::DeviceInfo& device) const {
+  return resolved(form_, device, type_);
+}
 
 void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const {
   if (in.devices() != out.devices())
@@ -173,8 +176,8 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     std::vector<Level> levels;
     arith::Env totalSizes;
     cl::Buffer total, carry, offsets;
-    // In one pass: the status words (counter and tiles), the tiles' aggregates and prefixes.
-    cl::Buffer status, aggregates, prefixes;
+    // In one pass: the tile counter and the tiles' words (status and value).
+    cl::Buffer counter, words;
   };
   std::vector<Chunking> chunking(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -182,7 +185,8 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
     // Every copy is chunked as the first, whose totals it shares in chunks.
-    c.form = copies && i > 0 ? resolved(chunking[0].form, ctx.device().info()) : formOn(ctx.device().info());
+    c.form = copies && i > 0 ? resolved(chunking[0].form, ctx.device().info(), type_)
+                             : formOn(ctx.device().info());
     const bool tiles = c.form != ScanForm::Chunks;
     const bool onePass = c.form == ScanForm::WorkGroups;
     // The multi-pass form's totals: for its scan, or for the part's total.
@@ -236,9 +240,8 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
         if (carries) c.total = scratch(devices, p.device, i, "total", bytes);
         if (onePass) {
           const size_t n = SinglePassScanKernel::tiles(c.count);
-          c.status = scratch(devices, p.device, i, "status", (1 + n) * sizeof(cl_int));
-          c.aggregates = scratch(devices, p.device, i, "aggregates", n * bytes);
-          c.prefixes = scratch(devices, p.device, i, "prefixes", n * bytes);
+          c.counter = scratch(devices, p.device, i, "tile counter", sizeof(cl_int));
+          c.words = scratch(devices, p.device, i, "tile words", n * sizeof(cl_ulong));
         }
       } else {
         c.totals = scratch(devices, p.device, i, "chunk totals", c.chunks * bytes);
@@ -301,12 +304,13 @@ void ScanSkeleton::run(const ContainerStorage& in, ContainerStorage& out) const 
     runtime::DeviceContext& ctx = devices.context(p.device);
     Chunking& c = chunking[i];
     if (c.form == ScanForm::WorkGroups) {
-      devices.guarded(p.device, "zeroing the status words of " + what_, [&] {
-        ctx.queue().enqueueFillBuffer(c.status, cl_int(0), 0,
-                                      (1 + SinglePassScanKernel::tiles(c.count)) * sizeof(cl_int));
+      devices.guarded(p.device, "zeroing the tile counter and words of " + what_, [&] {
+        ctx.queue().enqueueFillBuffer(c.counter, cl_int(0), 0, sizeof(cl_int));
+        ctx.queue().enqueueFillBuffer(c.words, cl_ulong(0), 0,
+                                      SinglePassScanKernel::tiles(c.count) * sizeof(cl_ulong));
       });
-      singlePass_->enqueue(devices, p.device, {c.input, out.buffer(i), c.status, c.aggregates, c.prefixes},
-                           offsets[i].data(), bytes, c.count);
+      singlePass_->enqueue(devices, p.device, {c.input, out.buffer(i), c.counter, c.words}, offsets[i].data(),
+                           bytes, c.count);
       continue;
     }
     const bool tiles = c.form == ScanForm::WorkGroupsMultiPass;

@@ -34,9 +34,9 @@
 //     the last totals) when there are several parts. No host round trip on one device: for
 //     2^26 elements five kernels (two levels of totals, the last level's scan, two levels of
 //     scans), the input read twice.
-// The single pass's status words, its tiles' aggregates and prefixes and the multi-pass form's
-// totals are the skeleton's scratch buffers, leased from the device set's DeviceBufferPool and
-// kept from one run to the next (the status words zeroed by one fill each run).
+// The single pass's tile counter and tile words and the multi-pass form's totals are the
+// skeleton's scratch buffers, leased from the device set's DeviceBufferPool and kept from one run
+// to the next (the counter and words zeroed by a fill each run).
 // A part that is not G chunks long is padded with the identity on the device (not in one pass:
 // its kernel reads the identity past the end). The output has the input's distribution (single,
 // copy or block; in chunks a copy is scanned on every device from the first device's totals).
@@ -68,8 +68,7 @@ namespace lift::skelcl {
 // CPU device's best), or in tiles, one work-group each (scanned in local memory: many
 // work-items for a GPU), in one pass with decoupled look-back where the device can
 // (WorkGroups; the multi-pass form elsewhere) or in several (WorkGroupsMultiPass). Auto:
-// WorkGroupsMultiPass on GPUs (the single pass not yet validated on one), chunks on other
-// devices.
+// WorkGroups on GPUs (validated on an H100), chunks on other devices.
 enum class ScanForm { Auto, Chunks, WorkGroups, WorkGroupsMultiPass };
 
 class ScanSkeleton {
@@ -118,7 +117,7 @@ class ScanSkeleton {
   };
   const Programs& programs(ScanForm f) const { return f == ScanForm::Chunks ? chunks_ : workGroups_; }
   // `f` on `device`: WorkGroups becomes WorkGroupsMultiPass where the single pass cannot run.
-  static ScanForm resolved(ScanForm f, const runtime::DeviceInfo& device);
+  static ScanForm resolved(ScanForm f, const runtime::DeviceInfo& device, runtime::ScalarType type);
 
   // A device temporary of the scan's own on `device` (the totals of the tiles, their offsets, a
   // part's carry), leased from the device set's pool and kept from one run to the next by its

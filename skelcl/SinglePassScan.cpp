@@ -17,24 +17,31 @@ namespace {
 // SKELCL_ID (the identity), SKELCL_WG, SKELCL_V, SKELCL_WINDOW (the sizes of SinglePassScan.h)
 // and of the user function skelcl_op.
 constexpr const char* kKernel = R"CL(
-// Status of a tile: nothing yet, its aggregate, its inclusive prefix.
-#define SKELCL_NONE 0
-#define SKELCL_AGGREGATE 1
-#define SKELCL_PREFIX 2
+// A tile's word: its status in the high 32 bits (nothing yet, its aggregate, its inclusive
+// prefix), the value's bits in the low 32, written and read by one 64-bit atomic each, so that a
+// reader that sees a status sees its value (no ordering between two words across work-groups
+// is needed: mem_fence orders only within a work-group on some devices).
+#ifndef cl_khr_int64_base_atomics
+#error "the single-pass scan needs cl_khr_int64_base_atomics (64-bit atomics on global memory)"
+#endif
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define SKELCL_NONE 0UL
+#define SKELCL_AGGREGATE 1UL
+#define SKELCL_PREFIX 2UL
+#define SKELCL_PUBLISH(word, status, value) atom_xchg(word, ((status) << 32) | (ulong)as_uint(value))
 
 kernel __attribute__((reqd_work_group_size(SKELCL_WG, 1, 1)))
 void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, SKELCL_T carry,
-                             global volatile int* status, global volatile SKELCL_T* aggregates,
-                             global volatile SKELCL_T* prefixes, int n) {
+                             global volatile int* counter, global volatile ulong* words, int n) {
   local SKELCL_T rows[2][SKELCL_V][SKELCL_WG];
   local int tileId, found;
-  local int windowStatus[SKELCL_WINDOW];
+  local ulong windowStatus[SKELCL_WINDOW];
   local SKELCL_T windowValues[SKELCL_WINDOW];
   local SKELCL_T exclusive;
   const int lid = get_local_id(0);
 
   // 1. The tile id: tiles are taken in the order their work-groups start.
-  if (lid == 0) tileId = atomic_inc(&status[0]);
+  if (lid == 0) tileId = atomic_inc(counter);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int tile = tileId;
   const long start = (long)tile * (SKELCL_WG * 4 * SKELCL_V);
@@ -70,13 +77,9 @@ void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, SK
     for (int k = 1; k < SKELCL_V; ++k) aggregate = skelcl_op(aggregate, rows[from][k][SKELCL_WG - 1]);
     if (tile == 0) {
       exclusive = carry;
-      prefixes[0] = skelcl_op(exclusive, aggregate);
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
-      atomic_xchg(&status[1], SKELCL_PREFIX);
+      SKELCL_PUBLISH(&words[0], SKELCL_PREFIX, skelcl_op(exclusive, aggregate));
     } else {
-      aggregates[tile] = aggregate;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
-      atomic_xchg(&status[1 + tile], SKELCL_AGGREGATE);
+      SKELCL_PUBLISH(&words[tile], SKELCL_AGGREGATE, aggregate);
     }
     found = tile == 0;
   }
@@ -88,16 +91,13 @@ void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, SK
   for (int base = tile - 1; !found; base -= SKELCL_WINDOW) {
     if (lid < SKELCL_WINDOW) {
       const int p = base - lid;
-      int s = SKELCL_NONE;
-      SKELCL_T value = SKELCL_ID;
+      ulong w = 0;
       if (p >= 0) {
-        while ((s = atomic_or(&status[1 + p], 0)) == SKELCL_NONE) {
+        while (((w = atom_or(&words[p], 0UL)) >> 32) == SKELCL_NONE) {
         }
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        value = s == SKELCL_PREFIX ? prefixes[p] : aggregates[p];
       }
-      windowStatus[lid] = s;
-      windowValues[lid] = value;
+      windowStatus[lid] = w >> 32;
+      windowValues[lid] = p >= 0 ? SKELCL_AS_T((uint)w) : SKELCL_ID;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) {
@@ -107,9 +107,7 @@ void skelcl_single_pass_scan(global const SKELCL_T* in, global SKELCL_T* out, SK
       }
       if (found) {
         exclusive = acc;
-        prefixes[tile] = skelcl_op(acc, aggregate);
-        mem_fence(CLK_GLOBAL_MEM_FENCE);
-        atomic_xchg(&status[1 + tile], SKELCL_PREFIX);
+        SKELCL_PUBLISH(&words[tile], SKELCL_PREFIX, skelcl_op(acc, aggregate));
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -146,15 +144,17 @@ SinglePassScanKernel::SinglePassScanKernel(const ir::UserFunDef& f, runtime::Sca
   const std::string t = runtime::toString(type);
   source_ = fmt::format(
       "// {} in one pass with decoupled look-back (skelcl/SinglePassScan.h).\n{}"
-      "#define SKELCL_T {}\n#define SKELCL_T4 {}4\n#define SKELCL_ID (({}){})\n"
+      "#define SKELCL_T {}\n#define SKELCL_T4 {}4\n#define SKELCL_AS_T as_{}\n#define SKELCL_ID (({}){})\n"
       "#define SKELCL_WG {}\n#define SKELCL_V {}\n#define SKELCL_WINDOW {}\n\n{}\n{}",
       what, type == runtime::ScalarType::Double ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", t,
-      t, t, identity, kWorkGroup, kVectorsPerItem, kWindow, cfun::printFunction("skelcl_op", *f.body),
+      t, t, t, identity, kWorkGroup, kVectorsPerItem, kWindow, cfun::printFunction("skelcl_op", *f.body),
       kKernel);
 }
 
-bool SinglePassScanKernel::supports(const runtime::DeviceInfo& device) {
-  // "OpenCL C 1.2 ...": atomic_inc, atomic_xchg and atomic_or on global ints are core from 1.1.
+bool SinglePassScanKernel::supports(const runtime::DeviceInfo& device, runtime::ScalarType type) {
+  // A value and its status share one 64-bit word. "OpenCL C 1.2 ...": atomic_inc on global ints
+  // is core from 1.1 (the 64-bit atomics are an extension: the kernel's build says so if missing).
+  if (runtime::sizeOf(type) != 4) return false;
   int major = 0, minor = 0;
   if (std::sscanf(device.openclCVersion.c_str(), "OpenCL C %d.%d", &major, &minor) != 2) return false;
   return major > 1 || (major == 1 && minor >= 1);
@@ -178,10 +178,9 @@ void SinglePassScanKernel::enqueue(DeviceSet& devices, int device, const Buffers
     kernel.setArg(0, b.in);
     kernel.setArg(1, b.out);
     kernel.setArg(2, carryBytes, carry);
-    kernel.setArg(3, b.status);
-    kernel.setArg(4, b.aggregates);
-    kernel.setArg(5, b.prefixes);
-    kernel.setArg(6, static_cast<cl_int>(n));
+    kernel.setArg(3, b.counter);
+    kernel.setArg(4, b.words);
+    kernel.setArg(5, static_cast<cl_int>(n));
     ctx.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(tiles(n) * kWorkGroup),
                                      cl::NDRange(kWorkGroup));
   });

@@ -13,18 +13,20 @@
 //      of kWorkGroup folds are scanned in local memory (Hillis and Steele, two buffers in turn: one
 //      barrier a round), the rows' totals folded in order give the tile's aggregate;
 //   3. publishes the aggregate (status 1), or, tile 0, its inclusive prefix from the carry
-//      (status 2): the value stored through a volatile pointer, mem_fence(CLK_GLOBAL_MEM_FENCE),
-//      then the status by atomic_xchg; readers read the status with atomic_or(p, 0), fence, then
-//      the value — aggregates and inclusive prefixes in separate arrays, each written once;
+//      (status 2): the status and the value's 32 bits in one 64-bit word, written by atom_xchg and
+//      read by atom_or(p, 0), so a reader that sees a status sees its value. (A first form stored
+//      the value, then mem_fence(CLK_GLOBAL_MEM_FENCE), then the status in another word: on an
+//      H100 readers saw the status before the value — NVIDIA's fence orders only within a
+//      work-group — and prefixes came out wrong);
 //   4. looks back over windows of kWindow predecessors at once (one work-item each, spinning
 //      until its tile's status is set), combined right to left by work-item 0 until a tile with
 //      its inclusive prefix: that combination is the tile's exclusive prefix; publishes its own
 //      inclusive prefix (status 2);
 //   5. writes each element's exclusive prefix as vectors, where the input was read.
-// The element type's vectors of 4 and 32-bit atomics on global ints (OpenCL C 1.1) are all it
-// needs. The operator must be associative (the order of the operands is kept: it need not be
-// commutative). Only the last tile is partial (elements past n read as the identity, not
-// written).
+// It needs the element type's vectors of 4, a 32-bit element type, 32-bit atomics on global ints
+// (OpenCL C 1.1) and cl_khr_int64_base_atomics. The operator must be associative (the order of the operands
+// is kept: it need not be commutative). Only the last tile is partial (elements past n read as the identity,
+// not written).
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -52,15 +54,16 @@ class SinglePassScanKernel {
   SinglePassScanKernel(const ir::UserFunDef& f, runtime::ScalarType type, const std::string& identity,
                        const std::string& what);
 
-  // Whether `device` can run it (OpenCL C 1.1 or later: atomics on global ints).
-  static bool supports(const runtime::DeviceInfo& device);
+  // Whether `device` can run it for elements of `type` (OpenCL C 1.1 or later: atomics on global
+  // ints; 32-bit elements, which share a 64-bit word with their status).
+  static bool supports(const runtime::DeviceInfo& device, runtime::ScalarType type);
   static size_t tiles(size_t n) { return (n + kTile - 1) / kTile; }
   const std::string& source() const { return source_; }
 
-  // The buffers of one scan of n > 0 elements: `status` (1 + tiles(n) ints, zero: the counter,
-  // then each tile's status), `aggregates` and `prefixes` (tiles(n) elements each).
+  // The buffers of one scan of n > 0 elements: `counter` (one int, zero) and `words` (tiles(n)
+  // 64-bit words, zero: each tile's status and value).
   struct Buffers {
-    cl::Buffer in, out, status, aggregates, prefixes;
+    cl::Buffer in, out, counter, words;
   };
   // Enqueues the scan on `device` of `devices` from `carry` (one element of `carryBytes`,
   // combined before the first: a kernel argument); returns without waiting. Build failures are
