@@ -10,6 +10,7 @@
 #include "rewrite/explore/SearchProblem.h"
 #include "rewrite/explore/SearchRunner.h"
 #include "rewrite/explore/StoredDerivation.h"
+#include "skelcl/DeviceBufferPool.h"
 
 namespace lift::skelcl {
 
@@ -42,6 +43,9 @@ void StoredKernel::enqueue(DeviceSet& devices, int device, const std::vector<cl:
   }
   devices.guarded(device, fmt::format("launching the stored kernel {} of {}", record_.id, what_), [&] {
     std::vector<cl::Buffer> buffers(launch.args.size());
+    // Temporaries come from the device set's pool and go back to it when this returns: the
+    // queue is in order, so the kernels enqueued here run before any later owner's commands.
+    std::vector<DeviceBufferPool::Lease> temporaries;
     for (size_t i = 0; i < launch.args.size(); ++i) {
       if (!launch.args[i].isBuffer()) continue;
       switch (params[i].kind) {
@@ -56,7 +60,8 @@ void StoredKernel::enqueue(DeviceSet& devices, int device, const std::vector<cl:
           buffers[i] = output;
           break;
         default:  // temporaries, shared by the kernels of the sequence
-          buffers[i] = cl::Buffer(ctx.context(), CL_MEM_READ_WRITE, launch.args[i].byteSize());
+          temporaries.push_back(devices.bufferPool().acquire(ctx.context(), launch.args[i].byteSize()));
+          buffers[i] = temporaries.back().buffer();
       }
     }
     for (size_t s = 0; s < calls.size(); ++s) {

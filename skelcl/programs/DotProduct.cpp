@@ -36,10 +36,10 @@ OpenclDotProduct::OpenclDotProduct() {
 
 void OpenclDotProduct::upload(const std::vector<float>& a, const std::vector<float>& b) {
   n_ = static_cast<int>(a.size());
-  a_ = cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_ * sizeof(float),
-                  const_cast<float*>(a.data()));
-  b_ = cl::Buffer(context_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n_ * sizeof(float),
-                  const_cast<float*>(b.data()));
+  a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n_ * sizeof(float));
+  b_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n_ * sizeof(float));
+  queue_.enqueueWriteBuffer(a_, CL_FALSE, 0, n_ * sizeof(float), a.data());
+  queue_.enqueueWriteBuffer(b_, CL_TRUE, 0, n_ * sizeof(float), b.data());
 }
 
 float OpenclDotProduct::run() {
