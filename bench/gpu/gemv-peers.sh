@@ -114,7 +114,8 @@ if ((copyMb == 0)); then
     mb=$((${s%x*} * ${s#*x} * 4 >> 20))
     ((mb > copyMb)) && copyMb=$mb
   done
-  ((copyMb > 0)) || copyMb=1
+  # Without GEMV shapes: the bytes dot reads (two vectors of n1 floats).
+  ((copyMb > 0)) || copyMb=$(((n1 * 8 >> 20) > 0 ? n1 * 8 >> 20 : 1))
 fi
 tunedArgs=()
 [[ -n $tuned ]] && tunedArgs=(--clblast-tuned "$tuned")
