@@ -14,6 +14,7 @@
 #include <tuple>
 #include <utility>
 
+#include "RandomInputs.h"
 #include "skelcl/SkelCL.h"
 #include "skelcl/Transfers.h"
 #include "skelcl/programs/DotProduct.h"
@@ -22,22 +23,6 @@ using namespace lift;
 using namespace lift::skelcl;
 
 namespace {
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
-std::vector<int32_t> randomInts(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int32_t> dist(-100, 100);
-  std::vector<int32_t> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
 
 // OpenCL may contract a * b + c into one fma: results may differ from the host's in the last bit.
 bool close(float a, float b) { return std::fabs(a - b) <= 1e-6f * std::max(1.0f, std::fabs(b)); }

@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "RandomInputs.h"
 #include "skelcl/HostStorage.h"
 #include "skelcl/HostStoragePool.h"
 #include "skelcl/SkelCL.h"
@@ -25,22 +26,6 @@ using namespace lift;
 using namespace lift::skelcl;
 
 namespace {
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
-std::vector<int32_t> randomInts(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_int_distribution<int32_t> dist(-100, 100);
-  std::vector<int32_t> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
 
 bool close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)); }
 

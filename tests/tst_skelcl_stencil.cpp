@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 
+#include "RandomInputs.h"
 #include "skelcl/SkelCL.h"
 #include "skelcl/programs/GaussianBlur.h"
 
@@ -15,14 +16,6 @@ using namespace lift;
 using namespace lift::skelcl;
 
 namespace {
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
 
 // OpenCL may contract a * b + c into one fma: results may differ from the host's in the last bits.
 bool close(float a, float b) { return std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)); }

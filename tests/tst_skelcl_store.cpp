@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 
+#include "RandomInputs.h"
 #include "core/lang/Parser.h"
 #include "rewrite/explore/ResultStore.h"
 #include "rewrite/explore/SearchProblem.h"
@@ -21,18 +22,6 @@
 
 using namespace lift;
 using namespace lift::skelcl;
-
-namespace {
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
-
-}  // namespace
 
 class TestSkelCLStore : public QObject {
   Q_OBJECT
