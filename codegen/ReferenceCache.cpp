@@ -12,6 +12,7 @@
 
 #include "core/interp/WorkCount.h"
 #include "core/lang/Printer.h"
+#include "core/support/Fnv1a.h"
 
 namespace lift::codegen {
 
@@ -20,15 +21,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'L', 'I', 'F', 'T', 'R', 'E', 'F', '1'};
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 size_t scalarBytes(ScalarKind k) { return k == ScalarKind::Double ? 8 : 4; }
 
@@ -148,7 +140,7 @@ std::string ReferenceCache::keyOf(const ir::Program& p, const EvaluationRequest&
 }
 
 fs::path ReferenceCache::fileOf(const ir::Program& p, const EvaluationRequest& request) const {
-  return dir_ / fmt::format("{:016x}.ref", fnv1a(keyOf(p, request)));
+  return dir_ / fmt::format("{:016x}.ref", support::fnv1a(keyOf(p, request)));
 }
 
 std::optional<PreparedReference> ReferenceCache::load(const ir::Program& p,

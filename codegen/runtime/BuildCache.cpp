@@ -12,21 +12,13 @@
 #include <thread>
 
 #include "codegen/runtime/ClError.h"
+#include "core/support/Fnv1a.h"
 
 namespace lift::runtime {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
 
 double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -98,7 +90,7 @@ void BuildCache::clearMemory() {
 }
 
 fs::path BuildCache::fileFor(const std::string& diskKey) const {
-  return dir_ / fmt::format("{:016x}.bin", fnv1a(diskKey));
+  return dir_ / fmt::format("{:016x}.bin", support::fnv1a(diskKey));
 }
 
 // A cache file: magic, the full key (checked on load, so a hash collision is harmless), the binary.
