@@ -222,6 +222,22 @@ class TestWorker : public QObject {
     QVERIFY2(next.ok(), next.summary().c_str());
   }
 
+  // A cancel() while the request is still starting its worker (a second or more) cancels it: the
+  // request forgets only the cancels made before it began.
+  void cancelWhileTheWorkerStartsStopsTheRequest() {
+    WorkerClient fresh(options());
+    RunOptions o;
+    o.timeoutMs = 60'000;
+    RunResult r;
+    auto t0 = std::chrono::steady_clock::now();
+    std::thread job([&] { r = fresh.run(hangLoop(), o); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    fresh.cancel();
+    job.join();
+    QCOMPARE(r.status, RunStatus::Cancelled);
+    QVERIFY(secondsSince(t0) < 20);
+  }
+
   void servesConcurrentCallers() {
     std::vector<RunResult> results(4);
     std::vector<std::thread> threads;

@@ -352,12 +352,22 @@ bool WorkerClient::writeFrame(const std::string& bytes, std::string& error) {
   return ok;
 }
 
-RunResult WorkerClient::request(const std::string& bytes, const RunOptions& options, bool expectHeartbeats) {
-  // Forget wake-ups from cancel() calls made while nothing was in flight.
+namespace {
+
+// Forgets the wake-ups and the request of cancel() calls made while nothing was in flight: a
+// request calls it on entry, before it starts the worker and sends anything, so that a cancel()
+// made while it does those (starting a worker takes a second or more) still cancels it.
+void forgetEarlierCancels(int wakeFd, std::atomic<bool>& cancelRequested) {
   char junk[64];
-  while (::read(wake_[0], junk, sizeof junk) > 0) {
+  while (::read(wakeFd, junk, sizeof junk) > 0) {
   }
-  cancelRequested_ = false;
+  cancelRequested = false;
+}
+
+}  // namespace
+
+RunResult WorkerClient::request(const std::string& bytes, const RunOptions& options, bool expectHeartbeats) {
+  char junk[64];
   drainStderr();
   stderrTail_.clear();  // a crash report shows what the worker printed for this request
 
@@ -434,6 +444,7 @@ RunResult WorkerClient::request(const std::string& bytes, const RunOptions& opti
 
 RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& options) {
   std::lock_guard lock(mutex_);
+  forgetEarlierCancels(wake_[0], cancelRequested_);
   startLocked();
   // The send buffer is kept between requests (up to a limit): big inputs then cost a copy,
   // not a copy plus fresh pages.
@@ -465,6 +476,7 @@ RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& option
 
 RunResult WorkerClient::crashForTesting(int signal) {
   std::lock_guard lock(mutex_);
+  forgetEarlierCancels(wake_[0], cancelRequested_);
   startLocked();
   wire::Writer w;
   w.u32(static_cast<uint32_t>(signal));
