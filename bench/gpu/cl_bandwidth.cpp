@@ -10,8 +10,7 @@
 //
 // Usage: cl_bandwidth [MIB (default 256)] [REPEAT (default 20)]
 // pack-gpu.sh builds it into .gpu-ex/.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "ClFirstDevice.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -72,24 +71,6 @@ void check(cl_int err, const char* what) {
   }
 }
 
-cl_device_id pickDevice() {
-  cl_uint n = 0;
-  clGetPlatformIDs(0, nullptr, &n);
-  std::vector<cl_platform_id> platforms(n);
-  clGetPlatformIDs(n, platforms.data(), nullptr);
-  cl_device_id any = nullptr;
-  for (auto p : platforms) {
-    cl_device_id d;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, nullptr) == CL_SUCCESS) return d;
-    if (!any && clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) == CL_SUCCESS) any = d;
-  }
-  if (!any) {
-    std::fprintf(stderr, "cl_bandwidth: no OpenCL device\n");
-    std::exit(2);
-  }
-  return any;
-}
-
 double eventMs(cl_event e) {
   cl_ulong a = 0, b = 0;
   clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof a, &a, nullptr);
@@ -110,7 +91,11 @@ int main(int argc, char** argv) {
   int repeat = argc > 2 ? std::atoi(argv[2]) : 20;
   size_t bytes = mib << 20, n4 = bytes / 16;
   cl_int err;
-  cl_device_id dev = pickDevice();
+  cl_device_id dev = firstGpuElseAnyDevice();
+  if (!dev) {
+    std::fprintf(stderr, "cl_bandwidth: no OpenCL device\n");
+    return 2;
+  }
   char name[256] = {};
   clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
   cl_ulong global = 0;

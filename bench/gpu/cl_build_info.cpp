@@ -7,28 +7,13 @@
 //        first device; --binary writes the program's binary, PTX on NVIDIA, to OUT for ptxas -v,
 //        cuobjdump or nvdisasm)
 // pack-gpu.sh builds it into .gpu-ex/.
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "ClFirstDevice.h"
 
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
-
-static cl_device_id pickDevice() {
-  cl_uint n = 0;
-  clGetPlatformIDs(0, nullptr, &n);
-  std::vector<cl_platform_id> platforms(n);
-  clGetPlatformIDs(n, platforms.data(), nullptr);
-  cl_device_id any = nullptr;
-  for (auto p : platforms) {
-    cl_device_id d;
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, nullptr) == CL_SUCCESS) return d;
-    if (!any && clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, nullptr) == CL_SUCCESS) any = d;
-  }
-  return any;
-}
 
 int main(int argc, char** argv) {
   std::string binaryOut;
@@ -50,7 +35,7 @@ int main(int argc, char** argv) {
   ss << in.rdbuf();
   std::string source = ss.str(), options;
   for (int i = 2; i < argc; ++i) options += std::string(i > 2 ? " " : "") + argv[i];
-  cl_device_id dev = pickDevice();
+  cl_device_id dev = firstGpuElseAnyDevice();
   if (!dev) {
     std::fprintf(stderr, "cl_build_info: no OpenCL device\n");
     return 2;
