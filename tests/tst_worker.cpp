@@ -169,6 +169,37 @@ class TestWorker : public QObject {
     }
   }
 
+  // Arrays of a megabyte or more go beside the pipe, through shared memory: the frame holds
+  // their ids only, the results are the same, a wrong result is still caught, and a new worker
+  // (after a crash) gets them again.
+  void bigArraysGoThroughSharedMemory() {
+    const int n = 1 << 20;  // 4 MiB a buffer
+    KernelLaunch l = vectorAdd(n);
+    RunResult r = worker_->run(l);
+    QVERIFY2(r.ok(), r.summary().c_str());
+    QCOMPARE(r.outputs[0].data, *l.args[2].expected);
+    QVERIFY2(worker_->lastRequestBytes() < 16 * 1024, std::to_string(worker_->lastRequestBytes()).c_str());
+    QCOMPARE(worker_->lastSharedBytes(), uint64_t(3 * n * sizeof(float)));  // a, b and c's expected
+    KernelLaunch wrong = l;
+    wrong.source =
+        "__kernel void vector_add(__global const float* a, __global const float* b, "
+        "__global float* c, int n) { int i = get_global_id(0); if (i < n) c[i] = a[i] - b[i]; }\n";
+    QCOMPARE(worker_->run(wrong).status, RunStatus::WrongResult);
+    // Kept arrays are not sent at all; after a crash they go beside the pipe again.
+    l.args[0].dataKey = 201;
+    l.args[1].dataKey = 202;
+    QVERIFY(worker_->run(l).ok());
+    QVERIFY(worker_->run(l).ok());
+    QCOMPARE(worker_->lastSharedBytes(), uint64_t(n * sizeof(float)));  // only the expected output
+    QCOMPARE(worker_->crashForTesting(SIGSEGV).status, RunStatus::Crashed);
+    RunResult again = worker_->run(l);
+    QVERIFY2(again.ok(), again.summary().c_str());
+    QCOMPARE(worker_->lastSharedBytes(), uint64_t(3 * n * sizeof(float)));
+    // Small arrays stay in the frame.
+    QVERIFY(worker_->run(vectorAdd(64)).ok());
+    QCOMPARE(worker_->lastSharedBytes(), uint64_t(0));
+  }
+
   // Keyed arrays cross the pipe once: the worker keeps those of its last request, and a new
   // worker (after a crash) gets them again.
   void keyedArraysAreSentOnce() {

@@ -15,6 +15,7 @@ namespace {
 struct WorkerArgs {
   std::string device, cacheDir;
   bool noDiskCache = false, warmUp = false;
+  int arraysFd = -1;
 };
 
 int runWorker(const WorkerArgs& args) {
@@ -32,7 +33,7 @@ int runWorker(const WorkerArgs& args) {
     cacheDir = std::filesystem::path();
   else if (!args.cacheDir.empty())
     cacheDir = std::filesystem::path(args.cacheDir);
-  return runtime::serveWorker(0, out, args.device, cacheDir, args.warmUp);
+  return runtime::serveWorker(0, out, args.device, cacheDir, args.warmUp, args.arraysFd);
 }
 
 CommandRegistration reg(
@@ -45,6 +46,8 @@ CommandRegistration reg(
        cmd.add_flag("--warm-up", args->warmUp,
                     "build a small program right after opening the device (the OpenCL compiler's "
                     "start, before the first request)");
+       cmd.add_option("--arrays-fd", args->arraysFd,
+                      "the Unix socket the big arrays' memfds come through (set by the parent)");
        return [args] { return runWorker(*args); };
      }});
 

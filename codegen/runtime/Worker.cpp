@@ -7,6 +7,8 @@
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -77,6 +79,127 @@ std::string lastLines(const std::string& s) {
   return t;
 }
 
+// ---- big arrays beside the pipe: a memfd each, its descriptor and id in one socket message
+
+bool writeAll(int fd, const void* data, size_t bytes) {
+  const char* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    ssize_t k = ::write(fd, p, bytes);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    bytes -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+bool readAllAt(int fd, void* data, size_t bytes) {
+  char* p = static_cast<char*>(data);
+  off_t at = 0;
+  while (bytes > 0) {
+    ssize_t k = ::pread(fd, p, bytes, at);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    at += k;
+    bytes -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+// Sends `fd` with `id` as the message (never blocks: a full socket sends nothing).
+bool sendDescriptor(int socket, int fd, uint64_t id) {
+  iovec iov{&id, sizeof id};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  ssize_t k;
+  do k = ::sendmsg(socket, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+  while (k < 0 && errno == EINTR);
+  return k == static_cast<ssize_t>(sizeof id);
+}
+
+// Receives one message of sendDescriptor: its id and descriptor (-1 if none came with it).
+bool receiveDescriptor(int socket, uint64_t& id, int& fd) {
+  iovec iov{&id, sizeof id};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t k;
+  do k = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  while (k < 0 && errno == EINTR);
+  fd = -1;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
+  return k == static_cast<ssize_t>(sizeof id);
+}
+
+// The parent's side: each array written once into a memfd of its own, whose descriptor goes
+// to the worker (the parent closes its own right away: the socket holds the file until the
+// worker takes it).
+class MemfdChannel final : public wire::ArrayChannel {
+ public:
+  MemfdChannel(int socket, uint64_t& nextId) : socket_(socket), nextId_(nextId) {}
+  std::optional<uint64_t> send(const void* data, size_t bytes) override {
+    if (socket_ < 0) return std::nullopt;
+    int fd = ::memfd_create("lift-worker-array", MFD_CLOEXEC);
+    if (fd < 0) return std::nullopt;
+    bool ok = writeAll(fd, data, bytes) && sendDescriptor(socket_, fd, nextId_ + 1);
+    ::close(fd);
+    if (!ok) return std::nullopt;
+    sentBytes += bytes;
+    return ++nextId_;
+  }
+  uint64_t sentBytes = 0;
+
+ private:
+  int socket_;
+  uint64_t& nextId_;
+};
+
+// The worker's side. Arrays of a request that failed before they were read are still queued:
+// their ids are lower than the one asked for, and they are dropped on the way.
+class SocketArraySource final : public wire::ArraySource {
+ public:
+  explicit SocketArraySource(int socket) : socket_(socket) {}
+  void receive(uint64_t id, void* dst, size_t bytes) override {
+    for (;;) {
+      pollfd p{socket_, POLLIN, 0};
+      int n = ::poll(&p, 1, 30'000);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) throw wire::WireError(fmt::format("the shared array {} did not arrive", id));
+      uint64_t got = 0;
+      int fd = -1;
+      if (!receiveDescriptor(socket_, got, fd)) {
+        if (fd >= 0) ::close(fd);
+        throw wire::WireError("the shared arrays' socket failed");
+      }
+      if (got < id) {
+        if (fd >= 0) ::close(fd);
+        continue;
+      }
+      bool ok = got == id && fd >= 0 && readAllAt(fd, dst, bytes);
+      if (fd >= 0) ::close(fd);
+      if (!ok) throw wire::WireError(fmt::format("the shared array {} did not arrive whole", id));
+      return;
+    }
+  }
+
+ private:
+  int socket_;
+};
+
 }  // namespace
 
 // ---------------------------------------------------------------- client
@@ -134,6 +257,7 @@ DeviceInfo WorkerClient::startLocked() {
     closeFd(toWorker_);
     closeFd(fromWorker_);
     closeFd(workerErr_);
+    closeFd(arrays_);
   }
   workerHolds_.clear();  // a new worker holds nothing
   for (auto it = unreaped_.begin(); it != unreaped_.end();) {
@@ -154,23 +278,26 @@ DeviceInfo WorkerClient::startLocked() {
     else
       args.insert(args.end(), {"--cache-dir", options_.cacheDir->string()});
   }
+  // The big arrays' socket (best effort: without it they go through the pipe).
+  int arrays[2] = {-1, -1};
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, arrays) == 0)
+    args.insert(args.end(), {"--arrays-fd", "3"});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
 
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) throw LiftError("cannot create a pipe for the worker");
-  if (::pipe2(out, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]);
-    throw LiftError("cannot create a pipe for the worker");
-  }
-  if (::pipe2(err, O_CLOEXEC) != 0) {
-    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err[2] = {-1, -1};
+  auto closeAll = [&] {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1], arrays[0], arrays[1]})
+      if (fd >= 0) ::close(fd);
+  };
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    closeAll();
     throw LiftError("cannot create a pipe for the worker");
   }
   pid_t pid = ::fork();
   if (pid < 0) {
-    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    closeAll();
     throw LiftError(fmt::format("cannot start the worker: fork failed: {}", std::strerror(errno)));
   }
   if (pid == 0) {
@@ -179,6 +306,10 @@ DeviceInfo WorkerClient::startLocked() {
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
+    if (arrays[1] == 3)
+      ::fcntl(3, F_SETFD, 0);
+    else if (arrays[1] >= 0)
+      ::dup2(arrays[1], 3);
     ::execv(path.c_str(), argv.data());
     const char msg[] = "liftc worker: exec failed\n";
     [[maybe_unused]] auto n = ::write(2, msg, sizeof msg - 1);
@@ -187,6 +318,8 @@ DeviceInfo WorkerClient::startLocked() {
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
+  if (arrays[1] >= 0) ::close(arrays[1]);
+  arrays_ = arrays[0];
   // Larger pipes move big buffers in fewer wake-ups (best effort: the limit is a system setting).
   ::fcntl(in[1], F_SETPIPE_SZ, 1 << 20);
   ::fcntl(out[0], F_SETPIPE_SZ, 1 << 20);
@@ -277,6 +410,7 @@ void WorkerClient::killLocked() {
   closeFd(toWorker_);
   closeFd(fromWorker_);
   closeFd(workerErr_);
+  closeFd(arrays_);
 }
 
 std::string WorkerClient::collectExit(const char* what) {
@@ -297,6 +431,7 @@ std::string WorkerClient::collectExit(const char* what) {
   closeFd(toWorker_);
   closeFd(fromWorker_);
   closeFd(workerErr_);
+  closeFd(arrays_);
   std::string how;
   if (!ended)
     how = "it stopped answering and was killed";
@@ -449,18 +584,21 @@ RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& option
   // The send buffer is kept between requests (up to a limit): big inputs then cost a copy,
   // not a copy plus fresh pages.
   size_t bytes = launch.source.size() + 4096;
-  for (const auto& a : launch.args) {
-    bool dataHeld = a.dataKey && workerHolds_.count(a.dataKey);
-    bool expectedHeld = a.expectedKey && workerHolds_.count(a.expectedKey);
-    bytes += (a.data && !dataHeld ? a.data->byteSize() : 0) +
-             (a.expected && !expectedHeld ? a.expected->byteSize() : 0) + a.name.size() + 128;
-  }
+  auto inFrame = [&](const std::optional<HostArray>& a, uint64_t key) -> size_t {
+    if (!a || (key && workerHolds_.count(key))) return 0;
+    return arrays_ >= 0 && a->byteSize() >= wire::kSharedArrayBytes ? 0 : a->byteSize();
+  };
+  for (const auto& a : launch.args)
+    bytes += inFrame(a.data, a.dataKey) + inFrame(a.expected, a.expectedKey) + a.name.size() + 128;
   wire::Writer w(wire::MessageType::Run, std::move(sendBuffer_));
+  MemfdChannel channel(arrays_, nextArrayId_);
+  w.setArrayChannel(&channel);
   w.reserve(bytes);
   wire::put(w, launch, &workerHolds_);
   wire::put(w, options);
   std::string frame = w.takeFrame();
   lastRequestBytes_ = frame.size();
+  lastSharedBytes_ = channel.sentBytes;
   int starts = starts_.load();
   RunResult r = request(frame, options, true);
   if (frame.capacity() <= (size_t(256) << 20)) sendBuffer_ = std::move(frame);
@@ -501,6 +639,7 @@ void WorkerClient::stop() {
     pid_ = -1;
     closeFd(fromWorker_);
     closeFd(workerErr_);
+    closeFd(arrays_);
   } else {
     killLocked();
   }
@@ -509,7 +648,7 @@ void WorkerClient::stop() {
 // ---------------------------------------------------------------- worker
 
 int serveWorker(int inFd, int outFd, const std::string& device, const std::optional<fs::path>& cacheDir,
-                bool warmUp) {
+                bool warmUp, int arraysFd) {
   ::signal(SIGPIPE, SIG_IGN);  // a parent that went away shows as a failed write
   wire::Writer hello;
   hello.u32(wire::kProtocolVersion);
@@ -543,12 +682,14 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
   ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::string payload, resultBuffer;
   std::unordered_map<uint64_t, HostArray> kept;  // the keyed arrays of the last request
+  SocketArraySource arrays(arraysFd);
   while (auto type = wire::readMessage(inFd, payload)) {
     switch (*type) {
       case wire::MessageType::Run: {
         RunResult result;
         try {
           wire::Reader r(payload);
+          if (arraysFd >= 0) r.setArraySource(&arrays);
           std::unordered_map<uint64_t, HostArray> previous = std::move(kept);
           kept.clear();
           KernelLaunch launch = wire::getKernelLaunch(r, &previous);

@@ -3,6 +3,9 @@
 // parent's side: it starts the worker, sends each KernelLaunch over a pipe, kills the worker
 // (SIGKILL) when a kernel execution outlives its timeout, reports a dead worker as `crashed`,
 // and starts a fresh worker for the next request. serveWorker is the worker's side.
+// Arrays of a megabyte or more do not go through the pipe: each is written once into a memfd
+// whose descriptor goes to the worker over a Unix socket (its descriptor 3), and the worker
+// reads it from there (wire::ArrayChannel).
 #pragma once
 
 #include <sys/types.h>
@@ -65,6 +68,8 @@ class WorkerClient : public Evaluator {
   pid_t pid() const { return pid_.load(); }
   // Bytes of the last request sent (tests and benchmarks: arrays the worker kept are not resent).
   uint64_t lastRequestBytes() const { return lastRequestBytes_.load(); }
+  // Bytes of the last request's arrays sent beside the pipe, through shared memory.
+  uint64_t lastSharedBytes() const { return lastSharedBytes_.load(); }
   int startCount() const { return starts_.load(); }  // how many worker processes were started
 
   // The liftc next to the running executable or in ../app of it (the build tree layout),
@@ -84,10 +89,13 @@ class WorkerClient : public Evaluator {
   std::atomic<pid_t> pid_{-1};
   std::atomic<int> starts_{0};
   std::atomic<uint64_t> lastRequestBytes_{0};
+  std::atomic<uint64_t> lastSharedBytes_{0};
   std::atomic<bool> cancelRequested_{false};
-  int toWorker_ = -1;       // the worker's stdin
-  int fromWorker_ = -1;     // the worker's protocol output
-  int workerErr_ = -1;      // the worker's stderr
+  int toWorker_ = -1;    // the worker's stdin
+  int fromWorker_ = -1;  // the worker's protocol output
+  int workerErr_ = -1;   // the worker's stderr
+  int arrays_ = -1;      // the socket that big arrays' memfds go through
+  uint64_t nextArrayId_ = 0;
   int wake_[2] = {-1, -1};  // cancel() writes here to wake the poll loop
   std::string stderrTail_;
   std::string sendBuffer_;    // reused between requests
@@ -98,8 +106,9 @@ class WorkerClient : public Evaluator {
 };
 
 // The worker's loop (what `liftc worker` runs): opens the device, says hello, then serves
-// requests read from `inFd` and answers on `outFd` until end of input. Returns the exit status.
+// requests read from `inFd` and answers on `outFd` until end of input; the big arrays of a
+// request come as memfds over the socket `arraysFd` (-1: none). Returns the exit status.
 int serveWorker(int inFd, int outFd, const std::string& device,
-                const std::optional<std::filesystem::path>& cacheDir, bool warmUp = false);
+                const std::optional<std::filesystem::path>& cacheDir, bool warmUp = false, int arraysFd = -1);
 
 }  // namespace lift::runtime

@@ -28,7 +28,17 @@ void Reader::raw(void* dst, size_t n) {
 
 // ---- values
 
+// The type byte of an array sent beside the frame has this bit set; its id follows the length.
+constexpr uint8_t kBesideTheFrame = 0x80;
+
 void put(Writer& w, const HostArray& a) {
+  if (ArrayChannel* c = w.arrayChannel(); c && a.byteSize() >= kSharedArrayBytes)
+    if (std::optional<uint64_t> id = c->send(a.data(), a.byteSize())) {
+      w.u8(static_cast<uint8_t>(a.type()) | kBesideTheFrame);
+      w.u64(a.size());
+      w.u64(*id);
+      return;
+    }
   w.u8(static_cast<uint8_t>(a.type()));
   w.u64(a.size());
   w.raw(a.data(), a.byteSize());
@@ -36,11 +46,19 @@ void put(Writer& w, const HostArray& a) {
 
 HostArray getHostArray(Reader& r) {
   uint8_t t = r.u8();
+  bool beside = (t & kBesideTheFrame) != 0;
+  t &= static_cast<uint8_t>(~kBesideTheFrame);
   if (t > 2) throw WireError("bad scalar type");
   uint64_t n = r.u64();
   if (n > (uint64_t(1) << 36)) throw WireError("array too large");
   HostArray a(static_cast<ScalarType>(t), n);
-  r.raw(a.data(), a.byteSize());
+  if (!beside) {
+    r.raw(a.data(), a.byteSize());
+    return a;
+  }
+  uint64_t id = r.u64();
+  if (!r.arraySource()) throw WireError("an array sent beside the frame, but no channel for it");
+  r.arraySource()->receive(id, a.data(), a.byteSize());
   return a;
 }
 

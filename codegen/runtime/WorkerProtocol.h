@@ -12,6 +12,11 @@
 // outputs, identified by KernelArg::dataKey / expectedKey) cross the pipe once: the worker keeps
 // the keyed arrays of its last request, and the parent sends an array it knows the worker holds
 // as its key only.
+//
+// Arrays of kSharedArrayBytes or more travel beside the frame when the writer has an
+// ArrayChannel (WorkerClient: a memfd each, its descriptor sent over a Unix socket): the frame
+// holds the array's type, length and channel id, and the reader's ArraySource fetches the bytes.
+// One copy each way instead of the pipe's (build the frame, through the pipe, out of the frame).
 #pragma once
 
 #include <cstdint>
@@ -28,7 +33,10 @@
 
 namespace lift::runtime::wire {
 
-constexpr uint32_t kProtocolVersion = 2;
+constexpr uint32_t kProtocolVersion = 3;
+
+// Arrays at least this large go through the writer's ArrayChannel, when it has one.
+constexpr size_t kSharedArrayBytes = size_t(1) << 20;
 
 enum class MessageType : uint32_t { Run = 1, Crash = 2, Hello = 101, Heartbeat = 102, Result = 103 };
 
@@ -41,6 +49,23 @@ struct MessageView {
 // A malformed or truncated payload.
 struct WireError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// Where a Writer puts big arrays instead of its frame (the parent's side).
+class ArrayChannel {
+ public:
+  virtual ~ArrayChannel() = default;
+  // Hands the array's bytes to the other side; the id the frame names them by, or nullopt to
+  // write them into the frame after all (the channel could not take them).
+  virtual std::optional<uint64_t> send(const void* data, size_t bytes) = 0;
+};
+
+// Where a Reader gets the arrays a frame names by channel id (the worker's side): the bytes
+// of array `id` into `dst`; throws WireError when they do not come.
+class ArraySource {
+ public:
+  virtual ~ArraySource() = default;
+  virtual void receive(uint64_t id, void* dst, size_t bytes) = 0;
 };
 
 class Writer {
@@ -65,9 +90,13 @@ class Writer {
   std::string take() { return std::move(buf_); }
   // The complete frame (for a writer made with a MessageType).
   std::string takeFrame();
+  // Big arrays go to `c` (not owned; nullptr: into the frame).
+  void setArrayChannel(ArrayChannel* c) { channel_ = c; }
+  ArrayChannel* arrayChannel() const { return channel_; }
 
  private:
   std::string buf_;
+  ArrayChannel* channel_ = nullptr;
 };
 
 class Reader {
@@ -84,6 +113,10 @@ class Reader {
   std::string str();
   void raw(void* dst, size_t n);
   bool atEnd() const { return p_ == end_; }
+  // Where arrays sent beside the frame come from (not owned; nullptr: a frame naming one is
+  // malformed).
+  void setArraySource(ArraySource* s) { source_ = s; }
+  ArraySource* arraySource() const { return source_; }
 
  private:
   template <class T>
@@ -94,6 +127,7 @@ class Reader {
   }
   const char* p_;
   const char* end_;
+  ArraySource* source_ = nullptr;
 };
 
 void put(Writer& w, const HostArray& a);
