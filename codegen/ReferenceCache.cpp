@@ -135,8 +135,10 @@ fs::path ReferenceCache::defaultDir() {
 std::string ReferenceCache::keyOf(const ir::Program& p, const EvaluationRequest& request) {
   std::string sizes;
   for (auto& [n, v] : request.sizes) sizes += fmt::format("{}={};", n, v);
-  return fmt::format("{}\nsizes {}\nseed {}\nreference {}\ninterpreter budget {}\n", lang::printProgram(p),
-                     sizes, request.seed, request.reference.name(), request.interpreterBudget);
+  // "inputs 2": the counter-based random inputs (core/interp/RandomInputs.cpp).
+  return fmt::format("{}\nsizes {}\nseed {}\nreference {}\ninterpreter budget {}\ninputs 2\n",
+                     lang::printProgram(p), sizes, request.seed, request.reference.name(),
+                     request.interpreterBudget);
 }
 
 fs::path ReferenceCache::fileOf(const ir::Program& p, const EvaluationRequest& request) const {

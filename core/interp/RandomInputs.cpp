@@ -1,11 +1,16 @@
 // Random program inputs (see RandomInputs.h). The distributions are written out rather than
 // taken from <random>, whose distributions differ between standard libraries: a seed gives
-// the same inputs everywhere.
+// the same inputs everywhere. A flat array's scalars are a counter-based stream (each a hash
+// of the array's key, drawn from the sequential generator, and its index), so that big inputs
+// (a 2^14 x 2^14 matrix: 2^28 scalars) are made on every core, the same for any number of them.
 #include "core/interp/RandomInputs.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <system_error>
+#include <thread>
 
 #include "core/interp/Interpreter.h"
 
@@ -13,10 +18,30 @@ namespace lift::interp {
 
 namespace {
 
-// Uniform in [0, 1) with 53 random bits.
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+// SplitMix64's finaliser: 64 well-mixed bits of a counter.
+uint64_t mix(uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
 
-Scalar randomScalar(ScalarKind k, std::mt19937_64& rng) {
+// The bits of scalar `index` of the flat array `key`: a generator of its own for each scalar,
+// giving 64 bits per call (rejection sampling may ask for more than one).
+struct CounterBits {
+  uint64_t base;
+  uint64_t draw = 0;
+  uint64_t operator()() { return mix(base + (draw++ << 56)); }
+};
+
+// Uniform in [0, 1) with 53 random bits.
+template <class Bits>
+double unit(Bits& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+template <class Bits>
+Scalar randomScalar(ScalarKind k, Bits& rng) {
   Scalar s{};
   switch (k) {
     case ScalarKind::Float:
@@ -74,7 +99,31 @@ Value randomValue(Type t, std::mt19937_64& rng) {
     size_t n = static_cast<size_t>(width);
     for (int64_t d : dims) n *= static_cast<size_t>(d);
     std::vector<Scalar> data(n);
-    for (auto& s : data) s = randomScalar(inner.scalarKind(), rng);
+    const uint64_t key = mix(rng());
+    const ScalarKind kind = inner.scalarKind();
+    auto fill = [&](size_t from, size_t to) {
+      for (size_t i = from; i < to; ++i) {
+        CounterBits bits{mix(key ^ i)};
+        data[i] = randomScalar(kind, bits);
+      }
+    };
+    const size_t threads =
+        n < (size_t(1) << 20) ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
+    if (threads == 1) {
+      fill(0, n);
+    } else {
+      std::vector<std::jthread> workers;
+      const size_t chunk = (n + threads - 1) / threads;
+      for (size_t from = chunk; from < n; from += chunk) {
+        const size_t to = std::min(n, from + chunk);
+        try {
+          workers.emplace_back([&fill, from, to] { fill(from, to); });
+        } catch (const std::system_error&) {
+          fill(from, to);  // no thread to be had: this one does it
+        }
+      }
+      fill(0, std::min(n, chunk));
+    }
     return Value::flatArray(inner.scalarKind(), width, std::move(dims), std::move(data));
   }
   ArrayBuilder b(static_cast<size_t>(t.length().value()));
