@@ -1,6 +1,8 @@
 // Handing out and taking back the device buffers of containers (DeviceBufferPool.h).
 #include "skelcl/DeviceBufferPool.h"
 
+#include <optional>
+
 namespace lift::skelcl {
 
 DeviceBufferPool::Lease& DeviceBufferPool::Lease::operator=(Lease&& other) noexcept {
@@ -35,41 +37,21 @@ DeviceBufferPool::Lease DeviceBufferPool::acquire(const cl::Context& context, si
   lease.pool_ = weak_from_this();
   lease.context_ = context();
   lease.bytes_ = bytes;
-  {
-    std::lock_guard lock(mutex_);
-    for (auto it = free_.begin(); it != free_.end(); ++it)
-      if (it->context == context() && it->bytes == bytes) {
-        lease.buffer_ = std::move(it->buffer);
-        freeBytes_ -= bytes;
-        free_.erase(it);
-        ++reuses_;
-        return lease;
-      }
-  }
-  lease.buffer_ = cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
+  // Exactly the size, on the same context: all such buffers serve alike (score 0, the newest).
+  std::optional<Free> free = free_.take([&](const Free& f) -> std::optional<size_t> {
+    if (f.context != context() || f.bytes != bytes) return std::nullopt;
+    return 0;
+  });
+  lease.buffer_ = free ? std::move(free->buffer) : cl::Buffer(context, CL_MEM_READ_WRITE, bytes);
   return lease;
 }
 
 void DeviceBufferPool::release(cl_context context, size_t bytes, cl::Buffer buffer) {
-  if (bytes > maxBytes_) return;  // released at once
-  std::list<Free> dropped;        // released outside the lock
-  std::lock_guard lock(mutex_);
-  free_.push_front(Free{context, bytes, std::move(buffer)});
-  freeBytes_ += bytes;
-  while (freeBytes_ > maxBytes_) {
-    freeBytes_ -= free_.back().bytes;
-    dropped.splice(dropped.begin(), free_, std::prev(free_.end()));
-  }
+  free_.keep(Free{context, bytes, std::move(buffer)});  // released at once when above the limit
 }
 
-size_t DeviceBufferPool::freeBytes() const {
-  std::lock_guard lock(mutex_);
-  return freeBytes_;
-}
+size_t DeviceBufferPool::freeBytes() const { return free_.freeBytes(); }
 
-uint64_t DeviceBufferPool::reuses() const {
-  std::lock_guard lock(mutex_);
-  return reuses_;
-}
+uint64_t DeviceBufferPool::reuses() const { return free_.reuses(); }
 
 }  // namespace lift::skelcl

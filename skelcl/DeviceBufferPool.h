@@ -4,16 +4,17 @@
 // then allocates no device memory after its first run. A buffer is handed out again only after
 // its Lease — the one owner, move-only — has ended; the device's queue is in order, so commands
 // still pending on it run before any command of its next owner. The pool holds at most
-// `maxBytes` of free buffers, dropping the ones freed longest ago first. Thread-safe.
+// `maxBytes` of free buffers, dropping the ones freed longest ago first: the free buffers, the
+// limit and the counter are a BoundedFreeList; the pool adds the matching rule. Thread-safe.
 #pragma once
 
 #include <CL/opencl.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
+
+#include "skelcl/BoundedFreeList.h"
 
 namespace lift::skelcl {
 
@@ -53,7 +54,7 @@ class DeviceBufferPool : public std::enable_shared_from_this<DeviceBufferPool> {
   uint64_t reuses() const;
 
  private:
-  explicit DeviceBufferPool(size_t maxBytes) : maxBytes_(maxBytes) {}
+  explicit DeviceBufferPool(size_t maxBytes) : free_(maxBytes) {}
   void release(cl_context context, size_t bytes, cl::Buffer buffer);
 
   struct Free {
@@ -61,11 +62,10 @@ class DeviceBufferPool : public std::enable_shared_from_this<DeviceBufferPool> {
     size_t bytes;
     cl::Buffer buffer;
   };
-  const size_t maxBytes_;
-  mutable std::mutex mutex_;
-  std::list<Free> free_;  // most recently freed first
-  size_t freeBytes_ = 0;
-  uint64_t reuses_ = 0;
+  struct Bytes {
+    size_t operator()(const Free& free) const { return free.bytes; }
+  };
+  BoundedFreeList<Free, Bytes> free_;
 };
 
 }  // namespace lift::skelcl

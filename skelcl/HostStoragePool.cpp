@@ -18,72 +18,27 @@ size_t HostStoragePool::defaultMaxBytes() {
 std::optional<HostStorage> HostStoragePool::take(HostMemory memory, size_t bytes) {
   if (bytes == 0) return std::nullopt;
   const size_t most = bytes + bytes / 8;
-  std::lock_guard lock(mutex_);
-  auto best = free_.end();
-  for (auto it = free_.begin(); it != free_.end(); ++it)
-    if (it->memory() == memory && it->capacity() >= bytes && it->capacity() <= most &&
-        (best == free_.end() || it->capacity() < best->capacity()))
-      best = it;
-  if (best == free_.end()) return std::nullopt;
-  std::optional<HostStorage> block(std::move(*best));
-  free_.erase(best);
-  freeBytes_ -= block->capacity();
-  ++reuses_;
-  return block;
+  // The best fit: the least capacity to spare.
+  return free_.take([&](const HostStorage& block) -> std::optional<size_t> {
+    if (block.memory() != memory || block.capacity() < bytes || block.capacity() > most) return std::nullopt;
+    return block.capacity() - bytes;
+  });
 }
 
 void HostStoragePool::keep(HostStorage block) {
-  if (block.empty()) return;
-  std::list<HostStorage> dropped;  // freed after the lock is released (declared before it)
-  std::lock_guard lock(mutex_);
-  if (block.capacity() > maxBytes_) {
-    dropped.push_back(std::move(block));
-    return;
-  }
-  freeBytes_ += block.capacity();
-  free_.push_front(std::move(block));
-  evict(dropped);
+  if (!block.empty()) free_.keep(std::move(block));
 }
 
-void HostStoragePool::evict(std::list<HostStorage>& dropped) {
-  while (freeBytes_ > maxBytes_) {
-    freeBytes_ -= free_.back().capacity();
-    dropped.splice(dropped.begin(), free_, std::prev(free_.end()));
-  }
-}
+size_t HostStoragePool::maxBytes() const { return free_.maxBytes(); }
 
-size_t HostStoragePool::maxBytes() const {
-  std::lock_guard lock(mutex_);
-  return maxBytes_;
-}
+void HostStoragePool::setMaxBytes(size_t maxBytes) { free_.setMaxBytes(maxBytes); }
 
-void HostStoragePool::setMaxBytes(size_t maxBytes) {
-  std::list<HostStorage> dropped;
-  std::lock_guard lock(mutex_);
-  maxBytes_ = maxBytes;
-  evict(dropped);
-}
+void HostStoragePool::trim() { free_.clear(); }
 
-void HostStoragePool::trim() {
-  std::list<HostStorage> dropped;
-  std::lock_guard lock(mutex_);
-  dropped.splice(dropped.begin(), free_);
-  freeBytes_ = 0;
-}
+size_t HostStoragePool::freeBytes() const { return free_.freeBytes(); }
 
-size_t HostStoragePool::freeBytes() const {
-  std::lock_guard lock(mutex_);
-  return freeBytes_;
-}
+size_t HostStoragePool::freeBlocks() const { return free_.freeBlocks(); }
 
-size_t HostStoragePool::freeBlocks() const {
-  std::lock_guard lock(mutex_);
-  return free_.size();
-}
-
-uint64_t HostStoragePool::reuses() const {
-  std::lock_guard lock(mutex_);
-  return reuses_;
-}
+uint64_t HostStoragePool::reuses() const { return free_.reuses(); }
 
 }  // namespace lift::skelcl

@@ -9,16 +9,16 @@
 // page-locked blocks are told apart; a request takes the smallest free block of its memory that
 // holds it and is at most an eighth larger. The pool keeps at most maxBytes() of free blocks
 // (counted at their capacity), dropping the ones freed longest ago first; 0 turns it off (every
-// block freed at once). The DeviceSet owns one (DeviceSet::hostPool). Thread-safe.
+// block freed at once). The free blocks, the limit and the counter are a BoundedFreeList; the
+// pool adds the matching rule. The DeviceSet owns one (DeviceSet::hostPool). Thread-safe.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <optional>
 
+#include "skelcl/BoundedFreeList.h"
 #include "skelcl/HostMemory.h"
 #include "skelcl/HostStorage.h"
 
@@ -46,20 +46,17 @@ class HostStoragePool : public std::enable_shared_from_this<HostStoragePool> {
 
  private:
   friend class HostStorage;
-  explicit HostStoragePool(size_t maxBytes) : maxBytes_(maxBytes) {}
+  explicit HostStoragePool(size_t maxBytes) : free_(maxBytes) {}
   // Keeps a block that its owner let go of (HostStorage::release, which detaches it from the pool
-  // first), or frees it when the pool is off or the block alone exceeds maxBytes_; then frees the
-  // blocks freed longest ago until the free ones fit maxBytes_.
+  // first), or frees it when the pool is off or the block alone exceeds maxBytes(); then frees the
+  // blocks freed longest ago until the free ones fit maxBytes(). Page-locked blocks are unmapped
+  // (a call to the device) outside the list's lock.
   void keep(HostStorage block);
-  // Moves the free blocks beyond maxBytes_ (the oldest) to `dropped`; the caller holds the lock
-  // and frees them after releasing it (unmapping page-locked memory calls the device).
-  void evict(std::list<HostStorage>& dropped);
 
-  mutable std::mutex mutex_;
-  size_t maxBytes_;
-  std::list<HostStorage> free_;  // most recently freed first
-  size_t freeBytes_ = 0;
-  uint64_t reuses_ = 0;
+  struct Capacity {
+    size_t operator()(const HostStorage& block) const { return block.capacity(); }
+  };
+  BoundedFreeList<HostStorage, Capacity> free_;
 };
 
 }  // namespace lift::skelcl
