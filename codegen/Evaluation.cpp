@@ -247,7 +247,9 @@ PreparedReference prepareReference(const ir::Program& p, const EvaluationRequest
   ref.sizes = request.sizes;
   ref.seed = request.seed;
   ref.work = interp::countWork(p, request.sizes);
-  ref.inputs = interp::randomInputs(p, request.sizes, request.seed);
+  ref.inputs = interp::randomInputs(p, request.sizes, request.seed, request.cancel);
+  // The interpreter looks at the flag as it goes; a BLAS call cannot be stopped once it started.
+  if (request.cancel && request.cancel->load()) throw LiftError("the reference was cancelled");
 
   auto runInterpreter = [&] {
     interp::InterpOptions opts;

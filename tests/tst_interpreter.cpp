@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <numeric>
 
 #include "core/interp/Compare.h"
@@ -355,6 +356,21 @@ class TestInterpreter : public QObject {
     for (Scalar s : in1[0].flatData()) QVERIFY(s.f >= -1.0f && s.f < 1.0f && std::abs(s.f) >= 1.0f / 64);
     for (Scalar s : in1[1].flatData()) QVERIFY(s.i >= -9 && s.i <= 9);
     checkInputs(p, in1, sizes);
+  }
+
+  // A cancel flag that stays false changes nothing; one that is set stops the inputs (a search
+  // that ends stops its reference's thread; a 2^14 x 2^14 matrix took seconds, most of it in the
+  // first touch of its pages).
+  void randomInputsStopWhenCancelled() {
+    ir::Program p = parse("size N, M; fun f(a: [[float]M]N, b: [[int]N]M) = a");
+    arith::Env sizes{{"N", 300}, {"M", 700}};
+    std::atomic<bool> cancel{false};
+    auto plain = randomInputs(p, sizes, 3), watched = randomInputs(p, sizes, 3, &cancel);
+    QVERIFY(approxEqual(plain[0], watched[0], 0, 0));
+    QVERIFY(approxEqual(plain[1], watched[1], 0, 0));
+    cancel = true;
+    QVERIFY_THROWS_EXCEPTION(LiftError, randomInputs(p, sizes, 3, &cancel));
+    QVERIFY_THROWS_EXCEPTION(LiftError, randomInputs(p, arith::Env{{"N", 1}, {"M", 1}}, 3, &cancel));
   }
 
   void approxEqualReports() {

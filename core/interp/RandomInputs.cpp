@@ -67,9 +67,14 @@ Scalar randomScalar(ScalarKind k, Bits& rng) {
   return s;
 }
 
+void checkCancel(const std::atomic<bool>* cancel) {
+  if (cancel && cancel->load(std::memory_order_relaxed))
+    throw LiftError("cancelled while making the random inputs");
+}
+
 }  // namespace
 
-Value randomValue(Type t, std::mt19937_64& rng) {
+Value randomValue(Type t, std::mt19937_64& rng, const std::atomic<bool>* cancel) {
   switch (t.kind()) {
     case Type::Kind::Scalar:
       return Value::scalar(t.scalarKind(), randomScalar(t.scalarKind(), rng));
@@ -80,7 +85,7 @@ Value randomValue(Type t, std::mt19937_64& rng) {
     }
     case Type::Kind::Tuple: {
       std::vector<Value> elems;
-      for (Type e : t.tupleElems()) elems.push_back(randomValue(e, rng));
+      for (Type e : t.tupleElems()) elems.push_back(randomValue(e, rng, cancel));
       return Value::tuple(std::move(elems));
     }
     case Type::Kind::Array:
@@ -98,11 +103,14 @@ Value randomValue(Type t, std::mt19937_64& rng) {
     int width = inner.isVector() ? inner.vectorWidth() : 1;
     size_t n = static_cast<size_t>(width);
     for (int64_t d : dims) n *= static_cast<size_t>(d);
+    checkCancel(cancel);
     std::vector<Scalar> data(n);
     const uint64_t key = mix(rng());
     const ScalarKind kind = inner.scalarKind();
     auto fill = [&](size_t from, size_t to) {
+      constexpr size_t kChunk = size_t(1) << 16;  // between looks at the cancel flag
       for (size_t i = from; i < to; ++i) {
+        if ((i - from) % kChunk == 0 && cancel && cancel->load(std::memory_order_relaxed)) return;
         CounterBits bits{mix(key ^ i)};
         data[i] = randomScalar(kind, bits);
       }
@@ -124,14 +132,19 @@ Value randomValue(Type t, std::mt19937_64& rng) {
       }
       fill(0, std::min(n, chunk));
     }
+    checkCancel(cancel);
     return Value::flatArray(inner.scalarKind(), width, std::move(dims), std::move(data));
   }
   ArrayBuilder b(static_cast<size_t>(t.length().value()));
-  for (int64_t i = 0; i < t.length().value(); ++i) b.push(randomValue(t.elem(), rng));
+  for (int64_t i = 0; i < t.length().value(); ++i) {
+    checkCancel(cancel);
+    b.push(randomValue(t.elem(), rng, cancel));
+  }
   return b.finish();
 }
 
-std::vector<Value> randomInputs(const ir::Program& p, const arith::Env& sizes, uint64_t seed) {
+std::vector<Value> randomInputs(const ir::Program& p, const arith::Env& sizes, uint64_t seed,
+                                const std::atomic<bool>* cancel) {
   std::mt19937_64 rng(seed);
   std::vector<Value> inputs;
   for (auto& in : p.main->params()) {
@@ -150,7 +163,7 @@ std::vector<Value> randomInputs(const ir::Program& p, const arith::Env& sizes, u
         throw LiftError(p.diagnosticAt(
             in->id(), fmt::format("input '{}': the type {} has a negative length at these sizes", in->name(),
                                   t.toString())));
-    inputs.push_back(randomValue(concrete, rng));
+    inputs.push_back(randomValue(concrete, rng, cancel));
   }
   return inputs;
 }
