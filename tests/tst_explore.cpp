@@ -1484,6 +1484,59 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     QVERIFY2(t.elapsed() < 30000, qPrintable(QString::number(t.elapsed())));
   }
 
+  // Every early exit of a search stops the thread that computes its expected outputs: a search
+  // that cannot start (no worker, no such strategy) returns at once, not after a reference it
+  // will never use (matmul 512³ in the interpreter: 16-30 s on a loaded two-core machine, which
+  // waited for it). The reference alone, stopped at four times the slowest of those searches, is
+  // not ready by then.
+  void earlyExitsDoNotWaitForTheReference() {
+    SearchProblem problem = matmulProblem(512);
+    SearchOptions o = options("three-phase", 1);
+    o.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+    o.referenceCacheDir = std::filesystem::path();  // made, not loaded
+    SearchOptions noWorker = o, noStrategy = o;
+    noWorker.liftcPath = "/nonexistent/liftc";
+    noStrategy.strategy = "simulated-annealing";
+    QElapsedTimer t;
+    qint64 slowest = 0;
+    for (const SearchOptions& bad : {noWorker, noStrategy}) {
+      t.start();
+      SearchSummary s = SearchRunner(problem, bad, nullptr).run();
+      const qint64 ms = t.elapsed();
+      qInfo("the search that cannot start: %lld ms (%s)", ms, s.error.c_str());
+      QCOMPARE(s.stopReason, StopReason::Error);
+      slowest = std::max(slowest, ms);
+    }
+    const qint64 bound = 4 * std::max<qint64>(slowest, 100);
+    std::atomic<bool> stop{false}, done{false};
+    std::thread timer([&] {
+      QElapsedTimer w;
+      w.start();
+      while (!done && w.elapsed() < bound) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      stop = true;
+    });
+    codegen::EvaluationRequest r;
+    r.sizes = problem.sizes;
+    r.seed = o.inputSeed;
+    r.reference = o.reference;
+    r.cancel = &stop;
+    bool ready = true;
+    t.start();
+    try {
+      (void)codegen::prepareReference(problem.original, r);
+    } catch (const LiftError& e) {
+      ready = false;
+      qInfo("the reference alone: stopped after %lld ms (%s)", t.elapsed(), e.what());
+    }
+    const qint64 referenceMs = t.elapsed();
+    done = true;
+    timer.join();
+    QVERIFY2(!ready,
+             qPrintable(QString("the reference took %1 ms, the slowest search that cannot start %2 ms")
+                            .arg(referenceMs)
+                            .arg(slowest)));
+  }
+
   void badSetUpIsAnError() {
     SearchOptions o = options("three-phase", 1);
     o.devices = {"no-such-device"};

@@ -114,9 +114,12 @@ struct SearchRunner::Impl {
   codegen::EvaluationRequest request;
   // The inputs and expected outputs, computed on a thread of their own from the start of the
   // search (while the workers start and the strategy runs phases 1 and 2); the first evaluation
-  // waits for them (awaitReference).
-  // (The cache before the futures: their threads use it, and members go in reverse order.)
+  // waits for them (awaitReference). The thread stops at `referenceStop` (its request's cancel
+  // flag), which cancel() and every return of run() set: members end in reverse order, and the
+  // future's end waits for the thread, which then ends soon (StopReference).
+  // (The cache and the flag before the futures: their threads use them.)
   std::optional<codegen::ReferenceCache> referenceCache;
+  std::atomic<bool> referenceStop{false};
   bool referenceFromCache = false;  // set by the reference's thread before it returns
   std::future<codegen::PreparedReference> pendingReference;
   bool referenceReady = false;
@@ -452,11 +455,29 @@ SearchRunner::~SearchRunner() = default;
 void SearchRunner::cancel() {
   cancel_.store(true);
   std::lock_guard lock(workersMutex_);
+  if (referenceStop_) referenceStop_->store(true);
   for (auto* w : workers_) w->cancel();
 }
 
 SearchSummary SearchRunner::run(const EventSink& onEvent) {
   Impl impl(*this, onEvent);
+  // Whatever way run() returns (an error before the strategy runs, the strategy's end, a limit),
+  // the reference's thread is told to stop before Impl's end waits for it: the expected outputs
+  // of a 2^14 x 2^14 matrix take seconds to make, and those of the interpreter minutes.
+  struct StopReference {
+    SearchRunner& self;
+    Impl& impl;
+    StopReference(SearchRunner& s, Impl& i) : self(s), impl(i) {
+      std::lock_guard lock(self.workersMutex_);
+      self.referenceStop_ = &impl.referenceStop;
+      impl.referenceStop.store(self.cancel_.load());  // cancel() sets cancel_ before it locks
+    }
+    ~StopReference() {
+      std::lock_guard lock(self.workersMutex_);
+      self.referenceStop_ = nullptr;
+      impl.referenceStop.store(true);
+    }
+  } stopReference(*this, impl);
   SearchSummary summary;
   auto finish = [&](StopReason r, const std::string& error) {
     std::lock_guard lock(impl.mutex);
@@ -507,7 +528,9 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
             ? (options_.cacheDir->empty() ? std::filesystem::path() : *options_.cacheDir / "references")
             : codegen::ReferenceCache::defaultDir();
     if (!cacheDir.empty()) impl.referenceCache.emplace(cacheDir);
-    impl.pendingReference = std::async(std::launch::async, [this, &impl, request = impl.request] {
+    codegen::EvaluationRequest referenceRequest = impl.request;
+    referenceRequest.cancel = &impl.referenceStop;
+    impl.pendingReference = std::async(std::launch::async, [this, &impl, request = referenceRequest] {
       std::optional<codegen::PreparedReference> r;
       if (impl.referenceCache) try {
           r = impl.referenceCache->load(problem_.original, request);
@@ -516,6 +539,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
         }
       impl.referenceFromCache = r.has_value();
       if (!r) r = codegen::prepareReference(problem_.original, request);
+      if (request.cancel->load()) throw LiftError("the reference was cancelled");
       codegen::prepareBuffers(*r);
       return std::move(*r);
     });

@@ -129,8 +129,11 @@ class SearchRunner {
   SearchOptions options_;
   ResultStore* store_;
   std::atomic<bool> cancel_{false};
-  std::mutex workersMutex_;
+  std::mutex workersMutex_;                      // workers_ and referenceStop_
   std::vector<runtime::WorkerClient*> workers_;  // for cancel()
+  // The running search's stop flag for its reference's thread (for cancel()); run() sets it on
+  // every way out, so that its end never waits for expected outputs it will not use.
+  std::atomic<bool>* referenceStop_ = nullptr;
 };
 
 // Whether a candidate key belongs to shard i of n (a stable hash of the key).
