@@ -99,6 +99,71 @@ class TestLiftcRules : public QObject {
                                               QRegularExpression::MultilineOption)));
   }
 
+  // --size judges the rules at those sizes (parsed as `explore --size` parses them): the symbolic
+  // M, N and K of matmul.lift are not provably divisible by a tile, 256 is, and the factors
+  // listed are those that divide the given sizes. A malformed size, one the program does not
+  // have, or one it cannot have (a split of 4 of a length 6) exits with status 2.
+  void rulesAtGivenSizes() {
+    const auto lines = QRegularExpression::MultilineOption;
+    Run symbolic = liftc({"rules", kMatmul, "--at", "0"});
+    QCOMPARE(symbolic.code, 0);
+    QVERIFY2(symbolic.out.contains(
+                 QRegularExpression(u"^  no +tiling +.*does not provably divide the length M"_s, lines)),
+             qPrintable(symbolic.out));
+    QVERIFY(!symbolic.out.contains("applies   tiling@"));
+    QVERIFY(!symbolic.out.contains("applies   tile-reduction"));
+    Run sized = liftc({"rules", kMatmul, "--at", "0", "--size", "M=256,N=256,K=256"});
+    QCOMPARE(sized.code, 0);
+    QVERIFY2(sized.out.contains("applies   tiling@0:x=4,y=4 "), qPrintable(sized.out));
+    QVERIFY(sized.out.contains("applies   tile-reduction@0:k=4 "));
+    QVERIFY(sized.out.contains("applies   tile-reduction-blocked@0:k=4,"));
+    QVERIFY(sized.out.contains("applies   split-join@0:n=4 "));
+    // Repeated, before the file: the same.
+    Run before = liftc({"rules", "--size", "M=256", "--size", "N=256,K=256", "--at", "0", kMatmul});
+    QCOMPARE(before.code, 0);
+    QCOMPARE(before.out, sized.out);
+    // Sizes not given stay symbolic: the tiles of M x N, not of K.
+    Run partial = liftc({"rules", kMatmul, "--at", "0", "--size", "M=256,N=256"});
+    QCOMPARE(partial.code, 0);
+    QVERIFY(partial.out.contains("applies   tiling@0:x=4,y=4 "));
+    QVERIFY2(partial.out.contains(QRegularExpression(
+                 u"^  no +tile-reduction +the tile length 4 does not provably divide the reduced length K$"_s,
+                 lines)),
+             qPrintable(partial.out));
+    // At 6 the factor that divides it.
+    Run six = liftc({"rules", kMatmul, "--at", "0", "--size", "M=6,N=6,K=6"});
+    QCOMPARE(six.code, 0);
+    QVERIFY2(six.out.contains("applies   split-join@0:n=2 "), qPrintable(six.out));
+    // The whole listing and --locations too.
+    Run all = liftc({"rules", kMatmul, "--size", "M=256,N=256,K=256"});
+    QCOMPARE(all.code, 0);
+    QVERIFY(all.out.contains(QRegularExpression(u"^tiling@0:x=4,y=4 "_s, lines)));
+    Run locations = liftc({"rules", kMatmul, "--locations", "--size", "M=256,N=256,K=256"});
+    QCOMPARE(locations.code, 0);
+    QVERIFY(locations.out.contains(
+        QRegularExpression(u"^0\\.1\\s+parameter A : \\[\\[float\\]256\\]256$"_s, lines)));
+
+    for (const QString& bad : {u"M=0"_s, u"Q=3"_s, u"M=abc"_s, u"M=4,M=8"_s, u"M=3000000000"_s, u"M"_s}) {
+      Run r = liftc({"rules", kMatmul, "--at", "0", "--size", bad});
+      QVERIFY2(r.code == 2 && r.err.contains("--size: ") && r.out.isEmpty(), qPrintable(bad + ": " + r.err));
+    }
+    Run library = liftc({"rules", "--all", "--size", "M=4"});
+    QCOMPARE(library.code, 2);
+    QVERIFY2(library.err.contains("--all excludes --size"), qPrintable(library.err));
+    QTemporaryDir dir;
+    QString path = dir.filePath("split.lift");
+    {
+      std::ofstream f(path.toStdString());
+      f << "size N = 1024;\nuserfun sq(float x) -> float { return x * x; }\n"
+           "fun f(x: [float]N) = join o map(map(sq)) o split(4) $ x\n";
+    }
+    Run indivisible = liftc({"rules", path, "--size", "N=6"});
+    QCOMPARE(indivisible.code, 2);
+    QVERIFY2(indivisible.err.contains("6 must be divisible by 4 (at sizes N=6)") && indivisible.out.isEmpty(),
+             qPrintable(indivisible.err));
+    QCOMPARE(liftc({"rules", path, "--size", "N=8"}).code, 0);
+  }
+
   void errorsExitTwoWithAClearMessage() {
     Run unknown = liftc({"rewrite", kMatmul, "--apply", "map-fuson@0"});
     QCOMPARE(unknown.code, 2);

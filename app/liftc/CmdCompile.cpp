@@ -16,7 +16,6 @@
 #include "app/liftc/Command.h"
 #include "app/liftc/Options.h"
 #include "codegen/ProgramCompiler.h"
-#include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 
 namespace lift::liftc {
@@ -31,20 +30,8 @@ struct CompileArgs {
 };
 
 int runCompile(const CompileArgs& args) {
-  ir::Program p = lang::parseFile(args.file);
-  const arith::Env& sizes = args.sizes;
-  checkSizeNames(sizes, p);
-  if (!sizes.empty()) {
-    // Sizes not given keep their symbolic names; the given ones must make the program valid.
-    arith::Env check = sizes;
-    for (auto& s : p.sizes)
-      if (!check.count(s.name)) check[s.name] = s.defaultValue ? *s.defaultValue : 0;
-    bool complete = true;
-    for (auto& [n, v] : check) complete = complete && v > 0;
-    if (complete)
-      if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
-    p = interp::specialize(p, sizes);
-  }
+  // Sizes not given keep their symbolic names; the given ones must make the program valid.
+  ir::Program p = specializeGivenSizes(lang::parseFile(args.file), args.sizes);
   codegen::CompileOptions options = args.options;
   for (int64_t g : args.global) options.globalSize.push_back(arith::cst(g));
   for (int64_t l : args.local) options.localSize.push_back(arith::cst(l));

@@ -2,7 +2,9 @@
 // line, whose first column RULE@LOC[:PARAMS] is what `liftc rewrite --apply` takes;
 // `--at LOC` shows every rule at one location (with the reason for those that do not apply);
 // `--locations` lists every location with its node and type; `--all` lists the library (NAME  FAMILY  lhs =>
-// rhs); `--markdown` prints docs/RULES.md.
+// rhs); `--markdown` prints docs/RULES.md. `--size N=..,M=..` (as `liftc explore --size`) judges the
+// rules at those sizes: the program's sizes are symbolic otherwise, and a tiling factor then does
+// not provably divide a length such as M.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -22,6 +24,7 @@ using namespace lift::rewrite;
 struct RulesArgs {
   std::string file, at;
   std::vector<std::string> families;
+  arith::Env sizes;
   bool all = false, markdown = false, noMacros = false, allParams = false, verbose = false, locations = false;
 };
 
@@ -59,7 +62,7 @@ int runRules(const RulesArgs& args) {
     return kExitOk;
   }
   if (args.file.empty()) badUsage("expected one FILE.lift (or --all, or --markdown)");
-  TypedProgram p = TypedProgram::check(lang::parseFile(args.file));
+  TypedProgram p = TypedProgram::check(specializeGivenSizes(lang::parseFile(args.file), args.sizes));
 
   if (args.locations) {
     // Every location with what is there, indented by depth, e.g. for choosing where to --apply.
@@ -125,8 +128,17 @@ const CommandRegistration registration(Command{
       cmd.add_flag("--no-macros", args->noMacros, "no macro rules");
       cmd.add_flag("--all-params", args->allParams, "every parameter choice, not only the first");
       cmd.add_flag("--verbose", args->verbose, "with --at: also the rules for other kinds of node");
-      cmd.add_flag("--all", args->all, "the rule library: NAME  FAMILY  lhs => rhs");
-      cmd.add_flag("--markdown", args->markdown, "the rule library as docs/RULES.md");
+      auto* all = cmd.add_flag("--all", args->all, "the rule library: NAME  FAMILY  lhs => rhs");
+      auto* markdown = cmd.add_flag("--markdown", args->markdown, "the rule library as docs/RULES.md");
+      addSizeOption(cmd, args->sizes, "256")
+          ->description(
+              fmt::format("judge the rules at these sizes of the program (otherwise symbolic: a factor "
+                          "then does not provably divide them), e.g. M=256,N=256 (repeatable); each "
+                          "from 1 to {}",
+                          interp::kMaxSize))
+          ->excludes(all)
+          ->excludes(markdown)
+          ->allow_extra_args(false);  // one NAME=VALUE[,...] each: FILE.lift after it stays the program
       return [args] { return runRules(*args); };
     }});
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "core/interp/Sizes.h"
 #include "core/support/Diagnostic.h"
 
 namespace lift::liftc {
@@ -70,6 +71,19 @@ void checkSizeNames(const arith::Env& sizes, const ir::Program& p) {
     badArgument("--size", fmt::format("the program has no size '{}' (its sizes: {})", name,
                                       names.empty() ? "none" : names));
   }
+}
+
+ir::Program specializeGivenSizes(const ir::Program& p, const arith::Env& sizes) {
+  checkSizeNames(sizes, p);
+  if (sizes.empty()) return p;
+  arith::Env check = sizes;
+  for (auto& s : p.sizes)
+    if (!check.count(s.name)) check[s.name] = s.defaultValue ? *s.defaultValue : 0;
+  bool complete = true;
+  for (auto& [n, v] : check) complete = complete && v > 0;
+  if (complete)
+    if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
+  return interp::specialize(p, sizes);
 }
 
 CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,

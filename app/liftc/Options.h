@@ -39,6 +39,11 @@ CLI::Option* addSizeOption(CLI::App& cmd, arith::Env& into, const std::string& e
 // The sizes given must be sizes of the program: "--size: the program has no size 'Q' (its
 // sizes: N, M)".
 void checkSizeNames(const arith::Env& sizes, const ir::Program& p);
+// The program at the sizes given with --size (checked by checkSizeNames): those size variables
+// become constants, the others keep their names. When every size then has a value (given or
+// declared, `size N = 1024;`), the program must be valid at them: a located LiftError otherwise
+// (split 4 of a length 6). No sizes: the program as it is.
+ir::Program specializeGivenSizes(const ir::Program& p, const arith::Env& sizes);
 
 // An NDRange option (--global, --local): X[,Y[,Z]], one to three positive integers.
 CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,
