@@ -15,6 +15,7 @@
 #include "core/interp/RandomInputs.h"
 #include "core/interp/Sizes.h"
 #include "core/ir/TypeCheck.h"
+#include "core/support/Trace.h"
 
 namespace lift::codegen {
 
@@ -410,6 +411,7 @@ Evaluation evaluateCompiled(const ir::Program& p, const Compiled& compiled, Eval
   }
 
   // The run.
+  support::trace("evaluation: inputs and expected outputs set");
   runtime::RunOptions opts = request.run;
   scaleTolerance(opts.tolerance, launch);
   e.run = evaluator.run(launch, opts);

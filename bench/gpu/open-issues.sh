@@ -23,8 +23,14 @@
 #           (bench/gpu/gemv-peers.sh without GEMV shapes, CLBlast tuned from the repo's file).
 #  scancheck issue 16: the single-pass scan (bench_skelcl --scan-form work-groups) at sizes that are
 #           and are not multiples of its tiles, every run's result checked at CHECK entries.
+#  firstkernel issue 15: what a 1 GiB input costs before the first kernel: `liftc run` of the
+#           low-level GEMV at 2^14 x 2^14 (OpenBLAS's expected outputs) through the worker and in
+#           process, with empty caches (the `host:` line: inputs and expected outputs, total).
+#  trace    issue 15: two 8 s searches of md_gemv at 2^14 x 2^14 (the second reads the first's
+#           kept reference) with LIFT_TRACE=1: the timeline of the search, the evaluation and the
+#           worker up to the first kernel (core/support/Trace.h).
 # Usage: bench/gpu/open-issues.sh [bandwidth] [scan] [scancheck] [mdgemv] [sgemm] [mdgemm] [skelcldot]
-#        [probes] [level1]
+#        [probes] [level1] [firstkernel] [trace]
 #        (default: scan mdgemv sgemm; tables to $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -56,6 +62,24 @@ fi
 if [[ " $parts " == *" scan "* ]]; then
   echo "== scan (issue 16)"
   bash "$root/bench/gpu/scan.sh" 2>&1 | tee "$out/scan.txt"
+fi
+if [[ $parts == *firstkernel* ]]; then
+  echo "== the first kernel's inputs: 2^14 x 2^14 GEMV through the worker and in process (issue 15)"
+  for mode in worker in-process; do
+    XDG_CACHE_HOME=$(mktemp -d) "$pack/liftc" run "$root/resources/examples/lowlevel/gemv.lift" --device 0 \
+      --size M=16384,N=16384 --repeat 5 --reference sgemv $([[ $mode == in-process ]] && echo --in-process) 2>&1 |
+      grep -E '^(kernel|host|result):' | sed "s/^/$mode: /"
+  done
+fi
+if [[ $parts == *trace* ]]; then
+  echo "== the timeline to the first kernel of md_gemv at 2^14 x 2^14 (issue 15)"
+  cache=$(mktemp -d)
+  for search in first second; do
+    echo "-- $search search"
+    LIFT_TRACE=1 XDG_CACHE_HOME=$cache "$pack/liftc" explore "$root/resources/examples/md_gemv.lift" --device 0 \
+      --size M=16384,K=16384 --budget 8s --no-resume --db "$cache/t.sqlite" 2>&1 |
+      grep -E 'lift-trace|first guesses|expected outputs ready|kernels 1 ' | sed -n '1,/kernels 1 /p' | cut -c1-140
+  done
 fi
 if [[ $parts == *mdgemv* ]]; then
   echo "== md_gemv tuning (issue 15)"

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "codegen/runtime/ClError.h"
+#include "core/support/Trace.h"
 
 namespace lift::runtime {
 
@@ -113,6 +114,7 @@ cl::Kernel KernelRunner::kernelFor(const cl::Program& program, const std::string
 RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& options,
                             const std::function<void()>& heartbeat) {
   std::lock_guard lock(mutex_);
+  support::trace("kernel runner: request starts");
   RunResult r;
   if (std::string err = launch.check(); !err.empty()) {
     r.status = RunStatus::LaunchFailed;
@@ -264,6 +266,11 @@ void KernelRunner::execute(const KernelLaunch& launch, const std::vector<KernelC
   }
 
   keyedInputs_ = std::move(keyedInputs);  // only this launch's: device memory stays bounded
+  if (support::tracing()) {
+    support::trace("kernel runner: built, buffers made");
+    q.finish();
+    support::trace("kernel runner: inputs uploaded");
+  }
 
   // Each kernel's arguments, from the launch's.
   for (size_t c = 0; c < calls.size(); ++c) {
@@ -344,6 +351,7 @@ void KernelRunner::execute(const KernelLaunch& launch, const std::vector<KernelC
     if (options.returnOutputs) r.outputs.push_back({static_cast<uint32_t>(i), a.name, std::move(out)});
   }
   r.validation = report;
+  support::trace("kernel runner: first execution validated");
   if (!report.ok) {
     r.status = RunStatus::WrongResult;
     r.message = report.message;
@@ -370,6 +378,7 @@ void KernelRunner::execute(const KernelLaunch& launch, const std::vector<KernelC
     if (k >= options.warmups) samples.push_back(ms);
   }
   r.setTimes(samples.empty() ? std::vector<double>{firstMs} : std::move(samples));
+  support::trace("kernel runner: timed");
 }
 
 }  // namespace lift::runtime

@@ -23,6 +23,7 @@
 #include "codegen/runtime/KernelRunner.h"
 #include "codegen/runtime/WorkerProtocol.h"
 #include "core/support/Diagnostic.h"
+#include "core/support/Trace.h"
 
 namespace lift::runtime {
 
@@ -387,6 +388,9 @@ void WorkerClient::drainStderr() {
   for (;;) {
     ssize_t k = ::read(workerErr_, buf, sizeof buf);
     if (k > 0) {
+      if (support::tracing()) {
+        [[maybe_unused]] auto n = ::write(2, buf, static_cast<size_t>(k));  // its trace lines
+      }
       stderrTail_.append(buf, static_cast<size_t>(k));
       if (stderrTail_.size() > 2 * kStderrKeep) stderrTail_.erase(0, stderrTail_.size() - kStderrKeep);
       continue;
@@ -599,8 +603,11 @@ RunResult WorkerClient::run(const KernelLaunch& launch, const RunOptions& option
   std::string frame = w.takeFrame();
   lastRequestBytes_ = frame.size();
   lastSharedBytes_ = channel.sentBytes;
+  support::trace(
+      fmt::format("worker client: request of {} bytes, {} beside the pipe", frame.size(), channel.sentBytes));
   int starts = starts_.load();
   RunResult r = request(frame, options, true);
+  support::trace(fmt::format("worker client: result ({})", toString(r.status)));
   if (frame.capacity() <= (size_t(256) << 20)) sendBuffer_ = std::move(frame);
   // The worker keeps the keyed arrays of a request it ran (it drops them when it cannot read
   // one); claim them only then, so that a doubt costs a resend, never a missing array.
@@ -688,6 +695,7 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
       case wire::MessageType::Run: {
         RunResult result;
         try {
+          support::trace(fmt::format("worker: request of {} bytes read", payload.size()));
           wire::Reader r(payload);
           if (arraysFd >= 0) r.setArraySource(&arrays);
           std::unordered_map<uint64_t, HostArray> previous = std::move(kept);
@@ -695,6 +703,7 @@ int serveWorker(int inFd, int outFd, const std::string& device, const std::optio
           KernelLaunch launch = wire::getKernelLaunch(r, &previous);
           previous.clear();
           RunOptions options = wire::getRunOptions(r);
+          support::trace("worker: launch decoded (its arrays received)");
           result = runner->run(launch, options,
                                [&] { wire::writeMessage(outFd, wire::MessageType::Heartbeat, ""); });
           if (result.status == RunStatus::Ok || result.status == RunStatus::WrongResult)

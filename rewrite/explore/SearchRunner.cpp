@@ -16,6 +16,7 @@
 #include "codegen/ReferenceCache.h"
 #include "codegen/ResourceError.h"
 #include "codegen/runtime/Worker.h"
+#include "core/support/Trace.h"
 #include "rewrite/explore/CodegenTunables.h"
 
 namespace lift::explore {
@@ -418,6 +419,7 @@ struct SearchRunner::Impl {
       if (bestMs > 0 && req.run.stopAboveMs == 0) req.run.stopAboveMs = kSlowCandidate * bestMs;
       lock.unlock();
     }
+    support::trace("search: evaluating a candidate");
     codegen::Evaluation e =
         kernel->singleKernel()
             ? codegen::evaluate(
@@ -425,6 +427,7 @@ struct SearchRunner::Impl {
                   std::make_shared<const codegen::CompiledKernel>(kernel->stages.front().kernel), req,
                   *worker, &reference)
             : codegen::evaluate(c.program->program, kernel, req, *worker, &reference);
+    support::trace(fmt::format("search: evaluated ({})", codegen::toString(e.status)));
     k.status = codegen::toString(e.status);
     k.message = e.message;
     k.medianMs = e.run.medianMs;
@@ -531,6 +534,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
     codegen::EvaluationRequest referenceRequest = impl.request;
     referenceRequest.cancel = &impl.referenceStop;
     impl.pendingReference = std::async(std::launch::async, [this, &impl, request = referenceRequest] {
+      support::trace("search: the reference's thread starts");
       std::optional<codegen::PreparedReference> r;
       if (impl.referenceCache) try {
           r = impl.referenceCache->load(problem_.original, request);
@@ -539,8 +543,10 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
         }
       impl.referenceFromCache = r.has_value();
       if (!r) r = codegen::prepareReference(problem_.original, request);
+      support::trace(impl.referenceFromCache ? "search: the reference loaded" : "search: the reference made");
       if (request.cancel->load()) throw LiftError("the reference was cancelled");
       codegen::prepareBuffers(*r);
+      support::trace("search: the reference's buffers prepared");
       return std::move(*r);
     });
   }
