@@ -18,6 +18,7 @@
 #include "skelcl/SkelCL.h"
 #include "skelcl/Transfers.h"
 #include "skelcl/programs/DotProduct.h"
+#include "skelcl/programs/PrefixSum.h"
 
 using namespace lift;
 using namespace lift::skelcl;
@@ -42,61 +43,8 @@ float openclDotProduct(const std::vector<float>& a, const std::vector<float>& b)
 }
 
 // The exclusive prefix sum written directly against OpenCL, for comparison with the library's
-// two lines (TestSkelCL::prefixSum): one kernel sums a chunk per work-item, the host scans the
-// chunks' sums, a second kernel scans each chunk from its offset — the library's three phases on
-// one device, without its work-groups' scans in local memory. skelcl/README.md counts both.
-// -- plain OpenCL prefix sum: begin
-std::vector<float> openclPrefixSum(const std::vector<float>& a) {
-  const char* source = R"(
-    kernel void chunk_sums(global const float* a, global float* sums, int n, int chunk) {
-      int g = get_global_id(0);
-      float acc = 0.0f;
-      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) acc += a[i];
-      sums[g] = acc;
-    }
-    kernel void chunk_scans(global const float* a, global const float* offsets, global float* out, int n, int chunk) {
-      int g = get_global_id(0);
-      float acc = offsets[g];
-      for (int i = g * chunk; i < min(n, (g + 1) * chunk); ++i) {
-        out[i] = acc;
-        acc += a[i];
-      }
-    })";
-  std::vector<cl::Platform> platforms;
-  cl::Platform::get(&platforms);
-  std::vector<cl::Device> devices;
-  platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
-  cl::Context context(devices.at(0));
-  cl::CommandQueue queue(context, devices.at(0));
-  cl::Program program(context, source);
-  program.build({devices.at(0)});
-  cl::Kernel sums(program, "chunk_sums"), scans(program, "chunk_scans");
-  const int n = static_cast<int>(a.size()), groups = std::min(n, 1024), chunk = (n + groups - 1) / groups;
-  cl::Buffer da(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                const_cast<float*>(a.data()));
-  cl::Buffer ds(context, CL_MEM_READ_WRITE, groups * sizeof(float));
-  cl::Buffer dout(context, CL_MEM_WRITE_ONLY, n * sizeof(float));
-  sums.setArg(0, da);
-  sums.setArg(1, ds);
-  sums.setArg(2, n);
-  sums.setArg(3, chunk);
-  queue.enqueueNDRangeKernel(sums, cl::NullRange, cl::NDRange(groups));
-  std::vector<float> offsets(groups);
-  queue.enqueueReadBuffer(ds, CL_TRUE, 0, groups * sizeof(float), offsets.data());
-  float running = 0.0f;
-  for (float& o : offsets) running += std::exchange(o, running);
-  queue.enqueueWriteBuffer(ds, CL_TRUE, 0, groups * sizeof(float), offsets.data());
-  scans.setArg(0, da);
-  scans.setArg(1, ds);
-  scans.setArg(2, dout);
-  scans.setArg(3, n);
-  scans.setArg(4, chunk);
-  queue.enqueueNDRangeKernel(scans, cl::NullRange, cl::NDRange(groups));
-  std::vector<float> out(n);
-  queue.enqueueReadBuffer(dout, CL_TRUE, 0, n * sizeof(float), out.data());
-  return out;
-}
-// -- plain OpenCL prefix sum: end
+// two lines (TestSkelCL::prefixSum): skelcl/programs/PrefixSum.h.
+std::vector<float> openclPrefixSum(const std::vector<float>& a) { return OpenclPrefixSum()(a); }
 
 }  // namespace
 
@@ -285,7 +233,8 @@ class TestSkelCL : public QObject {
   // SkelCL's prefix sum in two lines, against the plain OpenCL version and the host (all three
   // near the host's sums: the library adds in another order, its work-groups' scans).
   void prefixSum() {
-    for (size_t n : {size_t(1), size_t(1000), size_t(65537), size_t(100003)}) {
+    for (size_t n :
+         {size_t(1), size_t(255), size_t(1000), size_t(4096), size_t(4097), size_t(65537), size_t(100003)}) {
       std::vector<float> a = randomFloats(n, 3);
       // -- SkelCL prefix sum: begin
       Scan<float(float)> prefixSum("float func(float x, float y) { return x + y; }", "0");
