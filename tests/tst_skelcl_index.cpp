@@ -104,7 +104,8 @@ class TestSkelCLIndex : public QObject {
   // anything; at most 1 % of the pixels (on the set's boundary) may differ.
   void mandelbrotMatchesPlainOpenCL() {
     OpenCLMandelbrot openclMandelbrot;
-    for (auto [width, height] : {std::pair<size_t, size_t>{64, 48}, {101, 77}, {256, 256}}) {
+    for (auto [width, height] :
+         {std::pair<size_t, size_t>{64, 48}, {101, 77}, {256, 256}, {17, 100}, {100, 17}}) {
       // -- SkelCL Mandelbrot use: begin
       Mandelbrot mandelbrot(width, height);
       Matrix<int32_t> image = mandelbrot(one_);

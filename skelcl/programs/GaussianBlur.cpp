@@ -2,8 +2,6 @@
 // `begin` and `end` markers are those skelcl/README.md counts.
 #include "skelcl/programs/GaussianBlur.h"
 
-#include <CL/opencl.hpp>
-
 namespace lift::skelcl {
 
 // -- SkelCL Gaussian blur: begin
@@ -16,7 +14,7 @@ GaussianBlur::GaussianBlur()
 // -- SkelCL Gaussian blur: end
 
 // -- plain OpenCL Gaussian blur: begin
-std::vector<float> openclGaussianBlur(const std::vector<float>& image, size_t rows, size_t columns) {
+OpenclGaussianBlur::OpenclGaussianBlur() {
   const char* source = R"(
     kernel void gauss(global const float* in, global float* out, int rows, int cols) {
       int c = get_global_id(0), r = get_global_id(1);
@@ -35,23 +33,38 @@ std::vector<float> openclGaussianBlur(const std::vector<float>& image, size_t ro
   cl::Platform::get(&platforms);
   std::vector<cl::Device> devices;
   platforms.at(0).getDevices(CL_DEVICE_TYPE_ALL, &devices);
-  cl::Context context(devices.at(0));
-  cl::CommandQueue queue(context, devices.at(0));
-  cl::Program program(context, source);
+  context_ = cl::Context(devices.at(0));
+  queue_ = cl::CommandQueue(context_, devices.at(0));
+  cl::Program program(context_, source);
   program.build({devices.at(0)});
-  cl::Kernel kernel(program, "gauss");
-  const size_t bytes = rows * columns * sizeof(float);
-  cl::Buffer in(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, const_cast<float*>(image.data()));
-  cl::Buffer out(context, CL_MEM_WRITE_ONLY, bytes);
-  kernel.setArg(0, in);
-  kernel.setArg(1, out);
-  kernel.setArg(2, static_cast<int>(rows));
-  kernel.setArg(3, static_cast<int>(columns));
-  queue.enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(columns, rows));
-  std::vector<float> result(rows * columns);
-  queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, result.data());
+  kernel_ = cl::Kernel(program, "gauss");
+}
+
+void OpenclGaussianBlur::upload(const std::vector<float>& image, size_t rows, size_t columns) {
+  rows_ = rows, columns_ = columns;
+  in_ = cl::Buffer(context_, CL_MEM_READ_ONLY, rows * columns * sizeof(float));
+  out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, rows * columns * sizeof(float));
+  queue_.enqueueWriteBuffer(in_, CL_TRUE, 0, rows * columns * sizeof(float), image.data());
+}
+
+void OpenclGaussianBlur::run() {
+  kernel_.setArg(0, in_);
+  kernel_.setArg(1, out_);
+  kernel_.setArg(2, static_cast<int>(rows_));
+  kernel_.setArg(3, static_cast<int>(columns_));
+  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(columns_, rows_));
+  queue_.finish();
+}
+
+std::vector<float> OpenclGaussianBlur::download() {
+  std::vector<float> result(rows_ * columns_);
+  queue_.enqueueReadBuffer(out_, CL_TRUE, 0, result.size() * sizeof(float), result.data());
   return result;
 }
 // -- plain OpenCL Gaussian blur: end
+
+std::vector<float> openclGaussianBlur(const std::vector<float>& image, size_t rows, size_t columns) {
+  return OpenclGaussianBlur()(image, rows, columns);
+}
 
 }  // namespace lift::skelcl

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include <CL/opencl.hpp>
+
 #include "skelcl/Matrix.h"
 #include "skelcl/Stencil.h"
 
@@ -25,7 +27,29 @@ class GaussianBlur {
 };
 
 // The blur of a rows x columns row-major image written against the OpenCL C++ bindings, on the
-// first device of the first platform.
+// first device of the first platform: set up once (platform, context, program), then uploaded,
+// run and downloaded, so that the bench can time the phases apart.
+// -- plain OpenCL Gaussian blur (declaration): begin
+class OpenclGaussianBlur {
+ public:
+  OpenclGaussianBlur();  // on the first device of the first platform
+  void upload(const std::vector<float>& image, size_t rows, size_t columns);
+  void run();  // the blur of the image uploaded last, left on the device
+  std::vector<float> download();
+  std::vector<float> operator()(const std::vector<float>& image, size_t rows, size_t columns) {
+    return upload(image, rows, columns), run(), download();
+  }
+
+ private:
+  cl::Context context_;
+  cl::CommandQueue queue_;
+  cl::Kernel kernel_;
+  cl::Buffer in_, out_;
+  size_t rows_ = 0, columns_ = 0;
+};
+// -- plain OpenCL Gaussian blur (declaration): end
+
+// The same, set up for one image.
 std::vector<float> openclGaussianBlur(const std::vector<float>& image, size_t rows, size_t columns);
 
 }  // namespace lift::skelcl

@@ -51,16 +51,20 @@ OpenCLMandelbrot::OpenCLMandelbrot() {
   kernel_ = cl::Kernel(program, "mandelbrot");
 }
 
-std::vector<int32_t> OpenCLMandelbrot::operator()(size_t width, size_t height) {
-  const size_t bytes = width * height * sizeof(int32_t);
-  cl::Buffer out(context_, CL_MEM_WRITE_ONLY, bytes);
-  kernel_.setArg(0, out);
+void OpenCLMandelbrot::run(size_t width, size_t height) {
+  width_ = width, height_ = height;
+  out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, width * height * sizeof(int32_t));
+  kernel_.setArg(0, out_);
   kernel_.setArg(1, static_cast<int>(width));
   kernel_.setArg(2, static_cast<int>(height));
   kernel_.setArg(3, kMandelbrotIterations);
   queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(width, height));
-  std::vector<int32_t> result(width * height);
-  queue_.enqueueReadBuffer(out, CL_TRUE, 0, bytes, result.data());
+  queue_.finish();
+}
+
+std::vector<int32_t> OpenCLMandelbrot::download() {
+  std::vector<int32_t> result(width_ * height_);
+  queue_.enqueueReadBuffer(out_, CL_TRUE, 0, result.size() * sizeof(int32_t), result.data());
   return result;
 }
 // -- plain OpenCL Mandelbrot: end

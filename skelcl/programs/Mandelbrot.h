@@ -35,16 +35,23 @@ class Mandelbrot {
 };
 
 // The image written against the OpenCL C++ bindings, on the first device of the first platform:
-// the program built once, then any image computed.
+// the program built once, then any image computed (left on the device) and downloaded, so that
+// the bench can time the phases apart.
+// -- plain OpenCL Mandelbrot (declaration): begin
 class OpenCLMandelbrot {
  public:
   OpenCLMandelbrot();
-  std::vector<int32_t> operator()(size_t width, size_t height);
+  void run(size_t width, size_t height);  // the image, left on the device
+  std::vector<int32_t> download();
+  std::vector<int32_t> operator()(size_t width, size_t height) { return run(width, height), download(); }
 
  private:
   cl::Context context_;
   cl::CommandQueue queue_;
   cl::Kernel kernel_;
+  cl::Buffer out_;
+  size_t width_ = 0, height_ = 0;
 };
+// -- plain OpenCL Mandelbrot (declaration): end
 
 }  // namespace lift::skelcl
