@@ -18,6 +18,8 @@
 #include "skelcl/SkelCL.h"
 #include "skelcl/Transfers.h"
 #include "skelcl/programs/DotProduct.h"
+#include "skelcl/programs/ManhattanDistance.h"
+#include "skelcl/programs/MatrixMultiplication.h"
 #include "skelcl/programs/PrefixSum.h"
 
 using namespace lift;
@@ -509,6 +511,51 @@ class TestSkelCL : public QObject {
       }
     Matrix<int32_t> wrong(two_, d + 1, m);
     QVERIFY_THROWS_EXCEPTION(LiftError, manhattan(A, wrong));
+  }
+
+  // The seed's matrix multiplication and Manhattan distances (skelcl/programs/): the library over
+  // the device named twice and the plain OpenCL versions (16 x 16 tiles through local memory, one
+  // object for every shape) against the host, at shapes that are no multiples of the tile.
+  void allPairsProgramsAgainstPlainOpenCL() {
+    const MatrixMultiplication mm;
+    const ManhattanDistance manhattan;
+    OpenclMatrixMultiplication plainMm;
+    OpenclManhattanDistance plainManhattan;
+    for (auto [n, d, m] : {std::tuple<size_t, size_t, size_t>{1, 1, 1},
+                           {17, 64, 100},
+                           {100, 17, 64},
+                           {64, 100, 17},
+                           {16, 16, 16},
+                           {1, 100, 1},
+                           {33, 1, 17}}) {
+      const std::vector<float> a = randomFloats(n * d, 51), b = randomFloats(d * m, 52);
+      Matrix<float> A(two_, n, d, a), B(two_, d, m, b);
+      const Matrix<float> product = mm(A, B), distances = manhattan(A, B);
+      const std::vector<float> plainProduct = plainMm(a, b, n, d, m);
+      plainManhattan.upload(a, b, n, d, m);
+      plainManhattan.run();
+      const std::vector<float> plainDistances = plainManhattan.download();
+      QCOMPARE(plainProduct.size(), n * m);
+      QCOMPARE(plainDistances.size(), n * m);
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < m; ++j) {
+          double p = 0, dist = 0;
+          for (size_t k = 0; k < d; ++k) {
+            p += double(a[i * d + k]) * b[k * m + j];
+            dist += std::fabs(double(a[i * d + k]) - b[k * m + j]);
+          }
+          const QString where = QString("%1x%2x%3 (%4, %5)").arg(n).arg(d).arg(m).arg(i).arg(j);
+          QVERIFY2(
+              std::fabs(product(i, j) - p) < 1e-4 && std::fabs(plainProduct[i * m + j] - p) < 1e-4,
+              qPrintable(where +
+                         QString(": %1, %2 vs %3").arg(product(i, j)).arg(plainProduct[i * m + j]).arg(p)));
+          QVERIFY2(
+              std::fabs(distances(i, j) - dist) < 1e-4 && std::fabs(plainDistances[i * m + j] - dist) < 1e-4,
+              qPrintable(
+                  where +
+                  QString(": %1, %2 vs %3").arg(distances(i, j)).arg(plainDistances[i * m + j]).arg(dist)));
+        }
+    }
   }
 
   // SkelCL's example: the dot product in five lines, one fused kernel per device (ZipReduce),
