@@ -15,16 +15,24 @@
 // the containers use: pageable, or page-locked with --host-memory page-locked; host_pool: whether
 // the containers' host copies come from the device set's HostStoragePool — on, the default: every
 // run after the first takes the blocks of the previous run's containers, whose pages are faulted
-// in or pinned already — or are allocated anew each time, off). Cases: matmul (AllPairs in
-// zip-reduce form, A block-distributed, B copied; GFLOP/s), blur (the Gaussian blur of an n x n
-// image, skelcl/programs/GaussianBlur.h: a 3 x 3 stencil over the image overlap-distributed with
-// one halo row; GB/s of the image read and the result written), scan (the exclusive prefix sum
-// of --size floats, block-distributed; GB/s) and dot (the dot product of two vectors of --size
-// floats with ZipReduce, block-distributed, after a line for the plain OpenCL version on one
-// device and one with the library's speed over it; GB/s of both vectors read). `--store FILE`:
-// the skeletons take the best kernel a result store holds for their program, size and device
-// (skelcl/StoredKernel.h); `--lift-program` prints that program (every case; blur: the image on
-// one device, whose rows are padded by the halo at both ends). Exit status 2 on a bad
+// in or pinned already — or are allocated anew each time, off). Cases (skelcl/programs/): matmul
+// (C = A x B, n x n, AllPairs in zip-reduce form, A block-distributed, B copied; GFLOP/s),
+// manhattan (the Manhattan distances of n points of n coordinates to n others, AllPairs the same
+// way; "GFLOP/s" counting a difference and an addition as matmul counts a product and an
+// addition), blur (the Gaussian blur of an n x n image: a 3 x 3 stencil over the image
+// overlap-distributed with one halo row; GB/s of the image read and the result written),
+// mandelbrot (the n x n Mandelbrot image, a map over an index matrix, block-distributed; Gpixel/s),
+// scan (the exclusive prefix sum of --size floats, block-distributed; GB/s) and dot (the dot
+// product of two vectors of --size floats with ZipReduce, block-distributed; GB/s of both vectors
+// read). Before the library's line every case prints `CASE-plain`, the same columns for its plain
+// OpenCL version on the first device of the first platform (host to host; upload; kernels, the
+// output left on the device — dot: its partial sums read back and added; download), and
+// `CASE-ratio`, the library's speed over it host to host and kernels only (> 1: faster) and
+// whether the library took a stored kernel; a wrong plain result fails the check too. `--store
+// FILE`: the skeletons take the best kernel a result store holds for their program, size and
+// device (skelcl/StoredKernel.h); `--lift-program` prints that program (every case; blur: the
+// image on one device, whose rows are padded by the halo at both ends; mandelbrot: for the n x n
+// image of --size, whose scale its user function holds). Exit status 2 on a bad
 // argument or a device error, 1 when the check fails.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -47,6 +55,10 @@
 #include "skelcl/SkelCL.h"
 #include "skelcl/programs/DotProduct.h"
 #include "skelcl/programs/GaussianBlur.h"
+#include "skelcl/programs/Mandelbrot.h"
+#include "skelcl/programs/ManhattanDistance.h"
+#include "skelcl/programs/MatrixMultiplication.h"
+#include "skelcl/programs/PrefixSum.h"
 
 namespace {
 
@@ -119,7 +131,7 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
       auto in = makeInputs();
       auto start = Clock::now();
       auto out = run(in);
-      const std::span<const float> result = out.hostData();
+      const auto result = out.hostData();
       total.push_back(msSince(start));
       t.checked = check(result) && t.checked;
     }
@@ -131,7 +143,7 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
     auto out = run(in);
     kernels.push_back(msSince(start));
     start = Clock::now();
-    const std::span<const float> downloaded = out.hostData();
+    const auto downloaded = out.hostData();
     downloads.push_back(msSince(start));
     t.checked = check(downloaded) && t.checked;
     allocs.push_back(hostAllocationMs(devices, outputElements * sizeof(float)));
@@ -144,28 +156,72 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
   t.allocMs = median(allocs);
 }
 
-// `checks` entries of c = a x b (n x n) against sums on the host, in double.
-bool productMatches(const std::vector<float>& a, const std::vector<float>& b, std::span<const float> c,
-                    size_t n, int checks) {
+// Times the plain OpenCL version of a case (skelcl/programs/) as timeRuns times the library's,
+// `repeat` runs after one that builds nothing but warms up: host to host (`upload()`, `run()`,
+// `download()`), then phase by phase; every result judged by `check`. Adds the `CASE-plain` line
+// (one device; the library's columns) and the `CASE-ratio` line (the library's speed over the
+// plain version's, host to host and kernels only: > 1 is faster; `stored`: the store id of the
+// kernel the library's last call took, 0 for its own) to the lines printed before the library's.
+template <class Upload, class Run, class Download, class Check>
+void timePlain(const Options& o, int64_t stored, Upload upload, Run run, Download download, Check check,
+               Timing& t) {
+  std::vector<double> total, uploads, kernels, downloads;
+  bool checked = true;
+  for (int r = 0; r < o.repeat + 1; ++r) {
+    auto start = Clock::now();
+    upload();
+    run();
+    const auto result = download();
+    total.push_back(msSince(start));
+    checked = check(result) && checked;
+    start = Clock::now();
+    upload();
+    uploads.push_back(msSince(start));
+    start = Clock::now();
+    run();
+    kernels.push_back(msSince(start));
+    start = Clock::now();
+    const auto downloaded = download();
+    downloads.push_back(msSince(start));
+    checked = check(downloaded) && checked;
+  }
+  for (auto* v : {&total, &uploads, &kernels, &downloads}) v->erase(v->begin());
+  const double pt = median(total), pu = median(uploads), pk = median(kernels), pd = median(downloads);
+  t.before.push_back(fmt::format("{}-plain {} 1 {:.3f} {:.3f} {:.3f} {:.3f} {:.1f} {:.1f} {} {} 0.000 -",
+                                 o.kase, o.size, pt, pu, pk, pd, t.work / pt / 1e6, t.work / pk / 1e6, t.unit,
+                                 checked ? "ok" : "WRONG"));
+  t.before.push_back(
+      fmt::format("{}-ratio {} {} library/plain speed: host to host {:.2f}x, kernels {:.2f}x; {}", o.kase,
+                  o.size, o.devices.size(), pt / t.totalMs, pk / t.kernelsMs,
+                  stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
+  t.checked = t.checked && checked;
+}
+
+// `checks` entries of c (n x n), c(i, j) the sum over x of f(a(i, x), b(x, j)), against sums on
+// the host in double: the matrix product (f = a * b) or the Manhattan distances (|a - b|).
+template <class F>
+bool allPairsMatches(const std::vector<float>& a, const std::vector<float>& b, std::span<const float> c,
+                     size_t n, int checks, F f) {
   std::mt19937 rng(3);
   for (int k = 0; k < checks; ++k) {
     const size_t i = rng() % n, j = rng() % n;
     double expected = 0, scale = 0;
     for (size_t x = 0; x < n; ++x) {
-      expected += double(a[i * n + x]) * b[x * n + j];
-      scale += std::fabs(double(a[i * n + x]) * b[x * n + j]);
+      expected += f(double(a[i * n + x]), double(b[x * n + j]));
+      scale += std::fabs(f(double(a[i * n + x]), double(b[x * n + j])));
     }
     if (std::fabs(c[i * n + j] - expected) > 1e-5 * scale + 1e-6) return false;
   }
   return true;
 }
 
-// C = A x B, n x n, with SkelCL's AllPairs(sum, mult): A block-distributed, B copied.
-Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+// C(i, j) = the sum over x of f(A(i, x), B(x, j)), n x n, with SkelCL's AllPairs (`allPairs`: A
+// block-distributed, B copied), then with its plain OpenCL version on one device (`plain`:
+// a 16 x 16 tile of C per work-group through local memory).
+template <class Library, class Plain, class F>
+Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, const Library& library,
+                Plain& plain, F f) {
   const size_t n = o.size;
-  Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
-  Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
-  AllPairs<float(float, float)> mm(sum, mult);
   const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
   struct Operands {
     Matrix<float> A, B;
@@ -173,6 +229,7 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
+  auto matches = [&](std::span<const float> c) { return allPairsMatches(a, b, c, n, o.check, f); };
   timeRuns(
       o, *devices, n * n,
       [&] {
@@ -184,9 +241,26 @@ Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
         in.A.prepareOnDevices(Distribution::block());
         in.B.prepareOnDevices(Distribution::copy());
       },
-      [&](Operands& in) { return mm(in.A, in.B); },
-      [&](std::span<const float> c) { return productMatches(a, b, c, n, o.check); }, t);
+      [&](Operands& in) { return library(in.A, in.B); }, matches, t);
+  timePlain(
+      o, library.allPairs().skeleton().storedKernels().lastUsed(), [&] { plain.upload(a, b, n, n, n); },
+      [&] { plain.run(); }, [&] { return plain.download(); }, matches, t);
   return t;
+}
+
+// C = A x B, n x n (skelcl/programs/MatrixMultiplication.h); GFLOP/s: 2n^3 flops.
+Timing matmul(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const MatrixMultiplication mm;
+  OpenclMatrixMultiplication plain;
+  return allPairs(devices, o, mm, plain, [](double x, double y) { return x * y; });
+}
+
+// The Manhattan distances of n points of n coordinates to n others (skelcl/programs/
+// ManhattanDistance.h); "GFLOP/s": 2n^3 operations (a difference and an addition each), as matmul.
+Timing manhattan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const ManhattanDistance distance;
+  OpenclManhattanDistance plain;
+  return allPairs(devices, o, distance, plain, [](double x, double y) { return std::fabs(x - y); });
 }
 
 // `checks` entries of y, the exclusive prefix sum of x, against sums on the host in double (in one
@@ -241,6 +315,11 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   }
   t.intoMs = median(into);
   t.checked = t.checked && prefixSumMatches(a, y.hostData(), o.check);
+  OpenclPrefixSum plain;  // skelcl/programs/PrefixSum.h: tiles of work-groups, on one device
+  timePlain(
+      o, prefixSum.skeleton().storedKernels().lastUsed(), [&] { plain.upload(a); }, [&] { plain.run(); },
+      [&] { return plain.download(); },
+      [&](std::span<const float> y) { return prefixSumMatches(a, y, o.check); }, t);
   return t;
 }
 
@@ -266,20 +345,65 @@ Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const size_t n = o.size;
   const GaussianBlur gauss;
   const std::vector<float> image = randomFloats(n * n, 4);
+  auto matches = [&](std::span<const float> out) { return blurMatches(image, out, n, o.check); };
   Timing t;
   t.work = 2.0 * double(n) * double(n) * sizeof(float);
   t.unit = "GB/s";
   timeRuns(
       o, *devices, n * n, [&] { return Matrix<float>(devices, n, n, image); },
       [](Matrix<float>& in) { in.prepareOnDevices(Distribution::overlap(1)); },
-      [&](Matrix<float>& in) { return gauss(in); },
-      [&](std::span<const float> out) { return blurMatches(image, out, n, o.check); }, t);
+      [&](Matrix<float>& in) { return gauss(in); }, matches, t);
+  OpenclGaussianBlur plain;
+  timePlain(
+      o, gauss.stencil().skeleton().storedKernels(2).lastUsed(), [&] { plain.upload(image, n, n); },
+      [&] { plain.run(); }, [&] { return plain.download(); }, matches, t);
+  return t;
+}
+
+// `checks` pixels of the n x n Mandelbrot image against the host's iteration counts; a few (one
+// in 16) may differ, on the set's boundary, where the count depends on the last bits (OpenCL may
+// contract x * x + y * y into an fma; the plain version scales in float).
+bool mandelbrotMatches(std::span<const int32_t> image, size_t n, int checks) {
+  const float scale = static_cast<float>(3.0 / double(n));
+  std::mt19937 rng(6);
+  int differing = 0;
+  for (int k = 0; k < checks; ++k) {
+    const size_t r = rng() % n, c = rng() % n;
+    float cr = -2.0f + float(c) * scale, ci = -1.5f + float(r) * scale, x = 0.0f, y = 0.0f;
+    int i = 0;
+    for (; i < kMandelbrotIterations && x * x + y * y <= 4.0f; ++i) {
+      const float t = x * x - y * y + cr;
+      y = 2.0f * x * y + ci;
+      x = t;
+    }
+    differing += image[r * n + c] != i;
+  }
+  return differing <= checks / 16;
+}
+
+// The Mandelbrot set of an n x n image (skelcl/programs/Mandelbrot.h): the library's map over an
+// index matrix, block-distributed, then the plain OpenCL version on one device. Nothing is
+// uploaded (the index matrix's row and column numbers are the skeleton's); "Gpixel/s".
+Timing mandelbrot(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const size_t n = o.size;
+  const Mandelbrot mandelbrot(n, n);
+  Timing t;
+  t.work = double(n) * double(n);
+  t.unit = "Gpixel/s";
+  auto matches = [&](std::span<const int32_t> image) { return mandelbrotMatches(image, n, o.check); };
+  timeRuns(
+      o, *devices, n * n, [&] { return IndexMatrix(devices, n, n); }, [](IndexMatrix&) {},
+      [&](IndexMatrix& index) { return mandelbrot.map()(index); }, matches, t);
+  OpenCLMandelbrot plain;
+  timePlain(
+      o, mandelbrot.map().skeleton().storedKernels().lastUsed(), [] {}, [&] { plain.run(n, n); },
+      [&] { return plain.download(); }, matches, t);
   return t;
 }
 
 // The dot product of two vectors of n floats: the library's ZipReduce (one fused kernel per
-// device, block-distributed) and the plain OpenCL version (skelcl/programs/DotProduct.h: a chunk
-// per work-item, on the first device of the first platform), each host to host (the vectors'
+// device, block-distributed) and the plain OpenCL version (skelcl/programs/DotProduct.h:
+// work-groups striding over the vectors, on the first device of the first platform), each host to host (the vectors'
 // host data uploaded, the result on the host) and kernels only (the inputs already on the
 // device, the result on the host). The plain version's line (`dot-plain`, one device) and the
 // ratios of the library's speed to it (`dot-ratio`: > 1 is faster) come before the library's.
@@ -353,10 +477,8 @@ const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet
 cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
-          {"blur", blur},
-          {"dot", dot},
-          {"matmul", matmul},
-          {"scan", scan},
+          {"blur", blur},           {"dot", dot},       {"mandelbrot", mandelbrot},
+          {"manhattan", manhattan}, {"matmul", matmul}, {"scan", scan},
       };
   return c;
 }
@@ -417,13 +539,16 @@ Options parse(int argc, char** argv) {
 
 }  // namespace
 
-// The high-level program whose stored kernels the case's skeleton takes.
-std::string liftProgram(const std::string& kase) {
+// The high-level program whose stored kernels the case's skeleton takes (mandelbrot: for an image
+// of size x size, whose scale its user function holds).
+std::string liftProgram(const std::string& kase, size_t size) {
   Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
   Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
   if (kase == "dot") return ZipReduce<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
-  if (kase == "matmul") return AllPairs<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
+  if (kase == "matmul") return MatrixMultiplication().allPairs().skeleton().storedKernels().liftText();
+  if (kase == "manhattan") return ManhattanDistance().allPairs().skeleton().storedKernels().liftText();
   if (kase == "blur") return GaussianBlur().stencil().skeleton().storedKernels(2).liftText();
+  if (kase == "mandelbrot") return Mandelbrot(size, size).map().skeleton().storedKernels().liftText();
   if (kase == "scan")
     return Scan<float(float)>("float func(float x, float y) { return x + y; }", "0")
         .skeleton()
@@ -436,7 +561,7 @@ int main(int argc, char** argv) {
   const Options o = parse(argc, argv);
   try {
     if (o.liftProgram) {
-      std::printf("%s", liftProgram(o.kase).c_str());
+      std::printf("%s", liftProgram(o.kase, o.size).c_str());
       return 0;
     }
     auto devices = DeviceSet::open(o.devices);
