@@ -111,6 +111,22 @@ Value matmulHigh(const Inputs& in, const arith::Env& s) {
   return floatArray({m, n, 1}, matmulRef(floatsOf(in[0]), floatsOf(in[1]), m, n, k, false));
 }
 
+// manhattan.lift: C(i, j) = the sum over p of |A(i, p) - B(p, j)|, A: M x K, B: K x N, each
+// absolute difference added to the accumulator one at a time.
+Value manhattanRef(const Inputs& in, const arith::Env& s) {
+  const int64_t m = dim(s, "M"), n = dim(s, "N"), k = dim(s, "K");
+  const auto a = floatsOf(in[0]), b = floatsOf(in[1]);
+  std::vector<float> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int64_t p = 0; p < k; ++p)
+        acc = acc + std::fabs(a[static_cast<size_t>(i * k + p)] - b[static_cast<size_t>(p * n + j)]);
+      c[static_cast<size_t>(i * n + j)] = acc;
+    }
+  return floatArray({m, n, 1}, c);
+}
+
 Value gemvRef(const Inputs& in, const arith::Env& s) {
   int64_t m = dim(s, "M"), n = dim(s, "N");
   auto a = floatsOf(in[0]), x = floatsOf(in[1]), y = floatsOf(in[2]);
@@ -576,6 +592,9 @@ std::map<std::string, Example> references() {
   r["lowlevel/quantize.lift"] = {{{{"N", 1}}, {{"N", 9}}}, quantizeRef};
   // issue 16
   r["mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
+  r["manhattan.lift"] = {
+      {{{"M", 3}, {"N", 5}, {"K", 4}}, {{"M", 8}, {"N", 2}, {"K", 17}}, {{"M", 1}, {"N", 1}, {"K", 1}}},
+      manhattanRef};
   r["lowlevel/mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
   // issue 17 (lift17p)
   r["sorted_search.lift"] = {{{{"N", 1}, {"M", 5}}, {{"N", 13}, {"M", 40}}}, sortedSearchRef};
