@@ -532,9 +532,10 @@ class TestSkelCL : public QObject {
       Matrix<float> A(two_, n, d, a), B(two_, d, m, b);
       const Matrix<float> product = mm(A, B), distances = manhattan(A, B);
       const std::vector<float> plainProduct = plainMm(a, b, n, d, m);
+      std::vector<float> plainDistances(3, 7.0f);  // resized by the download
       plainManhattan.upload(a, b, n, d, m);
       plainManhattan.run();
-      const std::vector<float> plainDistances = plainManhattan.download();
+      plainManhattan.download(plainDistances);
       QCOMPARE(plainProduct.size(), n * m);
       QCOMPARE(plainDistances.size(), n * m);
       for (size_t i = 0; i < n; ++i)

@@ -41,9 +41,11 @@ OpenclGaussianBlur::OpenclGaussianBlur() {
 }
 
 void OpenclGaussianBlur::upload(const std::vector<float>& image, size_t rows, size_t columns) {
+  if (rows * columns != rows_ * columns_) {  // the buffers of the last image otherwise
+    in_ = cl::Buffer(context_, CL_MEM_READ_ONLY, rows * columns * sizeof(float));
+    out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, rows * columns * sizeof(float));
+  }
   rows_ = rows, columns_ = columns;
-  in_ = cl::Buffer(context_, CL_MEM_READ_ONLY, rows * columns * sizeof(float));
-  out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, rows * columns * sizeof(float));
   queue_.enqueueWriteBuffer(in_, CL_TRUE, 0, rows * columns * sizeof(float), image.data());
 }
 
@@ -56,10 +58,9 @@ void OpenclGaussianBlur::run() {
   queue_.finish();
 }
 
-std::vector<float> OpenclGaussianBlur::download() {
-  std::vector<float> result(rows_ * columns_);
+void OpenclGaussianBlur::download(std::vector<float>& result) {
+  result.resize(rows_ * columns_);
   queue_.enqueueReadBuffer(out_, CL_TRUE, 0, result.size() * sizeof(float), result.data());
-  return result;
 }
 // -- plain OpenCL Gaussian blur: end
 

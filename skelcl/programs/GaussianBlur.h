@@ -34,10 +34,11 @@ class OpenclGaussianBlur {
  public:
   OpenclGaussianBlur();  // on the first device of the first platform
   void upload(const std::vector<float>& image, size_t rows, size_t columns);
-  void run();  // the blur of the image uploaded last, left on the device
-  std::vector<float> download();
+  void run();                                 // the blur of the image uploaded last, left on the device
+  void download(std::vector<float>& result);  // into result, resized (no new host memory for the same size)
   std::vector<float> operator()(const std::vector<float>& image, size_t rows, size_t columns) {
-    return upload(image, rows, columns), run(), download();
+    std::vector<float> result;
+    return upload(image, rows, columns), run(), download(result), result;
   }
 
  private:

@@ -52,8 +52,9 @@ OpenCLMandelbrot::OpenCLMandelbrot() {
 }
 
 void OpenCLMandelbrot::run(size_t width, size_t height) {
+  if (width * height != width_ * height_)  // the last image's buffer otherwise
+    out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, width * height * sizeof(int32_t));
   width_ = width, height_ = height;
-  out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, width * height * sizeof(int32_t));
   kernel_.setArg(0, out_);
   kernel_.setArg(1, static_cast<int>(width));
   kernel_.setArg(2, static_cast<int>(height));
@@ -62,10 +63,9 @@ void OpenCLMandelbrot::run(size_t width, size_t height) {
   queue_.finish();
 }
 
-std::vector<int32_t> OpenCLMandelbrot::download() {
-  std::vector<int32_t> result(width_ * height_);
+void OpenCLMandelbrot::download(std::vector<int32_t>& result) {
+  result.resize(width_ * height_);
   queue_.enqueueReadBuffer(out_, CL_TRUE, 0, result.size() * sizeof(int32_t), result.data());
-  return result;
 }
 // -- plain OpenCL Mandelbrot: end
 

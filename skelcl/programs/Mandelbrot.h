@@ -41,9 +41,12 @@ class Mandelbrot {
 class OpenCLMandelbrot {
  public:
   OpenCLMandelbrot();
-  void run(size_t width, size_t height);  // the image, left on the device
-  std::vector<int32_t> download();
-  std::vector<int32_t> operator()(size_t width, size_t height) { return run(width, height), download(); }
+  void run(size_t width, size_t height);        // the image, left on the device
+  void download(std::vector<int32_t>& result);  // into result, resized (no new host memory for the same size)
+  std::vector<int32_t> operator()(size_t width, size_t height) {
+    std::vector<int32_t> result;
+    return run(width, height), download(result), result;
+  }
 
  private:
   cl::Context context_;

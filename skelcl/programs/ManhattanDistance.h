@@ -33,11 +33,12 @@ class OpenclManhattanDistance {
  public:
   OpenclManhattanDistance();  // on the first device of the first platform
   void upload(const std::vector<float>& a, const std::vector<float>& b, size_t n, size_t d, size_t m);
-  void run();  // the distances of the matrices uploaded last, left on the device
-  std::vector<float> download();
+  void run();                            // the distances of the matrices uploaded last, left on the device
+  void download(std::vector<float>& c);  // into c, resized (no new host memory for the same size)
   std::vector<float> operator()(const std::vector<float>& a, const std::vector<float>& b, size_t n, size_t d,
                                 size_t m) {
-    return upload(a, b, n, d, m), run(), download();
+    std::vector<float> c;
+    return upload(a, b, n, d, m), run(), download(c), c;
   }
 
  private:

@@ -40,10 +40,12 @@ OpenclMatrixMultiplication::OpenclMatrixMultiplication() {
 
 void OpenclMatrixMultiplication::upload(const std::vector<float>& a, const std::vector<float>& b, size_t n,
                                         size_t d, size_t m) {
-  n_ = static_cast<int>(n), d_ = static_cast<int>(d), m_ = static_cast<int>(m);
-  a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n * d * sizeof(float));
-  b_ = cl::Buffer(context_, CL_MEM_READ_ONLY, d * m * sizeof(float));
-  c_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, n * m * sizeof(float));
+  if (int(n) != n_ || int(d) != d_ || int(m) != m_) {  // the last matrices' buffers otherwise
+    n_ = static_cast<int>(n), d_ = static_cast<int>(d), m_ = static_cast<int>(m);
+    a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n * d * sizeof(float));
+    b_ = cl::Buffer(context_, CL_MEM_READ_ONLY, d * m * sizeof(float));
+    c_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, n * m * sizeof(float));
+  }
   queue_.enqueueWriteBuffer(a_, CL_FALSE, 0, n * d * sizeof(float), a.data());
   queue_.enqueueWriteBuffer(b_, CL_TRUE, 0, d * m * sizeof(float), b.data());
 }
@@ -60,10 +62,9 @@ void OpenclMatrixMultiplication::run() {
   queue_.finish();
 }
 
-std::vector<float> OpenclMatrixMultiplication::download() {
-  std::vector<float> c(size_t(n_) * m_);
+void OpenclMatrixMultiplication::download(std::vector<float>& c) {
+  c.resize(size_t(n_) * m_);
   queue_.enqueueReadBuffer(c_, CL_TRUE, 0, c.size() * sizeof(float), c.data());
-  return c;
 }
 // -- plain OpenCL matrix multiplication: end
 

@@ -49,44 +49,44 @@ OpenclPrefixSum::OpenclPrefixSum() {
   queue_ = cl::CommandQueue(context_, devices.at(0));
   cl::Program program(context_, source);
   program.build({devices.at(0)});
-  sums_ = cl::Kernel(program, "tile_sums");
-  scans_ = cl::Kernel(program, "tile_scans");
+  tileSums_ = cl::Kernel(program, "tile_sums");
+  tileScans_ = cl::Kernel(program, "tile_scans");
   local_ = std::min<int>(256, devices.at(0).getInfo<CL_DEVICE_MAX_WORK_GROUP_SIZE>());
 }
 
 void OpenclPrefixSum::upload(const std::vector<float>& a) {
-  n_ = static_cast<int>(a.size());
-  a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n_ * sizeof(float));
-  out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, n_ * sizeof(float));
+  if (static_cast<int>(a.size()) != n_) {  // the last vector's buffers otherwise
+    n_ = static_cast<int>(a.size()), groups_ = (n_ + local_ * 16 - 1) / (local_ * 16);
+    a_ = cl::Buffer(context_, CL_MEM_READ_ONLY, n_ * sizeof(float));
+    out_ = cl::Buffer(context_, CL_MEM_WRITE_ONLY, n_ * sizeof(float));
+    sums_ = cl::Buffer(context_, CL_MEM_READ_WRITE, groups_ * sizeof(float));
+  }
   queue_.enqueueWriteBuffer(a_, CL_TRUE, 0, n_ * sizeof(float), a.data());
 }
 
 void OpenclPrefixSum::run() {
-  const int groups = (n_ + local_ * 16 - 1) / (local_ * 16);
-  cl::Buffer sums(context_, CL_MEM_READ_WRITE, groups * sizeof(float));
-  sums_.setArg(0, a_);
-  sums_.setArg(1, sums);
-  sums_.setArg(2, n_);
-  sums_.setArg(3, cl::Local(local_ * sizeof(float)));
-  queue_.enqueueNDRangeKernel(sums_, cl::NullRange, cl::NDRange(groups * local_), cl::NDRange(local_));
-  std::vector<float> offsets(groups);
-  queue_.enqueueReadBuffer(sums, CL_TRUE, 0, groups * sizeof(float), offsets.data());
+  tileSums_.setArg(0, a_);
+  tileSums_.setArg(1, sums_);
+  tileSums_.setArg(2, n_);
+  tileSums_.setArg(3, cl::Local(local_ * sizeof(float)));
+  queue_.enqueueNDRangeKernel(tileSums_, cl::NullRange, cl::NDRange(groups_ * local_), cl::NDRange(local_));
+  std::vector<float> offsets(groups_);
+  queue_.enqueueReadBuffer(sums_, CL_TRUE, 0, groups_ * sizeof(float), offsets.data());
   float running = 0.0f;
   for (float& o : offsets) running += std::exchange(o, running);
-  queue_.enqueueWriteBuffer(sums, CL_FALSE, 0, groups * sizeof(float), offsets.data());
-  scans_.setArg(0, a_);
-  scans_.setArg(1, sums);
-  scans_.setArg(2, out_);
-  scans_.setArg(3, n_);
-  scans_.setArg(4, cl::Local(local_ * sizeof(float)));
-  queue_.enqueueNDRangeKernel(scans_, cl::NullRange, cl::NDRange(groups * local_), cl::NDRange(local_));
+  queue_.enqueueWriteBuffer(sums_, CL_FALSE, 0, groups_ * sizeof(float), offsets.data());
+  tileScans_.setArg(0, a_);
+  tileScans_.setArg(1, sums_);
+  tileScans_.setArg(2, out_);
+  tileScans_.setArg(3, n_);
+  tileScans_.setArg(4, cl::Local(local_ * sizeof(float)));
+  queue_.enqueueNDRangeKernel(tileScans_, cl::NullRange, cl::NDRange(groups_ * local_), cl::NDRange(local_));
   queue_.finish();
 }
 
-std::vector<float> OpenclPrefixSum::download() {
-  std::vector<float> out(n_);
+void OpenclPrefixSum::download(std::vector<float>& out) {
+  out.resize(n_);
   queue_.enqueueReadBuffer(out_, CL_TRUE, 0, n_ * sizeof(float), out.data());
-  return out;
 }
 // -- plain OpenCL prefix sum: end
 

@@ -18,16 +18,19 @@ class OpenclPrefixSum {
  public:
   OpenclPrefixSum();  // on the first device of the first platform
   void upload(const std::vector<float>& a);
-  void run();  // the scan of the vector uploaded last, left on the device
-  std::vector<float> download();
-  std::vector<float> operator()(const std::vector<float>& a) { return upload(a), run(), download(); }
+  void run();                              // the scan of the vector uploaded last, left on the device
+  void download(std::vector<float>& out);  // into out, resized (no new host memory for the same size)
+  std::vector<float> operator()(const std::vector<float>& a) {
+    std::vector<float> out;
+    return upload(a), run(), download(out), out;
+  }
 
  private:
   cl::Context context_;
   cl::CommandQueue queue_;
-  cl::Kernel sums_, scans_;
-  cl::Buffer a_, out_;
-  int n_ = 0, local_ = 0;
+  cl::Kernel tileSums_, tileScans_;
+  cl::Buffer a_, out_, sums_;
+  int n_ = 0, local_ = 0, groups_ = 0;
 };
 // -- plain OpenCL prefix sum (declaration): end
 
