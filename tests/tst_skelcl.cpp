@@ -529,8 +529,10 @@ class TestSkelCL : public QObject {
                            {1, 100, 1},
                            {33, 1, 17}}) {
       const std::vector<float> a = randomFloats(n * d, 51), b = randomFloats(d * m, 52);
+      // -- SkelCL matrix multiplication and Manhattan distance use: begin
       Matrix<float> A(two_, n, d, a), B(two_, d, m, b);
       const Matrix<float> product = mm(A, B), distances = manhattan(A, B);
+      // -- SkelCL matrix multiplication and Manhattan distance use: end
       const std::vector<float> plainProduct = plainMm(a, b, n, d, m);
       std::vector<float> plainDistances(3, 7.0f);  // resized by the download
       plainManhattan.upload(a, b, n, d, m);

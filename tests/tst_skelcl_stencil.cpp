@@ -159,8 +159,10 @@ class TestSkelCLStencil : public QObject {
     for (auto [rows, cols] :
          {std::pair<size_t, size_t>{1, 1}, {5, 3}, {64, 48}, {101, 77}, {17, 100}, {100, 17}}) {
       std::vector<float> image = randomFloats(rows * cols, static_cast<unsigned>(rows + cols));
+      // -- SkelCL Gaussian blur use: begin
       Matrix<float> m(two_, rows, cols, image);
       Matrix<float> out = blur(m);
+      // -- SkelCL Gaussian blur use: end
       std::vector<float> reference = plain(image, rows, cols);
       QCOMPARE(openclGaussianBlur(image, rows, cols), reference);
       const float w[3][3] = {{1, 2, 1}, {2, 4, 2}, {1, 2, 1}};
