@@ -54,7 +54,8 @@ void OpenclGaussianBlur::run() {
   kernel_.setArg(1, out_);
   kernel_.setArg(2, static_cast<int>(rows_));
   kernel_.setArg(3, static_cast<int>(columns_));
-  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(columns_, rows_));
+  const cl::NDRange global((columns_ + 15) / 16 * 16, (rows_ + 15) / 16 * 16);  // 16 x 16 work-groups
+  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, global, cl::NDRange(16, 16));
   queue_.finish();
 }
 

@@ -59,7 +59,8 @@ void OpenCLMandelbrot::run(size_t width, size_t height) {
   kernel_.setArg(1, static_cast<int>(width));
   kernel_.setArg(2, static_cast<int>(height));
   kernel_.setArg(3, kMandelbrotIterations);
-  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(width, height));
+  const cl::NDRange global((width + 15) / 16 * 16, (height + 15) / 16 * 16);  // 16 x 16 work-groups
+  queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, global, cl::NDRange(16, 16));
   queue_.finish();
 }
 
