@@ -155,6 +155,32 @@ class TestRuntime : public QObject {
     }
   }
 
+  // Copies share their scalars until one is written; each then has its own, and moved-from
+  // arrays are empty.
+  void copiesShareUntilWritten() {
+    HostArray a(std::vector<float>{1, 2, 3});
+    HostArray b = a;
+    QVERIFY(a.shared() && b.shared());
+    QCOMPARE(static_cast<const HostArray&>(b).data(), static_cast<const HostArray&>(a).data());
+    b.floats()[1] = 20;  // b gets scalars of its own
+    QVERIFY(!a.shared() && !b.shared());
+    QCOMPARE(a.floats()[1], 2.0f);
+    QCOMPARE(b.floats()[1], 20.0f);
+    QVERIFY(!(a == b));
+    HostArray c = a;
+    static_cast<float*>(c.data())[0] = 10;  // so does one written through data()
+    QCOMPARE(a.at(0), 1.0);
+    QCOMPARE(c.at(0), 10.0);
+    HostArray d = a, e = std::move(d);
+    QCOMPARE(e, a);
+    QCOMPARE(d.size(), size_t(0));  // NOLINT(bugprone-use-after-move): a moved-from array is empty
+    d.floats().push_back(5);        // and usable
+    QCOMPARE(d.size(), size_t(1));
+    QCOMPARE(HostArray().size(), size_t(0));  // the shared empty storage was not written
+    HostArray ints(ScalarType::Int, 4);
+    QCOMPARE(ints, HostArray(std::vector<int32_t>(4)));
+  }
+
   void inputsAreSeededAndNeverZero() {
     KernelLaunch a = vectorAdd(64, vectorAddSource_), b = vectorAdd(64, vectorAddSource_);
     QCOMPARE(*a.args[0].data, *b.args[0].data);      // same seed, same inputs

@@ -41,13 +41,13 @@ std::optional<ElementType> ElementType::parse(const std::string& s) {
 HostArray::HostArray(ScalarType t, size_t n) {
   switch (t) {
     case ScalarType::Float:
-      data_ = std::vector<float>(n);
+      data_ = std::make_shared<Storage>(std::vector<float>(n));
       break;
     case ScalarType::Double:
-      data_ = std::vector<double>(n);
+      data_ = std::make_shared<Storage>(std::vector<double>(n));
       break;
     case ScalarType::Int:
-      data_ = std::vector<int32_t>(n);
+      data_ = std::make_shared<Storage>(std::vector<int32_t>(n));
       break;
   }
 }
@@ -99,19 +99,19 @@ HostArray HostArray::poison(ScalarType t, size_t n) {
 }
 
 size_t HostArray::size() const {
-  return std::visit([](const auto& v) { return v.size(); }, data_);
+  return std::visit([](const auto& v) { return v.size(); }, *data_);
 }
 
 void* HostArray::data() {
-  return std::visit([](auto& v) { return static_cast<void*>(v.data()); }, data_);
+  return std::visit([](auto& v) { return static_cast<void*>(v.data()); }, own());
 }
 
 const void* HostArray::data() const {
-  return std::visit([](const auto& v) { return static_cast<const void*>(v.data()); }, data_);
+  return std::visit([](const auto& v) { return static_cast<const void*>(v.data()); }, *data_);
 }
 
 double HostArray::at(size_t i) const {
-  return std::visit([i](const auto& v) { return static_cast<double>(v[i]); }, data_);
+  return std::visit([i](const auto& v) { return static_cast<double>(v[i]); }, *data_);
 }
 
 bool HostArray::isPoison(size_t i) const {
