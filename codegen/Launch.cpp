@@ -2,6 +2,7 @@
 #include "codegen/Launch.h"
 
 #include "codegen/NDRange.h"
+#include "core/support/ParallelFor.h"
 
 #include <fmt/format.h>
 
@@ -212,9 +213,11 @@ runtime::HostArray hostArrayOf(const interp::Value& v, runtime::ScalarType type,
   };
   switch (type) {
     case runtime::ScalarType::Float: {
-      std::vector<float> out;
-      out.reserve(view.size());
-      for (auto& s : view) out.push_back(k == ScalarKind::Float ? s.f : static_cast<float>(asDouble(s)));
+      std::vector<float> out(view.size());
+      support::parallelFor(view.size(), [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i)
+          out[i] = k == ScalarKind::Float ? view[i].f : static_cast<float>(asDouble(view[i]));
+      });
       return runtime::HostArray(std::move(out));
     }
     case runtime::ScalarType::Double: {

@@ -13,6 +13,7 @@
 #include "core/interp/Sizes.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Parser.h"
+#include "core/support/ParallelFor.h"
 
 using namespace lift;
 using namespace lift::interp;
@@ -356,6 +357,42 @@ class TestInterpreter : public QObject {
     for (Scalar s : in1[0].flatData()) QVERIFY(s.f >= -1.0f && s.f < 1.0f && std::abs(s.f) >= 1.0f / 64);
     for (Scalar s : in1[1].flatData()) QVERIFY(s.i >= -9 && s.i <= 9);
     checkInputs(p, in1, sizes);
+  }
+
+  // A flat array's scalars depend on the seed, the array and the index only: made by several
+  // threads (2^20 scalars and more) they are those made by one, and their distribution holds.
+  void bigRandomInputsAreTheSmallOnesPrefix() {
+    ir::Program p = parse("size N; fun f(a: [float]N, b: [int]N) = a");
+    const int64_t big = (int64_t(1) << 20) + 7;
+    auto small = randomInputs(p, {{"N", 1000}}, 11), large = randomInputs(p, {{"N", big}}, 11),
+         again = randomInputs(p, {{"N", big}}, 11);
+    QVERIFY(approxEqual(large[0], again[0], 0, 0));
+    for (size_t input = 0; input < 2; ++input)
+      for (size_t i = 0; i < 1000; ++i) QCOMPARE(large[input].flatData()[i].i, small[input].flatData()[i].i);
+    double sum = 0;
+    for (Scalar s : large[0].flatData()) {
+      QVERIFY(s.f >= -1.0f && s.f < 1.0f && std::abs(s.f) >= 1.0f / 64);
+      sum += s.f;
+    }
+    QVERIFY2(std::abs(sum / double(big)) < 0.01, qPrintable(QString::number(sum / double(big))));
+    std::vector<int> counts(19);
+    for (Scalar s : large[1].flatData()) {
+      QVERIFY(s.i >= -9 && s.i <= 9 && s.i != 0);
+      ++counts[static_cast<size_t>(s.i + 9)];
+    }
+    for (int v = -9; v <= 9; ++v)
+      if (v != 0) QVERIFY(std::abs(counts[static_cast<size_t>(v + 9)] - big / 18) < big / 180);
+  }
+
+  // parallelFor runs the body on every index once, over ranges that cover [0, n).
+  void parallelForCoversEveryIndexOnce() {
+    for (size_t n : {size_t(0), size_t(1), size_t(999), (size_t(1) << 20) + 3}) {
+      std::vector<std::atomic<int>> hits(n);
+      support::parallelFor(n, [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i) hits[i].fetch_add(1);
+      });
+      for (size_t i = 0; i < n; ++i) QCOMPARE(hits[i].load(), 1);
+    }
   }
 
   // A cancel flag that stays false changes nothing; one that is set stops the inputs (a search

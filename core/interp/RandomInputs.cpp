@@ -9,10 +9,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <system_error>
-#include <thread>
 
 #include "core/interp/Interpreter.h"
+#include "core/support/ParallelFor.h"
 
 namespace lift::interp {
 
@@ -115,23 +114,7 @@ Value randomValue(Type t, std::mt19937_64& rng, const std::atomic<bool>* cancel)
         data[i] = randomScalar(kind, bits);
       }
     };
-    const size_t threads =
-        n < (size_t(1) << 20) ? 1 : std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 64);
-    if (threads == 1) {
-      fill(0, n);
-    } else {
-      std::vector<std::jthread> workers;
-      const size_t chunk = (n + threads - 1) / threads;
-      for (size_t from = chunk; from < n; from += chunk) {
-        const size_t to = std::min(n, from + chunk);
-        try {
-          workers.emplace_back([&fill, from, to] { fill(from, to); });
-        } catch (const std::system_error&) {
-          fill(from, to);  // no thread to be had: this one does it
-        }
-      }
-      fill(0, std::min(n, chunk));
-    }
+    support::parallelFor(n, fill);
     checkCancel(cancel);
     return Value::flatArray(inner.scalarKind(), width, std::move(dims), std::move(data));
   }
