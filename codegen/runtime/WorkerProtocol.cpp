@@ -51,14 +51,13 @@ HostArray getHostArray(Reader& r) {
   if (t > 2) throw WireError("bad scalar type");
   uint64_t n = r.u64();
   if (n > (uint64_t(1) << 36)) throw WireError("array too large");
-  HostArray a(static_cast<ScalarType>(t), n);
-  if (!beside) {
-    r.raw(a.data(), a.byteSize());
-    return a;
+  if (beside) {
+    uint64_t id = r.u64();
+    if (!r.arraySource()) throw WireError("an array sent beside the frame, but no channel for it");
+    return r.arraySource()->receive(id, static_cast<ScalarType>(t), n);
   }
-  uint64_t id = r.u64();
-  if (!r.arraySource()) throw WireError("an array sent beside the frame, but no channel for it");
-  r.arraySource()->receive(id, a.data(), a.byteSize());
+  HostArray a(static_cast<ScalarType>(t), n);
+  r.raw(a.data(), a.byteSize());
   return a;
 }
 

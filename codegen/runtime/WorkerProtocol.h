@@ -60,12 +60,12 @@ class ArrayChannel {
   virtual std::optional<uint64_t> send(const void* data, size_t bytes) = 0;
 };
 
-// Where a Reader gets the arrays a frame names by channel id (the worker's side): the bytes
-// of array `id` into `dst`; throws WireError when they do not come.
+// Where a Reader gets the arrays a frame names by channel id (the worker's side): array `id`
+// of `n` scalars of type `t`; throws WireError when it does not come.
 class ArraySource {
  public:
   virtual ~ArraySource() = default;
-  virtual void receive(uint64_t id, void* dst, size_t bytes) = 0;
+  virtual HostArray receive(uint64_t id, ScalarType t, uint64_t n) = 0;
 };
 
 class Writer {

@@ -22,8 +22,7 @@ inline bool tracing() {
 inline void trace(const std::string& what) {
   if (!tracing()) return;
   using Clock = std::chrono::system_clock;  // comparable between the parent and its worker
-  const double ms =
-      std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
   std::fprintf(stderr, "[lift-trace %d %.1f] %s\n", static_cast<int>(::getpid()), std::fmod(ms, 1e6),
                what.c_str());
 }
