@@ -100,8 +100,8 @@ std::string rulesMarkdown(const RuleRegistry& registry) {
       "- `--size M=256,N=256` (as `liftc explore --size`) judges the rules at those sizes; sizes not given "
       "stay symbolic. A program's sizes are symbolic otherwise, so a split or tile factor does not provably "
       "divide them: at `0` of resources/examples/matmul.lift `tiling` applies with `--size "
-      "M=256,N=256,K=256` and not without. (`liftc rewrite` judges the symbolic program: a rewrite listed "
-      "only at given sizes does not apply there.)\n";
+      "M=256,N=256,K=256` and not without; `liftc rewrite --size` with the same sizes applies it (to the "
+      "program with those sizes as constants).\n";
   out +=
       "- `liftc rewrite FILE.lift --strategy 'normalise(map-fusion)'` runs a strategy; `liftc derive "
       "FILE.derivation` replays a derivation (resources/derivations/).\n\n";

@@ -164,6 +164,31 @@ class TestLiftcRules : public QObject {
     QCOMPARE(liftc({"rules", path, "--size", "N=8"}).code, 0);
   }
 
+  // `liftc rewrite --size` applies what `rules --size` lists: the tiling refused on the symbolic
+  // program applies at 256, the result (checked by the interpreter) has the sizes as constants.
+  void rewriteAtGivenSizes() {
+    Run symbolic = liftc({"rewrite", kMatmul, "--apply", "tiling@0:x=4,y=4"});
+    QCOMPARE(symbolic.code, 2);
+    QVERIFY2(symbolic.err.contains("does not provably divide"), qPrintable(symbolic.err));
+    Run sized = liftc({"rewrite", kMatmul, "--size", "M=256,N=256,K=256", "--apply", "tiling@0:x=4,y=4",
+                       "--apply", "tile-reduction@0.1.0.0.0.1.1.0.0.0.1:k=4", "--check"});
+    QVERIFY2(sized.code == 0 && sized.err.contains("check: "), qPrintable(sized.err));
+    QVERIFY2(sized.out.contains("A: [[float]256]256") && sized.out.contains("split(4)") &&
+                 !sized.out.contains("size M"),  // constants now: their declarations went
+             qPrintable(sized.out));
+    // The result is a program of its own: it parses and checks as it is.
+    QTemporaryDir dir;
+    QString path = dir.filePath("tiled.lift");
+    {
+      std::ofstream f(path.toStdString());
+      f << sized.out.toStdString();
+    }
+    Run again = liftc({"check", path});
+    QVERIFY2(again.code == 0, qPrintable(again.err));
+    Run bad = liftc({"rewrite", kMatmul, "--size", "Q=4", "--apply", "tiling@0:x=4,y=4"});
+    QVERIFY2(bad.code == 2 && bad.err.contains("--size: ") && bad.out.isEmpty(), qPrintable(bad.err));
+  }
+
   void errorsExitTwoWithAClearMessage() {
     Run unknown = liftc({"rewrite", kMatmul, "--apply", "map-fuson@0"});
     QCOMPARE(unknown.code, 2);

@@ -1,10 +1,13 @@
-// liftc rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--strategy S [--at LOC]] [--check] [-o OUT]:
-// applies rewrites (and strategies) in the order given and prints the result. --check runs the
+// liftc rewrite FILE.lift --apply RULE@LOC[:PARAMS] ... [--strategy S [--at LOC]] [--size N=..]
+// [--check] [-o OUT]: applies rewrites (and strategies) in the order given and prints the result;
+// with --size, to the program at those sizes (as `liftc rules --size` lists them: a tiling whose
+// factor does not provably divide a symbolic size applies at a size it divides). --check runs the
 // original and the result in the interpreter on random inputs and compares them (exit 1 when
 // they differ). An unknown rule, a missing location, a rule that does not apply there or a bad
 // parameter is an error (exit 2) that says which and why.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <tuple>
@@ -29,6 +32,7 @@ struct RewriteArgs {
   // --apply, --strategy and --at as given, in order (--at sets the focus of the strategies after it).
   std::vector<std::pair<std::string, std::string>> steps;
   bool check = false, trace = false;
+  arith::Env sizes;
 };
 
 int runRewrite(const RewriteArgs& args) {
@@ -56,7 +60,7 @@ int runRewrite(const RewriteArgs& args) {
   }
   if (items.empty()) badUsage("nothing to do: give --apply RULE@LOC[:PARAMS] or --strategy S");
 
-  TypedProgram start = TypedProgram::check(lang::parseFile(args.file));
+  TypedProgram start = TypedProgram::check(specializeGivenSizes(lang::parseFile(args.file), args.sizes));
   TypedProgram cur = start;
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
@@ -77,7 +81,10 @@ int runRewrite(const RewriteArgs& args) {
       cur = r.state->typed();
     }
   }
-  std::string text = lang::printProgram(cur.program);
+  // The sizes given are constants in the result: their declarations go.
+  ir::Program result = cur.program;
+  std::erase_if(result.sizes, [&](const ir::SizeDecl& d) { return args.sizes.count(d.name) > 0; });
+  std::string text = lang::printProgram(result);
   if (!args.output.empty()) {
     writeFileAtomically(args.output, text);
   } else {
@@ -119,6 +126,13 @@ const CommandRegistration registration(Command{
                    "compare the original and the result in the interpreter on random inputs (exit 1 when "
                    "they differ)");
       cmd.add_flag("--trace", args->trace, "print the rewrites each strategy applied to stderr");
+      addSizeOption(cmd, args->sizes, "256")
+          ->description(
+              fmt::format("rewrite the program at these sizes (they become constants; otherwise symbolic, "
+                          "and a factor that does not provably divide them is refused), e.g. M=256,N=256 "
+                          "(repeatable); each from 1 to {}",
+                          interp::kMaxSize))
+          ->allow_extra_args(false);
       return [args] { return runRewrite(*args); };
     }});
 
