@@ -124,40 +124,46 @@ std::optional<HostArray> arrayIn(int fd, ScalarType t, uint64_t n) {
   return a;
 }
 
-// Sends `fd` with `id` as the message (never blocks: a full socket sends nothing).
-bool sendDescriptor(int socket, int fd, uint64_t id) {
+// One message of the arrays' socket: an id, and room for one descriptor beside it.
+struct DescriptorMessage {
+  uint64_t id = 0;
   iovec iov{&id, sizeof id};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  DescriptorMessage() {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+  DescriptorMessage(const DescriptorMessage&) = delete;  // msg points into it
+  DescriptorMessage& operator=(const DescriptorMessage&) = delete;
+};
+
+// Sends `fd` with `id` as the message (never blocks: a full socket sends nothing).
+bool sendDescriptor(int socket, int fd, uint64_t id) {
+  DescriptorMessage m;
+  m.id = id;
+  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof(int));
   std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
   ssize_t k;
-  do k = ::sendmsg(socket, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+  do k = ::sendmsg(socket, &m.msg, MSG_NOSIGNAL | MSG_DONTWAIT);
   while (k < 0 && errno == EINTR);
   return k == static_cast<ssize_t>(sizeof id);
 }
 
 // Receives one message of sendDescriptor: its id and descriptor (-1 if none came with it).
 bool receiveDescriptor(int socket, uint64_t& id, int& fd) {
-  iovec iov{&id, sizeof id};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
+  DescriptorMessage m;
   ssize_t k;
-  do k = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  do k = ::recvmsg(socket, &m.msg, MSG_CMSG_CLOEXEC);
   while (k < 0 && errno == EINTR);
+  id = m.id;
   fd = -1;
-  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m.msg); c; c = CMSG_NXTHDR(&m.msg, c))
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(c), sizeof fd);
   return k == static_cast<ssize_t>(sizeof id);
 }
