@@ -12,6 +12,7 @@
 
 #include "core/interp/WorkCount.h"
 #include "core/lang/Printer.h"
+#include "core/support/CacheDir.h"
 #include "core/support/Fnv1a.h"
 
 namespace lift::codegen {
@@ -124,13 +125,7 @@ std::optional<interp::Value> getValue(std::istream& in) {
 
 ReferenceCache::ReferenceCache(fs::path dir, uint64_t maxBytes) : dir_(std::move(dir)), maxBytes_(maxBytes) {}
 
-fs::path ReferenceCache::defaultDir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg == '/') return fs::path(xdg) / "lift-studio" / "references";
-  const char* home = std::getenv("HOME");
-  if (home && *home) return fs::path(home) / ".cache" / "lift-studio" / "references";
-  return {};
-}
+fs::path ReferenceCache::defaultDir() { return support::userCacheDir("references"); }
 
 std::string ReferenceCache::keyOf(const ir::Program& p, const EvaluationRequest& request) {
   std::string sizes;

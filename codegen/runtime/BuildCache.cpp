@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "codegen/runtime/ClError.h"
+#include "core/support/CacheDir.h"
 #include "core/support/Fnv1a.h"
 
 namespace lift::runtime {
@@ -70,13 +71,7 @@ std::optional<BuildLogError> parseBuildLog(const std::string& log) {
 BuildCache::BuildCache(fs::path dir, size_t maxMemoryEntries)
     : dir_(std::move(dir)), maxEntries_(maxMemoryEntries) {}
 
-fs::path BuildCache::defaultDir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && *xdg == '/') return fs::path(xdg) / "lift-studio" / "kernels";
-  const char* home = std::getenv("HOME");
-  if (home && *home) return fs::path(home) / ".cache" / "lift-studio" / "kernels";
-  return {};
-}
+fs::path BuildCache::defaultDir() { return support::userCacheDir("kernels"); }
 
 BuildCache::Stats BuildCache::stats() const {
   std::lock_guard lock(mutex_);

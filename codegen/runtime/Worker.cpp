@@ -83,19 +83,6 @@ std::string lastLines(const std::string& s) {
 
 // ---- big arrays beside the pipe: a memfd each, its descriptor and id in one socket message
 
-bool writeAll(int fd, const void* data, size_t bytes) {
-  // One writer: a file's writes take its inode's lock, so threads would only queue (tried).
-  const char* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    ssize_t k = ::write(fd, p, bytes);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k;
-    bytes -= static_cast<size_t>(k);
-  }
-  return true;
-}
-
 // The `n` scalars of type `t` in the memfd `fd`, copied out of its mapping in one pass (no
 // zeroed array first); nullopt when it holds fewer bytes or cannot be mapped.
 std::optional<HostArray> arrayIn(int fd, ScalarType t, uint64_t n) {
@@ -178,7 +165,8 @@ class MemfdChannel final : public wire::ArrayChannel {
     if (socket_ < 0) return std::nullopt;
     int fd = ::memfd_create("lift-worker-array", MFD_CLOEXEC);
     if (fd < 0) return std::nullopt;
-    bool ok = writeAll(fd, data, bytes) && sendDescriptor(socket_, fd, nextId_ + 1);
+    // One writer: a file's writes take its inode's lock, so threads would only queue (tried).
+    bool ok = wire::writeAll(fd, data, bytes) && sendDescriptor(socket_, fd, nextId_ + 1);
     ::close(fd);
     if (!ok) return std::nullopt;
     sentBytes += bytes;

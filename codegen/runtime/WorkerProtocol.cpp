@@ -456,9 +456,10 @@ bool writeMessage(int fd, MessageType type, const std::string& payload) {
   return writeFrame(fd, frame(type, payload));
 }
 
-bool writeFrame(int fd, const std::string& f) {
-  const char* p = f.data();
-  size_t n = f.size();
+bool writeFrame(int fd, const std::string& f) { return writeAll(fd, f.data(), f.size()); }
+
+bool writeAll(int fd, const void* data, size_t n) {
+  const char* p = static_cast<const char*>(data);
   while (n > 0) {
     ssize_t k = ::write(fd, p, n);
     if (k < 0 && errno == EINTR) continue;

@@ -177,5 +177,7 @@ class FrameBuffer {
 std::optional<MessageType> readMessage(int fd, std::string& payload);
 bool writeMessage(int fd, MessageType type, const std::string& payload);
 bool writeFrame(int fd, const std::string& frame);
+// Writes all `n` bytes to a blocking descriptor (retrying after signals); false on an error.
+bool writeAll(int fd, const void* data, size_t n);
 
 }  // namespace lift::runtime::wire
