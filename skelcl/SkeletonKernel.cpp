@@ -8,6 +8,7 @@
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
 #include "core/lang/Parser.h"
+#include "skelcl/WorkGroupShape.h"
 
 namespace lift::skelcl {
 
@@ -16,16 +17,18 @@ SkeletonKernel::SkeletonKernel(const std::string& liftText, const std::string& w
       program_(lang::parseProgram(liftText, what)),
       compiled_(codegen::compileKernel(program_)) {}
 
-cl::Kernel& SkeletonKernel::kernelFor(DeviceSet& devices, int device) {
+SkeletonKernel::Built& SkeletonKernel::kernelFor(DeviceSet& devices, int device) {
   runtime::DeviceContext& ctx = devices.context(device);
   auto it = kernels_.find(ctx.context()());
   if (it != kernels_.end()) return it->second;
   runtime::BuiltProgram built =
       devices.cache().build(ctx, compiled_.source, "", compiled_.kernelName + ".cl");
-  cl::Kernel kernel;
-  devices.guarded(device, "creating the kernel " + compiled_.kernelName,
-                  [&] { kernel = cl::Kernel(built.program, compiled_.kernelName.c_str()); });
-  return kernels_.emplace(ctx.context()(), kernel).first->second;
+  Built b;
+  devices.guarded(device, "creating the kernel " + compiled_.kernelName, [&] {
+    b.kernel = cl::Kernel(built.program, compiled_.kernelName.c_str());
+    b.maxItems = b.kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx.device().handle());
+  });
+  return kernels_.emplace(ctx.context()(), b).first->second;
 }
 
 void SkeletonKernel::enqueue(DeviceSet& devices, int device, const std::vector<cl::Buffer>& buffers,
@@ -35,7 +38,9 @@ void SkeletonKernel::enqueue(DeviceSet& devices, int device, const std::vector<c
       throw LiftError(
           fmt::format("{}: {} elements on one device; the kernels take at most 2^31-1", what_, value));
   runtime::KernelLaunch launch = codegen::instantiate(compiled_, sizes);
-  cl::Kernel& kernel = kernelFor(devices, device);
+  Built& built = kernelFor(devices, device);
+  cl::Kernel& kernel = built.kernel;
+  if (launch.local.empty()) launch.local = workGroupShapeFor(launch.global, built.maxItems);
   runtime::DeviceContext& ctx = devices.context(device);
   devices.guarded(device, "launching " + compiled_.kernelName, [&] {
     size_t nextBuffer = 0;

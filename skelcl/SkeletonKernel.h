@@ -2,7 +2,8 @@
 // program (.lift text, already lowered: mapGlb, reduceSeq, ...) is parsed and compiled once, on
 // construction, so that errors in the user function show at once; sizes are kernel arguments,
 // so one kernel serves every size. The OpenCL program is built for each device through the
-// device set's BuildCache (memory, then disk), and the kernel object kept per device.
+// device set's BuildCache (memory, then disk), and the kernel object kept per device. A program
+// that leaves the local size open is launched with the work-group shape of WorkGroupShape.h.
 #pragma once
 
 #include <CL/opencl.hpp>
@@ -35,13 +36,19 @@ class SkeletonKernel {
                const arith::Env& sizes);
 
  private:
-  cl::Kernel& kernelFor(DeviceSet& devices, int device);
+  // The kernel built for a device's context, and the most work-items a work-group of it may have
+  // there.
+  struct Built {
+    cl::Kernel kernel;
+    size_t maxItems = 0;
+  };
+  Built& kernelFor(DeviceSet& devices, int device);
 
   std::string what_;
   ir::Program program_;
   codegen::CompiledKernel compiled_;
   // By the context of the device (the kernel keeps its program and so the context alive).
-  std::map<cl_context, cl::Kernel> kernels_;
+  std::map<cl_context, Built> kernels_;
 };
 
 }  // namespace lift::skelcl

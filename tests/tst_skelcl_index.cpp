@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "skelcl/SkelCL.h"
+#include "skelcl/WorkGroupShape.h"
 #include "skelcl/programs/Mandelbrot.h"
 
 using namespace lift;
@@ -137,6 +138,32 @@ class TestSkelCLIndex : public QObject {
     const double plain = msOf([&] { openclMandelbrot(n, n); });
     qInfo("Mandelbrot %zux%zu on the first device: library %.1f ms, plain OpenCL %.1f ms", n, n, library,
           plain);
+  }
+
+  // The shape a kernel whose program leaves the local size open is launched with: 256 work-items
+  // where a shape of them divides the global size (16 x 16 first), each side dividing it, never more
+  // than the kernel allows; the runtime's choice where fewer than 32 would be left.
+  void workGroupShapes() {
+    using S = std::vector<uint64_t>;
+    QCOMPARE(workGroupShapeFor({8192, 8192}, 1024), S({16, 16}));
+    QCOMPARE(workGroupShapeFor({4096, 8}, 1024), S({32, 8}));
+    QCOMPARE(workGroupShapeFor({256, 3}, 1024), S({256, 1}));
+    QCOMPARE(workGroupShapeFor({8, 4096}, 1024), S({8, 32}));
+    QCOMPARE(workGroupShapeFor({8192, 8192}, 64), S({8, 8}));
+    QCOMPARE(workGroupShapeFor({100, 100}, 1024), S({25, 10}));
+    QCOMPARE(workGroupShapeFor({7, 13}, 1024), S({7, 13}));
+    QCOMPARE(workGroupShapeFor({3, 5}, 1024), S());
+    QCOMPARE(workGroupShapeFor({1 << 20}, 1024), S({256}));
+    QCOMPARE(workGroupShapeFor({97}, 1024), S({97}));
+    QCOMPARE(workGroupShapeFor({1}, 1024), S());
+    QCOMPARE(workGroupShapeFor({64, 64, 64}, 1024), S());
+    QCOMPARE(workGroupShapeFor({8192, 8192}, 16), S());
+    for (uint64_t r : {1u, 5u, 48u, 77u, 640u})
+      for (uint64_t c : {1u, 3u, 64u, 101u, 1024u}) {
+        S l = workGroupShapeFor({c, r}, 256);
+        if (l.empty()) continue;
+        QVERIFY(c % l[0] == 0 && r % l[1] == 0 && l[0] * l[1] <= 256 && l[0] * l[1] >= 32);
+      }
   }
 
   void errors() {

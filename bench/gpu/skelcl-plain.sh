@@ -2,8 +2,8 @@
 # Issue 16, item 3: every SkelCL program of seed 000 on one GPU against its hand-written OpenCL +
 # host version (skelcl/programs/), with bench_skelcl (bench/skelcl/README.md): blur 16384², the
 # Mandelbrot image 8192², the prefix sum of 2^26 floats, matrix multiplication 4096³ (and 8192³
-# when 4096³ took less than MATMUL_BIG_IF seconds) and the Manhattan distances 4096³, each with
-# --repeat 5. AllPairs' own kernel (matmul, manhattan) is the naive nest, so those cases run
+# when 4096³ took less than MATMUL_BIG_IF seconds, searched from the 4096³ search's store) and the
+# Manhattan distances 4096³, each with --repeat 5. AllPairs' own kernel (matmul, manhattan) is the naive nest, so those cases run
 # again after a short `liftc explore` of the case's high-level program (`bench_skelcl CASE
 # --lift-program`) at that size, with `--store`: the library then takes the best kernel the
 # search stored (the dot product's figures: bench/gpu/skelcl-dot.sh). Prints a table of the
@@ -55,18 +55,20 @@ run() {
     }' "$log" >>"$table"
 }
 
-# searched CASE SIZE: a search of the case's program at SIZE³ (N, M, D) into a store, the case
+# searched CASE SIZE [FROM]: a search of the case's program at SIZE³ (N, M, D) into a store (a copy
+# of the store FROM when given, whose kernels of another size the evolution starts from), the case
 # again with it. The search checks matmul's kernels against OpenBLAS's sgemm; manhattan's are too
 # large for the interpreter and not checked by the search, but bench_skelcl checks the result of
 # the kernel it takes, as every result.
 searched() {
-  local kase=$1 size=$2 program db reference=auto
+  local kase=$1 size=$2 from=${3:-} program db reference=auto
   [[ $kase == matmul ]] && reference=sgemm
   program=$out/skelcl-plain-$kase.lift
   db=$out/skelcl-plain-$kase-$size.sqlite
   rm -f "$db"
+  [[ -n $from && -f $from ]] && cp "$from" "$db"
   "$bench" "$kase" --lift-program >"$program"
-  echo "== liftc explore of $kase's AllPairs program ($budget, N=M=D=$size)"
+  echo "== liftc explore of $kase's AllPairs program ($budget, N=M=D=$size${from:+, starting from $(basename "$from")})"
   "$liftc" explore "$program" --device "$device" --size "N=$size,M=$size,D=$size" --budget "$budget" --db "$db" \
     --reference "$reference" --quiet >"$out/skelcl-plain-$kase-$size-explore.txt" 2>&1
   tail -3 "$out/skelcl-plain-$kase-$size-explore.txt" | cut -c1-160
@@ -86,6 +88,7 @@ big=${MATMUL_BIG:-8192}
 if ((big > 0)); then
   if ((matmul_s < ${MATMUL_BIG_IF:-8})); then
     run matmul "$big"
+    [[ " $search " == *" matmul "* ]] && searched matmul "$big" "$out/skelcl-plain-matmul-${MATMUL:-4096}.sqlite"
   else
     echo "== matmul $big left out: matmul ${MATMUL:-4096} took ${matmul_s} s (MATMUL_BIG_IF=${MATMUL_BIG_IF:-8})"
   fi
