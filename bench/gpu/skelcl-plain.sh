@@ -3,9 +3,9 @@
 # host version (skelcl/programs/), with bench_skelcl (bench/skelcl/README.md): blur 16384², the
 # Mandelbrot image 8192², the prefix sum of 2^26 floats, matrix multiplication 4096³ (and 8192³
 # when 4096³ took less than MATMUL_BIG_IF seconds, searched from the 4096³ search's store) and the
-# Manhattan distances 4096³, each with --repeat 5. AllPairs' own kernel (matmul, manhattan) is the naive nest, so those cases run
-# again after a short `liftc explore` of the case's high-level program (`bench_skelcl CASE
-# --lift-program`) at that size, with `--store`: the library then takes the best kernel the
+# Manhattan distances 4096³, each with --repeat 5. AllPairs' own kernel (matmul, manhattan) is
+# the naive nest, so those cases run again after a short `liftc explore` of the case's high-level
+# program (`bench_skelcl CASE --lift-program`) at that size, with `--store`: the library then takes the best kernel the
 # search stored (the dot product's figures: bench/gpu/skelcl-dot.sh). Prints a table of the
 # library's and the plain version's times (host to host: uploads, kernels, downloads; kernels:
 # the inputs on the device, the output left there) and the library's speed over the plain
