@@ -13,7 +13,12 @@
 #          page-locked"), from the device set's host pool or not for each HOST_POOL (default "on":
 #          bench_skelcl --host-pool; "off on" measures both, the speed-up of each against one GPU
 #          with the same memory and pool).
-# Usage: bench/gpu/multi-gpu.sh [search] [shards] [skelcl]     (default all; carry .gpu-ex)
+#  topology  how the GPUs reach the host's memory (`nvidia-smi topo -m`, the NUMA nodes), and the
+#          blur on all GPUs with page-locked host copies run once bound to each NUMA node
+#          (`numactl --cpunodebind=N --membind=N`, where numactl is installed): whether the
+#          transfers of G GPUs are bound by the host's memory of one node or by its links.
+# Usage: bench/gpu/multi-gpu.sh [search] [shards] [skelcl] [topology]   (default: the first three;
+# carry .gpu-ex)
 # Env: GPUS, BUDGET (default 60s), SIZE (MxNxK, default 4096x4096x4096), SKELCL_CASES, HOST_MEMORY,
 # HOST_POOL, OUT.
 # Tables go to stdout and to $OUT (default gpu-out/).
@@ -118,6 +123,23 @@ EOF
       printf '| %s | %s | %s |\n' "$g" "$(rate "$merged")" "$same"
     done
   } | tee "$out/shards.md"
+fi
+
+if [[ $parts == *topology* ]]; then
+  echo "== topology: the GPUs, the host's NUMA nodes"
+  {
+    nvidia-smi topo -m 2>&1
+    if command -v numactl >/dev/null; then numactl -H 2>&1; else lscpu 2>&1 | grep -i 'numa\|socket\|model name'; fi
+    all=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+    if command -v numactl >/dev/null; then
+      for node in $(numactl -H | awk '/^available:/ { for (i = 0; i < $2; ++i) print i }'); do
+        # shellcheck disable=SC2046
+        line=$(numactl --cpunodebind="$node" --membind="$node" "$bench" blur --size 16384 $(devices "$all") \
+          --repeat 3 --host-memory page-locked 2>&1 | tail -1)
+        echo "blur 16384 on $all GPUs, page-locked, bound to NUMA node $node: $line"
+      done
+    fi
+  } | tee "$out/topology.txt"
 fi
 
 if [[ $parts == *skelcl* ]]; then
