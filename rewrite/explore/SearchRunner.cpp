@@ -252,10 +252,14 @@ struct SearchRunner::Impl {
   }
 
   // Under the mutex: the reference, waiting for its thread the first time (the other workers
-  // wait on the mutex meanwhile); false, with the search stopped, when it could not be computed.
+  // wait on the mutex meanwhile); false, with the search stopped, when it could not be computed
+  // or the search's time ran out or it was cancelled while it waited (checked every 50 ms: a
+  // reference of a large size may take longer than the whole budget).
   bool awaitReference() {
     if (referenceReady) return true;
     if (!pendingReference.valid()) return false;
+    while (pendingReference.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready)
+      if (limitReached()) return false;
     try {
       reference = pendingReference.get();
       referenceReady = true;
