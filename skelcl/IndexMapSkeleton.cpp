@@ -1,5 +1,5 @@
-// Map over an index matrix: per device part, its rows' and the columns' numbers uploaded, one
-// kernel launch.
+// Map over an index matrix: per device part, its rows' and the columns' numbers (uploaded once and
+// kept), one kernel launch.
 #include "skelcl/IndexMapSkeleton.h"
 
 #include <fmt/format.h>
@@ -10,6 +10,31 @@
 #include "core/support/Diagnostic.h"
 
 namespace lift::skelcl {
+
+namespace {
+constexpr size_t kKeptIndexBuffers = 64;
+}
+
+cl::Buffer IndexMapSkeleton::indices(DeviceSet& devices, int device, size_t first, size_t count) const {
+  runtime::DeviceContext& ctx = devices.context(device);
+  const IndexKey key{ctx.context()(), first, count};
+  {
+    std::lock_guard lock(indicesMutex_);
+    auto it = indices_.find(key);
+    if (it != indices_.end()) return it->second;
+  }
+  std::vector<int> numbers(count);
+  std::iota(numbers.begin(), numbers.end(), static_cast<int>(first));
+  cl::Buffer b;
+  devices.guarded(device, "uploading the indices of " + what_, [&] {
+    b = cl::Buffer(ctx.context(), CL_MEM_READ_ONLY, count * sizeof(int));
+    ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, count * sizeof(int), numbers.data());
+  });
+  std::lock_guard lock(indicesMutex_);
+  if (indices_.size() >= kKeptIndexBuffers) indices_.clear();
+  indices_.emplace(key, b);
+  return b;
+}
 
 std::string indexMapProgram(const UserFunction& f, bool lowered) {
   return fmt::format(
@@ -38,24 +63,12 @@ void IndexMapSkeleton::run(const IndexMatrix& index, ContainerStorage& output) c
   }
   DeviceSet& devices = *index.devices();
   const std::vector<Part>& parts = output.parts();
-  std::vector<int> columns(index.columns());
-  std::iota(columns.begin(), columns.end(), 0);
-  // The host vectors live until the devices are done with their uploads.
-  std::vector<std::vector<int>> rows(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
     const Part& p = parts[i];
-    runtime::DeviceContext& ctx = devices.context(p.device);
-    rows[i].resize(p.storedRows());
-    std::iota(rows[i].begin(), rows[i].end(), static_cast<int>(p.storedBegin));
-    cl::Buffer rowBuffer, columnBuffer;
-    devices.guarded(p.device, "uploading the indices of " + what_, [&] {
-      rowBuffer = cl::Buffer(ctx.context(), CL_MEM_READ_ONLY, rows[i].size() * sizeof(int));
-      columnBuffer = cl::Buffer(ctx.context(), CL_MEM_READ_ONLY, columns.size() * sizeof(int));
-      ctx.queue().enqueueWriteBuffer(rowBuffer, CL_FALSE, 0, rows[i].size() * sizeof(int), rows[i].data());
-      ctx.queue().enqueueWriteBuffer(columnBuffer, CL_FALSE, 0, columns.size() * sizeof(int), columns.data());
-    });
-    const arith::Env sizes{{"R", static_cast<int64_t>(rows[i].size())},
-                           {"C", static_cast<int64_t>(columns.size())}};
+    cl::Buffer rowBuffer = indices(devices, p.device, p.storedBegin, p.storedRows());
+    cl::Buffer columnBuffer = indices(devices, p.device, 0, index.columns());
+    const arith::Env sizes{{"R", static_cast<int64_t>(p.storedRows())},
+                           {"C", static_cast<int64_t>(index.columns())}};
     if (!stored_->enqueue(devices, p.device, sizes, {rowBuffer, columnBuffer}, output.buffer(i)))
       kernel_->enqueue(devices, p.device, {rowBuffer, columnBuffer, output.buffer(i)}, sizes);
   }
