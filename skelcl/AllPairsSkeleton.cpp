@@ -1,35 +1,21 @@
-// AllPairs (zip-reduce): one launch per device part of A, over all of B.
+// AllPairs: one launch per device part of A, over all of B.
 #include "skelcl/AllPairsSkeleton.h"
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace lift::skelcl {
 
-std::string allPairsProgram(UserFunction zip, UserFunction reduce, const std::string& identity) {
-  zip.name = "zipped";
-  reduce.name = "reduced";
-  return fmt::format(
-      "size N, M, D;\n{}\n{}\nfun skelcl_allpairs(A: [[{}]D]N, B: [[{}]M]D) =\n"
-      "  mapGlb1(fun(a => join o mapGlb0(fun(b =>\n"
-      "    toGlobal(mapSeq(id)) o reduceSeq(fun((acc, x, y) => reduced(acc, zipped(x, y))), {}) $ zip(a, b)\n"
-      "  )) $ transpose(B))) $ A\n",
-      zip.liftText(), reduce.liftText(), zip.paramTypes[0], zip.paramTypes[1], identity);
-}
+AllPairsSkeleton::AllPairsSkeleton(const std::string& what, const AllPairsFunction& f,
+                                   const AllPairsTypes& types)
+    : AllPairsSkeleton(what, makeAllPairsProgram(what, f, types)) {}
 
-std::string allPairsSearchProgram(UserFunction zip, UserFunction reduce, const std::string& identity) {
-  zip.name = "zipped";
-  reduce.name = "reduced";
-  return fmt::format(
-      "size N, M, D;\n{}\n{}\nfun skelcl_allpairs(A: [[{}]D]N, B: [[{}]M]D) =\n"
-      "  map(fun(a => map(fun(b => reduce(reduced, {}) o map(zipped) $ zip(a, b))) $ transpose(B))) $ A\n",
-      zip.liftText(), reduce.liftText(), zip.paramTypes[0], zip.paramTypes[1], identity);
-}
-
-AllPairsSkeleton::AllPairsSkeleton(const std::string& what, UserFunction zip, UserFunction reduce,
-                                   const std::string& identity)
+AllPairsSkeleton::AllPairsSkeleton(const std::string& what, AllPairsProgram program)
     : what_(what),
-      kernel_(std::make_unique<SkeletonKernel>(allPairsProgram(zip, reduce, identity), what)),
-      stored_(std::make_unique<StoredKernels>(allPairsSearchProgram(zip, reduce, identity), what)) {}
+      kernelText_(std::move(program.kernelText)),
+      kernel_(std::make_unique<SkeletonKernel>(std::move(program.kernel), std::move(program.compiled), what)),
+      stored_(std::make_unique<StoredKernels>(program.searchText, what)) {}
 
 void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b, ContainerStorage& c) const {
   if (a.devices() != b.devices())

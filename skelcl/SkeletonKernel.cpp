@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <limits>
+#include <utility>
 
 #include "codegen/Compiler.h"
 #include "codegen/Launch.h"
@@ -16,6 +17,9 @@ SkeletonKernel::SkeletonKernel(const std::string& liftText, const std::string& w
     : what_(what),
       program_(lang::parseProgram(liftText, what)),
       compiled_(codegen::compileKernel(program_)) {}
+
+SkeletonKernel::SkeletonKernel(ir::Program program, codegen::CompiledKernel compiled, const std::string& what)
+    : what_(what), program_(std::move(program)), compiled_(std::move(compiled)) {}
 
 SkeletonKernel::Built& SkeletonKernel::kernelFor(DeviceSet& devices, int device) {
   runtime::DeviceContext& ctx = devices.context(device);

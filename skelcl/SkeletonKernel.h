@@ -24,6 +24,9 @@ class SkeletonKernel {
   // `what` names the skeleton in messages ("Map<float(float)>"). Throws LiftError (located in
   // `liftText`) when the program does not parse, type-check or compile.
   SkeletonKernel(const std::string& liftText, const std::string& what);
+  // A program the skeleton made and compiled itself (AllPairs, whose row function is lowered by
+  // rewriting).
+  SkeletonKernel(ir::Program program, codegen::CompiledKernel compiled, const std::string& what);
 
   const ir::Program& program() const { return program_; }
   const codegen::CompiledKernel& compiled() const { return compiled_; }
