@@ -5,7 +5,8 @@
 // and over two devices (the device named twice), whose parts have other sizes. For Map, Zip,
 // Reduce, Scan, Stencil (1-D and 2-D) and Map over an IndexMatrix also: a store whose best
 // record no longer replays (a rule that does not exist) is ignored with a reason, and a device
-// set without a store runs the skeleton's own kernel.
+// set without a store runs the skeleton's own kernel; the same for AllPairs with a general row
+// function.
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -143,6 +144,35 @@ class TestSkelCLStore : public QObject {
                    qPrintable(QString("%1 rows (%2, %3)").arg(rows).arg(i).arg(j)));
         }
     }
+  }
+
+  // The general form (a row function in the .lift language, a scalar result here): its store
+  // program is the map-map nest around the row function's body.
+  void generalAllPairsTakesTheStoredKernel() {
+    AllPairs<float(float, float)> distance(
+        "userfun sqdiff(float x, float y) -> float { return (x - y) * (x - y); }\n"
+        "userfun add(float a, float x) -> float { return a + x; }\n"
+        "userfun root(float x) -> float { return sqrt(x); }",
+        "fun((a, b) => root(get(0, reduce(add, 0.0f) o map(sqdiff) $ zip(a, b))))");
+    const StoredKernels& stored = distance.skeleton().storedKernels();
+    QVERIFY(stored.liftText().find("map(fun(a => map(fun(b => root(get(0, reduce(add, 0.0f)") !=
+            std::string::npos);
+    const size_t n = 16, d = 8, m = 12;
+    const std::vector<float> a = randomFloats(n * d, 8), b = randomFloats(d * m, 9);
+    checkStored(stored, {{"N", n}, {"M", m}, {"D", d}}, "allpairs-general",
+                [&](const std::shared_ptr<DeviceSet>& devices) {
+                  const Matrix<float> C =
+                      distance(Matrix<float>(devices, n, d, a), Matrix<float>(devices, d, m, b));
+                  for (size_t i = 0; i < n; ++i)
+                    for (size_t j = 0; j < m; ++j) {
+                      double s = 0;
+                      for (size_t k = 0; k < d; ++k)
+                        s += (double(a[i * d + k]) - b[k * m + j]) * (double(a[i * d + k]) - b[k * m + j]);
+                      if (std::fabs(C(i, j) - std::sqrt(s)) > 1e-5 * std::max(1.0, std::sqrt(s)))
+                        return false;
+                    }
+                  return true;
+                });
   }
 
   void mapTakesTheStoredKernel() {
