@@ -24,7 +24,7 @@ struct Span {
   std::string of(const std::string& text) const { return text.substr(begin, end - begin); }
 };
 struct RowParts {
-  Span params[2];    // "a" or "a: [float]D"
+  Span params[2];  // "a" or "a: [float]D"
   std::string names[2];
   Span body;
 };
@@ -50,9 +50,11 @@ RowParts takeApart(const std::string& text, const std::string& file) {
   size_t count = 0;
   for (bool more = true; more;) {
     const lang::Token name = lx.next();
-    if (name.kind != lang::Tok::Ident) lx.error(name, fmt::format("expected a parameter, found {}", lang::describe(name)));
+    if (name.kind != lang::Tok::Ident)
+      lx.error(name, fmt::format("expected a parameter, found {}", lang::describe(name)));
     if (count == 2)
-      lx.error(name, "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
+      lx.error(name,
+               "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
     Span& span = parts.params[count];
     parts.names[count] = std::string(name.text);
     span.begin = name.offset;
@@ -91,15 +93,16 @@ RowParts takeApart(const std::string& text, const std::string& file) {
   }
   if (parts.body.end == parts.body.begin) lx.error(lx.peek(), "the row function has no body");
   const lang::Token& rest = lx.peek();
-  if (rest.kind != lang::Tok::End) lx.error(rest, fmt::format("{} after the row function", lang::describe(rest)));
+  if (rest.kind != lang::Tok::End)
+    lx.error(rest, fmt::format("{} after the row function", lang::describe(rest)));
   return parts;
 }
 
 // A generated program and where the caller's texts lie in it.
 struct Segment {
-  size_t at = 0;             // in the generated text
+  size_t at = 0;              // in the generated text
   size_t from = 0, size = 0;  // in the caller's text
-  int source = 0;            // 0: the definitions, 1: the row function
+  int source = 0;             // 0: the definitions, 1: the row function
 };
 struct Generated {
   std::string text;
@@ -194,9 +197,11 @@ AllPairsProgram makeAllPairsProgram(const std::string& what, const AllPairsFunct
         "normalise(reduce-map-fusion <+ map-fusion <+ reduce-to-seq <+ map-to-seq <+ scan-to-seq)");
     rewrite::StrategyResult lowered =
         rewrite::runStrategy(lower, rewrite::TypedProgram::check(lang::parseProgram(kernel.text, what)));
-    if (!lowered) throw LiftError(fmt::format("{}: lowering the row function failed: {}", what, lowered.reason));
+    if (!lowered)
+      throw LiftError(fmt::format("{}: lowering the row function failed: {}", what, lowered.reason));
     if (!lowered.state->stopReason().empty())
-      throw LiftError(fmt::format("{}: lowering the row function stopped: {}", what, lowered.state->stopReason()));
+      throw LiftError(
+          fmt::format("{}: lowering the row function stopped: {}", what, lowered.state->stopReason()));
     out.kernel = lowered.state->program();
     out.compiled = codegen::compileKernel(out.kernel);
   } catch (const LiftError& e) {

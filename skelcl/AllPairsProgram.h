@@ -34,9 +34,9 @@ struct AllPairsFunction {
 };
 
 struct AllPairsProgram {
-  std::string searchText;   // the high-level program (StoredKernels' key, what `liftc explore` takes)
-  std::string kernelText;   // the kernel's program before F is lowered
-  ir::Program kernel;       // lowered
+  std::string searchText;  // the high-level program (StoredKernels' key, what `liftc explore` takes)
+  std::string kernelText;  // the kernel's program before F is lowered
+  ir::Program kernel;      // lowered
   codegen::CompiledKernel compiled;  // the kernel's program compiled
   bool scalarResult = false;         // f gives R (else [R]1)
 };

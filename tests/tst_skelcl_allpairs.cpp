@@ -100,17 +100,18 @@ class TestSkelCLAllPairs : public QObject {
     QVERIFY2(source.find("cosine(") != std::string::npos, source.c_str());
     QVERIFY(cosine.skeleton().storedKernels().liftText().find("map(fun(a => map(fun(b => map(cosine)") !=
             std::string::npos);
-    check(cosine,
-          [](const std::vector<float>& a, const std::vector<float>& b) {
-            double ab = 0, aa = 0, bb = 0;
-            for (size_t k = 0; k < a.size(); ++k) {
-              ab += double(a[k]) * b[k];
-              aa += double(a[k]) * a[k];
-              bb += double(b[k]) * b[k];
-            }
-            return ab / std::sqrt(aa * bb);
-          },
-          1e-4);
+    check(
+        cosine,
+        [](const std::vector<float>& a, const std::vector<float>& b) {
+          double ab = 0, aa = 0, bb = 0;
+          for (size_t k = 0; k < a.size(); ++k) {
+            ab += double(a[k]) * b[k];
+            aa += double(a[k]) * a[k];
+            bb += double(b[k]) * b[k];
+          }
+          return ab / std::sqrt(aa * bb);
+        },
+        1e-4);
   }
 
   // The Euclidean distance, a scalar result (get(0, ...) of the reduction's one element), with
@@ -122,13 +123,14 @@ class TestSkelCLAllPairs : public QObject {
         "userfun root(float x) -> float { return sqrt(x); }",
         "fun((B: [float]D, A: [float]D) => root(get(0, reduce(add, 0.0f) o map(sqdiff) $ zip(B, A))))");
     QVERIFY(distance.skeleton().kernelText().find("toGlobal(id)") != std::string::npos);
-    check(distance,
-          [](const std::vector<float>& a, const std::vector<float>& b) {
-            double s = 0;
-            for (size_t k = 0; k < a.size(); ++k) s += (double(a[k]) - b[k]) * (double(a[k]) - b[k]);
-            return std::sqrt(s);
-          },
-          1e-5);
+    check(
+        distance,
+        [](const std::vector<float>& a, const std::vector<float>& b) {
+          double s = 0;
+          for (size_t k = 0; k < a.size(); ++k) s += (double(a[k]) - b[k]) * (double(a[k]) - b[k]);
+          return std::sqrt(s);
+        },
+        1e-5);
   }
 
   // ints: the largest |a_k - b_k| plus the sum of the row's elements.
@@ -139,16 +141,17 @@ class TestSkelCLAllPairs : public QObject {
         "userfun add(int a, int x) -> int { return a + x; }",
         "fun((row, column) =>\n"
         "  map(add) $ zip(reduce(biggest, 0) o map(absdiff) $ zip(row, column), reduce(add, 0) $ row))");
-    check(f,
-          [](const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
-            int32_t biggest = 0, sum = 0;
-            for (size_t k = 0; k < a.size(); ++k) {
-              biggest = std::max(biggest, std::abs(a[k] - b[k]));
-              sum += a[k];
-            }
-            return double(biggest + sum);
-          },
-          0);
+    check(
+        f,
+        [](const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
+          int32_t biggest = 0, sum = 0;
+          for (size_t k = 0; k < a.size(); ++k) {
+            biggest = std::max(biggest, std::abs(a[k] - b[k]));
+            sum += a[k];
+          }
+          return double(biggest + sum);
+        },
+        0);
   }
 
   // The zip-reduce form is the row function fun((a, b) => reduce(reduced, z) o map(zipped) $
@@ -169,8 +172,9 @@ class TestSkelCLAllPairs : public QObject {
       const std::string head = "size N, M, D;\n" + z.liftText() + "\n" + r.liftText() +
                                "\nfun skelcl_allpairs(A: [[" + type + "]D]N, B: [[" + type + "]M]D) =\n";
       return std::pair{
-          head + "  mapGlb1(fun(a => join o mapGlb0(fun(b =>\n"
-                 "    toGlobal(mapSeq(id)) o reduceSeq(fun((acc, x, y) => reduced(acc, zipped(x, y))), " +
+          head +
+              "  mapGlb1(fun(a => join o mapGlb0(fun(b =>\n"
+              "    toGlobal(mapSeq(id)) o reduceSeq(fun((acc, x, y) => reduced(acc, zipped(x, y))), " +
               identity + ") $ zip(a, b)\n  )) $ transpose(B))) $ A\n",
           head + "  map(fun(a => map(fun(b => reduce(reduced, " + identity +
               ") o map(zipped) $ zip(a, b))) $ transpose(B))) $ A\n"};
@@ -199,12 +203,17 @@ class TestSkelCLAllPairs : public QObject {
       return message.find(part) != std::string::npos;
     };
     // Does not parse: an unknown name in the row function, a syntax error in the definitions.
-    std::string e = errorOf([&] { F(kCosineDefinitions, "fun((a, b) => reduce(add, 0.0f) o map(mul) $ zip(a, b))"); });
+    std::string e =
+        errorOf([&] { F(kCosineDefinitions, "fun((a, b) => reduce(add, 0.0f) o map(mul) $ zip(a, b))"); });
     QVERIFY2(has(e, what + " row function:1:39: error: "), e.c_str());
     QVERIFY2(has(e, "mul"), e.c_str());
-    e = errorOf([&] { F("userfun mult(float x, float y) -> float { return x * y; }\nuserfun add(float a float x)", kCosine); });
+    e = errorOf([&] {
+      F("userfun mult(float x, float y) -> float { return x * y; }\nuserfun add(float a float x)", kCosine);
+    });
     QVERIFY2(has(e, what + " definitions:2:"), e.c_str());
-    e = errorOf([&] { F("userfun add(float a, float x) -> float { return a + ; }", "fun((a, b) => reduce(add, 0.0f) $ a)"); });
+    e = errorOf([&] {
+      F("userfun add(float a, float x) -> float { return a + ; }", "fun((a, b) => reduce(add, 0.0f) $ a)");
+    });
     QVERIFY2(has(e, what + " definitions:1:"), e.c_str());
     // Does not type-check: a user function applied to the wrong types (ints), at its position.
     e = errorOf([&] {
@@ -227,7 +236,8 @@ class TestSkelCLAllPairs : public QObject {
                         " needs float or [float]1"),
              e.c_str());
     e = errorOf([&] {
-      AllPairs<int32_t(float, float)>(kCosineDefinitions, "fun((a, b) => reduce(add, 0.0f) o map(mult) $ zip(a, b))");
+      AllPairs<int32_t(float, float)>(kCosineDefinitions,
+                                      "fun((a, b) => reduce(add, 0.0f) o map(mult) $ zip(a, b))");
     });
     QVERIFY2(has(e, "gives [float]1; AllPairs<int(float, float)> needs int or [int]1"), e.c_str());
     // Inner dimensions that differ, at the call.
