@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "codegen/Compiler.h"
@@ -25,12 +26,18 @@ struct Span {
 };
 struct RowParts {
   Span params[2];  // "a" or "a: [float]D"
-  std::string names[2];
   Span body;
+  std::set<std::string> names;  // every identifier in the row function
 };
 
 RowParts takeApart(const std::string& text, const std::string& file) {
   lang::Lexer lx(text, file);
+  RowParts parts;
+  for (lang::Lexer all(text, file);;) {
+    const lang::Token t = all.next();
+    if (t.kind == lang::Tok::End) break;
+    if (t.kind == lang::Tok::Ident) parts.names.emplace(t.text);
+  }
   const auto expect = [&](lang::Tok kind, const char* what) {
     lang::Token t = lx.next();
     if (t.kind != kind)
@@ -46,7 +53,6 @@ RowParts takeApart(const std::string& text, const std::string& file) {
   const lang::Token open = lx.next();
   if (open.kind != lang::Tok::LParen)
     lx.error(open, "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
-  RowParts parts;
   size_t count = 0;
   for (bool more = true; more;) {
     const lang::Token name = lx.next();
@@ -56,7 +62,6 @@ RowParts takeApart(const std::string& text, const std::string& file) {
       lx.error(name,
                "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
     Span& span = parts.params[count];
-    parts.names[count] = std::string(name.text);
     span.begin = name.offset;
     span.end = name.offset + name.text.size();
     int depth = 0;
@@ -138,10 +143,11 @@ struct Generated {
 // to global memory), else the high-level program.
 Generated nest(const AllPairsFunction& f, const RowParts& row, const AllPairsTypes& types, bool lowered,
                bool scalar) {
-  // The inputs are named so that the row function's parameters do not hide them.
+  // The inputs are named as no identifier of the row function is: its parameters do not hide
+  // them, and its body cannot name them (an unknown name, as any other).
   std::string left = "A", right = "B";
-  while (left == row.names[0] || left == row.names[1]) left += "_";
-  while (right == row.names[0] || right == row.names[1] || right == left) right += "_";
+  while (row.names.contains(left)) left += "_";
+  while (row.names.contains(right)) right += "_";
   Generated g;
   g.add("size N, M, D;\n");
   g.add(f.definitions, Span{0, f.definitions.size()}, 0);

@@ -220,6 +220,14 @@ class TestSkelCLAllPairs : public QObject {
       F(kCosineDefinitions, "fun((a, b) =>\n  reduce(add, 0.0f) o map(mult) $ zip(a, map(fun(x => 1)) $ b))");
     });
     QVERIFY2(has(e, what + " row function:2:"), e.c_str());
+    // The skeleton's inputs are no names of the row function; a requirement that D does not meet.
+    e = errorOf([&] { F(kCosineDefinitions, "fun((a, b) => reduce(add, 0.0f) $ join $ A)"); });
+    QVERIFY2(has(e, what + " row function:1:42: error: unknown name 'A'"), e.c_str());
+    e = errorOf([&] {
+      F(kCosineDefinitions,
+        "fun((a, b) => reduce(add, 0.0f) o join o map(map(mult)) o split(2) $ zip(a, b))");
+    });
+    QVERIFY2(has(e, what + " row function:1:") && has(e, "divisible"), e.c_str());
     // Parameters: one, three, a type that is not the row's.
     e = errorOf([&] { F(kCosineDefinitions, "fun(a => reduce(add, 0.0f) $ a)"); });
     QVERIFY2(has(e, what + " row function:1:5: error: the row function takes two parameters"), e.c_str());
