@@ -22,6 +22,8 @@
 // addition), blur (the Gaussian blur of an n x n image: a 3 x 3 stencil over the image
 // overlap-distributed with one halo row; GB/s of the image read and the result written),
 // mandelbrot (the n x n Mandelbrot image, a map over an index matrix, block-distributed; Gpixel/s),
+// cosine (the cosine similarities of n rows of n coordinates with n columns, AllPairs with a general
+// row function, as matmul; 6n^3 flops; no plain version, so only a `cosine-ratio` line saying so),
 // scan (the exclusive prefix sum of --size floats, block-distributed; GB/s) and dot (the dot
 // product of two vectors of --size floats with ZipReduce, block-distributed; GB/s of both vectors
 // read). Before the library's line every case prints `CASE-plain`, the same columns for its plain
@@ -53,6 +55,7 @@
 #include "rewrite/explore/ResultStore.h"
 #include "skelcl/HostStorage.h"
 #include "skelcl/SkelCL.h"
+#include "skelcl/programs/CosineSimilarity.h"
 #include "skelcl/programs/DotProduct.h"
 #include "skelcl/programs/GaussianBlur.h"
 #include "skelcl/programs/Mandelbrot.h"
@@ -266,6 +269,51 @@ Timing manhattan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const ManhattanDistance distance;
   OpenclManhattanDistance plain;
   return allPairs(devices, o, distance, plain, [](double x, double y) { return std::fabs(x - y); });
+}
+
+// The cosine similarities of n rows of n coordinates with n columns (skelcl/programs/
+// CosineSimilarity.h), AllPairs with a general row function, A block-distributed, B copied; no plain
+// version. GFLOP/s: 6n^3 (three products and three additions per coordinate).
+Timing cosine(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
+  const CosineSimilarity similarity;
+  const size_t n = o.size;
+  const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
+  struct Operands {
+    Matrix<float> A, B;
+  };
+  Timing t;
+  t.work = 6.0 * double(n) * double(n) * double(n);
+  t.unit = "GFLOP/s";
+  auto matches = [&](std::span<const float> c) {
+    std::mt19937 rng(3);
+    for (int k = 0; k < o.check; ++k) {
+      const size_t i = rng() % n, j = rng() % n;
+      double ab = 0, aa = 0, bb = 0;
+      for (size_t x = 0; x < n; ++x) {
+        ab += double(a[i * n + x]) * b[x * n + j];
+        aa += double(a[i * n + x]) * a[i * n + x];
+        bb += double(b[x * n + j]) * b[x * n + j];
+      }
+      if (std::fabs(c[i * n + j] - ab / std::sqrt(aa * bb)) > 1e-4) return false;
+    }
+    return true;
+  };
+  timeRuns(
+      o, *devices, n * n,
+      [&] {
+        Operands in{Matrix<float>(devices, n, n, a), Matrix<float>(devices, n, n, b)};
+        in.A.setDistribution(Distribution::block());
+        return in;
+      },
+      [](Operands& in) {
+        in.A.prepareOnDevices(Distribution::block());
+        in.B.prepareOnDevices(Distribution::copy());
+      },
+      [&](Operands& in) { return similarity(in.A, in.B); }, matches, t);
+  const int64_t stored = similarity.allPairs().skeleton().storedKernels().lastUsed();
+  t.before.push_back(fmt::format("cosine-ratio {} {} no plain version; {}", n, o.devices.size(),
+                                 stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
+  return t;
 }
 
 // `checks` entries of y, the exclusive prefix sum of x, against sums on the host in double (in one
@@ -485,7 +533,7 @@ const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet
 cases() {
   static const std::map<std::string, std::function<Timing(const std::shared_ptr<DeviceSet>&, const Options&)>>
       c{
-          {"blur", blur},           {"dot", dot},       {"mandelbrot", mandelbrot},
+          {"blur", blur},           {"cosine", cosine}, {"dot", dot},   {"mandelbrot", mandelbrot},
           {"manhattan", manhattan}, {"matmul", matmul}, {"scan", scan},
       };
   return c;
@@ -554,6 +602,7 @@ std::string liftProgram(const std::string& kase, size_t size) {
   Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
   if (kase == "dot") return ZipReduce<float(float, float)>(sum, mult).skeleton().storedKernels().liftText();
   if (kase == "matmul") return MatrixMultiplication().allPairs().skeleton().storedKernels().liftText();
+  if (kase == "cosine") return CosineSimilarity().allPairs().skeleton().storedKernels().liftText();
   if (kase == "manhattan") return ManhattanDistance().allPairs().skeleton().storedKernels().liftText();
   if (kase == "blur") return GaussianBlur().stencil().skeleton().storedKernels(2).liftText();
   if (kase == "mandelbrot") return Mandelbrot(size, size).map().skeleton().storedKernels().liftText();
