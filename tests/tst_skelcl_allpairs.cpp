@@ -115,6 +115,32 @@ class TestSkelCLAllPairs : public QObject {
         1e-4);
   }
 
+  // A's distribution, whatever it is, is C's (B copied), as for the zip-reduce form.
+  void cosineOverEveryDistribution() {
+    const size_t n = 7, d = 5, m = 3;
+    const std::vector<float> a = randomFloats(n * d, 61), b = randomFloats(d * m, 62);
+    for (const Distribution& dist : {Distribution::single(0), Distribution::single(1), Distribution::copy(),
+                                     Distribution::block(), Distribution::overlap(1)}) {
+      Matrix<float> A(two_, n, d, a), B(two_, d, m, b);
+      A.setDistribution(dist);
+      B.setDistribution(Distribution::block());  // redistributed to copy
+      const Matrix<float> C = cosine_(A, B);
+      QVERIFY(C.distribution() == dist);
+      QVERIFY(*B.distribution() == Distribution::copy());
+      for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < m; ++j) {
+          double ab = 0, aa = 0, bb = 0;
+          for (size_t k = 0; k < d; ++k) {
+            ab += double(a[i * d + k]) * b[k * m + j];
+            aa += double(a[i * d + k]) * a[i * d + k];
+            bb += double(b[k * m + j]) * b[k * m + j];
+          }
+          QVERIFY2(std::fabs(C(i, j) - ab / std::sqrt(aa * bb)) < 1e-5,
+                   qPrintable(QString::fromStdString(dist.describe()) + QString(" (%1, %2)").arg(i).arg(j)));
+        }
+    }
+  }
+
   // The Euclidean distance, a scalar result (get(0, ...) of the reduction's one element), with
   // typed parameters named as the inputs of the skeleton's program are (renamed there).
   void euclideanDistanceScalarResult() {
