@@ -1,9 +1,9 @@
 // Derivations: every shipped resources/derivations/*.derivation replays, its result means what
 // its starting program means (interpreter), is fully lowered and compiles to an OpenCL kernel;
-// the text format round-trips; strategies expand into replayable rewrites; errors name the
-// file, line and step. Two derivations must reach the hand-written low-level examples; the
-// local-memory tiled matmul loops over K tiles copied to local memory; the register-blocked one is
-// the explorer's lowering.
+// every program on the way prints to text that parses back to it; the text format round-trips;
+// strategies expand into replayable rewrites; errors name the file, line and step. Two
+// derivations must reach the hand-written low-level examples; the local-memory tiled matmul loops
+// over K tiles copied to local memory; the register-blocked one is the explorer's lowering.
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -71,9 +71,16 @@ class TestDerivations : public QObject {
       QFAIL(qPrintable(
           QString("does not compile: %1\n%2").arg(e.what(), lang::printProgram(r.result.program).c_str())));
     }
-    // The printed result parses back to the same program.
-    ir::Program again = lang::parseProgram(lang::printProgram(r.result.program), "<printed>");
-    QVERIFY(ir::alphaEqual(ir::Fun(again.main), ir::Fun(r.result.main())));
+    // The printed start, every step's program and the result parse back to the same program
+    // and print the same (the prelude's names, allPairs, slide2D, pad2D, included).
+    std::vector<const ir::Program*> programs{&r.start.program};
+    for (const ReplayedStep& step : r.steps) programs.push_back(&step.after.program);
+    for (const ir::Program* p : programs) {
+      std::string printed = lang::printProgram(*p);
+      ir::Program again = lang::parseProgram(printed, "<printed>");
+      QVERIFY2(ir::alphaEqual(ir::Fun(again.main), ir::Fun(p->main)), printed.c_str());
+      QCOMPARE(QString::fromStdString(lang::printProgram(again)), QString::fromStdString(printed));
+    }
   }
 
   void listing58IsTheLowLevelExample() {

@@ -127,6 +127,26 @@ Value manhattanRef(const Inputs& in, const arith::Env& s) {
   return floatArray({m, n, 1}, c);
 }
 
+// cosine_similarity.lift: C(i, j) = a.b / sqrt(a.a * b.b) for the rows a = A[i], b = B[j] of K
+// elements, the three sums accumulated one element at a time.
+Value cosineSimilarityRef(const Inputs& in, const arith::Env& s) {
+  const int64_t m = dim(s, "M"), n = dim(s, "N"), k = dim(s, "K");
+  const auto a = floatsOf(in[0]), b = floatsOf(in[1]);
+  std::vector<float> c(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      float ab = 0.0f, aa = 0.0f, bb = 0.0f;
+      for (int64_t p = 0; p < k; ++p) {
+        const float x = a[static_cast<size_t>(i * k + p)], y = b[static_cast<size_t>(j * k + p)];
+        ab = ab + x * y;
+        aa = aa + x * x;
+        bb = bb + y * y;
+      }
+      c[static_cast<size_t>(i * n + j)] = ab / std::sqrt(aa * bb);
+    }
+  return floatArray({m, n, 1}, c);
+}
+
 Value gemvRef(const Inputs& in, const arith::Env& s) {
   int64_t m = dim(s, "M"), n = dim(s, "N");
   auto a = floatsOf(in[0]), x = floatsOf(in[1]), y = floatsOf(in[2]);
@@ -595,6 +615,9 @@ std::map<std::string, Example> references() {
   r["manhattan.lift"] = {
       {{{"M", 3}, {"N", 5}, {"K", 4}}, {{"M", 8}, {"N", 2}, {"K", 17}}, {{"M", 1}, {"N", 1}, {"K", 1}}},
       manhattanRef};
+  r["cosine_similarity.lift"] = {
+      {{{"M", 3}, {"N", 7}, {"K", 5}}, {{"M", 7}, {"N", 3}, {"K", 5}}, {{"M", 1}, {"N", 1}, {"K", 1}}},
+      cosineSimilarityRef};
   r["lowlevel/mandelbrot.lift"] = {{{{"H", 3}, {"W", 5}}, {{"H", 16}, {"W", 24}}}, mandelbrotRef};
   // issue 17 (lift17p)
   r["sorted_search.lift"] = {{{{"N", 1}, {"M", 5}}, {{"N", 13}, {"M", 40}}}, sortedSearchRef};

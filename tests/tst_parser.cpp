@@ -104,18 +104,27 @@ class TestParser : public QObject {
   void canonicalLayout() {
     std::string text = readFile(LIFT_SOURCE_DIR "/tests/data/matmul.lift");
     std::string printed = lang::printProgram(parse(text));
+    const QString head =
+        "size M = 1024, N = 1024, K = 1024;\n"
+        "\n"
+        "userfun mult(float x, float y) -> float { return x * y; }\n"
+        "userfun add(float acc, float x) -> float { return acc + x; }\n"
+        "\n"
+        "fun matmul(A: [[float]K]M, B: [[float]N]K) =\n";
+    // The nest of maps is allPairs's (tests/tst_all_pairs.cpp).
     QCOMPARE(QString::fromStdString(printed),
-             QString("size M = 1024, N = 1024, K = 1024;\n"
-                     "\n"
-                     "userfun mult(float x, float y) -> float { return x * y; }\n"
-                     "userfun add(float acc, float x) -> float { return acc + x; }\n"
-                     "\n"
-                     "fun matmul(A: [[float]K]M, B: [[float]N]K) =\n"
-                     "  map(fun(rowA =>\n"
-                     "    map(fun(colB =>\n"
-                     "      reduce(add, 0.0f) o map(mult) $ zip(rowA, colB)\n"
-                     "    )) $ transpose(B)\n"
-                     "  )) $ A\n"));
+             head + "  allPairs(reduce(add, 0.0f), mult)(A, transpose(B))\n");
+    // Lambdas with long bodies open blocks.
+    text = text.substr(0, text.find("fun matmul")) +
+           "fun matmul(A: [[float]K]M, B: [[float]N]K) = mapGlb1(fun(rowA => mapGlb0(fun(colB => "
+           "reduceSeq(add, 0.0f) o map(mult) $ zip(rowA, colB))) $ transpose(B))) $ A";
+    QCOMPARE(QString::fromStdString(lang::printProgram(parse(text))),
+             head +
+                 "  mapGlb1(fun(rowA =>\n"
+                 "    mapGlb0(fun(colB =>\n"
+                 "      reduceSeq(add, 0.0f) o map(mult) $ zip(rowA, colB)\n"
+                 "    )) $ transpose(B)\n"
+                 "  )) $ A\n");
     for (auto& [path, t] : corpus()) {
       for (auto& line : QString::fromStdString(lang::printProgram(lang::parseProgram(t, path))).split('\n')) {
         QVERIFY2(!line.endsWith(' '), qPrintable(line));

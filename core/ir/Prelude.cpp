@@ -1,4 +1,5 @@
-// slide2D and pad2D as compositions of 1-D patterns, and their recognition (see Prelude.h).
+// slide2D and pad2D as compositions of 1-D patterns, allPairs as a nest of two maps, and their
+// recognition (see Prelude.h).
 #include "core/ir/Prelude.h"
 
 #include <fmt/format.h>
@@ -99,8 +100,100 @@ std::optional<PreludeMatch> matchPrelude(const CallNode& outer) {
   return std::nullopt;
 }
 
+Expr allPairs(const Param& a, const Param& b, Expr body, Expr x, Expr y) {
+  Expr row = CallNode::make(map(lambda({b}, std::move(body))), {std::move(y)});
+  return CallNode::make(map(lambda({a}, std::move(row))), {std::move(x)});
+}
+
+Expr allPairs(const Fun& f, Expr x, Expr y) {
+  if (auto* l = asLambda(f)) {
+    LIFT_ASSERT(l->params().size() == 2, "allPairs of a lambda of two parameters");
+    return allPairs(l->params()[0], l->params()[1], l->body(), std::move(x), std::move(y));
+  }
+  Param a = param("a"), b = param("b");
+  return allPairs(a, b, CallNode::make(f, {a, b}), std::move(x), std::move(y));
+}
+
+Fun allPairsZipReduce(const Callable& r, const Callable& z, LocationMap* locs) {
+  Param a = param("a"), b = param("b");
+  return lambda({a, b}, r.apply({CallNode::make(map(z), {zip({a, b})})}, locs));
+}
+
+const Expr& AllPairsMatch::x() const { return outer->args()[0]; }
+const Expr& AllPairsMatch::y() const { return inner->args()[0]; }
+const Param& AllPairsMatch::a() const { return rows->params()[0]; }
+const Param& AllPairsMatch::b() const { return cols->params()[0]; }
+const Expr& AllPairsMatch::body() const { return cols->body(); }
+
+std::string AllPairsMatch::label() const {
+  if (reduction) {
+    auto* r = asPattern(reduction->fun());
+    auto* f = r->params().funs.empty() ? nullptr : asUserFun(r->params().funs[0]);
+    auto* init = asLiteral(reduction->args()[0]);
+    if (f && init && (init->type().isScalar() || init->type().isVector())) {
+      std::string value = init->type().isVector()
+                              ? fmt::format("({}){}", init->type().toString(), init->text())
+                              : init->text();
+      std::string part = r->pattern() == PatternKind::PartRed && !r->params().sizes.empty()
+                             ? ", " + arith::toString(r->size())
+                             : "";
+      return fmt::format("allPairs({}({}, {}{}), {})", patternName(r->pattern()), f->def().name, value, part,
+                         zipFun->def().name);
+    }
+  }
+  return fmt::format("allPairs(λ {}, {})", a()->name(), b()->name());
+}
+
+namespace {
+
+// The map of one nested lambda of one parameter applied to one argument, or null.
+const LambdaNode* mappedLambda(const CallNode& c) {
+  auto* m = patternOf(c.fun(), PatternKind::Map);
+  if (!m || c.args().size() != 1 || m->params().funs.size() != 1) return nullptr;
+  auto* l = asLambda(m->params().funs[0]);
+  return l && l->params().size() == 1 ? l : nullptr;
+}
+
+// Whether `e` is r o map(z) $ zip(a, b): sets the reduction's call and z in `m`.
+void matchZipReduce(AllPairsMatch& m) {
+  const ParamNode* a = m.a().get();
+  const ParamNode* b = m.b().get();
+  if (m.a()->declaredType() || m.b()->declaredType()) return;
+  auto* red = asCall(m.body());
+  auto* r = red ? asPattern(red->fun()) : nullptr;
+  if (!r || !isReduceLike(r->pattern()) || red->args().size() != 2) return;
+  if (occursIn(a, red->fun()) || occursIn(b, red->fun()) || occursIn(a, red->args()[0]) ||
+      occursIn(b, red->args()[0]))
+    return;
+  auto* mapCall = asCall(red->args()[1]);
+  auto* mp = mapCall ? patternOf(mapCall->fun(), PatternKind::Map) : nullptr;
+  if (!mp || mapCall->args().size() != 1 || mp->params().funs.size() != 1) return;
+  auto* z = asUserFun(mp->params().funs[0]);
+  auto* zipCall = asCall(mapCall->args()[0]);
+  auto* zp = zipCall ? patternOf(zipCall->fun(), PatternKind::Zip) : nullptr;
+  if (!z || !zp || zipCall->args().size() != 2 || zipCall->args()[0].get() != a ||
+      zipCall->args()[1].get() != b)
+    return;
+  m.reduction = red;
+  m.zipFun = z;
+}
+
+}  // namespace
+
+std::optional<AllPairsMatch> matchAllPairs(const CallNode& outer) {
+  AllPairsMatch m;
+  m.outer = &outer;
+  m.rows = mappedLambda(outer);
+  if (!m.rows) return std::nullopt;
+  m.inner = asCall(m.rows->body());
+  m.cols = m.inner ? mappedLambda(*m.inner) : nullptr;
+  if (!m.cols || occursIn(m.a().get(), m.y())) return std::nullopt;
+  matchZipReduce(m);
+  return m;
+}
+
 const std::vector<std::string>& preludeNames() {
-  static const std::vector<std::string> names = {"slide2D", "pad2D"};
+  static const std::vector<std::string> names = {"slide2D", "pad2D", "allPairs"};
   return names;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/ir/Prelude.h"
 
@@ -230,6 +231,7 @@ class GraphBuilder {
   }
 
   int visit(const Expr& e, int cluster) {
+    if (auto it = shown_.find(e.get()); it != shown_.end()) return it->second;
     if (auto* prm = asParam(e)) {
       auto it = bindings_.find(prm);
       if (it != bindings_.end()) return it->second;
@@ -242,6 +244,21 @@ class GraphBuilder {
       return addNode(lit->id(), lit->text(), ProgramGraph::NodeKind::Literal, cluster, e);
     auto* call = asCall(e);
     if (!call) return -1;
+    // allPairs shows as a cluster of its name around the nest of maps it stands for, inner maps
+    // and lambdas included. Its arrays are drawn outside the cluster, the second too, which the
+    // nest computes inside the rows' lambda (it does not depend on the row).
+    if (auto m = matchAllPairs(*call); m && allPairs_.insert(call).second) {
+      int c = addCluster(e->id(), m->label(), cluster);
+      std::vector<const ExprNode*> added;
+      for (const Expr* a : {&m->x(), &m->y()}) {
+        int n = visit(*a, cluster);
+        if (shown_.emplace(a->get(), n).second) added.push_back(a->get());
+      }
+      int n = visit(e, c);
+      for (auto* a : added) shown_.erase(a);
+      allPairs_.erase(call);
+      return n;
+    }
     // A prelude function (slide2D, pad2D) shows as a cluster of that name around its calls.
     if (auto m = matchPrelude(*call)) {
       int c = addCluster(e->id(), m->text, cluster);
@@ -312,6 +329,9 @@ class GraphBuilder {
   ProgramGraph& g_;
   const std::function<std::string(const Expr&)>& describe_;
   std::unordered_map<const ParamNode*, int> bindings_;
+  // The arrays of the allPairs being shown, drawn before its cluster, and that allPairs.
+  std::unordered_map<const ExprNode*, int> shown_;
+  std::unordered_set<const CallNode*> allPairs_;
 };
 
 std::string dotEscape(const std::string& s) {

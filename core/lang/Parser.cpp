@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -242,6 +243,8 @@ class Parser {
   Term identifier(const Token& t);
   std::optional<Term> pattern(const Token& t);
   std::optional<Term> prelude(const Token& t);
+  Term allPairs(const Token& t);
+  void locateNew(const ir::NodeRef& root, const Token& t, const std::vector<const ir::Node*>& done);
   void padding(ir::PatternNode::Params& ps);
   Term lambda(const Token& funTok);
   Term literal(const Token& t, bool negative);
@@ -1177,6 +1180,7 @@ void Parser::padding(ir::PatternNode::Params& ps) {
 // colStep); pad2D(l, r, mode) or pad2D(top, bottom, left, right, mode). Compositions of the 1-D
 // patterns, whose nodes all get the name's position.
 std::optional<Parser::Term> Parser::prelude(const Token& t) {
+  if (t.text == "allPairs") return allPairs(t);
   bool slide = t.text == "slide2D";
   if (!slide && t.text != "pad2D") return std::nullopt;
   expect(Tok::LParen, fmt::format("'(' after {}", t.text));
@@ -1212,6 +1216,70 @@ std::optional<Parser::Term> Parser::prelude(const Token& t) {
     links.back().at(loc(t));
   }
   return fnTerm(Callable::compose(std::move(links)), t, 3);
+}
+
+// allPairs(f)(X, Y), f a function of two parameters, and allPairs(r, z)(X, Y), r a reduction
+// and z a function of two scalars (core/ir/Prelude.h): the nest of two maps, a lambda f's own
+// parameters and body in it. Applied to its two arrays at once: it is no function of one argument
+// that could be composed or mapped.
+Parser::Term Parser::allPairs(const Token& t) {
+  const char* usage =
+      "allPairs(f)(A, B) with f a function of two parameters (a row of each input), e.g. "
+      "allPairs(fun((a, b) => ...))(A, B), or allPairs(r, z)(A, B) with a reduction and a function of two "
+      "scalars, e.g. allPairs(reduce(add, 0.0f), mult)(A, B)";
+  if (peek().kind != Tok::LParen) error(t, fmt::format("expected '(' after allPairs: {}", usage));
+  next();
+  Term f = expr();
+  std::optional<Term> z;
+  if (accept(Tok::Comma)) z = expr();
+  if (peek().kind == Tok::Comma)
+    error(peek(), fmt::format("allPairs takes one function, or a reduction and a function: {}", usage));
+  expect(Tok::RParen, "')' after the function of allPairs");
+  if (f.isValue() || (z && z->isValue()))
+    error(f.isValue() ? f.tok : z->tok, fmt::format("allPairs takes functions, not values: {}", usage));
+  Fun rowFun;
+  if (z) {
+    rowFun = ir::allPairsZipReduce(f.fn, nestedFun(*z, "the function of allPairs"), &locs_);
+  } else {
+    rowFun = nestedFun(f, "the function of allPairs");
+    size_t n = 0;
+    if (auto* l = ir::asLambda(rowFun))
+      n = l->params().size();
+    else if (auto* u = ir::asUserFun(rowFun))
+      n = u->def().params.size();
+    else
+      n = 1;  // a pattern or a composition: a function of one array
+    if (n != 2)
+      error(f.tok, fmt::format("the function of allPairs takes two parameters, a row of each input, but this "
+                               "one takes {}: {}",
+                               n, usage));
+  }
+  if (peek().kind != Tok::LParen)
+    error(t, fmt::format("allPairs(...) is applied to its two arrays at once, as in allPairs(f)(A, B), "
+                         "not to {}",
+                         describe(peek())));
+  next();
+  int argDepth = 0;
+  std::vector<Expr> args = valueArgs("allPairs", argDepth);
+  if (args.size() != 2)
+    error(t, fmt::format("allPairs(...) takes two arrays, as in allPairs(f)(A, B), but is given {}",
+                         args.size()));
+  Expr nest = ir::allPairs(rowFun, args[0], args[1]);
+  locateNew(nest, t, {args[0].get(), args[1].get()});
+  return valueTerm(std::move(nest), t, std::max(f.depth, z ? z->depth : 0) + argDepth + 8);
+}
+
+// Gives the nodes below `root` that have no position yet (those that expand a prelude function)
+// the position of its name; `done` are subtrees the parser has placed already.
+void Parser::locateNew(const ir::NodeRef& root, const Token& t, const std::vector<const ir::Node*>& done) {
+  std::vector<ir::NodeRef> work{root};
+  while (!work.empty()) {
+    ir::NodeRef n = work.back();
+    work.pop_back();
+    if (std::find(done.begin(), done.end(), n.get()) != done.end()) continue;
+    locs_.emplace(n.id(), loc(t));
+    for (auto& c : ir::children(n)) work.push_back(c.node);
+  }
 }
 
 }  // namespace

@@ -7,11 +7,15 @@
 // (filling lines), a long nested function moves into a block, and long argument lists put
 // one argument per line:
 //
-//   map(fun(rowA =>
-//     map(fun(colB =>
-//       reduce(add, 0.0f) o map(mult) $ zip(rowA, colB)
+//   mapGlb1(fun(rowA =>
+//     mapGlb0(fun(colB =>
+//       reduceSeq(add, 0.0f) o map(mult) $ zip(rowA, colB)
 //     )) $ transpose(B)
 //   )) $ A
+//
+// The prelude's compositions print by name (slide2D, pad2D), and so does the nest of two plain
+// maps that allPairs(f)(X, Y) stands for (the same nest as above with map for mapGlb prints as
+// allPairs(reduce(add, 0.0f), mult)(A, transpose(B))).
 //
 // Every decision depends only on the IR and the names, so printing is idempotent. Parameter
 // names are kept, with a suffix where two bindings in scope would share a name.
@@ -131,6 +135,7 @@ class Printer {
     }
     auto* c = ir::asCall(e);
     LIFT_ASSERT(c, "unknown expression kind");
+    if (auto m = ir::matchAllPairs(*c)) return allPairs(*m, indent, col);
     // get(i, get(j, x)): the element of an element (a stencil's neighbourhood) reads as a call.
     if (isGetCall(c) && isGetCall(ir::asCall(c->args()[0]))) return call(*c, indent, col);
 
@@ -139,7 +144,7 @@ class Printer {
     std::vector<const ir::CallNode*> links;
     Expr arg = e;
     while (auto* link = ir::asCall(arg)) {
-      if (!isLink(*link)) break;
+      if (!isLink(*link) || ir::matchAllPairs(*link)) break;  // allPairs(f)(X, Y) takes two
       links.push_back(link);
       arg = link->args().back();
     }
@@ -389,7 +394,7 @@ class Printer {
     std::vector<const ir::CallNode*> links;
     Expr cur = l.body();
     while (auto* c = ir::asCall(cur)) {
-      if (!isLink(*c)) return std::nullopt;
+      if (!isLink(*c) || ir::matchAllPairs(*c)) return std::nullopt;
       // The parameter may only flow in as the data argument of the innermost call.
       if (ir::occursIn(x, c->fun())) return std::nullopt;
       for (size_t i = 0; i + 1 < c->args().size(); ++i)
@@ -404,20 +409,24 @@ class Printer {
   }
 
   std::string lambda(const ir::LambdaNode& l, int indent, int col) {
-    bind(l.params());
+    return lambda(l.params(), l.body(), indent, col);
+  }
+
+  std::string lambda(const std::vector<ir::Param>& ps, const Expr& lambdaBody, int indent, int col) {
+    bind(ps);
     std::string params;
     bool typed = false;
-    for (size_t i = 0; i < l.params().size(); ++i) {
-      const auto& p = l.params()[i];
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const auto& p = ps[i];
       params += (i ? ", " : "") + nameOf(p.get());
       if (p->declaredType()) {
         params += ": " + p->declaredType().toString();
         typed = true;
       }
     }
-    if (l.params().size() != 1 || typed) params = "(" + params + ")";
+    if (ps.size() != 1 || typed) params = "(" + params + ")";
     std::string head = "fun(" + params + " => ";
-    std::string body = flat([&] { return expr(l.body(), 0, 0); });
+    std::string body = flat([&] { return expr(lambdaBody, 0, 0); });
     std::string out;
     if (flat_) {
       // A long body must open a block: the line break makes every enclosing layout break too.
@@ -425,11 +434,40 @@ class Printer {
     } else if (body.size() <= kInlineBody && fits(body + ")", col + static_cast<int>(head.size()))) {
       out = head + body + ")";
     } else {
-      out = "fun(" + params + " =>\n" + spaces(indent + 2) + expr(l.body(), indent + 2, indent + 2) + "\n" +
+      out = "fun(" + params + " =>\n" + spaces(indent + 2) + expr(lambdaBody, indent + 2, indent + 2) + "\n" +
             spaces(indent) + ")";
     }
-    unbind(l.params());
+    unbind(ps);
     return out;
+  }
+
+  // The nest of two maps that allPairs(f)(X, Y) expands to, by that name: the zip-reduce form
+  // allPairs(r, z), a user function of the two rows allPairs(u), else the lambda of the two rows.
+  std::string allPairs(const ir::AllPairsMatch& m, int indent, int col) {
+    constexpr int kOpen = 9;  // "allPairs("
+    std::string head;
+    if (m.reduction) {
+      head = reduction(*ir::asPattern(m.reduction->fun()), m.reduction->args()[0], indent, col + kOpen) +
+             ", " + m.zipFun->def().name;
+    } else if (const ir::UserFunNode* u = rowUserFun(m)) {
+      head = u->def().name;
+    } else {
+      head = lambda({m.a(), m.b()}, m.body(), indent, col + kOpen);
+    }
+    const Expr* arrays[] = {&m.x(), &m.y()};
+    return list(
+        "allPairs(" + head + ")", 2, [&](size_t i, int ind, int cl) { return expr(*arrays[i], ind, cl); },
+        indent, col);
+  }
+
+  // u where the rows' function is u(a, b), u a user function, a and b untyped.
+  static const ir::UserFunNode* rowUserFun(const ir::AllPairsMatch& m) {
+    auto* c = ir::asCall(m.body());
+    auto* u = c ? ir::asUserFun(c->fun()) : nullptr;
+    if (!u || c->args().size() != 2 || c->args()[0].get() != m.a().get() ||
+        c->args()[1].get() != m.b().get() || m.a()->declaredType() || m.b()->declaredType())
+      return nullptr;
+    return u;
   }
 
   std::string pattern(const ir::PatternNode& p, int indent, int col) {
