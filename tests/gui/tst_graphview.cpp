@@ -3,6 +3,8 @@
 // node among them).
 #include <QtTest/QtTest>
 
+#include <QGraphicsSimpleTextItem>
+
 #include "core/ir/ProgramGraph.h"
 #include "core/lang/Parser.h"
 #include "views/GraphLayout.h"
@@ -105,6 +107,33 @@ class TestGraphView : public QObject {
     QVERIFY(w.graphView()->findNext("md_hom(mult, (++, add)) 2D"));
     QCOMPARE(spy.count(), 1);
     QVERIFY(w.graphView()->findNext("pair_mv"));
+  }
+
+  // allPairs (the prelude) is a cluster of its name around the nest of maps it stands for: laid
+  // out around its nodes, drawn with its label in the main window's graph.
+  void mainWindowShowsAllPairs() {
+    views::MainWindow w;
+    QVERIFY(w.openExample("matmul"));
+    QVERIFY(w.session()->program() != nullptr);
+    const QString label = "allPairs(reduce(add, 0.0f), mult)";
+    bool drawn = false;
+    for (QGraphicsItem* item : w.graphView()->scene()->items())
+      if (auto* t = qgraphicsitem_cast<QGraphicsSimpleTextItem*>(item)) drawn = drawn || t->text() == label;
+    QVERIFY(drawn);
+    ir::ProgramGraph g = ir::buildProgramGraph(w.session()->program()->program);
+    views::GraphGeometry geo = views::layoutGraph(g);
+    QCOMPARE(QString::fromStdString(g.clusters.at(0).label), label);
+    int inside = 0;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      int c = g.nodes[i].cluster;
+      while (c > 0) c = g.clusters[static_cast<size_t>(c)].parent;
+      if (c != 0) continue;
+      QVERIFY2(geo.clusters[0].adjusted(-1, -1, 1, 1).contains(geo.nodes[i]), g.nodes[i].label.c_str());
+      ++inside;
+    }
+    QVERIFY(inside >= 6);  // the maps, the reduction, the zip, the rows
+    // The nodes of the nest are still there: the rules' locations find them by clicking.
+    QVERIFY(w.graphView()->findNext("zip"));
   }
 };
 
