@@ -98,6 +98,40 @@ class TestLiftcCheck : public QObject {
     QCOMPARE(liftc({"print", bad, "--check"}).code, 2);
   }
 
+  // The examples written with allPairs (the prelude): check gives the nest's type, print writes
+  // them by name and round-trips; a misused allPairs is located.
+  void allPairsExamples() {
+    const QString examples = LIFT_SOURCE_DIR "/resources/examples/";
+    Run c = liftc({"check", examples + "cosine_similarity.lift"});
+    QCOMPARE(c.code, 0);
+    QCOMPARE(c.out, QString("([[float]K]M, [[float]K]N) -> [[[float]1]N]M\n"));
+    c = liftc({"check", examples + "manhattan.lift"});
+    QCOMPARE(c.out, QString("([[float]K]M, [[float]N]K) -> [[[float]1]N]M\n"));
+    for (const char* name : {"manhattan.lift", "cosine_similarity.lift", "matmul.lift"}) {
+      Run r = liftc({"print", examples + name});
+      QCOMPARE(r.code, 0);
+      QVERIFY2(r.out.contains("  allPairs("), qPrintable(r.out));
+      Run again = liftc({"print", write(QString("printed_") + name, r.out)});
+      QCOMPARE(again.out, r.out);
+    }
+    QVERIFY(liftc({"print", examples + "matmul.lift"})
+                .out.endsWith("  allPairs(reduce(add, 0.0f), mult)(A, transpose(B))\n"));
+    QString bad = write("allpairs.lift",
+                        "size M, N, K;\n"
+                        "userfun mult(float x, float y) -> float { return x * y; }\n"
+                        "fun f(A: [[float]K]M, B: [[float]K]N) =\n"
+                        "  A |> allPairs(mult)\n");
+    for (const char* cmd : {"check", "print"}) {
+      Run r = liftc({cmd, bad});
+      QCOMPARE(r.code, 2);
+      QVERIFY2(
+          r.err.startsWith(bad + ":4:8: error: allPairs(...) is applied to its two arrays at once, as in "
+                                 "allPairs(f)(A, B)"),
+          qPrintable(r.err));
+      QVERIFY(r.out.isEmpty());
+    }
+  }
+
  private:
   QString write(const QString& name, const QString& text) {
     QString path = tmp_.filePath(name);
