@@ -134,6 +134,13 @@ class TestGraphView : public QObject {
     QVERIFY(inside >= 6);  // the maps, the reduction, the zip, the rows
     // The nodes of the nest are still there: the rules' locations find them by clicking.
     QVERIFY(w.graphView()->findNext("zip"));
+    // A general row function: the cluster names the rows.
+    QVERIFY(w.openExample("cosine_similarity"));
+    drawn = false;
+    for (QGraphicsItem* item : w.graphView()->scene()->items())
+      if (auto* t = qgraphicsitem_cast<QGraphicsSimpleTextItem*>(item))
+        drawn = drawn || t->text() == QString("allPairs(λ a, b)");
+    QVERIFY(drawn);
   }
 };
 
