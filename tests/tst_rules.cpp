@@ -350,6 +350,11 @@ const Example kExamples[] = {
      R"(fun f(x: [float]8*N) =
   map(neg) $ x)",
      R"(fun f(x: [float]8*N) = fun(t => map(add) $ zip(t, t)) $ map(neg) $ x)", "0", "", R"(computed 2 times)"},
+    {"inline-lambda", R"(fun f(x: [float]8*N) = fun(t => map(neg) $ t) $ x)", "0", "",
+     R"(fun f(x: [float]8*N) =
+  map(neg) $ x)",
+     R"(fun f(x: [float]8*N, y: [float]8*N) = fun(t => mapGlb0(fun(a => reduceSeq(add, 0.0f) $ t)) $ x) $ mapGlb0(neg) $ y)", "0", "",
+     R"(inlined would run inside the mapGlb that uses t)"},
     {"eta-reduction", R"(fun f(x: [float]8*N) = map(fun(v => neg(v))) $ x)", "0.0.0", "",
      R"(fun f(x: [float]8*N) =
   map(neg) $ x)",

@@ -102,6 +102,22 @@ Outcome mapIdRemoval(const Site& s, const ParamValues&) {
   return Outcome::ok(mc->input);
 }
 
+// The parallel map (mapGlb, mapWrg, mapLcl, mapWarp, ...) of `body` in whose function p is used, or
+// null: an argument put in p's place runs inside it.
+const ir::PatternNode* parallelMapAround(const Expr& body, const ir::ParamNode* p) {
+  const ir::PatternNode* found = nullptr;
+  ir::visitPreOrder(body, [&](const ir::NodePath& path) {
+    if (found) return false;
+    if (path.back().node.get() != static_cast<const ir::Node*>(p)) return true;
+    for (const ir::PathStep& step : path) {
+      auto* pat = step.node.isFun() ? ir::asPattern(step.node.fun()) : nullptr;
+      if (pat && ir::isParallelMap(pat->pattern())) found = pat;
+    }
+    return false;
+  });
+  return found;
+}
+
 Outcome inlineLambda(const Site& s, const ParamValues&) {
   auto* c = ir::asCall(s.expr());
   auto* l = c ? ir::asLambda(c->fun()) : nullptr;
@@ -118,6 +134,15 @@ Outcome inlineLambda(const Site& s, const ParamValues&) {
       return fail(
           "parameter {} is used {} times and its argument computes something (it would be computed {} times)",
           p->name(), n, n);
+    // An argument that computes with OpenCL maps would be nested in the body's parallel map.
+    if (const ir::PatternNode* around = parallelMapAround(l->body(), p);
+        around && ir::containsPattern(a, {PatternKind::MapGlb, PatternKind::MapWrg, PatternKind::MapLcl,
+                                          PatternKind::MapAtomWrg, PatternKind::MapAtomLcl,
+                                          PatternKind::MapWarp, PatternKind::MapLane}))
+      return fail(
+          "the argument of parameter {} computes with OpenCL maps, which inlined would run inside the {} "
+          "that uses {}: a nesting of parallel maps the program does not have",
+          p->name(), patName(around->pattern()), p->name());
     repl[p] = a;
   }
   // Arguments used several times are shared by the uses; give each use its own copy.
