@@ -1,8 +1,8 @@
 // Random walks of applied-and-checked rewrites from every example program: every step must
 // give a well-typed program equal (in the interpreter, on random inputs at two sizes) to the
-// one before, and the end of the walk must equal the start. The seeds are fixed here; the walk
-// code works for any seed (LIFT_WALK_SEEDS=1,2,3 and LIFT_WALK_STEPS=n override them;
-// LIFT_WALK_EXCLUDE=rule,rule leaves rules out).
+// one before, and the end of the walk must equal the start and print to text that parses back to
+// it. The seeds are fixed here; the walk code works for any seed (LIFT_WALK_SEEDS=1,2,3 and
+// LIFT_WALK_STEPS=n override them; LIFT_WALK_EXCLUDE=rule,rule leaves rules out).
 #include <QtTest/QtTest>
 
 #include <filesystem>
@@ -86,6 +86,15 @@ class TestRandomWalks : public QObject {
                for (auto& st : w.steps) s += QString::fromStdString(st.spec()) + " ";
                return s;
              }())));
+    // And prints to text that parses back to it (the prelude's names, allPairs among them, too).
+    std::string printed = lang::printProgram(w.final.program);
+    try {
+      ir::Program again = lang::parseProgram(printed, "printed.lift");
+      QVERIFY2(ir::alphaEqual(ir::Fun(again.main), ir::Fun(w.final.main())), printed.c_str());
+      QCOMPARE(QString::fromStdString(lang::printProgram(again)), QString::fromStdString(printed));
+    } catch (const LiftError& e) {
+      QFAIL(qPrintable(QString::fromStdString(std::string(e.what()) + "\n" + printed)));
+    }
     qInfo("%d steps (%d checked)%s", static_cast<int>(w.steps.size()), w.checked,
           w.stopReason.empty() ? "" : qPrintable(" — " + QString::fromStdString(w.stopReason)));
   }

@@ -100,6 +100,17 @@ class SizeSubstituter {
         changed = changed || n != *x;
         *x = n;
       }
+      // arrayFromGenerator(n, i => e): i ranges over [0, n), so a new n needs a new i (in e too),
+      // as the parser makes it for the printed program.
+      if (p->pattern() == PatternKind::ArrayFromGenerator && ps.sizes.size() == 3) {
+        arith::Expr i = ps.sizes[1];
+        arith::Expr fresh = arith::var(arith::varName(i), arith::varLo(i), ps.sizes[0]);
+        if (fresh != i) {
+          ps.sizes[2] = arith::substitute(ps.sizes[2], Subst{{i, fresh}});
+          ps.sizes[1] = fresh;
+          changed = true;
+        }
+      }
       return changed ? ir::PatternNode::make(p->pattern(), std::move(ps)) : f;
     }
     return f;
