@@ -132,8 +132,8 @@ std::string ReferenceCache::keyOf(const ir::Program& p, const EvaluationRequest&
   for (auto& [n, v] : request.sizes) sizes += fmt::format("{}={};", n, v);
   // "inputs 2": the counter-based random inputs (core/interp/RandomInputs.cpp).
   return fmt::format("{}\nsizes {}\nseed {}\nreference {}\ninterpreter budget {}\ninputs 2\n",
-                     lang::printProgram(p), sizes, request.seed, request.reference.name(),
-                     request.interpreterBudget);
+                     lang::printProgram(p, {.allPairsByName = false}), sizes, request.seed,
+                     request.reference.name(), request.interpreterBudget);
 }
 
 fs::path ReferenceCache::fileOf(const ir::Program& p, const EvaluationRequest& request) const {

@@ -24,6 +24,7 @@
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
 #include "core/lang/Parser.h"
+#include "core/lang/Printer.h"
 #include "rewrite/Equivalence.h"
 #include "rewrite/explore/AlgorithmicExploration.h"
 #include "rewrite/explore/CodegenTunables.h"
@@ -1482,6 +1483,18 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     SearchSummary s = SearchRunner(matmulProblem(32), o, nullptr).run();
     QCOMPARE(s.stopReason, StopReason::TimeLimit);
     QVERIFY2(t.elapsed() < 30000, qPrintable(QString::number(t.elapsed())));
+  }
+
+  // A result store finds a program's kernels by the hash of its printed text, so that text must
+  // not change when the printer learns a name: matmul.lift at 16³ hashes as it did before the
+  // printer wrote its nest as allPairs (the value a store of the session before holds), while the
+  // text a user reads says allPairs.
+  void storeHashesStayWhenThePrinterLearnsAName() {
+    SearchProblem p = matmulProblem(16);
+    QCOMPARE(QString::fromStdString(p.startHash), QString("7363aface1cb8e04"));
+    QVERIFY(lang::printProgram(p.start->program).find("allPairs(") != std::string::npos);
+    QVERIFY(lang::printProgram(p.start->program, {.allPairsByName = false}).find("allPairs") ==
+            std::string::npos);
   }
 
   // The time limit holds while the first evaluation waits for the expected outputs: a budget of

@@ -113,6 +113,7 @@ std::string literal(const ir::LiteralNode& l) {
 
 class Printer {
  public:
+  explicit Printer(const PrintOptions& options = {}) : options_(options) {}
   void reserve(const std::string& name) { reserved_.insert(name); }
 
   // `e` starting at column `col`; continuation lines are indented by `indent`.
@@ -135,7 +136,7 @@ class Printer {
     }
     auto* c = ir::asCall(e);
     LIFT_ASSERT(c, "unknown expression kind");
-    if (auto m = ir::matchAllPairs(*c)) return allPairs(*m, indent, col);
+    if (auto m = allPairsOf(*c)) return allPairs(*m, indent, col);
     // get(i, get(j, x)): the element of an element (a stencil's neighbourhood) reads as a call.
     if (isGetCall(c) && isGetCall(ir::asCall(c->args()[0]))) return call(*c, indent, col);
 
@@ -144,7 +145,7 @@ class Printer {
     std::vector<const ir::CallNode*> links;
     Expr arg = e;
     while (auto* link = ir::asCall(arg)) {
-      if (!isLink(*link) || ir::matchAllPairs(*link)) break;  // allPairs(f)(X, Y) takes two
+      if (!isLink(*link) || allPairsOf(*link)) break;  // allPairs(f)(X, Y) takes two
       links.push_back(link);
       arg = link->args().back();
     }
@@ -394,7 +395,7 @@ class Printer {
     std::vector<const ir::CallNode*> links;
     Expr cur = l.body();
     while (auto* c = ir::asCall(cur)) {
-      if (!isLink(*c) || ir::matchAllPairs(*c)) return std::nullopt;
+      if (!isLink(*c) || allPairsOf(*c)) return std::nullopt;
       // The parameter may only flow in as the data argument of the innermost call.
       if (ir::occursIn(x, c->fun())) return std::nullopt;
       for (size_t i = 0; i + 1 < c->args().size(); ++i)
@@ -567,6 +568,13 @@ class Printer {
   std::unordered_map<const ir::ParamNode*, std::string> names_;
   std::unordered_set<std::string> bound_;
   std::unordered_set<std::string> reserved_;
+  // The allPairs nest at `c`, unless the options print it as a nest.
+  std::optional<ir::AllPairsMatch> allPairsOf(const ir::CallNode& c) const {
+    if (!options_.allPairsByName) return std::nullopt;
+    return ir::matchAllPairs(c);
+  }
+
+  PrintOptions options_;
   bool flat_ = false;
   std::map<std::tuple<const ir::CallNode*, int, int>, std::string> linkMemo_;
   using FlatKey = std::pair<const ir::Node*, bool>;  // the node, and whether a function is called
@@ -577,8 +585,8 @@ class Printer {
 
 }  // namespace
 
-std::string printProgram(const ir::Program& p) {
-  Printer pr;
+std::string printProgram(const ir::Program& p, const PrintOptions& options) {
+  Printer pr(options);
   for (auto& s : p.sizes) pr.reserve(s.name);
   for (auto& u : p.userFuns) pr.reserve(u->name);
   std::string out;

@@ -9,8 +9,16 @@
 
 namespace lift::lang {
 
+struct PrintOptions {
+  // The nest of two plain maps that allPairs(f)(X, Y) stands for, printed by that name (the text
+  // a user reads). Off, it prints as the nest: the text that result stores and reference caches
+  // take their hashes of, which must not change when the printer learns a new name (a store
+  // written before allPairs was one finds its programs' kernels again).
+  bool allPairsByName = true;
+};
+
 // The whole program: sizes, user functions (with their bodies as written), the program function.
-std::string printProgram(const ir::Program& p);
+std::string printProgram(const ir::Program& p, const PrintOptions& options = {});
 
 // One expression or function, in the syntax of the language (e.g. for the GUI and for rules'
 // display). Lambda bodies that do not fit on a line are indented relative to `indent`.

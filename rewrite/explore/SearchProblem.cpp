@@ -18,7 +18,9 @@ std::string formatSizes(const arith::Env& sizes) {
 // ir::structuralHash identifies programs up to renaming within a process, but it hashes uniqued
 // nodes (lengths, types) by address, so it differs between runs: the store needs a hash that
 // another process and another machine compute alike, that of the printed program.
-std::string programHash(const ir::Program& p) { return hashText(lang::printProgram(p)); }
+std::string programHash(const ir::Program& p) {
+  return hashText(lang::printProgram(p, {.allPairsByName = false}));
+}
 
 SearchProblem SearchProblem::make(const ir::Program& program, const arith::Env& sizes) {
   SearchProblem s;

@@ -31,7 +31,8 @@ std::string formatSizes(const arith::Env& sizes);
 
 // The hash of a program as the store writes it (hex): of its printed text, so that it is the same
 // in every process (ir::structuralHash, which the search uses to recognise programs within a
-// process, is not).
+// process, is not); printed with allPairs as its nest (lang::PrintOptions), so that a store keeps
+// its hashes when the printer learns a name.
 std::string programHash(const ir::Program& p);
 
 }  // namespace lift::explore
