@@ -221,21 +221,16 @@ bool allPairsMatches(const std::vector<float>& a, const std::vector<float>& b, s
   return true;
 }
 
-// C(i, j) = the sum over x of f(A(i, x), B(x, j)), n x n, with SkelCL's AllPairs (`allPairs`: A
-// block-distributed, B copied), then with its plain OpenCL version on one device (`plain`:
-// a 16 x 16 tile of C per work-group through local memory).
-template <class Library, class Plain, class F>
-Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, const Library& library,
-                Plain& plain, F f) {
+// Times an AllPairs program `apply(A, B)` of two n x n matrices (timeRuns): A block-distributed,
+// B copied to every device.
+template <class Apply, class Check>
+void timeAllPairsRuns(const Options& o, const std::shared_ptr<DeviceSet>& devices,
+                      const std::vector<float>& a, const std::vector<float>& b, const Apply& apply,
+                      Check matches, Timing& t) {
   const size_t n = o.size;
-  const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
   struct Operands {
     Matrix<float> A, B;
   };
-  Timing t;
-  t.work = 2.0 * double(n) * double(n) * double(n);
-  t.unit = "GFLOP/s";
-  auto matches = [&](std::span<const float> c) { return allPairsMatches(a, b, c, n, o.check, f); };
   timeRuns(
       o, *devices, n * n,
       [&] {
@@ -247,7 +242,22 @@ Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, con
         in.A.prepareOnDevices(Distribution::block());
         in.B.prepareOnDevices(Distribution::copy());
       },
-      [&](Operands& in) { return library(in.A, in.B); }, matches, t);
+      [&](Operands& in) { return apply(in.A, in.B); }, matches, t);
+}
+
+// C(i, j) = the sum over x of f(A(i, x), B(x, j)), n x n, with SkelCL's AllPairs (`allPairs`: A
+// block-distributed, B copied), then with its plain OpenCL version on one device (`plain`:
+// a 16 x 16 tile of C per work-group through local memory).
+template <class Library, class Plain, class F>
+Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, const Library& library,
+                Plain& plain, F f) {
+  const size_t n = o.size;
+  const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
+  Timing t;
+  t.work = 2.0 * double(n) * double(n) * double(n);
+  t.unit = "GFLOP/s";
+  auto matches = [&](std::span<const float> c) { return allPairsMatches(a, b, c, n, o.check, f); };
+  timeAllPairsRuns(o, devices, a, b, library, matches, t);
   std::vector<float>
       c;  // the plain version's output on the host, kept over the runs as the library's pool does
   timePlain(
@@ -278,9 +288,6 @@ Timing cosine(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const CosineSimilarity similarity;
   const size_t n = o.size;
   const std::vector<float> a = randomFloats(n * n, 1), b = randomFloats(n * n, 2);
-  struct Operands {
-    Matrix<float> A, B;
-  };
   Timing t;
   t.work = 6.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
@@ -298,18 +305,7 @@ Timing cosine(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
     }
     return true;
   };
-  timeRuns(
-      o, *devices, n * n,
-      [&] {
-        Operands in{Matrix<float>(devices, n, n, a), Matrix<float>(devices, n, n, b)};
-        in.A.setDistribution(Distribution::block());
-        return in;
-      },
-      [](Operands& in) {
-        in.A.prepareOnDevices(Distribution::block());
-        in.B.prepareOnDevices(Distribution::copy());
-      },
-      [&](Operands& in) { return similarity(in.A, in.B); }, matches, t);
+  timeAllPairsRuns(o, devices, a, b, similarity, matches, t);
   const int64_t stored = similarity.allPairs().skeleton().storedKernels().lastUsed();
   t.before.push_back(fmt::format("cosine-ratio {} {} no plain version; {}", n, o.devices.size(),
                                  stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
