@@ -88,7 +88,7 @@ void EmitContext::seqLoop(arith::Expr n, LoopForm form, ir::NodeId node,
   auto& s = emit(c::Stmt::Kind::For, node);
   s.text = name;
   s.init = "0";
-  s.cond = fmt::format("{} < {}", name, arith::toString(n));
+  s.cond = fmt::format("{} < {}", name, arith::toOpenCL(n));
   s.step = fmt::format("{} += 1", name);
   s.trips = n.isCst() ? n.value() : 0;
   ++seqDepth_;
@@ -138,13 +138,13 @@ LoopForm EmitContext::parallelLoop(K kind, int dim, arith::Expr n, ir::NodeId no
       break;
     case LoopForm::Guard:
       s = &emit(c::Stmt::Kind::If, node);
-      s->cond = fmt::format("{} < {}", id, arith::toString(n));
+      s->cond = fmt::format("{} < {}", id, arith::toOpenCL(n));
       break;
     default:
       s = &emit(c::Stmt::Kind::For, node);
       s->text = name;
       s->init = id;
-      s->cond = fmt::format("{} < {}", name, arith::toString(n));
+      s->cond = fmt::format("{} < {}", name, arith::toOpenCL(n));
       // The stride in int: with `+= get_num_groups(0)` (size_t) PoCL 3.1 miscompiles some loops
       // that contain barriers (the induction variable goes through 64 bits and back).
       s->step = fmt::format("{} += {}", name, stride);
@@ -186,7 +186,7 @@ void EmitContext::dynamicLoop(K kind, int dim, arith::Expr n, ir::NodeId node, c
   auto& s = emit(c::Stmt::Kind::For, node);
   s.text = name;
   s.init = first;
-  s.cond = fmt::format("{} < {}", name, arith::toString(n));
+  s.cond = fmt::format("{} < {}", name, arith::toOpenCL(n));
   s.step = fmt::format("{} = {}", name, next);
   parallel_.push_back({kind, dim, var, n, LoopForm::Loop});
   into(s.body, [&] { body(var); });

@@ -69,11 +69,11 @@ void KernelGenerator::search(const ir::PatternNode& p, Arg& dflt, Arg& arr, cons
   c::Stmt* loop = nullptr;
   if (binary) {
     lo = intVariable("lo", c::text("0"), site);
-    hi = intVariable("hi", c::text(arith::toString(n)), site);
+    hi = intVariable("hi", c::text(arith::toOpenCL(n)), site);
     loop = &openLoop(it, "0", fmt::format("{} < {}", lo, hi), fmt::format("{} += 1", it), site);
   } else {
     loop =
-        &openLoop(it, "0", fmt::format("{} < {}", it, arith::toString(n)), fmt::format("{} += 1", it), site);
+        &openLoop(it, "0", fmt::format("{} < {}", it, arith::toOpenCL(n)), fmt::format("{} += 1", it), site);
   }
   ctx_.into(loop->body, [&] {
     arith::Expr at = arith::var(it, cst(0), n);
@@ -144,11 +144,11 @@ void KernelGenerator::insertionSort(const ir::PatternNode& p, Arg& arr, const Vi
   ctx_.seqLoop(n, form, site, [&](arith::Expr i) {
     View x = storage_.allocate(elemT, AddressSpace::Private, site, false, "elem");
     copyValue(view::access(xs, i), x, site);
-    std::string pos = intVariable("pos", c::text(arith::toString(i)), site);
+    std::string pos = intVariable("pos", c::text(arith::toOpenCL(i)), site);
     std::string j = mem_.freshName("srt");
     mem_.reserve(j);
     ctx_.takeName(j);
-    c::Stmt& loop = openLoop(j, arith::toString(i), "0 < " + j, j + " -= 1", site);
+    c::Stmt& loop = openLoop(j, arith::toOpenCL(i), "0 < " + j, j + " -= 1", site);
     ctx_.into(loop.body, [&] {
       arith::Expr jv = arith::var(j, cst(1), n);
       std::vector<Arg> pair{viewArg(x), viewArg(view::access(dest, jv - cst(1)))};

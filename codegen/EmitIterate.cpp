@@ -30,7 +30,7 @@ std::optional<std::string> pointerTo(const View& v) {
     return std::nullopt;
   arith::Expr off = arith::simplify(r.elemIndex);
   if (off.isCst() && off.value() == 0) return r.mem->name;
-  return fmt::format("{} + {}", r.mem->name, arith::toString(off));
+  return fmt::format("{} + {}", r.mem->name, arith::toOpenCL(off));
 }
 
 }  // namespace
@@ -177,7 +177,7 @@ View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, 
     auto& d = ctx_.emit(c::Stmt::Kind::Decl, site);
     d.text = "int";
     d.name = sizeName;
-    d.rhs = c::text(arith::toString(lens[firstLoop]));
+    d.rhs = c::text(arith::toOpenCL(lens[firstLoop]));
   }
   Type inT = Type::array(elem, varying ? sizeVar : lens[0]);
   Type outT = typeAfter(inT);
@@ -187,7 +187,7 @@ View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, 
     auto& loop = ctx_.emit(c::Stmt::Kind::For, site);
     loop.text = iterName;
     loop.init = std::to_string(start);
-    loop.cond = fmt::format("{} < {}", iterName, arith::toString(end));
+    loop.cond = fmt::format("{} < {}", iterName, arith::toOpenCL(end));
     loop.step = fmt::format("{} += 1", iterName);
     ctx_.into(loop.body, [&] {
       size_t before = sync_.mark();
@@ -197,7 +197,7 @@ View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, 
       swap();
       if (varying)
         ctx_.emit(c::Stmt::Kind::Line, site).text =
-            fmt::format("{} = {};", sizeName, arith::toString(outT.length()));
+            fmt::format("{} = {};", sizeName, arith::toOpenCL(outT.length()));
     });
   }
   --iterDepth_;

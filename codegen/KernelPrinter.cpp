@@ -142,10 +142,10 @@ class Printer {
   std::string guard(const c::Guard& g) const {
     std::vector<std::string> parts;
     arith::Expr i = arith::simplify(g.index);
-    std::string is = arith::toString(simplify_ ? i : g.index);
+    std::string is = arith::toOpenCL(simplify_ ? i : g.index);
     if (!arith::provablyLessEqual(g.lo, i))
-      parts.push_back(fmt::format("{} <= {}", arith::toString(g.lo), is));
-    if (!arith::provablyLess(i, g.hi)) parts.push_back(fmt::format("{} < {}", is, arith::toString(g.hi)));
+      parts.push_back(fmt::format("{} <= {}", arith::toOpenCL(g.lo), is));
+    if (!arith::provablyLess(i, g.hi)) parts.push_back(fmt::format("{} < {}", is, arith::toOpenCL(g.hi)));
     std::string s;
     for (size_t k = 0; k < parts.size(); ++k) s += (k ? " && " : "") + parts[k];
     return s;
@@ -261,14 +261,14 @@ std::string declaration(const Memory& m) {
   std::string type = m.elemType.openclName();
   std::string aligned = m.alignment > 0 ? fmt::format(" __attribute__((aligned({})))", m.alignment) : "";
   if (m.space == AddressSpace::Local)
-    return fmt::format("local {} {}[{}]{};", type, m.name, arith::toString(m.count), aligned);
+    return fmt::format("local {} {}[{}]{};", type, m.name, arith::toOpenCL(m.count), aligned);
   if (m.isPrivateScalar()) return fmt::format("{} {};", type, m.name);
   if (m.scalarized) {
     std::string s = type + " ";
     for (int64_t k = 0; k < m.count.value(); ++k) s += fmt::format("{}{}_{}", k ? ", " : "", m.name, k);
     return s + ";";
   }
-  return fmt::format("{} {}[{}];", type, m.name, arith::toString(m.count));
+  return fmt::format("{} {}[{}];", type, m.name, arith::toOpenCL(m.count));
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ bool isZero(arith::Expr e) { return !e || (e.isCst() && e.value() == 0); }
 // top): the generator's user function called with the indices and the lengths, or its index
 // expression with the index put in.
 c::ExprP generatedElement(const ViewNode& v, std::vector<arith::Expr>& stack) {
-  auto text = [](arith::Expr e) { return c::text("(" + arith::toString(arith::simplify(e)) + ")"); };
+  auto text = [](arith::Expr e) { return c::text("(" + arith::toOpenCL(arith::simplify(e)) + ")"); };
   std::vector<arith::Expr> indices;
   std::vector<c::ExprP> args, lengths;
   Type t = v.type;

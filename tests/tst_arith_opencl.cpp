@@ -1,5 +1,5 @@
 // toOpenCL's text is OpenCL C with the meaning of the expression: floor, ceiling, absolute
-// value, if-then-else and lookup (and the other forms around them), raw and simplified, are
+// value, if-then-else, lookup and pow (and the other forms around them), raw and simplified, are
 // compiled into a kernel on the OpenCL CPU device (PoCL) and evaluated there at every point of
 // a grid; each value must be the one `evaluate` gives on the host.
 #include <QtTest/QtTest>
@@ -34,6 +34,10 @@ class TestArithOpenCL : public QObject {
         "lookup({3, -1, 4, 1, -5, 9}, (i%6 + 6)%6)*lookup({2, 7}, (j%2 + 2)%2)",
         "floor(ceil(i/3)/2) + (abs(j) <= 3 ? floor(j/2) : ceil(j/2))",
         "min(abs(i), j < 0 ? -j : j) + max(floor(i/7), lookup({5, 6, 7}, (j%3 + 3)%3))",
+        // pow (OpenCL's takes floats): shifts for powers of two, pown otherwise
+        "pow(2, (i%8 + 8)%8) + 256/pow(2, (j%8 + 8)%8)",
+        "i*pow(4, (j%6 + 6)%6) - pow(2, N)*pow(8, (i < j ? 1 : 2))",
+        "pow(3, (j%10 + 10)%10) + pow((i%3 + 3)%3 + 1, (j%5 + 5)%5)",
     };
     std::vector<Expr> exprs;
     for (const char* t : texts) {

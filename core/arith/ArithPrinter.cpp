@@ -1,7 +1,8 @@
 // Printing ArithExprs with minimal parentheses, in two spellings. toString's text parses back
 // (with `parse`, or `parse(..., raw=true)` for raw trees) to the same node: "16*wg_id + l_id",
 // "i - 1", "(a + b)/c", "-(x/2)", "min(a, b)", "floor(i/4)", "lookup({3, 1}, i)". toOpenCL's
-// is OpenCL C with int semantics (floor, ceil, abs and lookup spelled with / % max and ?:).
+// is OpenCL C with int semantics (floor, ceil, abs and lookup spelled with / % max and ?:, pow
+// as a shift or pown).
 #include <fmt/format.h>
 
 #include "core/arith/Node.h"
@@ -99,6 +100,26 @@ class Printer {
     out += " < 0)))";
   }
 
+  // pow(b, e) in OpenCL C, whose pow takes floating-point arguments only (an int call is
+  // ambiguous): a shift for a power of two (`8/pow(2, I)` of an iterate's halving lengths),
+  // otherwise pown rounded back to int (exact while the power fits a float's 24 bits).
+  void powOpenCL(Expr b, Expr e) {
+    if (b.isCst() && b->value >= 2 && (b->value & (b->value - 1)) == 0) {
+      int shift = 0;
+      while ((int64_t{1} << shift) < b->value) ++shift;
+      out += "(1 << ";
+      if (shift > 1) out += fmt::format("{}*", shift);
+      print(e, shift > 1 ? kUnary : kAdd);
+      out += ')';
+      return;
+    }
+    out += "((int)round(pown((float)";
+    print(b, kUnary);
+    out += ", ";
+    print(e, 0);
+    out += ")))";
+  }
+
   void factors(std::span<const Expr> fs, int firstCtx) {
     for (size_t i = 0; i < fs.size(); ++i) {
       if (i) out += '*';
@@ -178,9 +199,14 @@ class Printer {
         out += n->kind == Kind::Div ? '/' : '%';
         print(n->ops[1], kUnary);
         return;
+      case Kind::Pow:
+        if (opencl_) {
+          powOpenCL(n->ops[0], n->ops[1]);
+          return;
+        }
+        [[fallthrough]];
       case Kind::Min:
       case Kind::Max:
-      case Kind::Pow:
         out += n->kind == Kind::Min ? "min(" : n->kind == Kind::Max ? "max(" : "pow(";
         print(n->ops[0], 0);
         out += ", ";
