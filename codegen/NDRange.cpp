@@ -2,8 +2,10 @@
 #include "codegen/NDRange.h"
 
 #include <algorithm>
+#include <map>
 
 #include "codegen/ProgramIndex.h"
+#include "core/ir/PatternTypeRules.h"
 
 namespace lift::codegen {
 
@@ -69,6 +71,18 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
     const ir::FunType* ft = types.funTypeOf(n.fun());
     if (!ft || ft->inputs.empty() || !ft->inputs[0].isArray()) return true;
     arith::Expr len = ft->inputs[0].length();
+    // Inside an iterate of a symbolic count the body is typed on a placeholder length
+    // (iterateBodyLength); its lengths lie between the iterate's input and output lengths.
+    std::map<arith::Expr, arith::Expr, std::less<>> bodyLengths;
+    for (const ir::PathStep& s : path) {
+      auto* q = s.node.isExpr() ? nullptr : ir::asPattern(s.node.fun());
+      if (!q || q->pattern() != ir::PatternKind::Iterate || q->params().sizes.at(0).isCst()) continue;
+      const ir::FunType* it = types.funTypeOf(s.node.fun());
+      if (!it || it->inputs.empty() || !it->inputs[0].isArray() || !it->output.isArray()) continue;
+      bodyLengths[ir::iterateBodyLength(*q)] =
+          arith::substitute(arith::max(it->inputs[0].length(), it->output.length()), bodyLengths);
+    }
+    if (!bodyLengths.empty()) len = arith::substitute(len, bodyLengths);
     int d = pat->index();
     if (d < 0 || d > 2) return true;
     // A work-group of one warp per element of mapWarp (mapLane's lanes are the warp's).
