@@ -1,13 +1,15 @@
 // The emitter of iterate (KernelGenerator.h): n applications of f, double-buffered between
 // two temporaries whose roles two pointers swap after each iteration; the first iteration reads
 // the input where it is and the last writes the destination when it can; iterations of
-// different shapes are emitted one after the other.
+// different shapes, or over arrays of tuples (stored in one memory per component), are emitted
+// one after the other.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "codegen/KernelGenerator.h"
 #include "codegen/LocalPadding.h"
+#include "codegen/MemoryAllocator.h"
 #include "codegen/ViewConsumer.h"
 
 namespace lift::codegen {
@@ -75,8 +77,18 @@ View KernelGenerator::iterate(const ir::Fun& pattern, Arg& x, const View* dest, 
     std::vector<Arg> whole{viewArg(xv)};
     ts.push_back(env_.typeOfApplication(pattern, whole));
   }
-  if (!loopable) {
-    // Iterations of different shapes: one after the other, each into its own temporary.
+  // Arrays of tuples are stored component-wise, in several memories, which one pair of swapped
+  // pointers cannot name: their iterations are unrolled too.
+  bool tuples = containsTuple(xv->type);
+  if (tuples && !n.isCst())
+    fail(site,
+         fmt::format("iterate with the symbolic count {} over an array of tuples ({}): its buffers would "
+                     "be swapped component by component, which the code generator does not do; give a "
+                     "constant count (its iterations are then unrolled) or iterate over each component",
+                     arith::toString(n), xv->type.toString()));
+  if (!loopable || tuples) {
+    // Iterations of different shapes (or of tuples): one after the other, each into its own
+    // temporary.
     View cur = xv;
     for (int64_t k = 0; k < n.value(); ++k) cur = applyOnce(cur, k + 1 == n.value() ? dest : nullptr);
     return cur;
