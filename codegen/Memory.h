@@ -60,9 +60,11 @@ struct Memory {
     return role == Role::Input || role == Role::Output ||
            (role == Role::Temporary && (space == AddressSpace::Global || dynamicLocal));
   }
-  // A single private value: declared as a variable, not as an array.
+  // A single private value: declared as a variable, not as an array — unless a pointer to it
+  // exists (iterate reads it or swaps it through `src`/`dst`): then an array of one element, so
+  // that the pointer code is the same for every length.
   bool isPrivateScalar() const {
-    return space == AddressSpace::Private && count.isCst() && count.value() == 1;
+    return space == AddressSpace::Private && count.isCst() && count.value() == 1 && !addressTaken;
   }
 };
 
