@@ -101,7 +101,7 @@ std::string rulesMarkdown(const RuleRegistry& registry) {
       "stay symbolic. A program's sizes are symbolic otherwise, so a split or tile factor does not provably "
       "divide them: at `0` of resources/examples/matmul.lift `tiling` applies with `--size "
       "M=256,N=256,K=256` and not without; `liftc rewrite --size` with the same sizes applies it (to the "
-      "program with those sizes as constants).\n";
+      "program with those sizes as constants), and `liftc derive --size` replays a derivation that does.\n";
   out +=
       "- `liftc rewrite FILE.lift --strategy 'normalise(map-fusion)'` runs a strategy; `liftc derive "
       "FILE.derivation` replays a derivation (resources/derivations/).\n\n";

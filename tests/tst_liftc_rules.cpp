@@ -189,6 +189,61 @@ class TestLiftcRules : public QObject {
     QVERIFY2(bad.code == 2 && bad.err.contains("--size: ") && bad.out.isEmpty(), qPrintable(bad.err));
   }
 
+  // `liftc derive --size` replays from the program at those sizes, as `rewrite --size` applies:
+  // a derivation whose tiling the symbolic program refuses replays at 256 (checked by the
+  // interpreter; the sizes constants in the result, its flattened form replays with the same
+  // sizes); a size the program does not have or a malformed one exits with 2 and prints nothing.
+  void deriveAtGivenSizes() {
+    QTemporaryDir dir;
+    QString path = dir.filePath("tiled.derivation");
+    {
+      std::ofstream f(path.toStdString());
+      f << "program: " LIFT_SOURCE_DIR
+           "/resources/examples/matmul.lift\n"
+           "1. tiling@0:x=4,y=4\n2. tile-reduction@0.1.0.0.0.1.1.0.0.0.1:k=4\n";
+    }
+    Run symbolic = liftc({"derive", path});
+    QCOMPARE(symbolic.code, 2);
+    QVERIFY2(symbolic.err.contains("does not provably divide") && symbolic.out.isEmpty(),
+             qPrintable(symbolic.err));
+    Run sized = liftc({"derive", path, "--size", "M=256,N=256", "--size", "K=256", "--check"});
+    QVERIFY2(sized.code == 0 && sized.err.contains("check: "), qPrintable(sized.err));
+    QVERIFY2(sized.out.contains("A: [[float]256]256") && sized.out.contains("split(4)") &&
+                 !sized.out.contains("size M"),  // constants now: their declarations went
+             qPrintable(sized.out));
+    // The same program as rewrite --size gives, and it parses and checks as it is.
+    Run rewritten = liftc({"rewrite", kMatmul, "--size", "M=256,N=256,K=256", "--apply", "tiling@0:x=4,y=4",
+                           "--apply", "tile-reduction@0.1.0.0.0.1.1.0.0.0.1:k=4"});
+    QCOMPARE(rewritten.code, 0);
+    QCOMPARE(sized.out, rewritten.out);
+    QString result = dir.filePath("tiled.lift");
+    QString flat = dir.filePath("flat.derivation");
+    Run written = liftc({"derive", path, "--size", "M=256,N=256,K=256", "-o", result, "--flatten", flat});
+    QVERIFY2(written.code == 0 && written.out.isEmpty(), qPrintable(written.err));
+    Run c = liftc({"check", result});
+    QVERIFY2(c.code == 0, qPrintable(c.err));
+    Run again = liftc({"derive", flat, "--size", "M=256,N=256,K=256"});
+    QCOMPARE(again.code, 0);
+    QCOMPARE(again.out, sized.out);
+    std::ifstream flatText(flat.toStdString());
+    std::stringstream flatContent;
+    flatContent << flatText.rdbuf();
+    QVERIFY2(flatContent.str().find("liftc derive --size K=256,M=256,N=256") != std::string::npos,
+             flatContent.str().c_str());
+
+    for (const QString& bad : {u"Q=4"_s, u"M=0"_s, u"M=abc"_s, u"M=4,M=8"_s, u"M=3000000000"_s, u"M"_s}) {
+      Run r = liftc({"derive", path, "--size", bad});
+      QVERIFY2(r.code == 2 && r.err.contains("--size: ") && r.out.isEmpty(), qPrintable(bad + ": " + r.err));
+    }
+    Run unknown = liftc({"derive", path, "--size", "Q=4"});
+    QVERIFY2(unknown.err.contains("the program has no size 'Q' (its sizes: M, N, K)"),
+             qPrintable(unknown.err));
+    // A size the program cannot have (a split of 4 of a length 6) is refused too.
+    Run indivisible = liftc({"derive", path, "--size", "M=6,N=6,K=6"});
+    QCOMPARE(indivisible.code, 2);
+    QVERIFY(indivisible.out.isEmpty());
+  }
+
   void errorsExitTwoWithAClearMessage() {
     Run unknown = liftc({"rewrite", kMatmul, "--apply", "map-fuson@0"});
     QCOMPARE(unknown.code, 2);

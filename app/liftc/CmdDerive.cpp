@@ -1,14 +1,19 @@
-// liftc derive DERIVATION [-o OUT.lift] [--check] [--trace] [--flatten OUT.derivation]: replays
-// a derivation file (it names its starting program) and prints or writes the result. --check
-// compares the result with the starting program in the interpreter; --trace prints each step;
-// --flatten writes the same derivation with strategies expanded into their rewrites.
+// liftc derive DERIVATION [-o OUT.lift] [--size N=..] [--check] [--trace] [--flatten OUT.derivation]:
+// replays a derivation file (it names its starting program) and prints or writes the result;
+// with --size, from the program at those sizes (as `liftc rewrite --size`: a tiling whose factor
+// does not provably divide a symbolic size applies at a size it divides). --check compares the
+// result with the starting program in the interpreter; --trace prints each step; --flatten writes
+// the same derivation with strategies expanded into their rewrites.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "app/liftc/Command.h"
+#include "app/liftc/Options.h"
+#include "core/lang/Parser.h"
 #include "core/lang/Printer.h"
 #include "core/support/FileWrite.h"
 #include "rewrite/Derivation.h"
@@ -22,18 +27,30 @@ using namespace lift::rewrite;
 struct DeriveArgs {
   std::string file, output, flatten;
   bool check = false, trace = false;
+  arith::Env sizes;
 };
+
+std::string sizesText(const arith::Env& sizes) {
+  std::string t;
+  for (auto& [n, v] : sizes) t += fmt::format("{}{}={}", t.empty() ? "" : ",", n, v);
+  return t;
+}
 
 int runDerive(const DeriveArgs& args) {
   Derivation d = Derivation::load(args.file);
   bool trace = args.trace;
-  ReplayResult r = replay(d, [&](const ReplayedStep& s) {
+  TypedProgram start =
+      TypedProgram::check(specializeGivenSizes(lang::parseFile(d.programPath()), args.sizes));
+  ReplayResult r = replay(d, start, [&](const ReplayedStep& s) {
     if (!trace) return;
     std::fprintf(stderr, "%s\n", s.step->text().c_str());
     if (s.applied.size() > 1 || s.step->kind == DerivationStep::Kind::Strategy)
       for (auto& a : s.applied) std::fprintf(stderr, "    %s\n", a.spec().c_str());
   });
-  std::string text = lang::printProgram(r.result.program);
+  // The sizes given are constants in the result: their declarations go.
+  ir::Program result = r.result.program;
+  std::erase_if(result.sizes, [&](const ir::SizeDecl& decl) { return args.sizes.count(decl.name) > 0; });
+  std::string text = lang::printProgram(result);
   if (!args.output.empty()) {
     writeFileAtomically(args.output, text);
   } else {
@@ -43,6 +60,9 @@ int runDerive(const DeriveArgs& args) {
     Derivation flat;
     flat.header = d.header;
     flat.header.push_back("flattened: every strategy expanded into its rewrites");
+    if (!args.sizes.empty())
+      flat.header.push_back("at sizes " + sizesText(args.sizes) + ": replay with liftc derive --size " +
+                            sizesText(args.sizes));
     // The program path as seen from where the flattened file goes.
     std::filesystem::path out = std::filesystem::absolute(args.flatten).parent_path();
     flat.program = std::filesystem::relative(d.programPath(), out).string();
@@ -73,6 +93,13 @@ const CommandRegistration registration(Command{
       cmd.add_flag("--trace", args->trace, "print each step (and a strategy's rewrites) to stderr");
       cmd.add_option("--flatten", args->flatten, "also write the derivation with strategies expanded")
           ->type_name("OUT.derivation");
+      addSizeOption(cmd, args->sizes, "256")
+          ->description(fmt::format(
+              "replay from the program at these sizes (they become constants; otherwise symbolic, "
+              "and a factor that does not provably divide them is refused), e.g. M=256,N=256 "
+              "(repeatable); each from 1 to {}",
+              interp::kMaxSize))
+          ->allow_extra_args(false);
       return [args] { return runDerive(*args); };
     }});
 
