@@ -17,6 +17,7 @@
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 #include "core/support/Diagnostic.h"
+#include "rewrite/explore/SearchProblem.h"
 
 using namespace lift;
 
@@ -140,12 +141,6 @@ std::string instantiate(const char* text, const std::string& count) {
   return kPrelude + s;
 }
 
-std::string sizesText(const arith::Env& s) {
-  std::string t;
-  for (auto& [n, v] : s) t += (t.empty() ? "" : ",") + n + "=" + std::to_string(v);
-  return t;
-}
-
 codegen::CompileOptions unoptimised() {
   codegen::CompileOptions o;
   o.simplifyIndices = o.barrierElimination = o.cfgSimplification = o.unrolling = o.fusedMultiplyAdd = false;
@@ -174,7 +169,7 @@ class TestCodegenIterate : public QObject {
     opts.tolerance.floatRel = 1e-4;
     opts.tolerance.floatAbs = 1e-4;
     runtime::RunResult r = runner_->run(launch, opts);
-    std::string what = sizesText(sizes) + ": " + r.summary() + " " + r.validation.message;
+    std::string what = explore::formatSizes(sizes) + ": " + r.summary() + " " + r.validation.message;
     if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog;
     what += "\n" + k.source();
     QVERIFY2(r.ok(), what.c_str());

@@ -19,6 +19,7 @@
 #include "core/interp/Sizes.h"
 #include "core/interp/WorkCount.h"
 #include "core/lang/Parser.h"
+#include "rewrite/explore/SearchProblem.h"
 
 using namespace lift;
 
@@ -41,12 +42,6 @@ std::vector<std::string> programs() {
 
 // The interpreter work (function applications) a size set may cost: a few seconds.
 constexpr double kMaxApplications = 2e7;
-
-std::string sizesText(const arith::Env& s) {
-  std::string t;
-  for (auto& [n, v] : s) t += (t.empty() ? "" : ",") + n + "=" + std::to_string(v);
-  return t;
-}
 
 }  // namespace
 
@@ -180,7 +175,7 @@ class TestCodegenRun : public QObject {
       opts.tolerance.floatRel = 1e-3;
       opts.tolerance.floatAbs = 1e-3;
       runtime::RunResult r = runner_->run(launch, opts);
-      std::string what = sizesText(sizes) + ": " + r.summary() + " " + r.validation.message;
+      std::string what = explore::formatSizes(sizes) + ": " + r.summary() + " " + r.validation.message;
       if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog + "\n" + k.source();
       QVERIFY2(r.ok(), what.c_str());
       QVERIFY2(r.validation.checked && r.validation.ok, what.c_str());
