@@ -71,8 +71,8 @@ NDRange deriveNDRange(const ir::Program& p, const ir::TypeInfo& types, const std
     const ir::FunType* ft = types.funTypeOf(n.fun());
     if (!ft || ft->inputs.empty() || !ft->inputs[0].isArray()) return true;
     arith::Expr len = ft->inputs[0].length();
-    // Inside an iterate of a symbolic count the body is typed on a placeholder length
-    // (iterateBodyLength); its lengths lie between the iterate's input and output lengths.
+    // Inside an iterate of a symbolic count the body is typed on a length variable of its own
+    // (iterateBodyLength), whose values lie between the iterate's input and output lengths.
     std::map<arith::Expr, arith::Expr, std::less<>> bodyLengths;
     for (const ir::PathStep& s : path) {
       auto* q = s.node.isExpr() ? nullptr : ir::asPattern(s.node.fun());

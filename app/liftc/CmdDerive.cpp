@@ -6,7 +6,6 @@
 // the same derivation with strategies expanded into their rewrites.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include "core/support/FileWrite.h"
 #include "rewrite/Derivation.h"
 #include "rewrite/Equivalence.h"
+#include "rewrite/explore/SearchProblem.h"
 
 namespace lift::liftc {
 namespace {
@@ -29,12 +29,6 @@ struct DeriveArgs {
   bool check = false, trace = false;
   arith::Env sizes;
 };
-
-std::string sizesText(const arith::Env& sizes) {
-  std::string t;
-  for (auto& [n, v] : sizes) t += fmt::format("{}{}={}", t.empty() ? "" : ",", n, v);
-  return t;
-}
 
 int runDerive(const DeriveArgs& args) {
   Derivation d = Derivation::load(args.file);
@@ -48,9 +42,7 @@ int runDerive(const DeriveArgs& args) {
       for (auto& a : s.applied) std::fprintf(stderr, "    %s\n", a.spec().c_str());
   });
   // The sizes given are constants in the result: their declarations go.
-  ir::Program result = r.result.program;
-  std::erase_if(result.sizes, [&](const ir::SizeDecl& decl) { return args.sizes.count(decl.name) > 0; });
-  std::string text = lang::printProgram(result);
+  std::string text = lang::printProgram(withoutGivenSizes(r.result.program, args.sizes));
   if (!args.output.empty()) {
     writeFileAtomically(args.output, text);
   } else {
@@ -61,8 +53,8 @@ int runDerive(const DeriveArgs& args) {
     flat.header = d.header;
     flat.header.push_back("flattened: every strategy expanded into its rewrites");
     if (!args.sizes.empty())
-      flat.header.push_back("at sizes " + sizesText(args.sizes) + ": replay with liftc derive --size " +
-                            sizesText(args.sizes));
+      flat.header.push_back("at sizes " + explore::formatSizes(args.sizes) +
+                            ": replay with liftc derive --size " + explore::formatSizes(args.sizes));
     // The program path as seen from where the flattened file goes.
     std::filesystem::path out = std::filesystem::absolute(args.flatten).parent_path();
     flat.program = std::filesystem::relative(d.programPath(), out).string();

@@ -7,7 +7,6 @@
 // parameter is an error (exit 2) that says which and why.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <tuple>
@@ -82,9 +81,7 @@ int runRewrite(const RewriteArgs& args) {
     }
   }
   // The sizes given are constants in the result: their declarations go.
-  ir::Program result = cur.program;
-  std::erase_if(result.sizes, [&](const ir::SizeDecl& d) { return args.sizes.count(d.name) > 0; });
-  std::string text = lang::printProgram(result);
+  std::string text = lang::printProgram(withoutGivenSizes(cur.program, args.sizes));
   if (!args.output.empty()) {
     writeFileAtomically(args.output, text);
   } else {

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/interp/Sizes.h"
 #include "core/support/Diagnostic.h"
 
@@ -84,6 +86,11 @@ ir::Program specializeGivenSizes(const ir::Program& p, const arith::Env& sizes) 
   if (complete)
     if (auto problem = interp::sizeProblem(p, check)) throw LiftError(*problem);
   return interp::specialize(p, sizes);
+}
+
+ir::Program withoutGivenSizes(ir::Program p, const arith::Env& sizes) {
+  std::erase_if(p.sizes, [&](const ir::SizeDecl& d) { return sizes.count(d.name) > 0; });
+  return p;
 }
 
 CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,

@@ -44,6 +44,9 @@ void checkSizeNames(const arith::Env& sizes, const ir::Program& p);
 // declared, `size N = 1024;`), the program must be valid at them: a located LiftError otherwise
 // (split 4 of a length 6). No sizes: the program as it is.
 ir::Program specializeGivenSizes(const ir::Program& p, const arith::Env& sizes);
+// `p` without the declarations of the sizes given: constants in a program made by
+// specializeGivenSizes and rewritten (the result of `liftc rewrite` and `liftc derive --size`).
+ir::Program withoutGivenSizes(ir::Program p, const arith::Env& sizes);
 
 // An NDRange option (--global, --local): X[,Y[,Z]], one to three positive integers.
 CLI::Option* addNDRangeOption(CLI::App& cmd, const std::string& name, std::vector<int64_t>& into,
