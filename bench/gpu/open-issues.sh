@@ -26,11 +26,14 @@
 #  firstkernel issue 15: what a 1 GiB input costs before the first kernel: `liftc run` of the
 #           low-level GEMV at 2^14 x 2^14 (OpenBLAS's expected outputs) through the worker and in
 #           process, with empty caches (the `host:` line: inputs and expected outputs, total).
+#  hostcopies issue 16: why the library's download of the Mandelbrot image (256 MiB, pageable) was
+#           slower than the plain version's: cl_host_copies times 256 MiB each way into host memory
+#           made six ways, then bench_skelcl mandelbrot 8192² (MANDELBROT_RUNS times, --repeat 11).
 #  trace    issue 15: two 8 s searches of md_gemv at 2^14 x 2^14 (the second reads the first's
 #           kept reference) with LIFT_TRACE=1: the timeline of the search, the evaluation and the
 #           worker up to the first kernel (core/support/Trace.h).
 # Usage: bench/gpu/open-issues.sh [bandwidth] [scan] [scancheck] [mdgemv] [sgemm] [mdgemm] [skelcldot]
-#        [probes] [level1] [firstkernel] [trace]
+#        [probes] [level1] [firstkernel] [trace] [hostcopies]
 #        (default: scan mdgemv sgemm; tables to $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -51,6 +54,13 @@ if [[ $parts == *bandwidth* ]]; then
     parts=${parts//scan/}
     parts=${parts//skelcldot/}
   fi
+fi
+if [[ $parts == *hostcopies* ]]; then
+  echo "== host memory for downloads and uploads, then the Mandelbrot image (issue 16)"
+  "$pack/cl_host_copies" 256 11 2>&1 | tee "$out/host-copies.txt"
+  for run in $(seq "${MANDELBROT_RUNS:-2}"); do
+    "$pack/bench_skelcl" mandelbrot --size 8192 --device 0 --repeat 11 2>&1 | tail -3
+  done
 fi
 if [[ $parts == *scancheck* ]]; then
   echo "== the single-pass scan checked (issue 16)"

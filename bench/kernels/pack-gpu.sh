@@ -4,7 +4,7 @@
 # device/README.md): the ICD loader, CLBlast, OpenBLAS (the references of large problems and
 # the CPU peer) and whatever else ldd shows outside the C/C++ runtime. libstdc++ is linked
 # statically (LIFT_STATIC_LIFTC). Also CLBlast's tuners of Xgemm and Xgemv, clblast_tuner_xgemm and
-# clblast_tuner_xgemv (clblast-tune.sh), cl_build_info and cl_bandwidth.
+# clblast_tuner_xgemv (clblast-tune.sh), cl_build_info, cl_bandwidth and cl_host_copies.
 #
 # Usage: bench/kernels/pack-gpu.sh [BUILD_DIR]      (default build-ex-gpu)
 # Then on the device:  PACK=.gpu-ex bench/kernels/run.sh gpu
@@ -40,6 +40,8 @@ copy_deps "$libdir/libopenblas.so.0"
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_build_info" "$root/bench/gpu/cl_build_info.cpp" -lOpenCL
 # Plain OpenCL's copy and sum bandwidth, the input buffer made four ways (bench/gpu/cl_bandwidth.cpp).
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_bandwidth" "$root/bench/gpu/cl_bandwidth.cpp" -lOpenCL
+# Downloads and uploads into host memory made six ways (bench/gpu/cl_host_copies.cpp).
+g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_host_copies" "$root/bench/gpu/cl_host_copies.cpp" -lOpenCL
 # CLBlast's own tuners (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
 tmp=$(mktemp -d)
 if (cd "$tmp" && apt-get download clblast-utils >/dev/null 2>&1); then

@@ -30,7 +30,8 @@
 // OpenCL version on the first device of the first platform (host to host; upload; kernels, the
 // output left on the device — dot: its partial sums read back and added; download), and
 // `CASE-ratio`, the library's speed over it host to host and kernels only (> 1: faster) and
-// whether the library took a stored kernel; a wrong plain result fails the check too. `--store
+// whether the library took a stored kernel; a wrong plain result fails the check too. The two
+// take turns, run after run, so a drift of the machine's speed reaches both alike. `--store
 // FILE`: the skeletons take the best kernel a result store holds for their program, size and
 // device (skelcl/StoredKernel.h); `--lift-program` prints that program (every case; blur: the
 // image on one device, whose rows are padded by the halo at both ends; mandelbrot: for the n x n
@@ -124,10 +125,13 @@ double hostAllocationMs(DeviceSet& devices, size_t bytes) {
 // result of every run judged by `check` (a race shows in some runs only). Each run goes host to
 // host — the inputs `makeInputs()` makes on the host, `run(inputs)` applies the skeleton, the
 // result's host data read — and then again phase by phase: `upload(inputs)` on fresh inputs,
-// `run`, the download of the output (with `outputElements` elements).
+// `run`, the download of the output (with `outputElements` elements). `between`, when given, is
+// called after each run: a round of the plain version (PlainRounds), so that both take turns and
+// a drift of the machine's speed — pageable copies on a GPU machine moved by 30 % from one
+// second to the next (bench/gpu/cl_host_copies.cpp) — reaches both alike.
 template <class MakeInputs, class Upload, class Run, class Check>
 void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeInputs makeInputs,
-              Upload upload, Run run, Check check, Timing& t) {
+              Upload upload, Run run, Check check, Timing& t, const std::function<void()>& between = {}) {
   std::vector<double> total, uploads, kernels, downloads, allocs;
   for (int r = 0; r < o.repeat + 1; ++r) {
     {
@@ -150,6 +154,7 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
     downloads.push_back(msSince(start));
     t.checked = check(downloaded) && t.checked;
     allocs.push_back(hostAllocationMs(devices, outputElements * sizeof(float)));
+    if (between) between();
   }
   for (auto* v : {&total, &uploads, &kernels, &downloads, &allocs}) v->erase(v->begin());
   t.totalMs = median(total);
@@ -159,49 +164,73 @@ void timeRuns(const Options& o, DeviceSet& devices, size_t outputElements, MakeI
   t.allocMs = median(allocs);
 }
 
-// Times the plain OpenCL version of a case (skelcl/programs/) as timeRuns times the library's,
-// `repeat` runs after one that builds nothing but warms up: host to host (`upload()`, `run()`,
-// `download()`, which downloads into host memory the case keeps over the runs, as the library's
-// host pool keeps its containers'), then phase by phase; every result judged by `check`. Adds the
-// `CASE-plain` line (one device; the library's columns) and the `CASE-ratio` line (the library's speed over
-// the plain version's, host to host and kernels only: > 1 is faster; `stored`: the store id of the kernel the
-// library's last call took, 0 for its own) to the lines printed before the library's.
-template <class Upload, class Run, class Download, class Check>
-void timePlain(const Options& o, int64_t stored, Upload upload, Run run, Download download, Check check,
-               Timing& t) {
-  std::vector<double> total, uploads, kernels, downloads;
-  bool checked = true;
-  for (int r = 0; r < o.repeat + 1; ++r) {
+// The plain OpenCL version of a case (skelcl/programs/), timed in rounds as timeRuns times the
+// library's, and in turns with it (`round` is timeRuns' `between`); the first round warms up and
+// is not counted. A round goes host to host (`upload()`, `run()`, `download()`, which downloads
+// into host memory the case keeps over the runs, as the library's host pool keeps its
+// containers'), then phase by phase; every result judged by `check`. `report` adds the
+// `CASE-plain` line (one device; the library's columns) and the `CASE-ratio` line (the library's
+// speed over the plain version's, host to host and kernels only: > 1 is faster; `stored`: the
+// store id of the kernel the library's last call took, 0 for its own) to the lines printed
+// before the library's.
+template <class Element>
+class PlainRounds {
+ public:
+  PlainRounds(std::function<void()> upload, std::function<void()> run,
+              std::function<std::vector<Element>&()> download,
+              std::function<bool(std::span<const Element>)> check)
+      : upload_(std::move(upload)),
+        run_(std::move(run)),
+        download_(std::move(download)),
+        check_(std::move(check)) {}
+
+  void round() {
     auto start = Clock::now();
-    upload();
-    run();
-    auto& result = download();
-    total.push_back(msSince(start));
-    checked = check(result) && checked;
-    std::fill(result.begin(), result.end(), 1e9);  // no stale result passes the next check
+    upload_();
+    run_();
+    std::vector<Element>& result = download_();
+    const double total = msSince(start);
+    checked_ = check_(result) && checked_;
+    std::fill(result.begin(), result.end(), Element(1e9));  // no stale result passes the next check
     start = Clock::now();
-    upload();
-    uploads.push_back(msSince(start));
+    upload_();
+    const double upload = msSince(start);
     start = Clock::now();
-    run();
-    kernels.push_back(msSince(start));
+    run_();
+    const double kernels = msSince(start);
     start = Clock::now();
-    auto& downloaded = download();
-    downloads.push_back(msSince(start));
-    checked = check(downloaded) && checked;
-    std::fill(downloaded.begin(), downloaded.end(), 1e9);
+    std::vector<Element>& downloaded = download_();
+    const double download = msSince(start);
+    checked_ = check_(downloaded) && checked_;
+    std::fill(downloaded.begin(), downloaded.end(), Element(1e9));
+    if (warm_) {
+      total_.push_back(total);
+      uploads_.push_back(upload);
+      kernels_.push_back(kernels);
+      downloads_.push_back(download);
+    }
+    warm_ = true;
   }
-  for (auto* v : {&total, &uploads, &kernels, &downloads}) v->erase(v->begin());
-  const double pt = median(total), pu = median(uploads), pk = median(kernels), pd = median(downloads);
-  t.before.push_back(fmt::format("{}-plain {} 1 {:.3f} {:.3f} {:.3f} {:.3f} {:.1f} {:.1f} {} {} 0.000 -",
-                                 o.kase, o.size, pt, pu, pk, pd, t.work / pt / 1e6, t.work / pk / 1e6, t.unit,
-                                 checked ? "ok" : "WRONG"));
-  t.before.push_back(
-      fmt::format("{}-ratio {} {} library/plain speed: host to host {:.2f}x, kernels {:.2f}x; {}", o.kase,
-                  o.size, o.devices.size(), pt / t.totalMs, pk / t.kernelsMs,
-                  stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
-  t.checked = t.checked && checked;
-}
+
+  void report(const Options& o, int64_t stored, Timing& t) const {
+    const double pt = median(total_), pu = median(uploads_), pk = median(kernels_), pd = median(downloads_);
+    t.before.push_back(fmt::format("{}-plain {} 1 {:.3f} {:.3f} {:.3f} {:.3f} {:.1f} {:.1f} {} {} 0.000 -",
+                                   o.kase, o.size, pt, pu, pk, pd, t.work / pt / 1e6, t.work / pk / 1e6,
+                                   t.unit, checked_ ? "ok" : "WRONG"));
+    t.before.push_back(
+        fmt::format("{}-ratio {} {} library/plain speed: host to host {:.2f}x, kernels {:.2f}x; {}", o.kase,
+                    o.size, o.devices.size(), pt / t.totalMs, pk / t.kernelsMs,
+                    stored ? fmt::format("stored kernel {}", stored) : "the skeleton's kernel"));
+    t.checked = t.checked && checked_;
+  }
+
+ private:
+  std::function<void()> upload_, run_;
+  std::function<std::vector<Element>&()> download_;
+  std::function<bool(std::span<const Element>)> check_;
+  std::vector<double> total_, uploads_, kernels_, downloads_;
+  bool checked_ = true, warm_ = false;
+};
 
 // `checks` entries of c (n x n), c(i, j) the sum over x of f(a(i, x), b(x, j)), against sums on
 // the host in double: the matrix product (f = a * b) or the Manhattan distances (|a - b|).
@@ -226,7 +255,7 @@ bool allPairsMatches(const std::vector<float>& a, const std::vector<float>& b, s
 template <class Apply, class Check>
 void timeAllPairsRuns(const Options& o, const std::shared_ptr<DeviceSet>& devices,
                       const std::vector<float>& a, const std::vector<float>& b, const Apply& apply,
-                      Check matches, Timing& t) {
+                      Check matches, Timing& t, const std::function<void()>& between = {}) {
   const size_t n = o.size;
   struct Operands {
     Matrix<float> A, B;
@@ -242,11 +271,11 @@ void timeAllPairsRuns(const Options& o, const std::shared_ptr<DeviceSet>& device
         in.A.prepareOnDevices(Distribution::block());
         in.B.prepareOnDevices(Distribution::copy());
       },
-      [&](Operands& in) { return apply(in.A, in.B); }, matches, t);
+      [&](Operands& in) { return apply(in.A, in.B); }, matches, t, between);
 }
 
 // C(i, j) = the sum over x of f(A(i, x), B(x, j)), n x n, with SkelCL's AllPairs (`allPairs`: A
-// block-distributed, B copied), then with its plain OpenCL version on one device (`plain`:
+// block-distributed, B copied), in turns with its plain OpenCL version on one device (`plain`:
 // a 16 x 16 tile of C per work-group through local memory).
 template <class Library, class Plain, class F>
 Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, const Library& library,
@@ -257,12 +286,11 @@ Timing allPairs(const std::shared_ptr<DeviceSet>& devices, const Options& o, con
   t.work = 2.0 * double(n) * double(n) * double(n);
   t.unit = "GFLOP/s";
   auto matches = [&](std::span<const float> c) { return allPairsMatches(a, b, c, n, o.check, f); };
-  timeAllPairsRuns(o, devices, a, b, library, matches, t);
-  std::vector<float>
-      c;  // the plain version's output on the host, kept over the runs as the library's pool does
-  timePlain(
-      o, library.allPairs().skeleton().storedKernels().lastUsed(), [&] { plain.upload(a, b, n, n, n); },
-      [&] { plain.run(); }, [&]() -> std::vector<float>& { return plain.download(c), c; }, matches, t);
+  std::vector<float> c;  // the plain version's output on the host, kept over the runs
+  PlainRounds<float> plainRounds([&] { plain.upload(a, b, n, n, n); }, [&] { plain.run(); },
+                                 [&]() -> std::vector<float>& { return plain.download(c), c; }, matches);
+  timeAllPairsRuns(o, devices, a, b, library, matches, t, [&] { plainRounds.round(); });
+  plainRounds.report(o, library.allPairs().skeleton().storedKernels().lastUsed(), t);
   return t;
 }
 
@@ -341,6 +369,12 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * sizeof(float) * double(n);
   t.unit = "GB/s";
+  auto matches = [&](std::span<const float> y) { return prefixSumMatches(a, y, o.check); };
+  OpenclPrefixSum plain;  // skelcl/programs/PrefixSum.h: tiles of work-groups, on one device
+  std::vector<float> plainY;
+  PlainRounds<float> plainRounds([&] { plain.upload(a); }, [&] { plain.run(); },
+                                 [&]() -> std::vector<float>& { return plain.download(plainY), plainY; },
+                                 matches);
   timeRuns(
       o, *devices, n,
       [&] {
@@ -349,8 +383,7 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
         return x;
       },
       [](Vector<float>& x) { x.prepareOnDevices(Distribution::block()); },
-      [&](Vector<float>& x) { return prefixSum(x); },
-      [&](std::span<const float> y) { return prefixSumMatches(a, y, o.check); }, t);
+      [&](Vector<float>& x) { return prefixSum(x); }, matches, t, [&] { plainRounds.round(); });
   // Into the output of the first run again and again: no device allocation per run.
   Vector<float> x(devices, a);
   x.setDistribution(Distribution::block());
@@ -363,13 +396,8 @@ Timing scan(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
     into.push_back(msSince(start));
   }
   t.intoMs = median(into);
-  t.checked = t.checked && prefixSumMatches(a, y.hostData(), o.check);
-  OpenclPrefixSum plain;  // skelcl/programs/PrefixSum.h: tiles of work-groups, on one device
-  std::vector<float> plainY;
-  timePlain(
-      o, prefixSum.skeleton().storedKernels().lastUsed(), [&] { plain.upload(a); }, [&] { plain.run(); },
-      [&]() -> std::vector<float>& { return plain.download(plainY), plainY; },
-      [&](std::span<const float> y) { return prefixSumMatches(a, y, o.check); }, t);
+  t.checked = t.checked && matches(y.hostData());
+  plainRounds.report(o, prefixSum.skeleton().storedKernels().lastUsed(), t);
   return t;
 }
 
@@ -390,7 +418,8 @@ bool blurMatches(const std::vector<float>& image, std::span<const float> out, si
   return true;
 }
 
-// The Gaussian blur of an n x n image, overlap-distributed with one halo row.
+// The Gaussian blur of an n x n image, overlap-distributed with one halo row, in turns with the
+// plain OpenCL version on one device.
 Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const size_t n = o.size;
   const GaussianBlur gauss;
@@ -399,15 +428,15 @@ Timing blur(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   Timing t;
   t.work = 2.0 * double(n) * double(n) * sizeof(float);
   t.unit = "GB/s";
+  OpenclGaussianBlur plain;
+  std::vector<float> out;
+  PlainRounds<float> plainRounds([&] { plain.upload(image, n, n); }, [&] { plain.run(); },
+                                 [&]() -> std::vector<float>& { return plain.download(out), out; }, matches);
   timeRuns(
       o, *devices, n * n, [&] { return Matrix<float>(devices, n, n, image); },
       [](Matrix<float>& in) { in.prepareOnDevices(Distribution::overlap(1)); },
-      [&](Matrix<float>& in) { return gauss(in); }, matches, t);
-  OpenclGaussianBlur plain;
-  std::vector<float> out;
-  timePlain(
-      o, gauss.stencil().skeleton().storedKernels(2).lastUsed(), [&] { plain.upload(image, n, n); },
-      [&] { plain.run(); }, [&]() -> std::vector<float>& { return plain.download(out), out; }, matches, t);
+      [&](Matrix<float>& in) { return gauss(in); }, matches, t, [&] { plainRounds.round(); });
+  plainRounds.report(o, gauss.stencil().skeleton().storedKernels(2).lastUsed(), t);
   return t;
 }
 
@@ -433,7 +462,7 @@ bool mandelbrotMatches(std::span<const int32_t> image, size_t n, int checks) {
 }
 
 // The Mandelbrot set of an n x n image (skelcl/programs/Mandelbrot.h): the library's map over an
-// index matrix, block-distributed, then the plain OpenCL version on one device. Nothing is
+// index matrix, block-distributed, in turns with the plain OpenCL version on one device. Nothing is
 // uploaded (the index matrix's row and column numbers are the skeleton's); "Gpixel/s".
 Timing mandelbrot(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   const size_t n = o.size;
@@ -442,14 +471,15 @@ Timing mandelbrot(const std::shared_ptr<DeviceSet>& devices, const Options& o) {
   t.work = double(n) * double(n);
   t.unit = "Gpixel/s";
   auto matches = [&](std::span<const int32_t> image) { return mandelbrotMatches(image, n, o.check); };
-  timeRuns(
-      o, *devices, n * n, [&] { return IndexMatrix(devices, n, n); }, [](IndexMatrix&) {},
-      [&](IndexMatrix& index) { return mandelbrot.map()(index); }, matches, t);
   OpenCLMandelbrot plain;
   std::vector<int32_t> image;
-  timePlain(
-      o, mandelbrot.map().skeleton().storedKernels().lastUsed(), [] {}, [&] { plain.run(n, n); },
-      [&]() -> std::vector<int32_t>& { return plain.download(image), image; }, matches, t);
+  PlainRounds<int32_t> plainRounds([] {}, [&] { plain.run(n, n); },
+                                   [&]() -> std::vector<int32_t>& { return plain.download(image), image; },
+                                   matches);
+  timeRuns(
+      o, *devices, n * n, [&] { return IndexMatrix(devices, n, n); }, [](IndexMatrix&) {},
+      [&](IndexMatrix& index) { return mandelbrot.map()(index); }, matches, t, [&] { plainRounds.round(); });
+  plainRounds.report(o, mandelbrot.map().skeleton().storedKernels().lastUsed(), t);
   return t;
 }
 
