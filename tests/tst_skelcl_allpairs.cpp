@@ -3,7 +3,7 @@
 // that are no zip-reduce (cosine similarity, with a one-element result; the Euclidean distance,
 // with a scalar one; an int function) against the host at non-square sizes; the zip-reduce form,
 // now a row function, compiled to the very kernel and keyed by the very program it had before;
-// and the errors, located in the texts the caller gave.
+// the hashes the store keys its programs by; and the errors, located in the texts the caller gave.
 #include <QtTest/QtTest>
 
 #include <cmath>
@@ -12,8 +12,11 @@
 #include "RandomInputs.h"
 #include "codegen/Compiler.h"
 #include "core/lang/Parser.h"
+#include "rewrite/explore/SearchProblem.h"
 #include "skelcl/SkelCL.h"
 #include "skelcl/programs/CosineSimilarity.h"
+#include "skelcl/programs/ManhattanDistance.h"
+#include "skelcl/programs/MatrixMultiplication.h"
 
 using namespace lift;
 using namespace lift::skelcl;
@@ -28,6 +31,14 @@ const char* kCosineDefinitions =
 const char* kCosine =
     "fun((a, b) => map(cosine) $ zip(reduce(add, 0.0f) o map(mult) $ zip(a, b),\n"
     "                                reduce(add, 0.0f) o map(sq) $ a, reduce(add, 0.0f) o map(sq) $ b))";
+
+// The Euclidean distance, its parameters named as the skeleton's inputs are (renamed there).
+const char* kEuclideanDefinitions =
+    "userfun sqdiff(float x, float y) -> float { return (x - y) * (x - y); }\n"
+    "userfun add(float a, float x) -> float { return a + x; }\n"
+    "userfun root(float x) -> float { return sqrt(x); }";
+const char* kEuclidean =
+    "fun((B: [float]D, A: [float]D) => root(get(0, reduce(add, 0.0f) o map(sqdiff) $ zip(B, A))))";
 
 const std::vector<std::tuple<size_t, size_t, size_t>> kShapes = {
     {3, 5, 7}, {17, 33, 9}, {1, 1, 1}, {1, 40, 2}, {9, 2, 1}};
@@ -144,11 +155,7 @@ class TestSkelCLAllPairs : public QObject {
   // The Euclidean distance, a scalar result (get(0, ...) of the reduction's one element), with
   // typed parameters named as the inputs of the skeleton's program are (renamed there).
   void euclideanDistanceScalarResult() {
-    AllPairs<float(float, float)> distance(
-        "userfun sqdiff(float x, float y) -> float { return (x - y) * (x - y); }\n"
-        "userfun add(float a, float x) -> float { return a + x; }\n"
-        "userfun root(float x) -> float { return sqrt(x); }",
-        "fun((B: [float]D, A: [float]D) => root(get(0, reduce(add, 0.0f) o map(sqdiff) $ zip(B, A))))");
+    AllPairs<float(float, float)> distance(kEuclideanDefinitions, kEuclidean);
     QVERIFY(distance.skeleton().kernelText().find("toGlobal(id)") != std::string::npos);
     check(
         distance,
@@ -221,6 +228,29 @@ class TestSkelCLAllPairs : public QObject {
         "userfun reduced(float x, float y) -> float { return x + y; }",
         "fun((a, b) => reduce(reduced, " + sum.skeleton().identityLiteral() + ") o map(zipped) $ zip(a, b))");
     QCOMPARE(general.kernel().compiled().source, mm.kernel().compiled().source);
+  }
+
+  // The store keys AllPairs' kernels by the hash of its high-level program (explore::programHash,
+  // allPairs printed as its nest), so stores made before keep serving it only while these stay:
+  // the hashes of the programs the skeleton wrote out as text before it wrote allPairs(...), for
+  // the program as given and specialised to sizes (the key `liftc explore` stores under).
+  void storedProgramsKeepTheirHashes() {
+    const auto hashes = [](const AllPairsSkeleton& s) {
+      const ir::Program p = lang::parseProgram(s.storedKernels().liftText(), "hashed");
+      return QString::fromStdString(
+          explore::programHash(p) + " " +
+          explore::SearchProblem::make(p, {{"N", 16}, {"M", 8}, {"D", 4}}).startHash);
+    };
+    const Reduce<int32_t(int32_t)> isum("int func(int x, int y) { return x + y; }", "0");
+    const Zip<int32_t(int32_t, int32_t)> absDiff("int func(int x, int y) { return abs(x - y); }");
+    QCOMPARE(hashes(MatrixMultiplication().allPairs().skeleton()),
+             QString("06a6121fb6d777f3 90f130b472e5e85d"));
+    QCOMPARE(hashes(ManhattanDistance().allPairs().skeleton()), QString("cc1a5015085732d3 56341d49cbb7a8bd"));
+    QCOMPARE(hashes(cosine_.allPairs().skeleton()), QString("eba9da538469c25f 00c9580abac8efe5"));
+    QCOMPARE(hashes(AllPairs<float(float, float)>(kEuclideanDefinitions, kEuclidean).skeleton()),
+             QString("b8eaa982a9ba7669 e51142cde2871911"));
+    QCOMPARE(hashes(AllPairs<int32_t(int32_t, int32_t)>(isum, absDiff).skeleton()),
+             QString("511b37f8b0fccb59 93d8a91800e4dc61"));
   }
 
   void errors() {
