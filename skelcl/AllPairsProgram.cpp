@@ -1,17 +1,20 @@
-// The programs of AllPairs: the row function taken apart, the nests written around it, errors
+// The programs of AllPairs: the language's allPairs(f)(A, transpose(B)) around the caller's row
+// function, the kernel's nest built around the parameters and body of the parsed one, errors
 // mapped back into the caller's text, the kernel's row function lowered by rewriting.
 #include "skelcl/AllPairsProgram.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
-#include <vector>
 
 #include "codegen/Compiler.h"
+#include "core/ir/Prelude.h"
 #include "core/ir/TypeCheck.h"
 #include "core/lang/Lexer.h"
 #include "core/lang/Parser.h"
+#include "core/lang/Printer.h"
 #include "core/support/Diagnostic.h"
 #include "rewrite/Strategy.h"
 
@@ -19,108 +22,42 @@ namespace lift::skelcl {
 
 namespace {
 
-// The row function fun((P, Q) => BODY) taken apart: offsets into its text.
-struct Span {
-  size_t begin = 0, end = 0;
-  std::string of(const std::string& text) const { return text.substr(begin, end - begin); }
-};
-struct RowParts {
-  Span params[2];  // "a" or "a: [float]D"
-  Span body;
-  std::set<std::string> names;  // every identifier in the row function
-};
-
-RowParts takeApart(const std::string& text, const std::string& file) {
-  lang::Lexer lx(text, file);
-  RowParts parts;
-  for (lang::Lexer all(text, file);;) {
-    const lang::Token t = all.next();
-    if (t.kind == lang::Tok::End) break;
-    if (t.kind == lang::Tok::Ident) parts.names.emplace(t.text);
-  }
-  const auto expect = [&](lang::Tok kind, const char* what) {
-    lang::Token t = lx.next();
-    if (t.kind != kind)
-      lx.error(t, fmt::format("expected {} (a row function is fun((a, b) => ...)), found {}", what,
-                              lang::describe(t)));
-    return t;
-  };
-  const lang::Token fun = lx.next();
-  if (fun.kind != lang::Tok::Ident || fun.text != "fun")
-    lx.error(fun, fmt::format("expected 'fun' (a row function is fun((a, b) => ...)), found {}",
-                              lang::describe(fun)));
-  expect(lang::Tok::LParen, "'('");
-  const lang::Token open = lx.next();
-  if (open.kind != lang::Tok::LParen)
-    lx.error(open, "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
-  size_t count = 0;
-  for (bool more = true; more;) {
-    const lang::Token name = lx.next();
-    if (name.kind != lang::Tok::Ident)
-      lx.error(name, fmt::format("expected a parameter, found {}", lang::describe(name)));
-    if (count == 2)
-      lx.error(name,
-               "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
-    Span& span = parts.params[count];
-    span.begin = name.offset;
-    span.end = name.offset + name.text.size();
-    int depth = 0;
-    for (;;) {  // an optional type, up to ',' or ')' outside brackets
-      const lang::Token& t = lx.peek();
-      if (t.kind == lang::Tok::End) lx.error(t, "the parameter list has no ')'");
-      if (depth == 0 && (t.kind == lang::Tok::Comma || t.kind == lang::Tok::RParen)) {
-        more = t.kind == lang::Tok::Comma;
-        lx.next();
-        break;
-      }
-      if (t.kind == lang::Tok::LParen || t.kind == lang::Tok::LBracket) ++depth;
-      if (t.kind == lang::Tok::RParen || t.kind == lang::Tok::RBracket) --depth;
-      span.end = t.offset + t.text.size();
-      lx.next();
-    }
-    ++count;
-  }
-  if (count != 2)
-    lx.error(open, "the row function takes two parameters, a row of A and a column of B: fun((a, b) => ...)");
-  expect(lang::Tok::FatArrow, "'=>'");
-  parts.body.begin = lx.peek().offset;
-  parts.body.end = parts.body.begin;
-  int depth = 0;
-  for (;;) {  // the body, up to the lambda's ')'
-    const lang::Token t = lx.next();
-    if (t.kind == lang::Tok::End) lx.error(t, "the row function has no ')' after its body");
-    if (t.kind == lang::Tok::LParen || t.kind == lang::Tok::LBracket || t.kind == lang::Tok::LBrace) ++depth;
-    if (t.kind == lang::Tok::RParen || t.kind == lang::Tok::RBracket || t.kind == lang::Tok::RBrace) {
-      if (depth == 0 && t.kind == lang::Tok::RParen) break;
-      --depth;
-    }
-    parts.body.end = t.offset + t.text.size();
-  }
-  if (parts.body.end == parts.body.begin) lx.error(lx.peek(), "the row function has no body");
-  const lang::Token& rest = lx.peek();
-  if (rest.kind != lang::Tok::End)
-    lx.error(rest, fmt::format("{} after the row function", lang::describe(rest)));
-  return parts;
-}
-
-// A generated program and where the caller's texts lie in it.
-struct Segment {
-  size_t at = 0;              // in the generated text
-  size_t from = 0, size = 0;  // in the caller's text
-  int source = 0;             // 0: the definitions, 1: the row function
-};
+// The high-level program's text and where the caller's texts lie in it.
 struct Generated {
   std::string text;
-  std::vector<Segment> segments;
-  void add(const std::string& s) { text += s; }
-  void add(const std::string& source, Span span, int which) {
-    segments.push_back({text.size(), span.begin, span.end - span.begin, which});
-    text += span.of(source);
-  }
+  size_t at[2] = {0, 0};  // where the definitions and the row function begin
+  size_t nest = 0;        // where allPairs(...)(A, transpose(B)) begins
 };
 
-// Throws `e` located in the caller's text where its position lies in one of `g`'s segments, else
-// rethrows it as it is.
+// size N, M, D; the definitions; then allPairs(f)(A, transpose(B)) with the row function as
+// given (on a line of its own after it, so that a comment ending it ends there).
+Generated searchProgram(const AllPairsFunction& f, const AllPairsTypes& types, const std::string& rowFile) {
+  // The inputs are named as no identifier of the row function is: its body cannot name them (an
+  // unknown name, as any other).
+  std::set<std::string> names;
+  for (lang::Lexer lx(f.rowFunction, rowFile);;) {
+    const lang::Token t = lx.next();
+    if (t.kind == lang::Tok::End) break;
+    if (t.kind == lang::Tok::Ident) names.emplace(t.text);
+  }
+  std::string left = "A", right = "B";
+  while (names.contains(left)) left += "_";
+  while (names.contains(right)) right += "_";
+  Generated g;
+  g.text = "size N, M, D;\n";
+  g.at[0] = g.text.size();
+  g.text += f.definitions + fmt::format("\nfun skelcl_allpairs({}: [[{}]D]N, {}: [[{}]M]D) =\n  ", left,
+                                        types.left, right, types.right);
+  g.nest = g.text.size();
+  g.text += "allPairs(";
+  g.at[1] = g.text.size();
+  g.text += f.rowFunction + fmt::format("\n  )({}, transpose({}))\n", left, right);
+  return g;
+}
+
+// Throws `e` located in the caller's text where its position lies in the definitions or in the
+// row function, or in the nest around it, which only the row function can have broken (located at
+// its start, or at its end for an error after it); else rethrows it as it is.
 [[noreturn]] void relocate(const LiftError& e, const Generated& g, const AllPairsFunction& f,
                            const std::string (&files)[2]) {
   const Diagnostic& d = e.diagnostic();
@@ -129,45 +66,30 @@ struct Generated {
     for (int line = 1; line < d.loc.line && offset < g.text.size(); ++offset)
       if (g.text[offset] == '\n') ++line;
     offset += static_cast<size_t>(d.loc.col - 1);
-    for (const Segment& s : g.segments)
-      if (offset >= s.at && offset <= s.at + s.size) {
-        const std::string& source = s.source == 0 ? f.definitions : f.rowFunction;
-        const auto [line, col] = lineColOf(source, s.from + (offset - s.at));
-        throw LiftError(makeDiagnostic(files[s.source], source, line, col, d.message));
-      }
+    const bool definitions = offset >= g.at[0] && offset <= g.at[0] + f.definitions.size();
+    if (definitions || offset >= g.nest) {
+      const std::string& source = definitions ? f.definitions : f.rowFunction;
+      const size_t at =
+          definitions ? offset - g.at[0] : std::clamp(offset, g.at[1], g.at[1] + source.size()) - g.at[1];
+      const auto [line, col] = lineColOf(source, at);
+      throw LiftError(makeDiagnostic(files[definitions ? 0 : 1], source, line, col, d.message));
+    }
   }
   throw e;
 }
 
-// The nest around the row function's body. `lowered`: the kernel's (mapGlb, the result copied
-// to global memory), else the high-level program.
-Generated nest(const AllPairsFunction& f, const RowParts& row, const AllPairsTypes& types, bool lowered,
-               bool scalar) {
-  // The inputs are named as no identifier of the row function is: its parameters do not hide
-  // them, and its body cannot name them (an unknown name, as any other).
-  std::string left = "A", right = "B";
-  while (row.names.contains(left)) left += "_";
-  while (row.names.contains(right)) right += "_";
-  Generated g;
-  g.add("size N, M, D;\n");
-  g.add(f.definitions, Span{0, f.definitions.size()}, 0);
-  g.add(fmt::format("\nfun skelcl_allpairs({}: [[{}]D]N, {}: [[{}]M]D) =\n  {}(fun(", left, types.left, right,
-                    types.right, lowered ? "mapGlb1" : "map"));
-  g.add(f.rowFunction, row.params[0], 1);
-  if (!lowered) {
-    g.add(" => map(fun(");
-    g.add(f.rowFunction, row.params[1], 1);
-    g.add(" => ");
-    g.add(f.rowFunction, row.body, 1);
-    g.add(fmt::format(")) $ transpose({}))) $ {}\n", right, left));
-    return g;
-  }
-  g.add(scalar ? " => mapGlb0(fun(" : " => join o mapGlb0(fun(");
-  g.add(f.rowFunction, row.params[1], 1);
-  g.add(scalar ? " =>\n    toGlobal(id) $ (" : " =>\n    toGlobal(mapSeq(id)) $ (");
-  g.add(f.rowFunction, row.body, 1);
-  g.add(fmt::format(")\n  )) $ transpose({}))) $ {}\n", right, left));
-  return g;
+// The kernel's program: the search program's nest with mapGlb for map, the result copied to
+// global memory, around the same parameters and body:
+//   mapGlb1(fun(a => join o mapGlb0(fun(b => toGlobal(mapSeq(id)) $ body)) $ Y)) $ X
+// (a scalar result: toGlobal(id), no join). The body keeps its source positions.
+ir::Program kernelProgram(const ir::Program& search, const ir::AllPairsMatch& m, bool scalar) {
+  ir::Expr copied = ir::call(ir::toGlobal(scalar ? ir::id() : ir::mapSeq(ir::id())), {m.body()});
+  ir::Expr row = ir::call(ir::mapGlb(ir::lambda({m.b()}, copied), 0), {m.y()});
+  if (!scalar) row = ir::call(ir::join(), {row});
+  ir::Program kernel = search;
+  kernel.main =
+      ir::LambdaNode::make(search.main->params(), ir::call(ir::mapGlb(ir::lambda({m.a()}, row), 1), {m.x()}));
+  return kernel;
 }
 
 }  // namespace
@@ -175,34 +97,40 @@ Generated nest(const AllPairsFunction& f, const RowParts& row, const AllPairsTyp
 AllPairsProgram makeAllPairsProgram(const std::string& what, const AllPairsFunction& f,
                                     const AllPairsTypes& types) {
   const std::string files[2] = {what + " definitions", what + " row function"};
-  const RowParts row = takeApart(f.rowFunction, files[1]);
+  const Generated search = searchProgram(f, types, files[1]);
   AllPairsProgram out;
+  out.searchText = search.text;
+  ir::Program program;
   Type element;
-  {
-    const Generated search = nest(f, row, types, false, false);
-    out.searchText = search.text;
-    try {
-      element = ir::typeCheck(lang::parseProgram(search.text, what)).resultType.elem().elem();
-    } catch (const LiftError& e) {
-      relocate(e, search, f, files);
-    }
+  try {
+    program = lang::parseProgram(search.text, what);
+    element = ir::typeCheck(program).resultType.elem().elem();
+  } catch (const LiftError& e) {
+    relocate(e, search, f, files);
   }
+  const ir::CallNode* nest = ir::asCall(program.main->body());
+  const std::optional<ir::AllPairsMatch> m = nest ? ir::matchAllPairs(*nest) : std::nullopt;
+  const ir::CallNode* y = m ? ir::asCall(m->y()) : nullptr;
+  if (!m || m->x().get() != program.main->params()[0].get() || !y || y->args().size() != 1 ||
+      y->args()[0].get() != program.main->params()[1].get())  // text after the row function made another
+    throw LiftError(
+        makeDiagnostic(files[1], f.rowFunction, 1, 1,
+                       "the row function must be one function of two parameters, fun((a, b) => ...)"));
   const Type r = lang::parseType(types.result, {});
   if (element == r) {
     out.scalarResult = true;
   } else if (element != Type::array(r, arith::cst(1))) {
-    const auto [line, col] = lineColOf(f.rowFunction, row.body.begin);
-    throw LiftError(makeDiagnostic(files[1], f.rowFunction, line, col,
-                                   fmt::format("the row function gives {}; {} needs {} or [{}]1",
-                                               element.toString(), what, types.result, types.result)));
+    relocate(LiftError(program.diagnosticAt(
+                 m->body()->id(), fmt::format("the row function gives {}; {} needs {} or [{}]1",
+                                              element.toString(), what, types.result, types.result))),
+             search, f, files);
   }
-  const Generated kernel = nest(f, row, types, true, out.scalarResult);
-  out.kernelText = kernel.text;
+  const ir::Program kernel = kernelProgram(program, *m, out.scalarResult);
+  out.kernelText = lang::printProgram(kernel);
   try {
     const rewrite::Strategy lower = rewrite::parseStrategy(
         "normalise(reduce-map-fusion <+ map-fusion <+ reduce-to-seq <+ map-to-seq <+ scan-to-seq)");
-    rewrite::StrategyResult lowered =
-        rewrite::runStrategy(lower, rewrite::TypedProgram::check(lang::parseProgram(kernel.text, what)));
+    rewrite::StrategyResult lowered = rewrite::runStrategy(lower, rewrite::TypedProgram::check(kernel));
     if (!lowered)
       throw LiftError(fmt::format("{}: lowering the row function failed: {}", what, lowered.reason));
     if (!lowered.state->stopReason().empty())
@@ -211,7 +139,7 @@ AllPairsProgram makeAllPairsProgram(const std::string& what, const AllPairsFunct
     out.kernel = lowered.state->program();
     out.compiled = codegen::compileKernel(out.kernel);
   } catch (const LiftError& e) {
-    relocate(e, kernel, f, files);
+    relocate(e, search, f, files);
   }
   return out;
 }

@@ -7,7 +7,7 @@
 // one work-item per element of C. A keeps its distribution (block when it has none) and C takes
 // it; B is copied to every device. When the device set has a result store holding kernels of the
 // skeleton's high-level program
-//   map(fun(a => map(fun(b => f's body)) $ transpose(B))) $ A
+//   allPairs(f)(A, transpose(B))      (= map(fun(a => map(fun(b => f's body)) $ transpose(B))) $ A)
 // (A: [[T]D]N, B: [[U]M]D; `liftc explore` on storedKernels().liftText()) for a part's sizes on
 // its device, the best of them computes that part instead (StoredKernel.h).
 #pragma once

@@ -147,7 +147,7 @@ class TestSkelCLStore : public QObject {
   }
 
   // The general form (a row function in the .lift language, a scalar result here): its store
-  // program is the map-map nest around the row function's body.
+  // program is allPairs(row function)(A, transpose(B)), the map-map nest around its body.
   void generalAllPairsTakesTheStoredKernel() {
     AllPairs<float(float, float)> distance(
         "userfun sqdiff(float x, float y) -> float { return (x - y) * (x - y); }\n"
@@ -155,7 +155,7 @@ class TestSkelCLStore : public QObject {
         "userfun root(float x) -> float { return sqrt(x); }",
         "fun((a, b) => root(get(0, reduce(add, 0.0f) o map(sqdiff) $ zip(a, b))))");
     const StoredKernels& stored = distance.skeleton().storedKernels();
-    QVERIFY(stored.liftText().find("map(fun(a => map(fun(b => root(get(0, reduce(add, 0.0f)") !=
+    QVERIFY(stored.liftText().find("allPairs(fun((a, b) => root(get(0, reduce(add, 0.0f)") !=
             std::string::npos);
     const size_t n = 16, d = 8, m = 12;
     const std::vector<float> a = randomFloats(n * d, 8), b = randomFloats(d * m, 9);
