@@ -58,6 +58,8 @@ class AllPairs<R(A, B)> {
 
   const SkeletonKernel& kernel() const { return skeleton_.kernel(); }
   const AllPairsSkeleton& skeleton() const { return skeleton_; }
+  // Where the zip-reduce form runs in local-memory tiles (AllPairsSkeleton.h; on GPUs by default).
+  void setLocalTiles(LocalTiles where) { skeleton_.setLocalTiles(where); }
 
  private:
   static std::string name() {

@@ -125,6 +125,7 @@ AllPairsProgram makeAllPairsProgram(const std::string& what, const AllPairsFunct
                                               element.toString(), what, types.result, types.result))),
              search, f, files);
   }
+  out.search = program;
   const ir::Program kernel = kernelProgram(program, *m, out.scalarResult);
   out.kernelText = lang::printProgram(kernel);
   try {

@@ -36,6 +36,7 @@ struct AllPairsFunction {
 
 struct AllPairsProgram {
   std::string searchText;  // the high-level program (StoredKernels' key, what `liftc explore` takes)
+  ir::Program search;      // searchText parsed
   std::string kernelText;  // the kernel's program before F is lowered (printed)
   ir::Program kernel;      // lowered
   codegen::CompiledKernel compiled;  // the kernel's program compiled

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 namespace lift::skelcl {
@@ -15,7 +16,17 @@ AllPairsSkeleton::AllPairsSkeleton(const std::string& what, AllPairsProgram prog
     : what_(what),
       kernelText_(std::move(program.kernelText)),
       kernel_(std::make_unique<SkeletonKernel>(std::move(program.kernel), std::move(program.compiled), what)),
-      stored_(std::make_unique<StoredKernels>(program.searchText, what)) {}
+      stored_(std::make_unique<StoredKernels>(program.searchText, what)) {
+  if (std::optional<AllPairsTiledKernel> tiled = tiledZipReduceKernel(program.search))
+    tiled_ = std::make_unique<SkeletonKernel>(std::move(tiled->program), std::move(tiled->compiled), what);
+}
+
+bool AllPairsSkeleton::tilesFit(DeviceSet& devices, int device, const arith::Env& sizes) const {
+  if (!tiled_ || tiles_ == LocalTiles::Nowhere) return false;
+  if (tiles_ == LocalTiles::OnGpus && devices.context(device).device().info().type != "GPU") return false;
+  return std::all_of(sizes.begin(), sizes.end(),
+                     [](const auto& size) { return size.second % AllPairsTiledKernel::kTile == 0; });
+}
 
 void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b, ContainerStorage& c) const {
   if (a.devices() != b.devices())
@@ -37,8 +48,14 @@ void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b,
     const cl::Buffer& right = b.buffer(static_cast<size_t>(parts[i].device));
     const arith::Env sizes{
         {"N", size(parts[i].storedRows())}, {"M", size(b.rowLength())}, {"D", size(a.rowLength())}};
-    if (!stored_->enqueue(devices, parts[i].device, sizes, {a.buffer(i), right}, c.buffer(i)))
+    if (stored_->enqueue(devices, parts[i].device, sizes, {a.buffer(i), right}, c.buffer(i))) continue;
+    if (tilesFit(devices, parts[i].device, sizes)) {
+      arith::Env tiles;  // the tiled kernel's sizes count tiles
+      for (const auto& [name, value] : sizes) tiles[name] = value / AllPairsTiledKernel::kTile;
+      tiled_->enqueue(devices, parts[i].device, {a.buffer(i), right, c.buffer(i)}, tiles);
+    } else {
       kernel_->enqueue(devices, parts[i].device, {a.buffer(i), right, c.buffer(i)}, sizes);
+    }
   }
   for (const Part& p : parts)
     devices.guarded(p.device, "running " + what_, [&] { devices.context(p.device).queue().finish(); });

@@ -2,7 +2,8 @@
 // (PoCL on CPU machines) and on that device named twice (A block-distributed, B copied): functions
 // that are no zip-reduce (cosine similarity, with a one-element result; the Euclidean distance,
 // with a scalar one; an int function) against the host at non-square sizes; the zip-reduce form,
-// now a row function, compiled to the very kernel and keyed by the very program it had before;
+// now a row function, compiled to the very kernel and keyed by the very program it had before,
+// and in 16 x 16 local-memory tiles;
 // the hashes the store keys its programs by; and the errors, located in the texts the caller gave.
 #include <QtTest/QtTest>
 
@@ -69,8 +70,9 @@ class TestSkelCLAllPairs : public QObject {
 
   // Every shape on one device and on two (block): C(i, j) against `host(row i of A, column j of B)`.
   template <class R, class T, class Host>
-  void check(const AllPairs<R(T, T)>& allPairs, const Host& host, double tolerance) {
-    for (auto [n, d, m] : kShapes)
+  void check(const AllPairs<R(T, T)>& allPairs, const Host& host, double tolerance,
+             const std::vector<std::tuple<size_t, size_t, size_t>>& shapes = kShapes) {
+    for (auto [n, d, m] : shapes)
       for (const auto& devices : {one_, two_}) {
         std::vector<T> a, b;
         if constexpr (std::is_same_v<T, float>) {
@@ -240,6 +242,45 @@ class TestSkelCLAllPairs : public QObject {
         "fun((a, b) => reduce(reduced, " + sum.skeleton().identityLiteral() +
             ") o map(zipped) $ zip(a, b))  // the dot product");
     QCOMPARE(commented.kernel().compiled().source, mm.kernel().compiled().source);
+  }
+
+  // The zip-reduce form in 16 x 16 tiles through local memory (AllPairsTiles.h), here on every
+  // device (by default on GPUs only): parts whose sizes are multiples of 16 run the tiled kernel,
+  // the others the nest (on two devices, 48 rows make parts of 24); each against the host, for
+  // floats and ints. Other row functions have no tiled kernel.
+  void zipReduceInLocalTiles() {
+    Zip<float(float, float)> mult("float func(float x, float y) { return x * y; }");
+    Reduce<float(float)> sum("float func(float x, float y) { return x + y; }", "0");
+    Zip<int32_t(int32_t, int32_t)> absDiff("int func(int x, int y) { return abs(x - y); }");
+    Reduce<int32_t(int32_t)> isum("int func(int x, int y) { return x + y; }", "0");
+    AllPairs<float(float, float)> mm(sum, mult);
+    AllPairs<int32_t(int32_t, int32_t)> manhattan(isum, absDiff);
+    QCOMPARE(mm.skeleton().localTiles(), LocalTiles::OnGpus);
+    for (const AllPairsSkeleton* s : {&mm.skeleton(), &manhattan.skeleton()}) {
+      QVERIFY(s->tiledKernel());
+      const std::string& source = s->tiledKernel()->compiled().source;
+      QVERIFY2(source.find("local ") != std::string::npos && source.find("barrier(") != std::string::npos,
+               source.c_str());
+    }
+    QVERIFY(!cosine_.allPairs().skeleton().tiledKernel());
+    mm.setLocalTiles(LocalTiles::Everywhere);
+    manhattan.setLocalTiles(LocalTiles::Everywhere);
+    const std::vector<std::tuple<size_t, size_t, size_t>> shapes = {
+        {16, 16, 16}, {32, 48, 16}, {64, 32, 80}, {48, 16, 32}, {40, 24, 36}};
+    const auto dot = [](const auto& row, const auto& column) {
+      double s = 0;
+      for (size_t k = 0; k < row.size(); ++k) s += double(row[k]) * double(column[k]);
+      return s;
+    };
+    const auto distance = [](const auto& row, const auto& column) {
+      double s = 0;
+      for (size_t k = 0; k < row.size(); ++k) s += std::abs(double(row[k]) - double(column[k]));
+      return s;
+    };
+    check(mm, dot, 1e-4, shapes);
+    check(manhattan, distance, 0, shapes);
+    mm.setLocalTiles(LocalTiles::Nowhere);
+    check(mm, dot, 1e-4, {{32, 16, 16}});
   }
 
   // The store keys AllPairs' kernels by the hash of its high-level program (explore::programHash,
