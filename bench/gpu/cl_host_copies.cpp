@@ -2,15 +2,14 @@
 // device buffer on the first GPU (else the first device) into and out of host memory made in
 // different ways: a std::vector kept over the runs (what the plain OpenCL versions of
 // skelcl/programs/ download into), a `new std::byte[]` block whose pages were touched one byte a
-// page (what SkelCL's HostStorage gave a container's first host copy) or wholly, blocks aligned
-// to 64 bytes, 4 KiB and 2 MiB, the last with and without transparent huge pages asked for
-// (madvise), and page-locked memory (a
-// CL_MEM_ALLOC_HOST_PTR buffer mapped once). The ways take turns, round after round, so a drift of
-// the machine's speed reaches all of them; each figure is the median wall time of ROUNDS copies.
-// For telling why a library's pageable download is slower than a plain program's into the same
-// number of bytes (issue 16's Mandelbrot image). Prints the kernel's transparent-huge-page
-// setting and, per way, how much of the block is backed by huge pages (AnonHugePages in
-// /proc/self/smaps).
+// page (what SkelCL's HostStorage gives a container's first host copy) or wholly, blocks aligned
+// to 64 bytes, 4 KiB and 2 MiB (the last with and without transparent huge pages asked for by
+// madvise), and page-locked memory (a CL_MEM_ALLOC_HOST_PTR buffer mapped once). The ways take
+// turns, round after round, so a drift of the machine's speed reaches all of them; each figure is
+// the median wall time of ROUNDS copies. For telling why a library's pageable download is slower
+// than a plain program's into the same number of bytes (issue 16's Mandelbrot image). Prints the
+// kernel's transparent-huge-page setting and, per way, the block's address modulo 4 KiB and how
+// much of it is backed by huge pages (AnonHugePages in /proc/self/smaps).
 //
 // Usage: cl_host_copies [MIB (default 256)] [ROUNDS (default 11)]
 // pack-gpu.sh builds it into .gpu-ex/.

@@ -28,7 +28,7 @@
 #           process, with empty caches (the `host:` line: inputs and expected outputs, total).
 #  hostcopies issue 16: why the library's download of the Mandelbrot image (256 MiB, pageable) was
 #           slower than the plain version's: cl_host_copies times 256 MiB each way into host memory
-#           made six ways, then bench_skelcl mandelbrot 8192² (MANDELBROT_RUNS times, --repeat 11).
+#           made nine ways, then bench_skelcl mandelbrot 8192² (MANDELBROT_RUNS times, --repeat 11).
 #  trace    issue 15: two 8 s searches of md_gemv at 2^14 x 2^14 (the second reads the first's
 #           kept reference) with LIFT_TRACE=1: the timeline of the search, the evaluation and the
 #           worker up to the first kernel (core/support/Trace.h).

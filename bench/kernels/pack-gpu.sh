@@ -40,7 +40,7 @@ copy_deps "$libdir/libopenblas.so.0"
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_build_info" "$root/bench/gpu/cl_build_info.cpp" -lOpenCL
 # Plain OpenCL's copy and sum bandwidth, the input buffer made four ways (bench/gpu/cl_bandwidth.cpp).
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_bandwidth" "$root/bench/gpu/cl_bandwidth.cpp" -lOpenCL
-# Downloads and uploads into host memory made six ways (bench/gpu/cl_host_copies.cpp).
+# Downloads and uploads into host memory made nine ways (bench/gpu/cl_host_copies.cpp).
 g++ -O2 -std=c++20 -static-libstdc++ -static-libgcc -o "$pack/cl_host_copies" "$root/bench/gpu/cl_host_copies.cpp" -lOpenCL
 # CLBlast's own tuners (bench/kernels/clblast-tune.sh), from Debian's clblast-utils.
 tmp=$(mktemp -d)
