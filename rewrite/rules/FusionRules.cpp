@@ -5,7 +5,9 @@
 //   userfun-fusion       f(.., g(..), ..)  =>  fg(.., .., ..)
 //       A user function applied to the result of another becomes one user function whose
 //       body is the composition (both bodies single expressions): `acc + x * y` in one
-//       expression lets the OpenCL compiler contract it into a fused multiply-add.
+//       expression lets the OpenCL compiler contract it into a fused multiply-add. Also lane-wise:
+//       vectorize(n, f)(.., vectorize(n, g)(..), ..) => vectorize(n, fg)(.., .., ..); and g's
+//       arguments may come as one tuple (a zip's element): f(acc, g(p)) => fg(acc, get(0, p), get(1, p)).
 //
 // and fusion in zips and tuples (Lift tupleMap, fuseZipTuple, mapFusionInZip, reduceFusionInZip):
 // maps or reductions side by side become one over the zip of their inputs.
@@ -15,6 +17,7 @@
 #include <variant>
 
 #include "core/cfun/CFun.h"
+#include "core/ir/Vectorizable.h"
 #include "rewrite/rules/RuleSupport.h"
 
 namespace lift::rewrite {
@@ -226,9 +229,23 @@ std::string renameIdents(const std::string& text, const std::map<std::string, st
   return out + text.substr(last);
 }
 
+// The user function a call applies, itself or lane-wise (vectorize(n, f): *width = n; else 0).
+const ir::UserFunNode* calledUserFun(const ir::CallNode& c, int64_t* width) {
+  *width = 0;
+  if (auto* u = ir::asUserFun(c.fun())) return u;
+  auto* p = ir::asPattern(c.fun());
+  if (!p || p->pattern() != PatternKind::Vectorize || p->params().sizes.empty() ||
+      !p->params().sizes[0].isCst())
+    return nullptr;
+  auto* u = ir::asUserFun(p->f());
+  if (u) *width = p->params().sizes[0].value();
+  return u;
+}
+
 Outcome userFunFusion(const Site& s, const ParamValues&) {
   auto* c = ir::asCall(s.expr());
-  auto* f = c ? ir::asUserFun(c->fun()) : nullptr;
+  int64_t width = 0;
+  auto* f = c ? calledUserFun(*c, &width) : nullptr;
   if (!f) return fail("not a call of a user function");
   std::string fe = singleReturn(f->def());
   if (fe.empty()) return fail("the body of '{}' is not one return statement", f->def().name);
@@ -236,8 +253,22 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
     return fail("'{}' takes its arguments as a tuple", f->def().name);
   for (size_t i = 0; i < c->args().size(); ++i) {
     auto* ic = ir::asCall(c->args()[i]);
-    auto* g = ic ? ir::asUserFun(ic->fun()) : nullptr;
-    if (!g || ic->args().size() != g->def().params.size()) continue;
+    int64_t gWidth = 0;
+    auto* g = ic ? calledUserFun(*ic, &gWidth) : nullptr;
+    if (!g || gWidth != width) continue;
+    // g's arguments, or the components of the one tuple it takes them as (a zip's element, as
+    // after reduce-map-fusion: add(acc, mult(p)) => add_mult(acc, get(0, p), get(1, p))).
+    std::vector<Expr> gArgs(ic->args().begin(), ic->args().end());
+    if (gArgs.size() == 1 && g->def().params.size() > 1) {
+      Type t = s.typeOf(gArgs[0]);
+      if (!m::isTrivial(gArgs[0]) || !t || !t.isTuple() || t.tupleElems().size() != g->def().params.size())
+        continue;
+      Expr tuple = gArgs[0];
+      gArgs.clear();
+      for (size_t j = 0; j < g->def().params.size(); ++j)
+        gArgs.push_back(m::callGet(static_cast<int>(j), tuple));
+    }
+    if (gArgs.size() != g->def().params.size()) continue;
     std::string ge = singleReturn(g->def());
     if (ge.empty()) continue;
     const ir::UserFunDef& fd = f->def();
@@ -258,7 +289,7 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
       taken.insert(name);
       gNames[gd.params[j].first] = name;
       params.emplace_back(name, gd.params[j].second);
-      args.push_back(ic->args()[j]);
+      args.push_back(gArgs[j]);
     }
     for (size_t j = i + 1; j < fd.params.size(); ++j) {
       params.push_back(fd.params[j]);
@@ -285,9 +316,20 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
       return u;
     });
     if (!def) continue;
-    return Outcome::ok(m::call(ir::UserFunNode::make(def), args));
+    Fun fused = ir::UserFunNode::make(def);
+    if (width > 0) {
+      if (!ir::canVectorize(*def)) continue;
+      ir::PatternNode::Params ps;
+      ps.funs = {fused};
+      ps.sizes = {arith::cst(width)};
+      fused = ir::PatternNode::make(PatternKind::Vectorize, std::move(ps));
+    }
+    return Outcome::ok(m::call(fused, args));
   }
-  return fail("no argument of '{}' is a call of a user function with a one-expression body", f->def().name);
+  return fail(
+      "no argument of '{}' is a call of a user function with a one-expression body (of the same vector "
+      "width)",
+      f->def().name);
 }
 
 }  // namespace
