@@ -10,6 +10,7 @@
 
 #include "rewrite/explore/MdHomStarts.h"
 #include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/RowBlockStarts.h"
 #include "rewrite/explore/SplitReductionStarts.h"
 
 namespace lift::explore {
@@ -174,6 +175,14 @@ std::vector<AlgorithmicVariant> exploreAlgorithmic(
       level.push_back(
           {start.program, std::move(start.steps), hash, 0, std::move(start.tunables), start.mapping});
     }
+  // On a CPU a map of row reductions also starts as blocks of rows per work-item (RowBlockStarts.h).
+  if (options.rowBlockStarts)
+    for (size_t i = 0, roots = level.size(); i < roots; ++i)
+      for (RowBlockStart& start : rowBlockStarts(*level[i].program, level[i].steps, options.preferredWidth)) {
+        std::string hash = hex64(ir::structuralHash(start.program->program));
+        level.push_back(
+            {start.program, std::move(start.steps), hash, 0, std::move(start.tunables), start.mapping});
+      }
   for (const Node& root : level)
     if (seen.insert(root.hash).second) emit(root, 0);
 

@@ -39,6 +39,9 @@ struct AlgorithmicOptions {
   // counted in vectors; with the lanes before the tiling, its rows too) instead of
   // preferredFactors.
   bool preferContiguousLanes = false;
+  // A map of row reductions (GEMV) also starts as contiguous blocks of rows per work-item, each
+  // row on vectors of contiguous lanes, mapped "glb-0" (RowBlockStarts.h; for CPU devices).
+  bool rowBlockStarts = false;
   std::map<std::string, int64_t> contiguousLaneFactors;
   // The rule families tried (the OpenCL, copy, size and stencil rules belong to later phases
   // or other programs).

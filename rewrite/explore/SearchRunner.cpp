@@ -675,6 +675,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   so.algorithmic.preferredWidth = impl.preferredWidth > 1 ? static_cast<int>(impl.preferredWidth) : 4;
   so.algorithmic.preferredFactors = preferredFactors(impl.limits.gpu);
   so.algorithmic.preferContiguousLanes = !impl.limits.gpu;
+  so.algorithmic.rowBlockStarts = !impl.limits.gpu;
   so.algorithmic.contiguousLaneFactors = contiguousLaneFactors();
   so.codegenTunables = codegenTunables(impl.limits.gpu);
   so.gpu = impl.limits.gpu;

@@ -1,0 +1,88 @@
+// The CPU's start of a map of row reductions (see RowBlockStarts.h).
+#include "rewrite/explore/RowBlockStarts.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "rewrite/Match.h"
+
+namespace lift::explore {
+
+namespace {
+
+using ir::PatternKind;
+using rewrite::RewriteStep;
+using rewrite::TypedProgram;
+
+// The number of rows when the root's body is map(f) $ rows or join o map(f) $ rows with a
+// constant number of rows and a reduction in f.
+std::optional<int64_t> reducedRows(const TypedProgram& p) {
+  ir::Expr body = p.main()->body();
+  if (rewrite::m::callOf(body, PatternKind::Join) && rewrite::m::argCount(body) == 1)
+    body = rewrite::m::arg(body, 0);
+  auto map = rewrite::m::mapCall(body, PatternKind::Map);
+  if (!map || !ir::containsPattern(map->f, {PatternKind::Reduce})) return std::nullopt;
+  Type t = p.types->typeOf(map->input);
+  if (!t || !t.isArray() || !t.length().isCst()) return std::nullopt;
+  return t.length().value();
+}
+
+bool applyFirst(StartDerivation& d, const char* rule, const rewrite::ParamValues& params,
+                const Assignment& values) {
+  return applySelectedStep(d, rule, {.params = params, .values = values}) == StepResult::Applied;
+}
+
+// The root's rows in blocks of "$rows", each row's reduction on vectors of "$width" lanes with
+// the products fused into it: nullopt when a step does not apply.
+std::optional<StartDerivation> rowBlocks(const TypedProgram& root, const std::vector<RewriteStep>& steps,
+                                         const Assignment& values) {
+  StartDerivation d{std::make_shared<const TypedProgram>(root), steps};
+  if (!applyFirst(d, "split-join", {{"n", "$rows"}}, values)) return std::nullopt;
+  rewrite::ParamValues width{{"n", "$width"}};
+  if (!applyFirst(d, "vectorize-reduce", width, values)) return std::nullopt;
+  if (!applyFirst(d, "vectorize-map-zip", width, values) && !applyFirst(d, "vectorize-map", width, values))
+    return std::nullopt;
+  if (!applyFirst(d, "asvector-asscalar-id", {}, values)) return std::nullopt;
+  if (!applyFirst(d, "reduce-map-fusion", {}, values)) return std::nullopt;
+  // add(acc, mult(p)) as one function, a fused multiply-add (1.4x faster on PoCL than the
+  // multiplication and the addition as two statements).
+  applyFirst(d, "userfun-fusion", {}, values);
+  return d;
+}
+
+}  // namespace
+
+const std::vector<int64_t>& rowBlockWorkItems() {
+  static const std::vector<int64_t> workItems = {8, 4, 16, 2, 32};
+  return workItems;
+}
+
+std::vector<RowBlockStart> rowBlockStarts(const TypedProgram& root, const std::vector<RewriteStep>& steps,
+                                          int preferredWidth) {
+  std::vector<RowBlockStart> out;
+  std::optional<int64_t> rows = reducedRows(root);
+  if (!rows) return out;
+  std::vector<int64_t> blocks;
+  for (int64_t workItems : rowBlockWorkItems())
+    if (*rows % workItems == 0 && *rows / workItems > 1) blocks.push_back(*rows / workItems);
+  std::vector<int64_t> widths = {16, 8, 4};
+  if (auto it = std::find(widths.begin(), widths.end(), preferredWidth); it != widths.end())
+    std::rotate(widths.begin(), it, it + 1);
+  if (blocks.empty()) return out;
+  // The first width with which the steps apply (the row's length a multiple of it).
+  for (size_t w = 0; w < widths.size(); ++w) {
+    std::optional<StartDerivation> d =
+        rowBlocks(root, steps, {{"rows", blocks.front()}, {"width", widths[w]}});
+    if (!d) continue;
+    std::vector<int64_t> good(widths.begin() + static_cast<std::ptrdiff_t>(w), widths.end());
+    RowBlockStart s{std::move(*d), {}};
+    s.tunables.push_back({"rows", "rows of a work-item's block (split-join n)", blocks, false, false, 1});
+    s.tunables.push_back({"width", "vector width along the rows", good, false, false, 1});
+    out.push_back(std::move(s));
+    break;
+  }
+  return out;
+}
+
+}  // namespace lift::explore
