@@ -938,7 +938,7 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
       QCOMPARE(starts.size(), size_t(1));
       const RowBlockStart& start = starts.front();
       QCOMPARE(start.steps.front().spec(), std::string("split-join@0.1:n=$rows"));
-      QCOMPARE(start.steps.back().rule->name, std::string("userfun-fusion"));
+      QCOMPARE(start.steps.back().rule->name, std::string("userfun-fusion-lanes"));
       QCOMPARE(start.tunables.at(0).values.front(), rows / rowBlockWorkItems().front());
       QCOMPARE(start.tunables.at(1).values.front(), int64_t(cols % 16 == 0 ? 16 : 8));
       std::vector<OpenCLMapping> maps = openclMappings(*start.program);

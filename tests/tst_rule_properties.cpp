@@ -35,6 +35,10 @@ userfun mult4(float4 x, float4 y) -> float4 { return x * y; }
 
 // Programs that reach rules the examples and random programs rarely reach.
 const char* kSeeds[] = {
+    // userfun-fusion-lanes: a product taking its arguments as a tuple, and lane-wise.
+    "fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(fun((acc, p) => add(acc, mult(p))), 0.0f) $ zip(x, y)",
+    "fun f(x: [float]8*N, y: [float]8*N) = asScalar o reduceSeq(fun((acc, p) => vectorize(4, add)(acc, "
+    "vectorize(4, mult) $ p)), (float4)0.0f) $ zip(asVector(4) $ x, asVector(4) $ y)",
     "fun f(x: [float]8*N, y: [float]8*N) = map(fun(q => zip(get(0, q), get(1, q)))) $ zip(split(4) $ x, "
     "split(4) $ y)",
     "fun f(x: [float]8*N) = iterate(1, map(neg)) o iterate(2, map(neg)) o iterate(0, map(sq)) $ x",

@@ -661,13 +661,13 @@ fun f(x: [float]8*N) =
   map(fun(v => add_sq(v, v))) $ x)",
      R"(fun f(x: [float]8*N) = map(fun(v => add(v, v))) $ x)", "0.0.0.0", "", R"(no argument of)"},
     // The product's arguments as one tuple (after reduce-map-fusion of a dot product).
-    {"userfun-fusion", R"(fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(fun((acc, p) => add(acc, mult(p))), 0.0f) $ zip(x, y))", "0.0.0.0", "",
+    {"userfun-fusion-lanes", R"(fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(fun((acc, p) => add(acc, mult(p))), 0.0f) $ zip(x, y))", "0.0.0.0", "",
      R"(userfun add_mult(float x, float x_, float y_) -> float { return x + (x_ * y_); }
 fun f(x: [float]8*N, y: [float]8*N) =
   reduceSeq(fun((acc, p) => add_mult(acc, get(0, p), get(1, p))), 0.0f) $ zip(x, y))",
      R"(fun f(x: [float]8*N, y: [float]8*N) = reduceSeq(fun((acc, p) => add(acc, get(0, p))), 0.0f) $ zip(x, y))", "0.0.0.0", "", R"(no argument of)"},
     // Lane-wise: vectorize(n, f) of vectorize(n, g) (the row's vectors of a GEMV on a CPU).
-    {"userfun-fusion", R"(fun f(x: [float]8*N, y: [float]8*N) = asScalar o reduceSeq(fun((acc, p) => vectorize(4, add)(acc, vectorize(4, mult) $ p)), (float4)0.0f) $ zip(asVector(4) $ x, asVector(4) $ y))", "0.1.0.0.0", "",
+    {"userfun-fusion-lanes", R"(fun f(x: [float]8*N, y: [float]8*N) = asScalar o reduceSeq(fun((acc, p) => vectorize(4, add)(acc, vectorize(4, mult) $ p)), (float4)0.0f) $ zip(asVector(4) $ x, asVector(4) $ y))", "0.1.0.0.0", "",
      R"(userfun add_mult(float x, float x_, float y_) -> float { return x + (x_ * y_); }
 fun f(x: [float]8*N, y: [float]8*N) =
   asScalar o reduceSeq(
@@ -676,7 +676,7 @@ fun f(x: [float]8*N, y: [float]8*N) =
     ),
     (float4)0.0f
   ) $ zip(asVector(4) $ x, asVector(4) $ y))",
-     R"(fun f(x: [float]8*N, y: [float]8*N) = asScalar o reduceSeq(fun((acc, p) => vectorize(4, add)(acc, get(0, p))), (float4)0.0f) $ zip(asVector(4) $ x, asVector(4) $ y))", "0.1.0.0.0", "", R"(same vector width)"},
+     R"(fun f(x: [float]8*N, y: [float]8*N) = asScalar o reduceSeq(fun((acc, p) => vectorize(4, add)(acc, get(0, p))), (float4)0.0f) $ zip(asVector(4) $ x, asVector(4) $ y))", "0.1.0.0.0", "", R"(lane-wise call of the same width)"},
     {"map-hoist", R"(fun f(A: [[float]8]4*N, B: [[float]8]4*N) = map(fun(a => map(fun(b => reduce(add, 0.0f) o map(mult) $ zip(gather(reverse) $ a, b))) $ B)) $ A)", "0", "",
      R"(fun f(A: [[float]8]4*N, B: [[float]8]4*N) =
   map(fun(a_h =>

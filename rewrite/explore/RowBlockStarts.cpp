@@ -47,7 +47,7 @@ std::optional<StartDerivation> rowBlocks(const TypedProgram& root, const std::ve
   if (!applyFirst(d, "reduce-map-fusion", {}, values)) return std::nullopt;
   // add(acc, mult(p)) as one function, a fused multiply-add (mostly 1.4-1.6x faster on PoCL than the
   // multiplication and the addition as two statements).
-  applyFirst(d, "userfun-fusion", {}, values);
+  applyFirst(d, "userfun-fusion-lanes", {}, values);
   return d;
 }
 

@@ -13,8 +13,8 @@
 // before) ran at 0.6-1.0x in the same runs.
 //
 // The steps are ordinary rewrite steps (split-join, vectorize-reduce, vectorize-map-zip or
-// vectorize-map, asvector-asscalar-id, reduce-map-fusion, userfun-fusion), so every derivation the search
-// stores replays from the high-level program. The block's rows (tunable "rows") and the vector width
+// vectorize-map, asvector-asscalar-id, reduce-map-fusion, userfun-fusion-lanes), so every derivation the
+// search stores replays from the high-level program. The block's rows (tunable "rows") and the vector width
 // ("width") are tunables.
 #pragma once
 

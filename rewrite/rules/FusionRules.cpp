@@ -5,9 +5,12 @@
 //   userfun-fusion       f(.., g(..), ..)  =>  fg(.., .., ..)
 //       A user function applied to the result of another becomes one user function whose
 //       body is the composition (both bodies single expressions): `acc + x * y` in one
-//       expression lets the OpenCL compiler contract it into a fused multiply-add. Also lane-wise:
-//       vectorize(n, f)(.., vectorize(n, g)(..), ..) => vectorize(n, fg)(.., .., ..); and g's
-//       arguments may come as one tuple (a zip's element): f(acc, g(p)) => fg(acc, get(0, p), get(1, p)).
+//       expression lets the OpenCL compiler contract it into a fused multiply-add.
+//   userfun-fusion-lanes the same where userfun-fusion does not apply: lane-wise,
+//       vectorize(n, f)(.., vectorize(n, g)(..), ..) => vectorize(n, fg)(.., .., ..), and with g's
+//       arguments as one tuple (a zip's element): f(acc, g(p)) => fg(acc, get(0, p), get(1, p)).
+//       Phase 1 of the explorer does not apply it (AlgorithmicOptions::excluded); the CPU's row-block
+//       start does (explore/RowBlockStarts.h).
 //
 // and fusion in zips and tuples (Lift tupleMap, fuseZipTuple, mapFusionInZip, reduceFusionInZip):
 // maps or reductions side by side become one over the zip of their inputs.
@@ -242,11 +245,14 @@ const ir::UserFunNode* calledUserFun(const ir::CallNode& c, int64_t* width) {
   return u;
 }
 
-Outcome userFunFusion(const Site& s, const ParamValues&) {
+// userfun-fusion (lanes false): f and g called directly, g's arguments its own. userfun-fusion-lanes
+// (lanes true): what userfun-fusion refuses, f and g lane-wise (vectorize(n, ..)) or g's arguments
+// the components of one tuple.
+Outcome fuseUserFuns(const Site& s, bool lanes) {
   auto* c = ir::asCall(s.expr());
   int64_t width = 0;
   auto* f = c ? calledUserFun(*c, &width) : nullptr;
-  if (!f) return fail("not a call of a user function");
+  if (!f || (!lanes && width > 0)) return fail("not a call of a user function");
   std::string fe = singleReturn(f->def());
   if (fe.empty()) return fail("the body of '{}' is not one return statement", f->def().name);
   if (c->args().size() != f->def().params.size())
@@ -259,7 +265,9 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
     // g's arguments, or the components of the one tuple it takes them as (a zip's element, as
     // after reduce-map-fusion: add(acc, mult(p)) => add_mult(acc, get(0, p), get(1, p))).
     std::vector<Expr> gArgs(ic->args().begin(), ic->args().end());
-    if (gArgs.size() == 1 && g->def().params.size() > 1) {
+    bool tupleArgs = gArgs.size() == 1 && g->def().params.size() > 1;
+    if (lanes != (tupleArgs || width > 0)) continue;
+    if (tupleArgs) {
       Type t = s.typeOf(gArgs[0]);
       if (!m::isTrivial(gArgs[0]) || !t || !t.isTuple() || t.tupleElems().size() != g->def().params.size())
         continue;
@@ -326,11 +334,17 @@ Outcome userFunFusion(const Site& s, const ParamValues&) {
     }
     return Outcome::ok(m::call(fused, args));
   }
-  return fail(
-      "no argument of '{}' is a call of a user function with a one-expression body (of the same vector "
-      "width)",
-      f->def().name);
+  if (lanes)
+    return fail(
+        "no argument of '{}' is a lane-wise call of the same width, or a call with its arguments as one "
+        "tuple, of "
+        "a user function with a one-expression body",
+        f->def().name);
+  return fail("no argument of '{}' is a call of a user function with a one-expression body", f->def().name);
 }
+
+Outcome userFunFusion(const Site& s, const ParamValues&) { return fuseUserFuns(s, false); }
+Outcome userFunFusionLanes(const Site& s, const ParamValues&) { return fuseUserFuns(s, true); }
 
 }  // namespace
 
@@ -363,6 +377,11 @@ void registerFusionRules(RuleRegistry& reg) {
                "Fuse a user function with one whose result it takes into one user function (one expression, "
                "so that a * b + c can become a fused multiply-add).",
                "f(x, g(y, z))", "fg(x, y, z)", {}, userFunFusion));
+  reg.add(makeRule(
+      "userfun-fusion-lanes", Family::Fusion,
+      "userfun-fusion of lane-wise functions (vectorize(n, f) of vectorize(n, g)) or of a g that takes "
+      "its arguments as one tuple (add(acc, mult(p)) after reduce-map-fusion).",
+      "vectorize(n, f)(x, vectorize(n, g)(p))", "vectorize(n, fg)(x, p._0, p._1)", {}, userFunFusionLanes));
   reg.add(makeRule("tuple-map", Family::Fusion,
                    "Compute a tuple of maps over arrays of one length as one map over their zip, unzipped.",
                    "tuple(map(f) $ a, map(g) $ b)", "unzip o map(x => tuple(f(x._0), g(x._1))) $ zip(a, b)",
