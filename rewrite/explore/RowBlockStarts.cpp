@@ -54,7 +54,10 @@ std::optional<StartDerivation> rowBlocks(const TypedProgram& root, const std::ve
 }  // namespace
 
 const std::vector<int64_t>& rowBlockWorkItems() {
-  static const std::vector<int64_t> workItems = {8, 4, 16, 2, 32};
+  // At least 8: with 2 or 4 blocks a core taken by another process for a moment leaves half the
+  // work waiting (PoCL schedules whole work-groups), and the searches' measurements favoured such
+  // kernels by chance; 8 to 64 blocks ran alike on an idle VM.
+  static const std::vector<int64_t> workItems = {8, 16, 32, 64};
   return workItems;
 }
 

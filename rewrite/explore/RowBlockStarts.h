@@ -32,7 +32,8 @@ struct RowBlockStart : StartDerivation {
 };
 
 // The numbers of work-items the block size is chosen for, preferred first (the 2-core VM's PoCL
-// device: a few work-items a core balance the cores without many work-groups).
+// device: a few work-items a core balance the cores, also when another process takes one for a
+// moment, without many work-groups).
 const std::vector<int64_t>& rowBlockWorkItems();
 
 // The start of `root` (reached from the searched program by `steps`), or none: when the root's
