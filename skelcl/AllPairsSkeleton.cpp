@@ -24,8 +24,9 @@ AllPairsSkeleton::AllPairsSkeleton(const std::string& what, AllPairsProgram prog
 bool AllPairsSkeleton::tilesFit(DeviceSet& devices, int device, const arith::Env& sizes) const {
   if (!tiled_ || tiles_ == LocalTiles::Nowhere) return false;
   if (tiles_ == LocalTiles::OnGpus && devices.context(device).device().info().type != "GPU") return false;
-  return std::all_of(sizes.begin(), sizes.end(),
-                     [](const auto& size) { return size.second % AllPairsTiledKernel::kTile == 0; });
+  return std::all_of(sizes.begin(), sizes.end(), [](const auto& size) {
+    return size.second > 0 && size.second % AllPairsTiledKernel::kTile == 0;
+  });
 }
 
 void AllPairsSkeleton::run(const ContainerStorage& a, const ContainerStorage& b, ContainerStorage& c) const {

@@ -53,7 +53,8 @@ to-private@0.1.0.0.0.1.1.0.0.0.1.1.1.1
 std::optional<AllPairsTiledKernel> tiledZipReduceKernel(const ir::Program& searchProgram) {
   try {
     static const rewrite::Derivation derivation = rewrite::Derivation::parse(kDerivation, "AllPairs tiles");
-    const rewrite::ReplayResult replayed = rewrite::replay(derivation, rewrite::TypedProgram::check(searchProgram));
+    const rewrite::ReplayResult replayed =
+        rewrite::replay(derivation, rewrite::TypedProgram::check(searchProgram));
     AllPairsTiledKernel out;
     out.program = replayed.result.program;
     codegen::CompileOptions options;
