@@ -91,16 +91,11 @@ int main(int argc, char** argv) {
   int repeat = argc > 2 ? std::atoi(argv[2]) : 20;
   size_t bytes = mib << 20, n4 = bytes / 16;
   cl_int err;
-  cl_device_id dev = firstGpuElseAnyDevice();
-  if (!dev) {
-    std::fprintf(stderr, "cl_bandwidth: no OpenCL device\n");
-    return 2;
-  }
-  char name[256] = {};
-  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
+  cl_device_id dev = firstDeviceOrExit("cl_bandwidth");
+  const std::string name = deviceName(dev);
   cl_ulong global = 0;
   clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, nullptr);
-  std::printf("device: %s, %.1f GiB global memory; buffers of %zu MiB, median of %d runs\n", name,
+  std::printf("device: %s, %.1f GiB global memory; buffers of %zu MiB, median of %d runs\n", name.c_str(),
               double(global) / (1 << 30), mib, repeat);
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
   check(err, "clCreateContext");

@@ -35,13 +35,8 @@ int main(int argc, char** argv) {
   ss << in.rdbuf();
   std::string source = ss.str(), options;
   for (int i = 2; i < argc; ++i) options += std::string(i > 2 ? " " : "") + argv[i];
-  cl_device_id dev = firstGpuElseAnyDevice();
-  if (!dev) {
-    std::fprintf(stderr, "cl_build_info: no OpenCL device\n");
-    return 2;
-  }
-  char name[256] = {};
-  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
+  cl_device_id dev = firstDeviceOrExit("cl_build_info");
+  const std::string name = deviceName(dev);
   cl_int err;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
   const char* src = source.c_str();
@@ -51,7 +46,7 @@ int main(int argc, char** argv) {
   clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &logSize);
   std::string log(logSize, '\0');
   clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, logSize, log.data(), nullptr);
-  std::printf("device: %s\noptions: %s\nbuild: %s\n%s\n", name, options.c_str(),
+  std::printf("device: %s\noptions: %s\nbuild: %s\n%s\n", name.c_str(), options.c_str(),
               built == CL_SUCCESS ? "ok" : "FAILED", log.c_str());
   if (built != CL_SUCCESS) return 1;
   if (!binaryOut.empty()) {

@@ -88,14 +88,10 @@ int main(int argc, char** argv) {
   const size_t mib = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 256;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 11;
   const size_t bytes = mib << 20;
-  cl_device_id dev = firstGpuElseAnyDevice();
-  if (!dev) {
-    std::fprintf(stderr, "cl_host_copies: no OpenCL device\n");
-    return 2;
-  }
-  char name[256] = {};
-  clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr);
-  std::printf("device: %s; %zu MiB each way, median of %d rounds (ways in turn)\n", name, mib, rounds);
+  cl_device_id dev = firstDeviceOrExit("cl_host_copies");
+  const std::string name = deviceName(dev);
+  std::printf("device: %s; %zu MiB each way, median of %d rounds (ways in turn)\n", name.c_str(), mib,
+              rounds);
   std::printf("transparent_hugepage/enabled: %s\n",
               firstLine("/sys/kernel/mm/transparent_hugepage/enabled").c_str());
   std::printf("transparent_hugepage/defrag: %s\n",
