@@ -1,6 +1,6 @@
 // The first GPU of any OpenCL platform, else the first device of any; nullptr when there is none.
-// For the standalone tools of bench/gpu (cl_build_info, cl_bandwidth, cl_host_copies), which pack-gpu.sh builds
-// with g++ alone.
+// For the standalone tools of bench/gpu (cl_build_info, cl_bandwidth, cl_host_copies), which pack-gpu.sh
+// builds with g++ alone.
 #pragma once
 
 #define CL_TARGET_OPENCL_VERSION 120
