@@ -8,6 +8,7 @@
 // rejects (the scalar accumulator iterate used to point to) is a BuildFailed with the line.
 #include <QtTest/QtTest>
 
+#include "InterpreterCheck.h"
 #include "codegen/Launch.h"
 #include "codegen/ProgramCompiler.h"
 #include "codegen/runtime/Device.h"
@@ -160,20 +161,9 @@ class TestCodegenIterate : public QObject {
                               const arith::Env& sizes) {
     std::vector<interp::Value> inputs = interp::randomInputs(p, sizes, 23);
     interp::Value expected = interp::interpret(p, inputs, sizes);
-    runtime::KernelLaunch launch = codegen::instantiate(k, sizes);
-    codegen::setInputs(launch, k, inputs);
-    codegen::setExpected(launch, k, expected);
-    runtime::RunOptions opts;
-    opts.warmups = 0;
-    opts.repetitions = 1;
-    opts.tolerance.floatRel = 1e-4;
-    opts.tolerance.floatAbs = 1e-4;
-    runtime::RunResult r = runner_->run(launch, opts);
-    std::string what = explore::formatSizes(sizes) + ": " + r.summary() + " " + r.validation.message;
-    if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog;
-    what += "\n" + k.source();
-    QVERIFY2(r.ok(), what.c_str());
-    QVERIFY2(r.validation.checked && r.validation.ok, what.c_str());
+    const InterpreterCheck c = runAgainstInterpreter(*runner_, k, inputs, expected, sizes, 1e-4);
+    QVERIFY2(c.result.ok(), c.what.c_str());
+    QVERIFY2(c.matched(), c.what.c_str());
   }
 
   void check(const ir::Program& p) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "InterpreterCheck.h"
 #include "codegen/Launch.h"
 #include "codegen/ProgramCompiler.h"
 #include "codegen/runtime/Device.h"
@@ -166,19 +167,9 @@ class TestCodegenRun : public QObject {
         if (extra) QSKIP(e.diagnostic().format().c_str());
         QFAIL(e.diagnostic().format().c_str());
       }
-      runtime::KernelLaunch launch = codegen::instantiate(k, sizes);
-      codegen::setInputs(launch, k, inputs);
-      codegen::setExpected(launch, k, expected);
-      runtime::RunOptions opts;
-      opts.warmups = 0;
-      opts.repetitions = 1;
-      opts.tolerance.floatRel = 1e-3;
-      opts.tolerance.floatAbs = 1e-3;
-      runtime::RunResult r = runner_->run(launch, opts);
-      std::string what = explore::formatSizes(sizes) + ": " + r.summary() + " " + r.validation.message;
-      if (r.status == runtime::RunStatus::BuildFailed) what += "\n" + r.buildLog + "\n" + k.source();
-      QVERIFY2(r.ok(), what.c_str());
-      QVERIFY2(r.validation.checked && r.validation.ok, what.c_str());
+      const InterpreterCheck c = runAgainstInterpreter(*runner_, k, inputs, expected, sizes, 1e-3);
+      QVERIFY2(c.result.ok(), c.what.c_str());
+      QVERIFY2(c.matched(), c.what.c_str());
     }
   }
 };
