@@ -23,8 +23,8 @@ struct InterpreterCheck {
 inline InterpreterCheck runAgainstInterpreter(lift::runtime::KernelRunner& runner,
                                               const lift::codegen::CompiledProgram& k,
                                               const std::vector<lift::interp::Value>& inputs,
-                                              const lift::interp::Value& expected, const lift::arith::Env& sizes,
-                                              double tolerance) {
+                                              const lift::interp::Value& expected,
+                                              const lift::arith::Env& sizes, double tolerance) {
   using namespace lift;
   runtime::KernelLaunch launch = codegen::instantiate(k, sizes);
   codegen::setInputs(launch, k, inputs);
