@@ -21,9 +21,15 @@
 // ROUTINE is the BLAS routine the program computes (sgemm, sgemv, sdot, sasum, sscal). Our
 // kernel may be a sequence (a reduction split across work-groups, finished on the device by a
 // second kernel: codegen/ProgramCompiler.h), compiled, validated and timed as a whole, from the
-// first kernel's start to the last one's end. Times are medians; CLBlast is timed with a host
-// clock around the call and clFinish (it may launch several kernels), ours and the copy kernel
-// with profiling events, OpenBLAS with a host clock.
+// first kernel's start to the last one's end. CLBlast is timed with a host clock around the call
+// and clFinish (it may launch several kernels), ours and the copy kernel with profiling events,
+// OpenBLAS with a host clock.
+//
+// In turns: ours, OpenBLAS and CLBlast (and CLBlast tuned, with ours again) take turns, round
+// after round, each running once untimed and once timed in its turn, so that all of them meet
+// the same state of the machine (on a shared VM the memory bandwidth moves by 1.5x from one
+// second to the next). The times are medians over the rounds, each ratio the median of the
+// rounds' ratios.
 #include <cblas.h>
 #include <clblast.h>
 #include <fmt/format.h>
@@ -74,6 +80,42 @@ double timeHost(int warmups, int reps, const std::function<void()>& f) {
   return median(t);
 }
 
+// One timed run of a contestant, in milliseconds; 0 when it failed (it then leaves the turns).
+using TimedRun = std::function<double()>;
+
+// Milliseconds of one call of `f`, timed with a host clock.
+double timeOnce(const std::function<void()>& f) {
+  auto s = Clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(Clock::now() - s).count();
+}
+
+// `rounds` rounds after `warmups` untimed ones; in each, every contestant in order runs once
+// untimed and once timed (null contestants, and those that failed, sit out). The times of each.
+std::vector<std::vector<double>> timeInTurns(std::vector<TimedRun> runs, int warmups, int rounds) {
+  std::vector<std::vector<double>> times(runs.size());
+  for (int r = 0; r < warmups + rounds; ++r)
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (!runs[i]) continue;
+      double untimed = runs[i]();
+      double ms = untimed > 0 ? runs[i]() : 0;
+      if (ms <= 0) {
+        runs[i] = nullptr;
+        times[i].clear();
+      } else if (r >= warmups) {
+        times[i].push_back(ms);
+      }
+    }
+  return times;
+}
+
+// How many times faster `a` was than `b`: the median over the rounds both ran of b / a.
+double medianSpeedup(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> r;
+  for (size_t i = 0; i < a.size() && i < b.size(); ++i) r.push_back(b[i] / a[i]);
+  return median(r);
+}
+
 struct Case {
   std::string name, file, sizesText, routine;
   arith::Env sizes;
@@ -82,10 +124,12 @@ struct Case {
 struct Row {
   std::string name, sizes, routine;
   int64_t M = 0, N = 0, K = 0;
-  std::string metric;  // "GFLOP/s" or "GB/s"
-  double oursMs = 0, clblastMs = 0, openblasMs = 0;
-  double work = 0;   // flops or bytes
-  std::string ours;  // parameters of our kernel, or why there is none
+  std::string metric;                                // "GFLOP/s" or "GB/s"
+  double oursMs = 0, clblastMs = 0, openblasMs = 0;  // medians over the rounds
+  double vsClblast = 0, vsOpenblas = 0;              // medians of the rounds' speed-ups of ours
+  TimedRun oursRun;                                  // one timed run of our kernel (validated)
+  double work = 0;                                   // flops or bytes
+  std::string ours;                                  // parameters of our kernel, or why there is none
   std::string note;
 };
 
@@ -123,6 +167,22 @@ class Peers {
       return 0;
     }
     return ms;
+  }
+
+  // One CLBlast call as a contestant of the turns: milliseconds (host clock around the call and
+  // clFinish), 0 with `error` set when CLBlast returns an error.
+  TimedRun clblastRun(const std::function<clblast::StatusCode(cl_command_queue*)>& call, std::string& error) {
+    return [this, call, &error] {
+      cl_command_queue q = queue()();
+      clblast::StatusCode status = clblast::StatusCode::kSuccess;
+      double ms = timeOnce([&] {
+        status = call(&q);
+        clFinish(q);
+      });
+      if (status == clblast::StatusCode::kSuccess) return ms;
+      error = fmt::format("CLBlast status {}", static_cast<int>(status));
+      return 0.0;
+    };
   }
 
   // The device's copy bandwidth in GB/s (read + write) for `bytes`: the better of a float4 copy
@@ -235,10 +295,11 @@ Case parseCase(const std::string& spec) {
   return c;
 }
 
-// Our best kernel of the case: replayed, compiled and timed in-process, validated.
-void measureOurs(const Case& c, explore::ResultStore& store, const std::string& deviceName,
-                 runtime::KernelRunner& runner, int reps, Row& row, std::vector<interp::Value>& inputs,
-                 codegen::PreparedReference& ref) {
+// Our best kernel of the case: replayed, compiled and validated in-process; row.oursRun times
+// one run of it (profiling events) after a run that is validated again. `inputs` are the
+// program's inputs, which the peers are given too.
+void prepareOurs(const Case& c, explore::ResultStore& store, const std::string& deviceName,
+                 runtime::KernelRunner& runner, Row& row, std::vector<interp::Value>& inputs) {
   ir::Program program = lang::parseFile(c.file);
   explore::SearchProblem problem = explore::SearchProblem::make(program, c.sizes);
   const std::optional<explore::KernelRecord> best =
@@ -246,8 +307,8 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
   codegen::EvaluationRequest req;
   req.sizes = problem.sizes;
   req.reference = codegen::ReferenceChoice::parse(c.routine);
-  ref = codegen::prepareReference(program, req);
-  inputs = ref.inputs;
+  auto ref = std::make_shared<const codegen::PreparedReference>(codegen::prepareReference(program, req));
+  inputs = ref->inputs;
   if (!best) {
     row.ours = "no valid kernel in the store";
     return;
@@ -261,25 +322,28 @@ void measureOurs(const Case& c, explore::ResultStore& store, const std::string& 
   }
   // The work-group size and code generator parameters of the search (StoredDerivation.h).
   const codegen::CompileOptions& options = derived->options;
-  const std::vector<int64_t>& local = derived->localSize;
   auto kernels =
       std::make_shared<const codegen::CompiledProgram>(codegen::compileProgram(derived->program, options));
   if (explore::kernelSourceHash(kernels->source()) != k.sourceHash)
     row.note = "source differs from the stored one";
   if (!kernels->singleKernel())
     row.note += fmt::format("{}{} kernels", row.note.empty() ? "" : "; ", kernels->stages.size());
-  req.run.warmups = 2;
-  req.run.repetitions = reps;
+  req.run.warmups = 1;
+  req.run.repetitions = 1;
   req.run.returnOutputs = false;
-  req.local = local;
-  codegen::Evaluation e = codegen::evaluate(derived->program, kernels, req, runner, &ref);
+  req.local = derived->localSize;
+  codegen::Evaluation e = codegen::evaluate(derived->program, kernels, req, runner, ref.get());
   if (!e.ok()) {
     row.ours = e.summary();
     return;
   }
-  row.oursMs = e.run.medianMs;
   row.ours =
       fmt::format("{} (store id {}, {})", k.parameters, k.id, e.validated() ? "valid" : "not validated");
+  req.run.warmups = 0;
+  row.oursRun = [program = derived->program, kernels, req, &runner, ref] {
+    codegen::Evaluation run = codegen::evaluate(program, kernels, req, runner, ref.get());
+    return run.ok() ? run.run.medianMs : 0.0;
+  };
 }
 
 // The tuned parameters of a --clblast-tuned file: per kernel, one or more alternative parameter
@@ -375,9 +439,8 @@ int main(int argc, char** argv) {
       row.sizes = c.sizesText;
       row.routine = c.routine;
       std::vector<interp::Value> inputs;
-      codegen::PreparedReference ref;
       try {
-        measureOurs(c, store, deviceName, runner, reps, row, inputs, ref);
+        prepareOurs(c, store, deviceName, runner, row, inputs);
       } catch (const LiftError& e) {
         row.ours = e.what();
       }
@@ -393,62 +456,72 @@ int main(int argc, char** argv) {
       std::vector<std::vector<float>> host;
       size_t first = c.routine == "sscal" ? 1 : 0, count = clblastInputSizes(c.routine, M, N, K).size();
       for (size_t i = first; i < first + count && i < inputs.size(); ++i) host.push_back(scalars(inputs[i]));
-      bool known = true;
+      TimedRun openblas, clblastDefaults;
+      std::vector<float> output;  // OpenBLAS's result (sgemm C, sgemv y)
+      float sink = 0;
       if (host.size() < count) {
-        known = false;
         row.note += fmt::format("{}no inputs for the peers", row.note.empty() ? "" : "; ");
       } else if (c.routine == "sgemm") {
-        std::vector<float> C(static_cast<size_t>(M * N));
+        output.resize(static_cast<size_t>(M * N));
         row.metric = "GFLOP/s";
         row.work = 2.0 * M * N * K;
-        row.openblasMs = timeHost(2, reps, [&] {
-          cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, host[0].data(), K,
-                      host[1].data(), N, 0.0f, C.data(), N);
-        });
+        openblas = [&] {
+          return timeOnce([&] {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, host[0].data(), K,
+                        host[1].data(), N, 0.0f, output.data(), N);
+          });
+        };
       } else if (c.routine == "sgemv") {
-        std::vector<float> y2;
         row.metric = "GB/s";
         row.work = 4.0 * (M * N + N + 2.0 * M);
-        row.openblasMs = timeHost(2, reps, [&] {
-          y2 = host[2];
-          cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.5f, host[0].data(), N, host[1].data(), 1, 0.5f,
-                      y2.data(), 1);
-        });
+        openblas = [&] {
+          output = host[2];
+          return timeOnce([&] {
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, M, N, 1.5f, host[0].data(), N, host[1].data(), 1, 0.5f,
+                        output.data(), 1);
+          });
+        };
       } else if (c.routine == "sdot" || c.routine == "sasum" || c.routine == "sscal") {
         int n = static_cast<int>(host.at(0).size());
         row.metric = "GB/s";
         row.work = c.routine == "sasum" ? 4.0 * n : 8.0 * n;
-        float sink = 0;
-        row.openblasMs = timeHost(2, reps, [&] {
-          if (c.routine == "sdot")
-            sink += cblas_sdot(n, host[0].data(), 1, host[1].data(), 1);
-          else if (c.routine == "sscal")
-            cblas_sscal(n, 1.0001f, host[0].data(), 1);
-          else
-            sink += cblas_sasum(n, host[0].data(), 1);
-        });
-        if (sink == 12345.678f) std::printf(" ");
+        openblas = [&, n] {
+          return timeOnce([&] {
+            if (c.routine == "sdot")
+              sink += cblas_sdot(n, host[0].data(), 1, host[1].data(), 1);
+            else if (c.routine == "sscal")
+              cblas_sscal(n, 1.0001f, host[0].data(), 1);
+            else
+              sink += cblas_sasum(n, host[0].data(), 1);
+          });
+        };
       } else {
-        known = false;
         row.note += fmt::format("{}unknown routine {}", row.note.empty() ? "" : "; ", c.routine);
       }
-      if (known) row.clblastMs = peers.clblast(2, reps, clblastCall(c.routine, M, N, K, host, peers), err);
+      if (openblas) clblastDefaults = peers.clblastRun(clblastCall(c.routine, M, N, K, host, peers), err);
+      // Ours, OpenBLAS and CLBlast in turns.
+      std::vector<std::vector<double>> t = timeInTurns({row.oursRun, openblas, clblastDefaults}, 1, reps);
+      if (sink == 12345.678f) std::printf(" ");
+      row.oursMs = median(t[0]);
+      row.openblasMs = median(t[1]);
+      row.clblastMs = median(t[2]);
+      row.vsOpenblas = medianSpeedup(t[0], t[1]);
+      row.vsClblast = medianSpeedup(t[0], t[2]);
       if (!err.empty()) row.note += (row.note.empty() ? "" : "; ") + err;
       auto rate = [&](double ms) {
         return ms > 0 ? fmt::format("{:.1f} {}", row.work / (ms * 1e6), row.metric) : std::string("-");
       };
-      auto ratio = [](double a, double b) {
-        return a > 0 && b > 0 ? fmt::format("{:.2f}x", b / a) : std::string("-");
-      };
+      auto ratio = [](double r) { return r > 0 ? fmt::format("{:.2f}x", r) : std::string("-"); };
       std::string ofCopy = row.metric == "GB/s" && row.oursMs > 0
                                ? fmt::format("{:.0f} %", 100.0 * row.work / (row.oursMs * 1e6) / copy)
                                : "";
       std::printf("| %s | %s | %.4f | %s | %.4f | %s | %.4f | %s | %s | %s | %s | %s%s |\n", row.name.c_str(),
                   row.sizes.c_str(), row.oursMs, rate(row.oursMs).c_str(), row.clblastMs,
                   rate(row.clblastMs).c_str(), row.openblasMs, rate(row.openblasMs).c_str(),
-                  ratio(row.oursMs, row.clblastMs).c_str(), ratio(row.oursMs, row.openblasMs).c_str(),
-                  ofCopy.c_str(), row.ours.c_str(), row.note.empty() ? "" : (" — " + row.note).c_str());
+                  ratio(row.vsClblast).c_str(), ratio(row.vsOpenblas).c_str(), ofCopy.c_str(),
+                  row.ours.c_str(), row.note.empty() ? "" : (" — " + row.note).c_str());
       std::fflush(stdout);
+      if (tuned.empty()) row.oursRun = nullptr;  // its inputs and expected outputs go
       rows.push_back(row);
     }
     if (!tuned.empty()) {
@@ -475,12 +548,12 @@ int main(int argc, char** argv) {
         ClblastCall call = clblastCall(row.routine, row.M, row.N, row.K, host, peers);
         double best = 0;
         std::string bestParams, errors;
-        std::vector<size_t> choice(kernels.size(), 0);  // an alternative of each kernel
-        for (bool more = true; more;) {
-          std::string params;
+        std::vector<size_t> choice(kernels.size(), 0), bestChoice;  // an alternative of each kernel
+        // Gives CLBlast the alternatives `which` of the kernels; false when it refuses one.
+        auto apply = [&](const std::vector<size_t>& which, std::string& params) {
           bool applied = true;
           for (size_t i = 0; i < kernels.size(); ++i) {
-            const TunedSet& set = tuned.at(kernels[i])[choice[i]];
+            const TunedSet& set = tuned.at(kernels[i])[which[i]];
             auto status = clblast::OverrideParameters(id, kernels[i], clblast::Precision::kSingle, set);
             if (status != clblast::StatusCode::kSuccess) {
               errors +=
@@ -489,13 +562,18 @@ int main(int argc, char** argv) {
             }
             params += fmt::format("{}{} {}", params.empty() ? "" : "; ", kernels[i], describe(set));
           }
-          if (applied) {
+          return applied;
+        };
+        for (bool more = true; more;) {
+          std::string params;
+          if (apply(choice, params)) {
             std::string err;
             double ms = peers.clblast(2, reps, call, err);
             if (!err.empty()) errors += " " + err + ";";
             if (ms > 0 && (best == 0 || ms < best)) {
               best = ms;
               bestParams = params;
+              bestChoice = choice;
             }
           }
           // The next combination (the last kernel's alternatives change fastest).
@@ -508,14 +586,26 @@ int main(int argc, char** argv) {
             choice[i] = 0;
           }
         }
+        // Ours and the fastest combination in turns.
+        double oursMs = row.oursMs, speedup = 0;
+        std::string params;
+        if (!bestChoice.empty() && row.oursRun && apply(bestChoice, params)) {
+          std::string err;
+          std::vector<std::vector<double>> t =
+              timeInTurns({row.oursRun, peers.clblastRun(call, err)}, 1, reps);
+          if (!err.empty()) errors += " " + err + ";";
+          if (!t[1].empty()) best = median(t[1]);
+          if (!t[0].empty()) oursMs = median(t[0]);
+          speedup = medianSpeedup(t[0], t[1]);
+        }
         double scale = row.metric == "GFLOP/s" ? 1e9 : 1e6;
         const char* unit = row.metric == "GFLOP/s" ? "TFLOP/s" : "GB/s";
         auto rate = [&](double t) {
           return t > 0 ? fmt::format("{:.1f} {}", row.work / (t * scale), unit) : std::string("-");
         };
-        std::string ratio = row.oursMs > 0 && best > 0 ? fmt::format("{:.2f}x", best / row.oursMs) : "-";
+        std::string ratio = speedup > 0 ? fmt::format("{:.2f}x", speedup) : "-";
         std::printf("| %s | %s | %s | %s | %s | %.4f | %s | %s%s |\n", row.name.c_str(), row.sizes.c_str(),
-                    rate(row.oursMs).c_str(), rate(row.clblastMs).c_str(), rate(best).c_str(), best,
+                    rate(oursMs).c_str(), rate(row.clblastMs).c_str(), rate(best).c_str(), best,
                     ratio.c_str(), bestParams.c_str(), errors.c_str());
         std::fflush(stdout);
       }
