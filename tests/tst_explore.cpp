@@ -935,50 +935,64 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     for (auto [rows, cols] : {std::pair<int64_t, int64_t>{64, 64}, {32, 256}, {256, 48}}) {
       SearchProblem problem = SearchProblem::make(program, {{"M", rows}, {"N", cols}});
       std::vector<RowBlockStart> starts = rowBlockStarts(*problem.start, {}, 16);
-      QCOMPARE(starts.size(), size_t(1));
-      const RowBlockStart& start = starts.front();
-      QCOMPARE(start.steps.front().spec(), std::string("split-join@0.1:n=$rows"));
-      QCOMPARE(start.steps.back().rule->name, std::string("userfun-fusion-lanes"));
-      QCOMPARE(start.tunables.at(0).values.front(), rows / rowBlockWorkItems().front());
-      QCOMPARE(start.tunables.at(1).values.front(), int64_t(cols % 16 == 0 ? 16 : 8));
-      std::vector<OpenCLMapping> maps = openclMappings(*start.program);
-      auto m = std::find_if(maps.begin(), maps.end(),
-                            [&](const OpenCLMapping& x) { return x.name == start.mapping; });
-      QVERIFY(m != maps.end());
-      auto algorithm = std::make_shared<DerivationTemplate>();
-      algorithm->steps = start.steps;
-      algorithm->tunables = start.tunables;
-      algorithm->algorithmicSteps = start.steps.size();
-      algorithm->schemaMapping = start.mapping;
-      std::shared_ptr<const DerivationTemplate> t = withMapping(*algorithm, *m, StrategyOptions{});
-      QVERIFY(t->promiseBonus >= kSchemaPromise);
-      Assignment last;
-      for (const Tunable& tu : t->tunables) last[tu.name] = tu.values.back();
-      last["local0"] = 1;
-      for (const Assignment& values : {t->defaults(), last}) {
-        QCOMPARE(values.at("local0"), int64_t(1));
-        std::string what = fmt::format("gemv M={} N={} {}", rows, cols, formatAssignment(values));
-        std::string why;
-        std::optional<Candidate> c = instantiate(problem, t, values, &why);
-        QVERIFY2(c, (what + ": " + why).c_str());
-        codegen::CompileOptions options;
-        options.localSize = {arith::cst(1)};
-        auto compiled = std::make_shared<const codegen::CompiledProgram>(
-            codegen::compileProgram(c->program->program, options));
-        QCOMPARE(compiled->stages.size(), size_t(1));
-        const std::string& source = compiled->stages.at(0).kernel.source;
-        QVERIFY2(source.find(fmt::format("float{} add_mult_v{}", values.at("width"), values.at("width"))) !=
-                     std::string::npos,
-                 (what + "\n" + source).c_str());
-        QVERIFY2(source.find("return fma(") != std::string::npos, (what + "\n" + source).c_str());
-        codegen::EvaluationRequest req;
-        req.sizes = problem.sizes;
-        req.local = {1};
-        req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
-        req.run.repetitions = 1;
-        req.run.warmups = 0;
-        codegen::Evaluation e = codegen::evaluate(c->program->program, compiled, req, runner);
-        QVERIFY2(e.validated(), (what + ": " + e.summary()).c_str());
+      // The rows in groups sharing x's loads first (where the blocks' rows divide into groups),
+      // then one row at a time.
+      QCOMPARE(starts.size(), size_t(2));
+      for (const RowBlockStart& start : starts) {
+        const bool shared = &start == &starts.front();
+        QCOMPARE(start.steps.front().spec(), std::string("split-join@0.1:n=$rows"));
+        QCOMPARE(start.steps.back().rule->name,
+                 std::string(shared ? "map-reduce-interchange" : "userfun-fusion-lanes"));
+        QCOMPARE(start.tunables.size(), size_t(shared ? 3 : 2));
+        QCOMPARE(start.tunables.at(0).values.front(), rows / rowBlockWorkItems().front());
+        QCOMPARE(start.tunables.at(1).values.front(), int64_t(cols % 16 == 0 ? 16 : 8));
+        if (shared) QCOMPARE(start.tunables.at(2).values.front(), int64_t(4));
+        std::vector<OpenCLMapping> maps = openclMappings(*start.program);
+        auto m = std::find_if(maps.begin(), maps.end(),
+                              [&](const OpenCLMapping& x) { return x.name == start.mapping; });
+        QVERIFY(m != maps.end());
+        auto algorithm = std::make_shared<DerivationTemplate>();
+        algorithm->steps = start.steps;
+        algorithm->tunables = start.tunables;
+        algorithm->algorithmicSteps = start.steps.size();
+        algorithm->schemaMapping = start.mapping;
+        std::shared_ptr<const DerivationTemplate> t = withMapping(*algorithm, *m, StrategyOptions{});
+        QVERIFY(t->promiseBonus >= kSchemaPromise);
+        Assignment last;
+        for (const Tunable& tu : t->tunables) last[tu.name] = tu.values.back();
+        last["local0"] = 1;
+        for (const Assignment& values : {t->defaults(), last}) {
+          QCOMPARE(values.at("local0"), int64_t(1));
+          std::string what = fmt::format("gemv M={} N={} {}", rows, cols, formatAssignment(values));
+          std::string why;
+          std::optional<Candidate> c = instantiate(problem, t, values, &why);
+          QVERIFY2(c, (what + ": " + why).c_str());
+          codegen::CompileOptions options;
+          options.localSize = {arith::cst(1)};
+          auto compiled = std::make_shared<const codegen::CompiledProgram>(
+              codegen::compileProgram(c->program->program, options));
+          QCOMPARE(compiled->stages.size(), size_t(1));
+          const std::string& source = compiled->stages.at(0).kernel.source;
+          QVERIFY2(source.find(fmt::format("float{} add_mult_v{}", values.at("width"), values.at("width"))) !=
+                       std::string::npos,
+                   (what + "\n" + source).c_str());
+          QVERIFY2(source.find("return fma(") != std::string::npos, (what + "\n" + source).c_str());
+          // One fused multiply-add a row of the group in the loop over the row's vectors (and the
+          // function's definition).
+          const std::string call = fmt::format("add_mult_v{}(", values.at("width"));
+          int64_t calls = 0;
+          for (size_t at = source.find(call); at != std::string::npos; at = source.find(call, at + 1))
+            ++calls;
+          QVERIFY2(calls == 1 + (shared ? values.at("share") : 1), (what + "\n" + source).c_str());
+          codegen::EvaluationRequest req;
+          req.sizes = problem.sizes;
+          req.local = {1};
+          req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+          req.run.repetitions = 1;
+          req.run.warmups = 0;
+          codegen::Evaluation e = codegen::evaluate(c->program->program, compiled, req, runner);
+          QVERIFY2(e.validated(), (what + ": " + e.summary()).c_str());
+        }
       }
     }
     ir::Program dot = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/dot.lift");

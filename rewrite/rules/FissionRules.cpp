@@ -24,18 +24,22 @@ struct FissionPoint {
   ir::Param param;
   size_t split = 0;               // the argument that becomes the inner map's body
   std::vector<size_t> otherUses;  // other arguments that use the parameter
+  bool funUses = false;           // the called function uses the parameter (map-fission-zip only)
 };
 
-// Takes the body of map(fun(p => h(..., inner(p), ...))) apart. Fails with a reason.
-std::variant<FissionPoint, std::string> fissionPoint(const m::MapCall& mc) {
+// Takes the body of map(fun(p => h(..., inner(p), ...))) apart. Fails with a reason; with
+// `funMayUse`, h itself may use p (e.g. map(a => f(a, p._1)) o reduce(...) $ p._0).
+std::variant<FissionPoint, std::string> fissionPoint(const m::MapCall& mc, bool funMayUse = false) {
   auto* l = ir::asLambda(mc.f);
   if (!l || l->params().size() != 1)
     return fmt::format("the function of the {} is not a lambda of one parameter", patName(mc.kind()));
   const ir::ParamNode* p = l->params()[0].get();
   auto* c = ir::asCall(l->body());
   if (!c) return std::string("the body of the lambda is not a call");
-  if (m::mentions(c->fun(), p)) return std::string("the function called in the body uses the parameter");
+  bool funUses = m::mentions(c->fun(), p);
+  if (funUses && !funMayUse) return std::string("the function called in the body uses the parameter");
   FissionPoint fp{c, l->params()[0]};
+  fp.funUses = funUses;
   bool found = false;
   for (size_t i = 0; i < c->args().size(); ++i) {
     const Expr& a = c->args()[i];
@@ -72,10 +76,10 @@ Outcome mapFission(const Site& s, const ParamValues&) {
 Outcome mapFissionZip(const Site& s, const ParamValues&) {
   auto mc = m::mapCall(s.expr());
   if (!mc) return fail("not a call of a map");
-  auto r = fissionPoint(*mc);
+  auto r = fissionPoint(*mc, true);
   if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
   auto& fp = std::get<FissionPoint>(r);
-  if (fp.otherUses.empty())
+  if (fp.otherUses.empty() && !fp.funUses)
     return fail("the parameter is only used in the part to split off (use map-fission)");
   if (computes(mc->input))
     return fail("the input of the {} would be computed twice (it calls user functions)", patName(mc->kind()));
@@ -85,7 +89,7 @@ Outcome mapFissionZip(const Site& s, const ParamValues&) {
     std::vector<Expr> args = fp.call->args();
     for (size_t i = 0; i < args.size(); ++i)
       args[i] = i == fp.split ? m::callGet(1, q) : ir::substitute(args[i], repl);
-    return m::call(fp.call->fun(), std::move(args));
+    return m::call(fp.funUses ? ir::substitute(fp.call->fun(), repl) : fp.call->fun(), std::move(args));
   });
   Fun innerF = ir::LambdaNode::make({fp.param}, fp.call->args()[fp.split]);
   Expr computed = m::callMap(mc->kind(), innerF, m::freshCopy(mc->input), mc->dim());
@@ -308,7 +312,8 @@ void registerFissionRules(RuleRegistry& reg) {
                    "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission, "mapFission"));
   reg.add(makeRule(
       "map-fission-zip", Family::Fission,
-      "Split a map whose outer part also uses the element, zipping the element with the inner result.",
+      "Split a map whose outer part (its arguments or the function it calls) also uses the element, zipping "
+      "the element with the inner result.",
       "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(), mapFissionZip,
       "mapFissionCreateZip"));
   reg.add(makeRule("reduce-map-fission", Family::Fission,
