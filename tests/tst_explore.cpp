@@ -928,7 +928,8 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
   // product fused into a multiply-add, mapped glb-0. At three shapes, with the tunables' first and
   // last values, the template replays from the high-level program, compiles to one kernel of one
   // work-item per block (work-groups of one) whose loop adds one fma per vector, and validates
-  // against the interpreter on the CPU device. A reduction of a map (dot) has no such start.
+  // against the interpreter on the CPU device. A reduction of a map (dot) and a map of maps of
+  // reductions (matmul) have no such start.
   void gemvStartsAsRowBlocks() {
     runtime::KernelRunner runner(runtime::Device::find("0"));
     ir::Program program = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift");
@@ -997,6 +998,10 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     }
     ir::Program dot = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/dot.lift");
     QVERIFY(rowBlockStarts(*SearchProblem::make(dot, {{"N", 1024}}).start, {}, 16).empty());
+    // Nor does matmul, whose rows are maps of reductions (one row at a time is no start for them).
+    ir::Program matmul = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/matmul.lift");
+    QVERIFY(rowBlockStarts(*SearchProblem::make(matmul, {{"M", 64}, {"N", 64}, {"K", 64}}).start, {}, 16)
+                .empty());
   }
 
   // A short search of asum on the CPU device measures the schema first (its template has the
