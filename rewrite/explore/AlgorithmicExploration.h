@@ -59,7 +59,7 @@ struct AlgorithmicOptions {
                                        "userfun-composition-to-private",
                                        // applied by RowBlockStarts (CPU) only: the space of every
                                        // other derivation stays as it was on every device
-                                       "userfun-fusion-lanes"};
+                                       "userfun-fusion-lanes", "map-fission-zip-closure"};
 };
 
 struct AlgorithmicVariant {

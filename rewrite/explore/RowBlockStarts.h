@@ -14,7 +14,7 @@
 //
 // A second start, measured first, reduces the block's rows in groups of "share" that one work-item
 // computes together, each vector of x loaded once for the group (1-D register blocking of the
-// rows: split-join, map-fission-zip splitting the rows' dot products off their epilogue,
+// rows: split-join, map-fission-zip-closure splitting the rows' dot products off their epilogue,
 // map-fission, map-reduce-interchange), "share" vector accumulators in private memory. Measured
 // in turns with OpenBLAS's sgemv on PoCL it streamed at 1.0-1.2x where one row at a time ran at
 // 0.86-0.89x at 4096 x 4096 and 1024 x 16384 (docs/PERFORMANCE.md, "GEMV on the CPU device, in turns").

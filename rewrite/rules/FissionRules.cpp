@@ -1,7 +1,7 @@
-// Fission rules: one pattern becomes two (map fission, 003 step 3; its zip variant; and the
-// inverse of reduce-map fusion), and Lift's extractFromMap (work that does not depend on the
-// element computed once, before the map), mapFissionWithZipOutside (a function of one zipped
-// component mapped over that array first) and tupleFission.
+// Fission rules: one pattern becomes two (map fission, 003 step 3; its zip variant, also for a
+// called function that uses the element; and the inverse of reduce-map fusion), and Lift's extractFromMap
+// (work that does not depend on the element computed once, before the map), mapFissionWithZipOutside (a
+// function of one zipped component mapped over that array first) and tupleFission.
 #include <algorithm>
 
 #include "rewrite/Location.h"
@@ -73,13 +73,16 @@ Outcome mapFission(const Site& s, const ParamValues&) {
       m::callMap(mc->kind(), outerF, m::callMap(mc->kind(), innerF, mc->input, mc->dim()), mc->dim()));
 }
 
-Outcome mapFissionZip(const Site& s, const ParamValues&) {
+// map-fission-zip, and with `closure` its form for a called function that uses the element too.
+Outcome splitZipping(const Site& s, bool closure) {
   auto mc = m::mapCall(s.expr());
   if (!mc) return fail("not a call of a map");
-  auto r = fissionPoint(*mc, true);
+  auto r = fissionPoint(*mc, closure);
   if (auto* why = std::get_if<std::string>(&r)) return Outcome::fail(*why);
   auto& fp = std::get<FissionPoint>(r);
-  if (fp.otherUses.empty() && !fp.funUses)
+  if (closure && !fp.funUses)
+    return fail("the function called in the body does not use the parameter (use map-fission-zip)");
+  if (!closure && fp.otherUses.empty())
     return fail("the parameter is only used in the part to split off (use map-fission)");
   if (computes(mc->input))
     return fail("the input of the {} would be computed twice (it calls user functions)", patName(mc->kind()));
@@ -95,6 +98,9 @@ Outcome mapFissionZip(const Site& s, const ParamValues&) {
   Expr computed = m::callMap(mc->kind(), innerF, m::freshCopy(mc->input), mc->dim());
   return Outcome::ok(m::callMap(mc->kind(), outerF, m::callZip({mc->input, computed}), mc->dim()));
 }
+
+Outcome mapFissionZip(const Site& s, const ParamValues&) { return splitZipping(s, false); }
+Outcome mapFissionZipClosure(const Site& s, const ParamValues&) { return splitZipping(s, true); }
 
 Outcome reduceMapFission(const Site& s, const ParamValues&) {
   auto r = m::reduceCall(s.expr());
@@ -312,10 +318,15 @@ void registerFissionRules(RuleRegistry& reg) {
                    "map(f o g)", "map(f) o map(g)", mapKinds(), mapFission, "mapFission"));
   reg.add(makeRule(
       "map-fission-zip", Family::Fission,
-      "Split a map whose outer part (its arguments or the function it calls) also uses the element, zipping "
-      "the element with the inner result.",
+      "Split a map whose outer part also uses the element, zipping the element with the inner result.",
       "map(x => f(g(x), x))", "map(q => f(q._1, q._0)) $ zip(xs, map(g) $ xs)", mapKinds(), mapFissionZip,
       "mapFissionCreateZip"));
+  reg.add(
+      makeRule("map-fission-zip-closure", Family::Fission,
+               "map-fission-zip where the function called in the body uses the element too (gemv's epilogue "
+               "reads the row's y).",
+               "map(x => F_x(g(x)))", "map(q => F_q._0(q._1)) $ zip(xs, map(g) $ xs)", mapKinds(),
+               mapFissionZipClosure));
   reg.add(makeRule("reduce-map-fission", Family::Fission,
                    "Split the per-element part out of a reduction's operator into a map (inverse of fusion).",
                    "reduce((acc, x) => f(acc, g(x)), z)", "reduce(f, z) o map(g)",
