@@ -2,14 +2,15 @@
 # The explorer vs the libraries (docs/PERFORMANCE.md, "Kernels vs libraries"): for every case a
 # search from the high-level program (`liftc explore`, one store for all), then bench_kernels
 # measures the best kernel of each case next to CLBlast on the same OpenCL device and OpenBLAS
-# on the CPU, in one run, and prints a Markdown table.
+# on the CPU, in turns (round after round, each once untimed and once timed; each ratio the
+# median of the rounds'), in one run, and prints a Markdown table.
 #
 # Usage: bench/kernels/run.sh [cpu|gpu] [CASE...]
 #   cpu (default): the 2-core development machine's PoCL device
 #   gpu:           the NVIDIA GPU machine (carry .gpu-ex/ from bench/kernels/pack-gpu.sh)
 #   CASE:          names of cases to run (default: all of the profile)
 # Environment: BUDGET (per search; default 90s, on the GPU per case: 530 s of searches in all), STRATEGY (default evolution),
-# DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (timed runs,
+# DB (default bench-kernels-PROFILE.sqlite; an existing store is resumed), REPEAT (rounds of timed runs,
 # default 20), LIFTC, BENCH (the executables), PACK (gpu: the packed folder, default .gpu-ex),
 # DEVICE, TABLE_ONLY=1 (no searches: the table of what the store holds), SEARCH_ONLY=1 (no table).
 set -uo pipefail
