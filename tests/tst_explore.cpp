@@ -923,7 +923,8 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     }
   }
 
-  // On a CPU, gemv also starts as contiguous blocks of rows per work-item (RowBlockStarts.h): the
+  // On a CPU, gemv (and a matrix-vector product without gemv's epilogue) also starts as contiguous
+  // blocks of rows per work-item (RowBlockStarts.h), first with the rows in groups sharing x: the
   // rows split into blocks of "rows", each row's reduction on vectors of "width" lanes with the
   // product fused into a multiply-add, mapped glb-0. At three shapes, with the tunables' first and
   // last values, the template replays from the high-level program, compiles to one kernel of one
@@ -932,70 +933,90 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
   // reductions (matmul) have no such start.
   void gemvStartsAsRowBlocks() {
     runtime::KernelRunner runner(runtime::Device::find("0"));
-    ir::Program program = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift");
-    for (auto [rows, cols] : {std::pair<int64_t, int64_t>{64, 64}, {32, 256}, {256, 48}}) {
-      SearchProblem problem = SearchProblem::make(program, {{"M", rows}, {"N", cols}});
-      std::vector<RowBlockStart> starts = rowBlockStarts(*problem.start, {}, 16);
-      // The rows in groups sharing x's loads first (where the blocks' rows divide into groups),
-      // then one row at a time.
-      QCOMPARE(starts.size(), size_t(2));
-      for (const RowBlockStart& start : starts) {
-        const bool shared = &start == &starts.front();
-        QCOMPARE(start.steps.front().spec(), std::string("split-join@0.1:n=$rows"));
-        QCOMPARE(start.steps.back().rule->name,
-                 std::string(shared ? "map-reduce-interchange" : "userfun-fusion-lanes"));
-        QCOMPARE(start.tunables.size(), size_t(shared ? 3 : 2));
-        QCOMPARE(start.tunables.at(0).values.front(), rows / rowBlockWorkItems().front());
-        QCOMPARE(start.tunables.at(1).values.front(), int64_t(cols % 16 == 0 ? 16 : 8));
-        if (shared) QCOMPARE(start.tunables.at(2).values.front(), int64_t(4));
-        std::vector<OpenCLMapping> maps = openclMappings(*start.program);
-        auto m = std::find_if(maps.begin(), maps.end(),
-                              [&](const OpenCLMapping& x) { return x.name == start.mapping; });
-        QVERIFY(m != maps.end());
-        auto algorithm = std::make_shared<DerivationTemplate>();
-        algorithm->steps = start.steps;
-        algorithm->tunables = start.tunables;
-        algorithm->algorithmicSteps = start.steps.size();
-        algorithm->schemaMapping = start.mapping;
-        std::shared_ptr<const DerivationTemplate> t = withMapping(*algorithm, *m, StrategyOptions{});
-        QVERIFY(t->promiseBonus >= kSchemaPromise);
-        Assignment last;
-        for (const Tunable& tu : t->tunables) last[tu.name] = tu.values.back();
-        last["local0"] = 1;
-        for (const Assignment& values : {t->defaults(), last}) {
-          QCOMPARE(values.at("local0"), int64_t(1));
-          std::string what = fmt::format("gemv M={} N={} {}", rows, cols, formatAssignment(values));
-          std::string why;
-          std::optional<Candidate> c = instantiate(problem, t, values, &why);
-          QVERIFY2(c, (what + ": " + why).c_str());
-          codegen::CompileOptions options;
-          options.localSize = {arith::cst(1)};
-          auto compiled = std::make_shared<const codegen::CompiledProgram>(
-              codegen::compileProgram(c->program->program, options));
-          QCOMPARE(compiled->stages.size(), size_t(1));
-          const std::string& source = compiled->stages.at(0).kernel.source;
-          QVERIFY2(source.find(fmt::format("float{} add_mult_v{}", values.at("width"), values.at("width"))) !=
-                       std::string::npos,
-                   (what + "\n" + source).c_str());
-          QVERIFY2(source.find("return fma(") != std::string::npos, (what + "\n" + source).c_str());
-          // One fused multiply-add a row of the group in the loop over the row's vectors (and the
-          // function's definition).
-          const std::string call = fmt::format("add_mult_v{}(", values.at("width"));
-          int64_t calls = 0;
-          for (size_t at = source.find(call); at != std::string::npos; at = source.find(call, at + 1))
-            ++calls;
-          QVERIFY2(calls == 1 + (shared ? values.at("share") : 1), (what + "\n" + source).c_str());
-          codegen::EvaluationRequest req;
-          req.sizes = problem.sizes;
-          req.local = {1};
-          req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
-          req.run.repetitions = 1;
-          req.run.warmups = 0;
-          codegen::Evaluation e = codegen::evaluate(c->program->program, compiled, req, runner);
-          QVERIFY2(e.validated(), (what + ": " + e.summary()).c_str());
+    struct Subject {
+      ir::Program program;
+      std::string firstStep;
+      std::vector<std::pair<int64_t, int64_t>> shapes;
+    };
+    // gemv, and a plain matrix-vector product without an epilogue (its groups need no
+    // map-fission-zip-closure).
+    const Subject subjects[] = {
+        {lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift"),
+         "split-join@0.1:n=$rows",
+         {{64, 64}, {32, 256}, {256, 48}}},
+        {lang::parseProgram(R"(size M = 64, N = 32;
+userfun mult(float x, float y) -> float { return x * y; }
+userfun add(float acc, float x) -> float { return acc + x; }
+fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, x))) $ A)",
+                            "mv.lift"),
+         "split-join@0:n=$rows",
+         {{64, 32}}}};
+    for (const Subject& subject : subjects)
+      for (auto [rows, cols] : subject.shapes) {
+        const ir::Program& program = subject.program;
+        SearchProblem problem = SearchProblem::make(program, {{"M", rows}, {"N", cols}});
+        std::vector<RowBlockStart> starts = rowBlockStarts(*problem.start, {}, 16);
+        // The rows in groups sharing x's loads first (where the blocks' rows divide into groups),
+        // then one row at a time.
+        QCOMPARE(starts.size(), size_t(2));
+        for (const RowBlockStart& start : starts) {
+          const bool shared = &start == &starts.front();
+          QCOMPARE(start.steps.front().spec(), subject.firstStep);
+          QCOMPARE(start.steps.back().rule->name,
+                   std::string(shared ? "map-reduce-interchange" : "userfun-fusion-lanes"));
+          QCOMPARE(start.tunables.size(), size_t(shared ? 3 : 2));
+          QCOMPARE(start.tunables.at(0).values.front(), rows / rowBlockWorkItems().front());
+          QCOMPARE(start.tunables.at(1).values.front(), int64_t(cols % 16 == 0 ? 16 : 8));
+          if (shared) QCOMPARE(start.tunables.at(2).values.front(), int64_t(4));
+          std::vector<OpenCLMapping> maps = openclMappings(*start.program);
+          auto m = std::find_if(maps.begin(), maps.end(),
+                                [&](const OpenCLMapping& x) { return x.name == start.mapping; });
+          QVERIFY(m != maps.end());
+          auto algorithm = std::make_shared<DerivationTemplate>();
+          algorithm->steps = start.steps;
+          algorithm->tunables = start.tunables;
+          algorithm->algorithmicSteps = start.steps.size();
+          algorithm->schemaMapping = start.mapping;
+          std::shared_ptr<const DerivationTemplate> t = withMapping(*algorithm, *m, StrategyOptions{});
+          QVERIFY(t->promiseBonus >= kSchemaPromise);
+          Assignment last;
+          for (const Tunable& tu : t->tunables) last[tu.name] = tu.values.back();
+          last["local0"] = 1;
+          for (const Assignment& values : {t->defaults(), last}) {
+            QCOMPARE(values.at("local0"), int64_t(1));
+            std::string what =
+                fmt::format("{} M={} N={} {}", subject.firstStep, rows, cols, formatAssignment(values));
+            std::string why;
+            std::optional<Candidate> c = instantiate(problem, t, values, &why);
+            QVERIFY2(c, (what + ": " + why).c_str());
+            codegen::CompileOptions options;
+            options.localSize = {arith::cst(1)};
+            auto compiled = std::make_shared<const codegen::CompiledProgram>(
+                codegen::compileProgram(c->program->program, options));
+            QCOMPARE(compiled->stages.size(), size_t(1));
+            const std::string& source = compiled->stages.at(0).kernel.source;
+            QVERIFY2(source.find(fmt::format("float{} add_mult_v{}", values.at("width"),
+                                             values.at("width"))) != std::string::npos,
+                     (what + "\n" + source).c_str());
+            QVERIFY2(source.find("return fma(") != std::string::npos, (what + "\n" + source).c_str());
+            // One fused multiply-add a row of the group in the loop over the row's vectors (and the
+            // function's definition).
+            const std::string call = fmt::format("add_mult_v{}(", values.at("width"));
+            int64_t calls = 0;
+            for (size_t at = source.find(call); at != std::string::npos; at = source.find(call, at + 1))
+              ++calls;
+            QVERIFY2(calls == 1 + (shared ? values.at("share") : 1), (what + "\n" + source).c_str());
+            codegen::EvaluationRequest req;
+            req.sizes = problem.sizes;
+            req.local = {1};
+            req.reference.kind = codegen::ReferenceChoice::Kind::Interpreter;
+            req.run.repetitions = 1;
+            req.run.warmups = 0;
+            codegen::Evaluation e = codegen::evaluate(c->program->program, compiled, req, runner);
+            QVERIFY2(e.validated(), (what + ": " + e.summary()).c_str());
+          }
         }
       }
-    }
     ir::Program dot = lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/dot.lift");
     QVERIFY(rowBlockStarts(*SearchProblem::make(dot, {{"N", 1024}}).start, {}, 16).empty());
     // Nor does matmul, whose rows are maps of reductions (one row at a time is no start for them).

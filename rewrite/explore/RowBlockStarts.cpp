@@ -76,13 +76,14 @@ bool applyDeepest(StartDerivation& d, const char* rule, const rewrite::ParamValu
 // The rows of each block in groups of "$share" that one work-item reduces together, each vector
 // of x loaded once for the group (1-D register blocking of the rows, as 003's matmul blocks the
 // rows of A): the block's map split into groups, the group's reductions split off its epilogue
-// (map-fission-zip-closure: the epilogue reads the row's y)
-// and interchanged into one reduction over the group's columns with "$share" vector
+// (if any) and interchanged into one reduction over the group's columns with "$share" vector
 // accumulators. Nullopt when a step does not apply.
 std::optional<StartDerivation> sharedRows(StartDerivation d, const Assignment& values) {
   if (!applyDeepest(d, "split-join", {{"n", "$share"}}, values)) return std::nullopt;
-  // map(row => post(row) o dot(row)) => map(q => post(q._0) $ q._1) $ zip(rows, map(dot) $ rows)
-  if (!applyDeepest(d, "map-fission-zip-closure", {}, values)) return std::nullopt;
+  // Where an epilogue uses the row (gemv's y): map(row => post(row) o dot(row)) =>
+  // map(q => post(q._0) $ q._1) $ zip(rows, map(dot) $ rows). Without one, the fissions below
+  // apply to the group's map itself.
+  applyDeepest(d, "map-fission-zip-closure", {}, values);
   // map(reduce(add) o asScalar o reduce(fma) o zip) => map(reduce(add)) o map(asScalar) o
   // map(reduce(fma)) o map(zip)
   for (int i = 0; i < 3; ++i)
