@@ -940,17 +940,16 @@ fun dotProduct(x: [float]N*C, y: [float]N*C) =
     };
     // gemv, and a plain matrix-vector product without an epilogue (its groups need no
     // map-fission-zip-closure).
-    const Subject subjects[] = {
-        {lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift"),
-         "split-join@0.1:n=$rows",
-         {{64, 64}, {32, 256}, {256, 48}}},
-        {lang::parseProgram(R"(size M = 64, N = 32;
+    const Subject subjects[] = {{lang::parseFile(LIFT_SOURCE_DIR "/resources/examples/gemv.lift"),
+                                 "split-join@0.1:n=$rows",
+                                 {{64, 64}, {32, 256}, {256, 48}}},
+                                {lang::parseProgram(R"(size M = 64, N = 32;
 userfun mult(float x, float y) -> float { return x * y; }
 userfun add(float acc, float x) -> float { return acc + x; }
 fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mult) $ zip(row, x))) $ A)",
-                            "mv.lift"),
-         "split-join@0:n=$rows",
-         {{64, 32}}}};
+                                                    "mv.lift"),
+                                 "split-join@0:n=$rows",
+                                 {{64, 32}}}};
     for (const Subject& subject : subjects)
       for (auto [rows, cols] : subject.shapes) {
         const ir::Program& program = subject.program;
