@@ -12,12 +12,13 @@
 // 0.9-1.2x OpenBLAS's sgemv; one work-item a row in work-groups of 128 (what the searches found
 // before) ran at 0.6-1.0x in the same runs.
 //
-// A second start, measured first, reduces the block's rows in groups of "share" that one work-item
-// computes together, each vector of x loaded once for the group (1-D register blocking of the
-// rows: split-join, map-fission-zip-closure splitting the rows' dot products off their epilogue,
-// map-fission, map-reduce-interchange), "share" vector accumulators in private memory. Measured
-// in turns with OpenBLAS's sgemv on PoCL it streamed at 1.0-1.2x where one row at a time ran at
-// 0.86-0.89x at 4096 x 4096 and 1024 x 16384 (docs/PERFORMANCE.md, "GEMV on the CPU device, in turns").
+// A second start, measured first, reduces the block's rows in groups of "share" that one
+// work-item computes together, each vector of x loaded once for the group (1-D register blocking
+// of the rows: split-join; map-fission-zip-closure where an epilogue reads the row, as gemv's
+// reads y; map-fission; map-reduce-interchange), "share" vector accumulators in private memory.
+// Measured in turns with OpenBLAS's sgemv on PoCL it streamed at 0.9-1.4x where one row at a
+// time ran at 0.86-0.89x at 4096 x 4096 and 1024 x 16384 (docs/PERFORMANCE.md, "GEMV on the CPU
+// device, in turns").
 //
 // The steps are ordinary rewrite steps (split-join, vectorize-reduce, vectorize-map-zip or
 // vectorize-map, asvector-asscalar-id, reduce-map-fusion, userfun-fusion-lanes), so every derivation the
