@@ -68,18 +68,6 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
-// Median milliseconds of `f` (after warm-ups), timed with a host clock.
-double timeHost(int warmups, int reps, const std::function<void()>& f) {
-  for (int i = 0; i < warmups; ++i) f();
-  std::vector<double> t;
-  for (int i = 0; i < reps; ++i) {
-    auto s = Clock::now();
-    f();
-    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - s).count());
-  }
-  return median(t);
-}
-
 // One timed run of a contestant, in milliseconds; 0 when it failed (it then leaves the turns).
 using TimedRun = std::function<double()>;
 
@@ -88,6 +76,18 @@ double timeOnce(const std::function<void()>& f) {
   auto s = Clock::now();
   f();
   return std::chrono::duration<double, std::milli>(Clock::now() - s).count();
+}
+
+// Median milliseconds of `reps` runs after `warmups` untimed ones, one after the other; 0 as soon
+// as a run fails.
+double medianOfRuns(int warmups, int reps, const TimedRun& run) {
+  std::vector<double> t;
+  for (int i = 0; i < warmups + reps; ++i) {
+    double ms = run();
+    if (ms <= 0) return 0;
+    if (i >= warmups) t.push_back(ms);
+  }
+  return median(t);
 }
 
 // `rounds` rounds after `warmups` untimed ones; in each, every contestant in order runs once
@@ -152,22 +152,6 @@ class Peers {
                       const_cast<float*>(host.data()));
   }
   cl::Buffer buffer(size_t n) { return cl::Buffer(context(), CL_MEM_READ_WRITE, n * sizeof(float)); }
-
-  // Milliseconds of one CLBlast call (host clock around the call and clFinish).
-  double clblast(int warmups, int reps, const std::function<clblast::StatusCode(cl_command_queue*)>& call,
-                 std::string& error) {
-    cl_command_queue q = queue()();
-    clblast::StatusCode status = clblast::StatusCode::kSuccess;
-    double ms = timeHost(warmups, reps, [&] {
-      status = call(&q);
-      clFinish(q);
-    });
-    if (status != clblast::StatusCode::kSuccess) {
-      error = fmt::format("CLBlast status {}", static_cast<int>(status));
-      return 0;
-    }
-    return ms;
-  }
 
   // One CLBlast call as a contestant of the turns: milliseconds (host clock around the call and
   // clFinish), 0 with `error` set when CLBlast returns an error.
@@ -568,7 +552,7 @@ int main(int argc, char** argv) {
           std::string params;
           if (apply(choice, params)) {
             std::string err;
-            double ms = peers.clblast(2, reps, call, err);
+            double ms = medianOfRuns(2, reps, peers.clblastRun(call, err));
             if (!err.empty()) errors += " " + err + ";";
             if (ms > 0 && (best == 0 || ms < best)) {
               best = ms;
