@@ -38,9 +38,17 @@ std::optional<int64_t> reducedRows(const TypedProgram& p) {
   return t.length().value();
 }
 
-bool applyFirst(StartDerivation& d, const char* rule, const rewrite::ParamValues& params,
-                const Assignment& values) {
-  return applySelectedStep(d, rule, {.params = params, .values = values}) == StepResult::Applied;
+// A later rewrite deeper in the program than the one chosen so far replaces it.
+bool deeper(const RewriteStep& candidate, const RewriteStep& chosen) {
+  return candidate.loc.steps().size() > chosen.loc.steps().size();
+}
+
+// Applies `rule` with `params` (a "$name" value as `values` gives it) where it first applies in
+// pre-order or, with `prefer`, where `prefer` chooses.
+bool applyStep(StartDerivation& d, const char* rule, const rewrite::ParamValues& params,
+               const Assignment& values, const decltype(StepSelection::prefer)& prefer = nullptr) {
+  return applySelectedStep(d, rule, {.prefer = prefer, .params = params, .values = values}) ==
+         StepResult::Applied;
 }
 
 // The root's rows in blocks of "$rows", each row's reduction on vectors of "$width" lanes with
@@ -48,29 +56,17 @@ bool applyFirst(StartDerivation& d, const char* rule, const rewrite::ParamValues
 std::optional<StartDerivation> rowBlocks(const TypedProgram& root, const std::vector<RewriteStep>& steps,
                                          const Assignment& values) {
   StartDerivation d{std::make_shared<const TypedProgram>(root), steps};
-  if (!applyFirst(d, "split-join", {{"n", "$rows"}}, values)) return std::nullopt;
+  if (!applyStep(d, "split-join", {{"n", "$rows"}}, values)) return std::nullopt;
   rewrite::ParamValues width{{"n", "$width"}};
-  if (!applyFirst(d, "vectorize-reduce", width, values)) return std::nullopt;
-  if (!applyFirst(d, "vectorize-map-zip", width, values) && !applyFirst(d, "vectorize-map", width, values))
+  if (!applyStep(d, "vectorize-reduce", width, values)) return std::nullopt;
+  if (!applyStep(d, "vectorize-map-zip", width, values) && !applyStep(d, "vectorize-map", width, values))
     return std::nullopt;
-  if (!applyFirst(d, "asvector-asscalar-id", {}, values)) return std::nullopt;
-  if (!applyFirst(d, "reduce-map-fusion", {}, values)) return std::nullopt;
+  if (!applyStep(d, "asvector-asscalar-id", {}, values)) return std::nullopt;
+  if (!applyStep(d, "reduce-map-fusion", {}, values)) return std::nullopt;
   // add(acc, mult(p)) as one function, a fused multiply-add (mostly 1.4-1.6x faster on PoCL than the
   // multiplication and the addition as two statements).
-  applyFirst(d, "userfun-fusion-lanes", {}, values);
+  applyStep(d, "userfun-fusion-lanes", {}, values);
   return d;
-}
-
-// A later rewrite deeper in the program than the one chosen so far replaces it.
-bool deeper(const RewriteStep& candidate, const RewriteStep& chosen) {
-  return candidate.loc.steps().size() > chosen.loc.steps().size();
-}
-
-bool applyDeepest(StartDerivation& d, const char* rule, const rewrite::ParamValues& params,
-                  const Assignment& values) {
-  StepSelection how{.prefer = deeper, .values = values};
-  if (!params.empty()) how.params = params;
-  return applySelectedStep(d, rule, how) == StepResult::Applied;
 }
 
 // The rows of each block in groups of "$share" that one work-item reduces together, each vector
@@ -79,16 +75,16 @@ bool applyDeepest(StartDerivation& d, const char* rule, const rewrite::ParamValu
 // (if any) and interchanged into one reduction over the group's columns with "$share" vector
 // accumulators. Nullopt when a step does not apply.
 std::optional<StartDerivation> sharedRows(StartDerivation d, const Assignment& values) {
-  if (!applyDeepest(d, "split-join", {{"n", "$share"}}, values)) return std::nullopt;
+  if (!applyStep(d, "split-join", {{"n", "$share"}}, values, deeper)) return std::nullopt;
   // Where an epilogue uses the row (gemv's y): map(row => post(row) o dot(row)) =>
   // map(q => post(q._0) $ q._1) $ zip(rows, map(dot) $ rows). Without one, the fissions below
   // apply to the group's map itself.
-  applyDeepest(d, "map-fission-zip-closure", {}, values);
+  applyStep(d, "map-fission-zip-closure", {}, values, deeper);
   // map(reduce(add) o asScalar o reduce(fma) o zip) => map(reduce(add)) o map(asScalar) o
   // map(reduce(fma)) o map(zip)
   for (int i = 0; i < 3; ++i)
-    if (!applyDeepest(d, "map-fission", {}, values)) return std::nullopt;
-  if (!applyDeepest(d, "map-reduce-interchange", {}, values)) return std::nullopt;
+    if (!applyStep(d, "map-fission", {}, values, deeper)) return std::nullopt;
+  if (!applyStep(d, "map-reduce-interchange", {}, values, deeper)) return std::nullopt;
   return d;
 }
 
