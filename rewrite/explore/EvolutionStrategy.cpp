@@ -21,6 +21,7 @@
 #include "rewrite/explore/SearchStrategy.h"
 #include "rewrite/explore/SplitReductionStarts.h"
 #include "rewrite/explore/StagedTemplateSpace.h"
+#include "rewrite/explore/TemplateOrder.h"
 
 namespace lift::explore {
 
@@ -61,11 +62,12 @@ class EvolutionStrategy : public SearchStrategy {
       std::optional<Candidate> c = instantiate(*ctx.problem, templates_[t], values, &why);
       if (!c) {
         ++rejected_;
-        penalise(t);
+        if (phase != "promising") penalise(t);  // one setting of many, not the template's failure
         retryMapping();
         continue;
       }
       c->phase = phase;
+      if (phase == "promising") promising_.pop_back();
       byTemplate_[c->tmpl.get()] = t;
       return c;
     }
@@ -94,6 +96,14 @@ class EvolutionStrategy : public SearchStrategy {
 
  private:
   static constexpr size_t kPopulation = 24;
+  // The most promising templates measured at their preferred values before the random initial
+  // population: on the 2-core CPU device, where one random matmul kernel at 1024³ can take
+  // seconds, the random population alone left a 60 s search at 6.6 GFLOP/s, while the
+  // three phases' first template, in the same order, ran at 265 (docs/PERFORMANCE.md).
+  static constexpr size_t kPromising = 4;
+  // Settings tried per promising template (well below next()'s 500 attempts): at small sizes, where
+  // its tiles do not fit, it is left to the random population.
+  static constexpr int kPromisingTries = 32;
 
   void build(StrategyContext& ctx) {
     built_ = true;
@@ -132,6 +142,14 @@ class EvolutionStrategy : public SearchStrategy {
     // reduction), each at its preferred values.
     for (size_t i = templates_.size(); i-- > 0;)
       if (templates_[i]->promiseBonus >= kSchemaPromise) schemas_.push_back(i);
+    std::vector<std::shared_ptr<const DerivationTemplate>> ranked = templates_;
+    sortMostPromisingFirst(ranked);
+    std::unordered_map<const DerivationTemplate*, size_t> index;
+    for (size_t i = 0; i < templates_.size(); ++i) index[templates_[i].get()] = i;
+    for (size_t i = 0; i < ranked.size() && promising_.size() < kPromising; ++i)
+      if (ranked[i]->promiseBonus < kSchemaPromise)
+        promising_.push_back({index[ranked[i].get()], AssignmentEnumerator(ranked[i])});
+    std::reverse(promising_.begin(), promising_.end());  // popped from the back: most promising first
     if (ctx.activity)
       ctx.activity(fmt::format(
           "evolution over {} templates ({} programs x mappings){}", templates_.size(), space.variants,
@@ -198,6 +216,14 @@ class EvolutionStrategy : public SearchStrategy {
       schemas_.pop_back();
       return {t, templates_[t]->defaults(), "initial"};
     }
+    // The next setting of the most promising template left (its preferred values first; next()
+    // drops the template once one instantiates), at most kPromisingTries of them.
+    while (!promising_.empty()) {
+      Promising& p = promising_.back();
+      std::optional<Assignment> a = p.tries++ < kPromisingTries ? p.values.next() : std::nullopt;
+      if (a) return {p.tmpl, *a, "promising"};
+      promising_.pop_back();
+    }
     if (!mappingsToTry_.empty()) {
       lastMapping_ = mappingsToTry_.back();
       mappingsToTry_.pop_back();
@@ -246,6 +272,12 @@ class EvolutionStrategy : public SearchStrategy {
     return {t, carryOver(parent.values, t), "crossover"};
   }
 
+  struct Promising {
+    size_t tmpl;
+    AssignmentEnumerator values;
+    int tries = 0;
+  };
+
   struct Early {
     std::shared_ptr<const DerivationTemplate> tmpl;
     Assignment values;
@@ -263,7 +295,8 @@ class EvolutionStrategy : public SearchStrategy {
   std::unordered_map<size_t, int> failures_;
   std::vector<Member> population_;
   std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
-  std::vector<size_t> schemas_;             // the schema's templates still to propose (next at the back)
+  std::vector<size_t> schemas_;       // the schema's templates still to propose (next at the back)
+  std::vector<Promising> promising_;  // the most promising templates still to propose (next at the back)
   std::vector<std::string> mappingsToTry_;  // the initial population's mappings (next at the back)
   std::string lastMapping_;                 // the mapping the last proposal covered ("": none)
   std::map<std::string, int> mappingRetries_;

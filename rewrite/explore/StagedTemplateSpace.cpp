@@ -7,21 +7,15 @@
 #include <chrono>
 #include <map>
 
-#include "rewrite/explore/Heuristics.h"
 #include "rewrite/explore/MdHomStarts.h"
 #include "rewrite/explore/SplitReductionStarts.h"
+#include "rewrite/explore/TemplateOrder.h"
 
 namespace lift::explore {
 
 namespace {
 
 bool isSchema(const DerivationTemplate& t) { return t.promiseBonus >= kSchemaPromise; }
-
-int promiseOf(const DerivationTemplate& t) {
-  return derivationPromise(
-             std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps)) +
-         t.promiseBonus;
-}
 
 }  // namespace
 
@@ -62,7 +56,7 @@ std::vector<std::shared_ptr<const DerivationTemplate>> firstGuesses(
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     int ra = firstGuessRank(*roots[a], gpu), rb = firstGuessRank(*roots[b], gpu);
     if (ra != rb) return ra < rb;
-    return promiseOf(*roots[a]) > promiseOf(*roots[b]);
+    return templatePromise(*roots[a]) > templatePromise(*roots[b]);
   });
   std::vector<std::shared_ptr<const DerivationTemplate>> out;
   for (size_t i : order) {

@@ -17,76 +17,9 @@
 
 #include "rewrite/explore/SearchStrategy.h"
 #include "rewrite/explore/StagedTemplateSpace.h"
+#include "rewrite/explore/TemplateOrder.h"
 
 namespace lift::explore {
-
-namespace {
-
-int promiseOf(const DerivationTemplate& t) {
-  return derivationPromise(
-             std::vector<rewrite::RewriteStep>(t.steps.begin(), t.steps.begin() + t.algorithmicSteps)) +
-         t.promiseBonus;
-}
-
-// Work-groups sharing tiles copied to local memory (on a CPU first with the result tile there
-// too, one work-item each: OpenCLMapping.h), then kept in private memory, then global mappings,
-// then the other work-group mappings.
-int mappingRank(const std::string& m) {
-  if (m.ends_with("-local-result")) return -1;
-  if (m.ends_with("-local")) return 0;
-  if (m.ends_with("-private")) return 1;
-  if (m.rfind("glb-1-0", 0) == 0) return 2;
-  if (m.rfind("glb-0-1", 0) == 0) return 3;
-  if (m.rfind("glb", 0) == 0) return 4;
-  return 5;
-}
-
-}  // namespace
-
-// Enumerates the assignments of a template by increasing sum of value ranks.
-class AssignmentEnumerator {
- public:
-  explicit AssignmentEnumerator(std::shared_ptr<const DerivationTemplate> t) : t_(std::move(t)) {
-    for (auto& tu : t_->tunables)
-      maxRank_ += std::max<int>(0, static_cast<int>(tu.values.size()) - 1) * std::max(1, tu.rankCost);
-  }
-
-  std::optional<Assignment> next() {
-    while (layerPos_ >= layer_.size()) {
-      if (sum_ > maxRank_) return std::nullopt;
-      layer_.clear();
-      layerPos_ = 0;
-      std::vector<int> ranks(t_->tunables.size(), 0);
-      fill(0, sum_, ranks);
-      ++sum_;
-    }
-    return layer_[layerPos_++];
-  }
-
- private:
-  void fill(size_t i, int left, std::vector<int>& ranks) {
-    if (layer_.size() > 100000) return;
-    if (i == ranks.size()) {
-      if (left != 0) return;
-      Assignment a;
-      for (size_t k = 0; k < ranks.size(); ++k) a[t_->tunables[k].name] = t_->tunables[k].values[ranks[k]];
-      layer_.push_back(std::move(a));
-      return;
-    }
-    int cost = std::max(1, t_->tunables[i].rankCost);
-    int maxHere = std::min<int>(left / cost, static_cast<int>(t_->tunables[i].values.size()) - 1);
-    for (int r = 0; r <= maxHere; ++r) {
-      ranks[i] = r;
-      fill(i + 1, left - r * cost, ranks);
-    }
-  }
-
-  std::shared_ptr<const DerivationTemplate> t_;
-  int maxRank_ = 0;
-  int sum_ = 0;
-  std::vector<Assignment> layer_;
-  size_t layerPos_ = 0;
-};
 
 namespace {
 
@@ -148,11 +81,7 @@ class ThreePhaseStrategy : public SearchStrategy {
     built_ = true;
     TemplateSpace space = staged_.take(ctx);
     std::vector<std::shared_ptr<const DerivationTemplate>> ts = space.templates;
-    std::stable_sort(ts.begin(), ts.end(), [](const auto& a, const auto& b) {
-      int pa = promiseOf(*a), pb = promiseOf(*b);
-      if (pa != pb) return pa > pb;
-      return mappingRank(a->mapping) < mappingRank(b->mapping);
-    });
+    sortMostPromisingFirst(ts);
     for (auto& t : ts) cursors_.push_back(Cursor{t, AssignmentEnumerator(t)});
     live_ = cursors_.size();
     active_ = std::min<size_t>(8, cursors_.size());
