@@ -6,7 +6,8 @@
 #           (clblast-tuned/) and cuBLAS (PyTorch, FP32) at the same shapes;
 #  switches bench/gpu/sgemm-switches.sh: the code generator's tuning switches on stored kernels;
 #  explore  `liftc explore` from resources/examples/matmul.lift alone, BUDGET per shape of
-#           EXPLORE_SHAPES (MxNxK, or MxNxK:BUDGET), its best kernels and their derivations;
+#           EXPLORE_SHAPES (MxNxK, or MxNxK:BUDGET), with STRATEGY (default liftc's, three-phase),
+#           its best kernels and their derivations;
 #  peers    CLBlast's defaults, CLBlast tuned and cuBLAS at EXPLORE_SHAPES, in one table with the
 #           best kernel the explore part stored for each shape (measured again there).
 #           (LANES=G on a host with G GPUs: up to G shapes searched at once, one GPU each);
@@ -60,9 +61,9 @@ if [[ $parts == *explore* ]]; then
     IFS=x read -r m n k <<<"$s"
     device=nvidia
     ((lanes > 1)) && device=$((j % lanes))
-    echo "== explore matmul.lift at $s ($budget, device $device)"
+    echo "== explore matmul.lift at $s ($budget, device $device${STRATEGY:+, $STRATEGY})"
     search=("$pack/liftc" explore "$root/resources/examples/matmul.lift" --device "$device" --size "M=$m,N=$n,K=$k"
-      --budget "$budget" --db "$out/explore-$s.sqlite" --top 5)
+      --budget "$budget" --db "$out/explore-$s.sqlite" --top 5 ${STRATEGY:+--strategy "$STRATEGY"})
     if ((lanes > 1)); then
       "${search[@]}" >"$out/explore-$s.txt" 2>&1 &
       (((j + 1) % lanes == 0)) && wait
