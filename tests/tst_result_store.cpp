@@ -43,6 +43,48 @@ KernelRecord kernel(const std::string& source, double ms, const std::string& sta
   return k;
 }
 
+// Every column of a kernel record: a value of its own in each, so that two columns swapped on the
+// way into or out of the store show.
+KernelRecord everyColumn(int64_t searchId) {
+  KernelRecord k = kernel("kernel void every() {}", 1.5);
+  k.searchId = searchId;
+  k.gbs = 2.25;
+  k.maxRelErr = 3.5e-6;
+  k.buildMs = 4.75;
+  k.elapsedS = 5.5;
+  k.message = "a message";
+  k.createdAt = "2026-11-27T12:00:00Z";
+  return k;
+}
+
+void expectSameKernel(const KernelRecord& a, const KernelRecord& b) {
+  auto same = [](const std::string& x, const std::string& y) {
+    QCOMPARE(QString::fromStdString(x), QString::fromStdString(y));
+  };
+  same(a.programHash, b.programHash);
+  same(a.startHash, b.startHash);
+  same(a.program, b.program);
+  same(a.derivation, b.derivation);
+  same(a.parameters, b.parameters);
+  same(a.strategy, b.strategy);
+  same(a.phase, b.phase);
+  same(a.device, b.device);
+  same(a.sizes, b.sizes);
+  same(a.sourceHash, b.sourceHash);
+  same(a.launch, b.launch);
+  same(a.status, b.status);
+  same(a.message, b.message);
+  same(a.createdAt, b.createdAt);
+  QCOMPARE(a.medianMs, b.medianMs);
+  QCOMPARE(a.minMs, b.minMs);
+  QCOMPARE(a.maxMs, b.maxMs);
+  QCOMPARE(a.gflops, b.gflops);
+  QCOMPARE(a.gbs, b.gbs);
+  QCOMPARE(a.maxRelErr, b.maxRelErr);
+  QCOMPARE(a.buildMs, b.buildMs);
+  QCOMPARE(a.elapsedS, b.elapsedS);
+}
+
 }  // namespace
 
 class TestResultStore : public QObject {
@@ -82,6 +124,53 @@ class TestResultStore : public QObject {
     QCOMPARE(searches.size(), size_t(1));
     QCOMPARE(QString::fromStdString(searches[0].stopReason), QString("time-limit"));
     QCOMPARE(searches[0].seed, uint64_t(7));
+  }
+
+  // Every column of a kernel and of its search comes back as it went in: read back, and merged
+  // into another store.
+  void everyColumnRoundTrips() {
+    ResultStore s(path("every.sqlite").toStdString());
+    SearchRecord sr;
+    sr.program = "matmul.lift";
+    sr.startHash = "fedcba9876543210";
+    sr.strategy = "evolution";
+    sr.seed = 11;
+    sr.device = "cpu (PoCL)";
+    sr.sizes = "K=64,M=32,N=16";
+    sr.shard = "1/3";
+    sr.limits = "budget=90s";
+    sr.host = "a host";
+    int64_t search = s.beginSearch(sr);
+    s.finishSearch(search, "kernel-limit", 9, 8, 1.25);
+    KernelRecord k = everyColumn(search);
+    auto back = s.kernel(s.addKernel(k, "kernel void every() {}"));
+    QVERIFY(back);
+    expectSameKernel(*back, k);
+    ResultStore merged(path("every-merged.sqlite").toStdString());
+    QCOMPARE(merged.merge(path("every.sqlite").toStdString()), int64_t(1));
+    std::vector<KernelRecord> ks = merged.kernels();
+    QCOMPARE(ks.size(), size_t(1));
+    expectSameKernel(ks[0], k);
+    std::vector<SearchRecord> searches = merged.searches();
+    QCOMPARE(searches.size(), size_t(1));
+    const SearchRecord& m = searches[0];
+    QCOMPARE(ks[0].searchId, m.id);
+    for (auto [got, want] : {std::pair{m.program, sr.program},
+                             {m.startHash, sr.startHash},
+                             {m.strategy, sr.strategy},
+                             {m.device, sr.device},
+                             {m.sizes, sr.sizes},
+                             {m.shard, sr.shard},
+                             {m.limits, sr.limits},
+                             {m.host, sr.host},
+                             {m.stopReason, std::string("kernel-limit")},
+                             {m.startedAt, s.searches()[0].startedAt},
+                             {m.finishedAt, s.searches()[0].finishedAt}})
+      QCOMPARE(QString::fromStdString(got), QString::fromStdString(want));
+    QCOMPARE(m.seed, uint64_t(11));
+    QCOMPARE(m.evaluated, int64_t(9));
+    QCOMPARE(m.valid, int64_t(8));
+    QCOMPARE(m.bestMs, 1.25);
   }
 
   void bestFirstAndFilters() {
