@@ -184,11 +184,15 @@ void bindKernel(Stmt& s, const KernelRecord& k, int first, int64_t searchId) {
     s.bind(c++, searchId);
   else
     s.bindNull(c++);
-  s.bind(c++, k.programHash).bind(c++, k.startHash).bind(c++, k.program).bind(c++, k.derivation);
-  s.bind(c++, k.parameters).bind(c++, k.strategy).bind(c++, k.phase).bind(c++, k.device).bind(c++, k.sizes);
-  s.bind(c++, k.sourceHash).bind(c++, k.launch).bind(c++, k.status);
-  s.bind(c++, k.medianMs).bind(c++, k.minMs).bind(c++, k.maxMs).bind(c++, k.gflops).bind(c++, k.gbs);
-  s.bind(c++, k.maxRelErr).bind(c++, k.buildMs).bind(c++, k.elapsedS).bind(c++, k.message);
+  // One statement a column: the parameter index advances in a known order (a chain of binds that
+  // each take c++ relies on C++17's order of evaluation, and GCC warns of it).
+  for (const std::string* text :
+       {&k.programHash, &k.startHash, &k.program, &k.derivation, &k.parameters, &k.strategy, &k.phase,
+        &k.device, &k.sizes, &k.sourceHash, &k.launch, &k.status})
+    s.bind(c++, *text);
+  for (double number : {k.medianMs, k.minMs, k.maxMs, k.gflops, k.gbs, k.maxRelErr, k.buildMs, k.elapsedS})
+    s.bind(c++, number);
+  s.bind(c++, k.message);
   s.bind(c++, k.createdAt.empty() ? ResultStore::now() : k.createdAt);
 }
 
@@ -598,11 +602,10 @@ int64_t ResultStore::merge(const std::string& otherPath) {
       Stmt st(db_, fmt::format("INSERT INTO searches ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                                std::string(kSearchColumns).substr(4)));
       int c = 1;
-      st.bind(c++, s.program)
-          .bind(c++, s.startHash)
-          .bind(c++, s.strategy)
-          .bind(c++, static_cast<int64_t>(s.seed));
-      st.bind(c++, s.device).bind(c++, s.sizes).bind(c++, s.shard).bind(c++, s.limits).bind(c++, s.startedAt);
+      for (const std::string* text : {&s.program, &s.startHash, &s.strategy}) st.bind(c++, *text);
+      st.bind(c++, static_cast<int64_t>(s.seed));
+      for (const std::string* text : {&s.device, &s.sizes, &s.shard, &s.limits, &s.startedAt})
+        st.bind(c++, *text);
       if (s.finishedAt.empty())
         st.bindNull(c++);
       else
@@ -611,7 +614,8 @@ int64_t ResultStore::merge(const std::string& otherPath) {
         st.bindNull(c++);
       else
         st.bind(c++, s.stopReason);
-      st.bind(c++, s.evaluated).bind(c++, s.valid);
+      st.bind(c++, s.evaluated);
+      st.bind(c++, s.valid);
       if (s.bestMs > 0)
         st.bind(c++, s.bestMs);
       else
