@@ -206,7 +206,8 @@ Outcome tryRule(const TypedProgram& p, const Rule& rule, const Location& loc, Pa
   try {
     Outcome o = rule.apply(site, params);
     if (o && o.program())
-      if (std::string why = unwritableInputs(*o.program()); !why.empty()) o = Outcome::fail(why);
+      if (std::string unwritable = unwritableInputs(*o.program()); !unwritable.empty())
+        o = Outcome::fail(unwritable);
     setError(o ? RewriteError::None : RewriteError::DoesNotApply);
     return o;
   } catch (const ParamError& e) {

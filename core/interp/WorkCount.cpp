@@ -182,9 +182,9 @@ class BodyCounter {
         break;
       case cfun::AssignOp::Add:
       case cfun::AssignOp::Sub: {
-        auto c = intLiteral(step.exprs[1].get());
-        if (!c) return std::nullopt;
-        inc = step.assignOp == cfun::AssignOp::Add ? *c : -*c;
+        auto amount = intLiteral(step.exprs[1].get());
+        if (!amount) return std::nullopt;
+        inc = step.assignOp == cfun::AssignOp::Add ? *amount : -*amount;
         break;
       }
       default:

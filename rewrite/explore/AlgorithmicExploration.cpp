@@ -123,9 +123,9 @@ void makeTunable(rewrite::RewriteStep& step, std::vector<Tunable>& tunables, int
 std::vector<AlgorithmicVariant> exploreAlgorithmic(
     const SearchProblem& problem, const AlgorithmicOptions& options, const std::atomic<bool>* cancel,
     AlgorithmicStats* statsOut, const std::function<void(const AlgorithmicStats&)>& progress) {
-  auto start = std::chrono::steady_clock::now();
+  auto began = std::chrono::steady_clock::now();
   auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   };
   AlgorithmicStats stats;
   std::vector<AlgorithmicVariant> out;
