@@ -213,7 +213,7 @@ class TestCodegenAblation : public QObject {
     QCOMPARE(count(on, "((global float4*)out)["), scalar / 4);
     QCOMPARE(count(on, "out["), 0);
     QVERIFY(count(on, "] = (float4)(vec1.s0, vec2.s0, vec3.s0, vec4.s0);") == 1);
-    QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& o) { o.vectorGlobalStores = true; }),
+    QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& options) { options.vectorGlobalStores = true; }),
              compile("dot.lift"));
   }
 

@@ -31,7 +31,7 @@ DerivationHistory::DerivationHistory(DerivationTreeModel* model, QWidget* parent
   });
   // A branch opens where it starts.
   connect(model_, &QAbstractItemModel::rowsInserted, this,
-          [this](const QModelIndex& parent) { view_->expand(parent); });
+          [this](const QModelIndex& branch) { view_->expand(branch); });
   connect(model_, &DerivationTreeModel::currentChanged, this, &DerivationHistory::showCurrent);
 }
 
