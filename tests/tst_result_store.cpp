@@ -43,6 +43,18 @@ KernelRecord kernel(const std::string& source, double ms, const std::string& sta
   return k;
 }
 
+// A search of matmul.lift on the CPU device.
+SearchRecord searchRecord(const std::string& strategy, uint64_t seed, const std::string& sizes) {
+  SearchRecord sr;
+  sr.program = "matmul.lift";
+  sr.startHash = "0123456789abcdef";
+  sr.strategy = strategy;
+  sr.seed = seed;
+  sr.device = "cpu (PoCL)";
+  sr.sizes = sizes;
+  return sr;
+}
+
 // Every column of a kernel record: a value of its own in each, so that two columns swapped on the
 // way into or out of the store show.
 KernelRecord everyColumn(int64_t searchId) {
@@ -96,13 +108,7 @@ class TestResultStore : public QObject {
  private slots:
   void kernelsRoundTrip() {
     ResultStore s(path("a.sqlite").toStdString());
-    SearchRecord sr;
-    sr.program = "matmul.lift";
-    sr.startHash = "0123456789abcdef";
-    sr.strategy = "three-phase";
-    sr.seed = 7;
-    sr.device = "cpu (PoCL)";
-    sr.sizes = "K=32,M=32,N=32";
+    SearchRecord sr = searchRecord("three-phase", 7, "K=32,M=32,N=32");
     int64_t search = s.beginSearch(sr);
     QVERIFY(search > 0);
     KernelRecord k = kernel("kernel void a() {}", 1.5);
@@ -130,13 +136,7 @@ class TestResultStore : public QObject {
   // into another store.
   void everyColumnRoundTrips() {
     ResultStore s(path("every.sqlite").toStdString());
-    SearchRecord sr;
-    sr.program = "matmul.lift";
-    sr.startHash = "fedcba9876543210";
-    sr.strategy = "evolution";
-    sr.seed = 11;
-    sr.device = "cpu (PoCL)";
-    sr.sizes = "K=64,M=32,N=16";
+    SearchRecord sr = searchRecord("evolution", 11, "K=64,M=32,N=16");
     sr.shard = "1/3";
     sr.limits = "budget=90s";
     sr.host = "a host";
