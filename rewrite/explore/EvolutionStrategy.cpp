@@ -142,13 +142,11 @@ class EvolutionStrategy : public SearchStrategy {
     // reduction), each at its preferred values.
     for (size_t i = templates_.size(); i-- > 0;)
       if (templates_[i]->promiseBonus >= kSchemaPromise) schemas_.push_back(i);
-    std::vector<std::shared_ptr<const DerivationTemplate>> ranked = templates_;
-    sortMostPromisingFirst(ranked);
-    std::unordered_map<const DerivationTemplate*, size_t> index;
-    for (size_t i = 0; i < templates_.size(); ++i) index[templates_[i].get()] = i;
-    for (size_t i = 0; i < ranked.size() && promising_.size() < kPromising; ++i)
-      if (ranked[i]->promiseBonus < kSchemaPromise)
-        promising_.push_back({index[ranked[i].get()], AssignmentEnumerator(ranked[i])});
+    for (size_t t : mostPromisingOrder(templates_)) {
+      if (promising_.size() == kPromising) break;
+      if (templates_[t]->promiseBonus < kSchemaPromise)
+        promising_.push_back({t, AssignmentEnumerator(templates_[t])});
+    }
     std::reverse(promising_.begin(), promising_.end());  // popped from the back: most promising first
     if (ctx.activity)
       ctx.activity(fmt::format(

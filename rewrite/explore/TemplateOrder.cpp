@@ -2,6 +2,7 @@
 #include "rewrite/explore/TemplateOrder.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "rewrite/explore/Heuristics.h"
 
@@ -23,12 +24,16 @@ int mappingRank(const std::string& m) {
   return 5;
 }
 
-void sortMostPromisingFirst(std::vector<std::shared_ptr<const DerivationTemplate>>& templates) {
-  std::stable_sort(templates.begin(), templates.end(), [](const auto& a, const auto& b) {
-    int pa = templatePromise(*a), pb = templatePromise(*b);
-    if (pa != pb) return pa > pb;
-    return mappingRank(a->mapping) < mappingRank(b->mapping);
-  });
+std::vector<size_t> mostPromisingOrder(
+    const std::vector<std::shared_ptr<const DerivationTemplate>>& templates) {
+  // Higher promise first, then lower mapping rank: one key a template, compared as (-promise, rank).
+  std::vector<std::pair<int, int>> key;
+  key.reserve(templates.size());
+  for (const auto& t : templates) key.emplace_back(-templatePromise(*t), mappingRank(t->mapping));
+  std::vector<size_t> order(templates.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key[a] < key[b]; });
+  return order;
 }
 
 AssignmentEnumerator::AssignmentEnumerator(std::shared_ptr<const DerivationTemplate> t) : t_(std::move(t)) {

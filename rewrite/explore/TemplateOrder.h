@@ -24,9 +24,10 @@ int templatePromise(const DerivationTemplate& t);
 // dimension first), then the other work-group mappings.
 int mappingRank(const std::string& mapping);
 
-// Sorts the templates most promising first (templatePromise, then mappingRank); stable, so equals
-// keep the order phase 2 built them in.
-void sortMostPromisingFirst(std::vector<std::shared_ptr<const DerivationTemplate>>& templates);
+// The indices of the templates, most promising first (templatePromise, then mappingRank; each
+// computed once a template); stable, so equals keep the order phase 2 built them in.
+std::vector<size_t> mostPromisingOrder(
+    const std::vector<std::shared_ptr<const DerivationTemplate>>& templates);
 
 // Enumerates the assignments of a template by increasing sum of value ranks (a tunable's values
 // are ordered preferred first; a rank of a tunable with rankCost c counts c times), so the first

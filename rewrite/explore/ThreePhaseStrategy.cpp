@@ -80,9 +80,8 @@ class ThreePhaseStrategy : public SearchStrategy {
   void build(StrategyContext& ctx) {
     built_ = true;
     TemplateSpace space = staged_.take(ctx);
-    std::vector<std::shared_ptr<const DerivationTemplate>> ts = space.templates;
-    sortMostPromisingFirst(ts);
-    for (auto& t : ts) cursors_.push_back(Cursor{t, AssignmentEnumerator(t)});
+    for (size_t i : mostPromisingOrder(space.templates))
+      cursors_.push_back(Cursor{space.templates[i], AssignmentEnumerator(space.templates[i])});
     live_ = cursors_.size();
     active_ = std::min<size_t>(8, cursors_.size());
     if (ctx.activity)
