@@ -1388,9 +1388,10 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
   }
 
   // Before its random initial population the evolution measures the four most promising
-  // templates at their preferred values (or the nearest that instantiate), in the order the three phases
-  // visit the space (TemplateOrder.h): on the CPU device matmul's first is the tiled, K-blocked template with
-  // the result tile in local memory, the three phases' best there (docs/PERFORMANCE.md).
+  // derivations, each through its most promising mapping at its preferred values (or the nearest
+  // that instantiate), in the order the three phases visit the space (TemplateOrder.h): on the CPU
+  // device matmul's first is the tiled, K-blocked template with the result tile in local memory,
+  // the three phases' best there (docs/PERFORMANCE.md).
   void evolutionMeasuresTheMostPromisingFirst() {
     SearchProblem problem = matmulProblem(64);
     StrategyContext ctx;
@@ -1405,6 +1406,22 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     QVERIFY2(ranked[0]->mapping.ends_with("-local-result"), ranked[0]->mapping.c_str());
     QVERIFY2(ranked[0]->text().find("tile-reduction-blocked") != std::string::npos,
              ranked[0]->text().c_str());
+    // The first template of each of the first four derivations, and its first setting that
+    // instantiates at this size.
+    std::vector<std::pair<std::shared_ptr<const DerivationTemplate>, Assignment>> expected;
+    std::set<std::string> derivations;
+    for (const auto& t : ranked) {
+      if (expected.size() == 4) break;
+      if (!derivations.insert(t->algorithmText()).second) continue;
+      AssignmentEnumerator settings(t);
+      std::optional<Assignment> a = settings.next();
+      std::string why;
+      while (a && !instantiate(problem, t, *a, &why)) a = settings.next();
+      QVERIFY2(a, t->text().c_str());
+      expected.emplace_back(t, *a);
+    }
+    QCOMPARE(expected.size(), size_t(4));
+    QVERIFY(expected[1].first->algorithmText() != expected[0].first->algorithmText());
     for (uint64_t seed : {1, 2}) {
       so.seed = seed;
       auto evolution = makeStrategy("evolution", so);
@@ -1414,15 +1431,9 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
         QVERIFY(c);
         QCOMPARE(QString::fromStdString(c->phase), QString("promising"));
         QCOMPARE(QString::fromStdString(c->tmpl->mapping + "\n" + c->tmpl->text()),
-                 QString::fromStdString(ranked[i]->mapping + "\n" + ranked[i]->text()));
-        // Its preferred values, or the nearest setting that instantiates at this size.
-        AssignmentEnumerator settings(ranked[i]);
-        std::optional<Assignment> expected = settings.next();
-        std::string why;
-        while (expected && !instantiate(problem, ranked[i], *expected, &why)) expected = settings.next();
-        QVERIFY(expected);
+                 QString::fromStdString(expected[i].first->mapping + "\n" + expected[i].first->text()));
         QCOMPARE(QString::fromStdString(formatAssignment(c->values)),
-                 QString::fromStdString(formatAssignment(*expected)));
+                 QString::fromStdString(formatAssignment(expected[i].second)));
         if (i == 0) {
           std::optional<Candidate> t = threePhase->next(ctx);
           QVERIFY(t);
@@ -1435,6 +1446,39 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
       QVERIFY(next);
       QVERIFY(next->phase != "promising");
     }
+  }
+
+  // A promising derivation whose kernel the device refuses (its resources, its launch) is tried
+  // again at once through its next mapping; one whose kernel ran is not.
+  void evolutionTriesTheNextMappingOfARefusedDerivation() {
+    SearchProblem problem = matmulProblem(64);
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so;
+    so.algorithmic.maxSeconds = 60;
+    so.mapping.localResultTile = true;
+    auto evolution = makeStrategy("evolution", so);
+    std::optional<Candidate> first = evolution->next(ctx);
+    QVERIFY(first);
+    QCOMPARE(QString::fromStdString(first->phase), QString("promising"));
+    evolution->observe(*first, Measurement{"constraint"});
+    std::optional<Candidate> second = evolution->next(ctx);
+    QVERIFY(second);
+    QCOMPARE(QString::fromStdString(second->phase), QString("promising"));
+    QCOMPARE(QString::fromStdString(second->tmpl->algorithmText()),
+             QString::fromStdString(first->tmpl->algorithmText()));
+    QVERIFY2(second->tmpl->mapping != first->tmpl->mapping, second->tmpl->mapping.c_str());
+    evolution->observe(*second, Measurement{"ok", 1.0, 10.0});
+    std::optional<Candidate> third = evolution->next(ctx);
+    QVERIFY(third);
+    QCOMPARE(QString::fromStdString(third->phase), QString("promising"));
+    QVERIFY(third->tmpl->algorithmText() != first->tmpl->algorithmText());
+    // The derivations after it follow, each once.
+    evolution->observe(*third, Measurement{"ok", 1.0, 10.0});
+    std::optional<Candidate> fourth = evolution->next(ctx);
+    QVERIFY(fourth);
+    QVERIFY(fourth->tmpl->algorithmText() != first->tmpl->algorithmText());
+    QVERIFY(fourth->tmpl->algorithmText() != third->tmpl->algorithmText());
   }
 
   // The first guesses (StagedTemplateSpace.h): of the starts' templates, a known schema first,

@@ -11,10 +11,13 @@
 // with a few random immigrants to keep exploring. A kernel that fails teaches it to avoid that
 // template: templates whose kernels keep failing are sampled less. Given hints (the fastest
 // kernels of the same program at other sizes, from the store), it proposes those first.
+// Before the random population it measures the most promising derivations (TemplateOrder.h),
+// each through its most promising mapping whose kernel the device takes.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -67,7 +70,7 @@ class EvolutionStrategy : public SearchStrategy {
         continue;
       }
       c->phase = phase;
-      if (phase == "promising") promising_.pop_back();
+      if (phase == "promising") awaitPromising(t);
       byTemplate_[c->tmpl.get()] = t;
       return c;
     }
@@ -82,6 +85,7 @@ class EvolutionStrategy : public SearchStrategy {
       return;
     }
     size_t t = it->second;
+    if (c.phase == "promising") promisingMeasured(t, m.status);
     if (!m.ok() || m.medianMs <= 0) {
       penalise(t);
       return;
@@ -96,11 +100,17 @@ class EvolutionStrategy : public SearchStrategy {
 
  private:
   static constexpr size_t kPopulation = 24;
-  // The most promising templates measured at their preferred values before the random initial
+  // The most promising derivations measured at their preferred values before the random initial
   // population: on the 2-core CPU device, where one random matmul kernel at 1024³ can take
   // seconds, the random population alone left a 60 s search at 6.6 GFLOP/s, while the
   // three phases' first template, in the same order, ran at 265 (docs/PERFORMANCE.md).
+  // Derivations, not templates: the first templates in that order are often mappings of one
+  // derivation (at 8192³ on an H100 the first two were mappings of a 4 x 4 block at 26 and 14
+  // TFLOP/s, the third derivation is the 16 x 4 block behind 46).
   static constexpr size_t kPromising = 4;
+  // Mappings tried per promising derivation: the next comes when the device refused the kernel
+  // of the one before (its resources, its launch) or the kernel failed.
+  static constexpr size_t kPromisingMappings = 4;
   // Settings tried per promising template (well below next()'s 500 attempts): at small sizes, where
   // its tiles do not fit, it is left to the random population.
   static constexpr int kPromisingTries = 32;
@@ -142,10 +152,16 @@ class EvolutionStrategy : public SearchStrategy {
     // reduction), each at its preferred values.
     for (size_t i = templates_.size(); i-- > 0;)
       if (templates_[i]->promiseBonus >= kSchemaPromise) schemas_.push_back(i);
+    std::map<std::string, size_t> derivationOf;  // algorithmText -> index in promising_
     for (size_t t : mostPromisingOrder(templates_)) {
-      if (promising_.size() == kPromising) break;
-      if (templates_[t]->promiseBonus < kSchemaPromise)
-        promising_.push_back({t, AssignmentEnumerator(templates_[t])});
+      if (templates_[t]->promiseBonus >= kSchemaPromise) continue;
+      auto [d, added] = derivationOf.emplace(templates_[t]->algorithmText(), promising_.size());
+      if (added) {
+        if (promising_.size() == kPromising) break;
+        promising_.emplace_back();
+      }
+      std::vector<size_t>& mappings = promising_[d->second].templates;
+      if (mappings.size() < kPromisingMappings) mappings.push_back(t);
     }
     std::reverse(promising_.begin(), promising_.end());  // popped from the back: most promising first
     if (ctx.activity)
@@ -155,6 +171,26 @@ class EvolutionStrategy : public SearchStrategy {
   }
 
   void penalise(size_t t) { ++failures_[t]; }
+
+  // A promising derivation's kernel was proposed: the derivation waits for its measurement.
+  void awaitPromising(size_t t) {
+    Promising p = std::move(promising_.back());
+    promising_.pop_back();
+    p.nextMapping();
+    awaiting_.emplace(t, std::move(p));
+  }
+
+  // Its measurement: a kernel that could not run (beyond the device's resources, a launch it
+  // refuses, a failed compilation, a duplicate of one not measured) puts the derivation first
+  // again, with its next mapping. A kernel that ran, valid or not, ends its turn.
+  void promisingMeasured(size_t t, const std::string& status) {
+    auto it = awaiting_.find(t);
+    if (it == awaiting_.end()) return;
+    bool refused = status == "constraint" || status == "invalid-launch" || status == "compile-failed" ||
+                   status == "duplicate";
+    if (refused && it->second.next < it->second.templates.size()) promising_.push_back(std::move(it->second));
+    awaiting_.erase(it);
+  }
 
   // The initial proposal of a mapping gave no new candidate (its random values did not
   // instantiate, or were tried): try that mapping again, a few times.
@@ -214,12 +250,19 @@ class EvolutionStrategy : public SearchStrategy {
       schemas_.pop_back();
       return {t, templates_[t]->defaults(), "initial"};
     }
-    // The next setting of the most promising template left (its preferred values first; next()
-    // drops the template once one instantiates), at most kPromisingTries of them.
+    // The next setting of the most promising derivation left, through its current mapping (its
+    // preferred values first; next() sets the derivation aside once one instantiates), at most
+    // kPromisingTries of them; then its next mapping.
     while (!promising_.empty()) {
       Promising& p = promising_.back();
-      std::optional<Assignment> a = p.tries++ < kPromisingTries ? p.values.next() : std::nullopt;
-      if (a) return {p.tmpl, *a, "promising"};
+      if (p.next < p.templates.size()) {
+        size_t t = p.templates[p.next];
+        if (!p.values) p.values.emplace(templates_[t]);
+        std::optional<Assignment> a = p.tries++ < kPromisingTries ? p.values->next() : std::nullopt;
+        if (a) return {t, *a, "promising"};
+        p.nextMapping();
+        continue;
+      }
       promising_.pop_back();
     }
     if (!mappingsToTry_.empty()) {
@@ -270,10 +313,18 @@ class EvolutionStrategy : public SearchStrategy {
     return {t, carryOver(parent.values, t), "crossover"};
   }
 
+  // A promising derivation: its templates (mappings) most promising first, and the settings of
+  // the current one.
   struct Promising {
-    size_t tmpl;
-    AssignmentEnumerator values;
+    std::vector<size_t> templates;
+    size_t next = 0;
+    std::optional<AssignmentEnumerator> values;
     int tries = 0;
+    void nextMapping() {
+      ++next;
+      values.reset();
+      tries = 0;
+    }
   };
 
   struct Early {
@@ -293,8 +344,9 @@ class EvolutionStrategy : public SearchStrategy {
   std::unordered_map<size_t, int> failures_;
   std::vector<Member> population_;
   std::vector<std::pair<size_t, Assignment>> warm_;  // hints still to propose (next at the back)
-  std::vector<size_t> schemas_;       // the schema's templates still to propose (next at the back)
-  std::vector<Promising> promising_;  // the most promising templates still to propose (next at the back)
+  std::vector<size_t> schemas_;             // the schema's templates still to propose (next at the back)
+  std::vector<Promising> promising_;        // the promising derivations still to propose (next at the back)
+  std::map<size_t, Promising> awaiting_;    // by the template proposed: derivations awaiting a measurement
   std::vector<std::string> mappingsToTry_;  // the initial population's mappings (next at the back)
   std::string lastMapping_;                 // the mapping the last proposal covered ("": none)
   std::map<std::string, int> mappingRetries_;
