@@ -52,6 +52,14 @@ SearchProblem matmulProblem(int64_t n) {
   return SearchProblem::make(lang::parseFile(kMatmul), {{"M", n}, {"N", n}, {"K", n}});
 }
 
+// A search as on a CPU device (result tiles in local memory), phase 1 given up to 60 s.
+StrategyOptions cpuSearchOptions() {
+  StrategyOptions so;
+  so.algorithmic.maxSeconds = 60;
+  so.mapping.localResultTile = true;
+  return so;
+}
+
 // The first pass of a two-pass dot product: n chunks of c pairs.
 SearchProblem partialDotProblem(int64_t n, int64_t c) {
   return SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"),
@@ -1396,9 +1404,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     SearchProblem problem = matmulProblem(64);
     StrategyContext ctx;
     ctx.problem = &problem;
-    StrategyOptions so;
-    so.algorithmic.maxSeconds = 60;
-    so.mapping.localResultTile = true;  // as on a CPU device
+    StrategyOptions so = cpuSearchOptions();
     TemplateSpace space = buildTemplateSpace(ctx, so);
     std::vector<std::shared_ptr<const DerivationTemplate>> ranked;
     for (size_t i : mostPromisingOrder(space.templates)) ranked.push_back(space.templates[i]);
@@ -1454,10 +1460,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     SearchProblem problem = matmulProblem(64);
     StrategyContext ctx;
     ctx.problem = &problem;
-    StrategyOptions so;
-    so.algorithmic.maxSeconds = 60;
-    so.mapping.localResultTile = true;
-    auto evolution = makeStrategy("evolution", so);
+    auto evolution = makeStrategy("evolution", cpuSearchOptions());
     std::optional<Candidate> first = evolution->next(ctx);
     QVERIFY(first);
     QCOMPARE(QString::fromStdString(first->phase), QString("promising"));
