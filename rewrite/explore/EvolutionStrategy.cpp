@@ -108,8 +108,8 @@ class EvolutionStrategy : public SearchStrategy {
   // derivation (at 8192³ on an H100 the first two were mappings of a 4 x 4 block at 26 and 14
   // TFLOP/s, the third derivation is the 16 x 4 block behind 46).
   static constexpr size_t kPromising = 4;
-  // Mappings tried per promising derivation: the next comes when the device refused the kernel
-  // of the one before (its resources, its launch) or the kernel failed.
+  // Mappings tried per promising derivation: the next comes when the kernel of the one before
+  // could not run (beyond the device's resources, a launch it refuses, a failed compilation).
   static constexpr size_t kPromisingMappings = 4;
   // Settings tried per promising template (well below next()'s 500 attempts): at small sizes, where
   // its tiles do not fit, it is left to the random population.
