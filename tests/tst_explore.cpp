@@ -1379,7 +1379,8 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
       so.seed = seed;
       auto evolution = makeStrategy("evolution", so);
       std::set<std::string> first;
-      // The most promising templates come before (evolutionMeasuresTheMostPromisingFirst).
+      // The most promising derivations come before, one kernel each while none is measured
+      // (evolutionMeasuresTheMostPromisingFirst).
       std::optional<Candidate> c = evolution->next(ctx);
       for (int promising = 0; c && c->phase == "promising"; ++promising) {
         QVERIFY(promising < 4);
