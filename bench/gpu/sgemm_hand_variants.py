@@ -25,6 +25,14 @@ def single(src):
     return re.sub(r"local float tmp2\[(\d+)\]", lambda m: f"local float tmp2[{int(m.group(1)) // 2}]", s)
 
 
+def block(s, first, last):
+    """Where the block of the work-items' statements from `first` to `last` starts and ends."""
+    lo = s.index(first)
+    start = s.rfind("{\n            int l_id_1 = get_local_id(1);", 0, lo)
+    end = s.index("}\n          }", s.index(last, lo)) + len("}\n          }")
+    return start, end
+
+
 def b_float4(src, n, aligned):
     """The B tile copied as one float4 a work-item (vload4, or an aligned float4 pointer)."""
     load = (lambda e: f"*(const global float4*)(B + {e})") if aligned else (lambda e: f"vload4(0, B + {e})")
@@ -34,13 +42,6 @@ def b_float4(src, n, aligned):
     assert first, "the first B copy"
     s = s.replace(first.group(0), "{ int l_id = get_local_id(0); ((local float4*)tmp2)[16*l_id_1 + l_id] = "
                   f"{load(f'{n}*l_id_1 + 64*wg_id + 4*l_id')}; }}")
-
-    def block(s, marker, end_marker):
-        lo = s.index(marker)
-        start = s.rfind("{\n            int l_id_1 = get_local_id(1);", 0, lo)
-        end = s.index("}\n          }", s.index(end_marker, lo)) + len("}\n          }")
-        return start, end
-
     a, b = block(s, "pf5 = B[", "pf8 = B[")
     s = s[:a] + ("{ int l_id_1 = get_local_id(1); int l_id = get_local_id(0); pf5v = "
                  f"{load(f'{16 * n}*i + {n}*l_id_1 + 64*wg_id + 4*l_id + {16 * n}')}; }}") + s[b:]
@@ -78,7 +79,7 @@ def variants(src, n):
     # The multiply-adds of one j step: A's four float4 in named values first; or column by column.
     lines = re.findall(r"( *)acc1_(\d+) = add_vv4_mult_vs4\(acc1_\d+, (tmp1\[[^\]]*\]), lvec1\.s(\d)\);\n", src)
     assert len(lines) == 16, "the 16 multiply-adds of a j step"
-    block = "".join(f"{i}acc1_{a} = add_vv4_mult_vs4(acc1_{a}, {t}, lvec1.s{c});\n" for i, a, t, c in lines)
+    step = "".join(f"{i}acc1_{a} = add_vv4_mult_vs4(acc1_{a}, {t}, lvec1.s{c});\n" for i, a, t, c in lines)
     ind = lines[0][0]
     operands = list(dict.fromkeys(t for _, _, t, _ in lines))
     named = "".join(f"{ind}float4 areg{k} = {t};\n" for k, t in enumerate(operands))
@@ -87,12 +88,10 @@ def variants(src, n):
         return "".join(f"{ind}acc1_{a} = add_vv4_mult_vs4(acc1_{a}, areg{operands.index(t)}, lvec1.s{c});\n"
                        for _, a, t, c in order)
 
-    out["areg"] = src.replace(block, named + fmas(lines))
-    out["colmajor"] = src.replace(block, named + fmas(sorted(lines, key=lambda l: (l[3], operands.index(l[2])))))
+    out["areg"] = src.replace(step, named + fmas(lines))
+    out["colmajor"] = src.replace(step, named + fmas(sorted(lines, key=lambda l: (l[3], operands.index(l[2])))))
     # B's prefetch loads issued before A's.
-    lo = src.index("pf5 = B[")
-    a = src.rfind("{\n            int l_id_1 = get_local_id(1);", 0, lo)
-    b = src.index("}\n          }", src.index("pf8 = B[", lo)) + len("}\n          }")
+    a, b = block(src, "pf5 = B[", "pf8 = B[")
     s = src[:a] + src[b:]
     first_a = s.index("{\n            int l_id_1 = get_local_id(1);", s.index("// the next tiles"))
     out["bfirst"] = s[:first_a] + src[a:b] + "\n          " + s[first_a:]
