@@ -4,14 +4,17 @@
 # 64:64:16:4:4:4 with `--unroll 16 --vector-local-loads --prefetch` (the explorer's best at every
 # large shape), changed by hand (bench/gpu/sgemm_hand_variants.py: B copied as float4, the K-tile
 # loop unrolled twice, warps of 8 x 4, no guard on the prefetch, another order of the
-# multiply-adds, one local buffer with two barriers), and the same derivation at other tile, block
+# multiply-adds, one local buffer with two barriers; session 20: A's tile padded, cp.async copies),
+# and the same derivation at other tile, block
 # and K-tile sizes in one local buffer (the 48 KiB a work-group may have on NVIDIA hold two
 # buffers of 256 x 16 and 16 x 64, not of 256 x 16 and 16 x 128). Each variant is made at SMALL
 # and at SIZE; the SMALL one is validated against the interpreter on the GPU, the SIZE one timed by
 # `liftc run --kernel` (median of REPEAT) in ROUNDS rounds, all variants in turn each round.
 #
 # Usage: bench/gpu/sgemm-hand-variants.sh   (carry .gpu-ex; env SIZE 4096, SMALL 256, REPEAT 20,
-#        ROUNDS 3, DEVICE nvidia; the table on stdout and in $OUT/hand-variants.md)
+#        ROUNDS 3, DEVICE nvidia; HAND, SPECS and PLAIN: which hand variants, other TX:TY:K:X:Y:W
+#        shapes and K tiles without prefetch to make, each a space-separated list, all by default;
+#        the table on stdout and in $OUT/hand-variants.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
@@ -41,12 +44,12 @@ names=()
 for n in "$small" "$size"; do
   kernel "$n" 64:64:16:4:4:4 best --unroll 16 --vector-local-loads --prefetch || exit 2
   python3 "$root/bench/gpu/sgemm_hand_variants.py" "$tmp/best-$n.cl" "$n" "$tmp/v" || exit 2
-  for v in base bvec bvec4 unroll2 warp8x4 clamp areg colmajor bfirst single; do
+  for v in ${HAND:-base bvec bvec4 unroll2 warp8x4 clamp areg colmajor bfirst single apad async apad-async}; do
     mv "$tmp/v-$v.cl" "$tmp/$v-$n.cl" && cp "$tmp/p-best-$n.lift" "$tmp/p-$v-$n.lift"
     [[ $n == "$small" ]] && names+=("$v")
   done
   # Other tile (TX x TY of 4 x 4 rows and columns), K-tile and register-block sizes, one buffer.
-  for spec in 64:128:16:4:8:4 64:64:16:4:8:4 64:128:16:4:4:4 32:128:32:2:8:4; do
+  for spec in ${SPECS-64:128:16:4:8:4 64:64:16:4:8:4 64:128:16:4:4:4 32:128:32:2:8:4 32:128:16:4:4:4}; do
     IFS=: read -r _ _ k _ _ _ <<<"$spec"
     tag=${spec//:/-}
     kernel "$n" "$spec" "$tag" --unroll "$k" --vector-local-loads --prefetch || continue
@@ -55,7 +58,7 @@ for n in "$small" "$size"; do
     [[ $n == "$small" ]] && names+=("$tag" "$tag-single")
   done
   # Without the prefetch (one buffer, plain copies), K tiles of 16 and 32.
-  for spec in 64:64:16:4:4:4 64:64:32:4:4:4; do
+  for spec in ${PLAIN-64:64:16:4:4:4 64:64:32:4:4:4}; do
     IFS=: read -r _ _ k _ _ _ <<<"$spec"
     tag=plain-k$k
     kernel "$n" "$spec" "$tag" --unroll "$k" --vector-local-loads && [[ $n == "$small" ]] && names+=("$tag")

@@ -13,7 +13,8 @@ Writes OUT_PREFIX-NAME.cl for every variant of VARIANTS.
 import re
 import sys
 
-VARIANTS = ["base", "bvec", "bvec4", "unroll2", "warp8x4", "clamp", "areg", "colmajor", "bfirst", "single"]
+VARIANTS = ["base", "bvec", "bvec4", "unroll2", "warp8x4", "clamp", "areg", "colmajor", "bfirst", "single", "apad",
+            "async", "apad-async"]
 
 
 def single(src):
@@ -23,6 +24,44 @@ def single(src):
                   "barrier(CLK_LOCAL_MEM_FENCE);\n        // stored into the other buffers")
     s = re.sub(r"local float4 tmp1\[(\d+)\]", lambda m: f"local float4 tmp1[{int(m.group(1)) // 2}]", s)
     return re.sub(r"local float tmp2\[(\d+)\]", lambda m: f"local float tmp2[{int(m.group(1)) // 2}]", s)
+
+
+def a_padded(src):
+    """The A tile's rows of 16 float4 laid 17 apart: the two rows a warp reads at once (work-items of
+    two l_id_1) start in other banks, where 16 apart put them in the same four."""
+    def index(m):
+        e = m.group(1).replace("1024*", "1088*").replace("16*l_id_1", "17*l_id_1")
+        e = re.sub(r"\+ (256|512|768)\b", lambda k: f"+ {int(k.group(1)) * 17 // 16}", e)
+        return f"tmp1[{e}]"
+    s = re.sub(r"tmp1\[([^\]]*)\]", index, src.replace("local float4 tmp1[2048];", "local float4 tmp1[2176];"))
+    assert "tmp1[2176]" in s and "17*l_id_1" in s, "the A tile of 64 x 16 float4, two buffers"
+    return s
+
+
+ASYNC_COPY = (
+    "inline void cp_async4(local float* dst, const global float* src) {\n"
+    '  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"((uint)(size_t)dst), "l"(src) : "memory");\n'
+    "}\n\n")
+
+
+def async_copy(src):
+    """The next tiles copied by cp.async (PTX, sm_80 and later, through inline assembly) straight into
+    the other local buffers, instead of loaded into registers and stored after the computation; the
+    copies are waited for before the barrier that ends the K step."""
+    stores = dict((m.group(3), (m.group(1), m.group(2))) for m in
+                  re.finditer(r"(tmp[12])\[([^\]]*)\] = (pf\d+);", src))
+    assert len(stores) == 8, "the eight prefetched values and their stores"
+    s = src
+    for pf, (tile, idx) in stores.items():
+        s = s.replace(f"{tile}[{idx}] = {pf};", ";")
+        m = re.search(rf"{pf} = (.*);\n", s)
+        loads = re.findall(r"([AB])\[([^\]]*)\]", m.group(1))
+        copies = " ".join(f"cp_async4(d_ + {k}, {g} + {e});" for k, (g, e) in enumerate(loads))
+        s = s.replace(m.group(0), f"{{ local float* d_ = (local float*)&{tile}[{idx}]; {copies} }}\n")
+        s = re.sub(rf"float4? {pf};\n\s*", "", s)
+    s = s.replace("// stored into the other buffers",
+                  '// the copies waited for\n        asm volatile("cp.async.wait_all;" ::: "memory");')
+    return s.replace("\nkernel ", "\n" + ASYNC_COPY + "kernel ", 1)
 
 
 def block(s, first, last):
@@ -95,6 +134,9 @@ def variants(src, n):
     s = src[:a] + src[b:]
     first_a = s.index("{\n            int l_id_1 = get_local_id(1);", s.index("// the next tiles"))
     out["bfirst"] = s[:first_a] + src[a:b] + "\n          " + s[first_a:]
+    out["apad"] = a_padded(src)
+    out["async"] = async_copy(src)
+    out["apad-async"] = async_copy(a_padded(src))
     return out
 
 
