@@ -38,6 +38,12 @@ void DeviceChoice::setSpec(const QString& spec) {
 }
 
 int DeviceChoice::findDevice(const QString& text) const {
+  if (!hasDevices_) return -1;
+  try {
+    return findData(QString::number(runtime::Device::find(text.toStdString()).info().index));
+  } catch (const LiftError&) {
+  }
+  // A whole label or a stored search's "NAME (PLATFORM)".
   for (int i = 0; i < count(); ++i)
     if (itemText(i).contains(text, Qt::CaseInsensitive)) return i;
   return -1;

@@ -17,7 +17,10 @@ class DeviceChoice : public QComboBox {
   int deviceCount() const { return hasDevices_ ? count() : 0; }
   QString spec() const { return currentData().toString(); }
   void setSpec(const QString& spec);
-  // The index of the first device whose label contains `text` (case-insensitive), or -1.
+  // The index of the device `text` names as liftc's --device does (runtime::Device::find: its
+  // index, its type such as "cpu" or "gpu", or a part of its name, its platform's or its
+  // vendor's, case-insensitive), else the first whose label contains `text` (a stored search's
+  // device, "NAME (PLATFORM)"), or -1.
   int findDevice(const QString& text) const;
   // The current label as the box shows it: elided ("…") where the box is narrower than it.
   QString shownText() const;

@@ -78,8 +78,11 @@ int main(int argc, char** argv) {
   cli.addOption(select);
   QCommandLineOption sizeOpt("size", "Sizes for running and searching, e.g. M=64,N=64,K=64; repeatable.",
                              "N=V,...");
-  QCommandLineOption deviceOpt("device", "The device to run and search on: its index, or text in its name.",
-                               "DEVICE");
+  QCommandLineOption deviceOpt(
+      "device",
+      "The device to run and search on, as liftc's --device names it: its index, its type "
+      "(cpu, gpu) or a part of its name or its platform's.",
+      "DEVICE");
   QCommandLineOption searchOpt(
       "search", "Search the shown program for SECONDS (after --apply) and wait for it.", "SECONDS");
   QCommandLineOption maxKernelsOpt("max-kernels", "With --search: stop after K kernels.", "K");
@@ -149,7 +152,10 @@ int main(int argc, char** argv) {
     if (i >= 0) {
       choice->setCurrentIndex(i);  // the search pane follows
     } else {
-      std::fprintf(stderr, "lift-studio: no device matches '%s'\n", qPrintable(d));
+      QString devices;
+      for (int k = 0; k < choice->deviceCount(); ++k) devices += "\n  " + choice->itemText(k);
+      std::fprintf(stderr, "lift-studio: no device matches '%s'; the devices are:%s\n", qPrintable(d),
+                   devices.isEmpty() ? " none" : qPrintable(devices));
       ok = false;
     }
   }

@@ -13,8 +13,10 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include "codegen/runtime/Device.h"
 #include "core/interp/WorkCount.h"
 #include "rewrite/explore/ResultStore.h"
+#include "rewrite/explore/SearchRunner.h"
 #include "views/BestKernelsTable.h"
 #include "views/DeviceChoice.h"
 #include "views/LibraryLines.h"
@@ -213,6 +215,29 @@ class TestHonestDefaults : public QObject {
     for (const auto& k : results.kernels(all)) valid += k.ok();
     QVERIFY2(err.contains(QString("evaluated %1, valid %2, stored before 0").arg(results.count()).arg(valid)),
              qPrintable(err));
+  }
+
+  // `lift-studio --device` (and a stored search's device) names a device as `liftc --device`
+  // does: its index, its type in any case ("cpu", "GPU"), or a part of its name; the first of a
+  // type wins; a stored search's "NAME (PLATFORM)" finds its device; a name that matches nothing
+  // finds nothing.
+  void devicesAreNamedAsLiftcNamesThem() {
+    DeviceChoice devices;
+    if (devices.deviceCount() == 0) QSKIP("no OpenCL device");
+    const auto& all = runtime::Device::all();
+    auto row = [&](size_t i) { return devices.findData(QString::number(all[i].info().index)); };
+    for (size_t i = 0; i < all.size(); ++i) {
+      QCOMPARE(devices.findDevice(QString::number(i)), row(i));
+      QString type = QString::fromStdString(all[i].info().type);
+      size_t first = 0;
+      while (all[first].info().type != all[i].info().type) ++first;
+      QCOMPARE(devices.findDevice(type.toLower()), row(first));
+      QCOMPARE(devices.findDevice(type.toUpper()), row(first));
+    }
+    QVERIFY(devices.findDevice(QString::fromStdString(all[0].info().name).mid(2, 6)) >= 0);
+    for (size_t i = 0; i < all.size(); ++i)  // a stored search's device
+      QCOMPARE(devices.findDevice(QString::fromStdString(explore::deviceName(all[i].info()))), row(i));
+    QCOMPARE(devices.findDevice("no such device anywhere"), -1);
   }
 
   // asum is bandwidth-bound: its plot is in GB/s.
