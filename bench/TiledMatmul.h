@@ -8,6 +8,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "core/lang/Parser.h"
@@ -17,6 +18,7 @@ namespace lift::bench {
 
 inline std::string readSource(const std::string& relative) {
   std::ifstream in(std::string(LIFT_SOURCE_DIR "/") + relative);
+  if (!in) throw std::runtime_error("cannot read " + std::string(LIFT_SOURCE_DIR "/") + relative);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
