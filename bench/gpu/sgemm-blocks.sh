@@ -15,6 +15,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
+source "$root/bench/gpu/derived/vectorized-local.sh"
 liftc=${LIFTC:-$pack/liftc}
 [[ -x $liftc ]] || liftc=$root/build/app/liftc
 device=${DEVICE:-nvidia}
@@ -24,12 +25,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 # derive SIZE TX TY K X Y W -> the path of the derived program
 derive() {
-  local s=$1 p=$tmp/matmul$1.lift d=$tmp/v.derivation out=$tmp/v-$1-$2x$3-k$4-$5x$6-w$7.lift
-  sed -e 's/^size M.*$//' -e "s/\[\[float\]K\]M/[[float]$s]$s/; s/\[\[float\]N\]K/[[float]$s]$s/" \
-    "$root/resources/examples/matmul.lift" >"$p"
-  sed -e "s|@PROGRAM@|$p|; s/@TX@/$2/; s/@TY@/$3/; s/@K@/$4/; s/@X@/$5/; s/@Y@/$6/; s/@W@/$7/" \
-    "$root/bench/gpu/derived/vectorized-local.derivation.in" >"$d"
-  "$liftc" derive "$d" -o "$out" >&2 && echo "$out"
+  local out=$tmp/v-$1-$2x$3-k$4-$5x$6-w$7.lift
+  derive_vectorized_local "$1" "$1" "$1" "$2:$3:$4:$5:$6:$7" "$out" >&2 && echo "$out"
 }
 
 if [[ ${1:-} == check ]]; then

@@ -18,6 +18,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
+source "$root/bench/gpu/derived/vectorized-local.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 liftc=$pack/liftc
@@ -31,12 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 kernel() { # n spec tag switches...
   local n=$1 spec=$2 tag=$3
   shift 3
-  IFS=: read -r tx ty k x y w <<<"$spec"
-  sed -e 's/^size M.*$//' -e "s/\[\[float\]K\]M/[[float]$n]$n/; s/\[\[float\]N\]K/[[float]$n]$n/" \
-    "$root/resources/examples/matmul.lift" >"$tmp/m$n.lift"
-  sed -e "s|@PROGRAM@|$tmp/m$n.lift|; s/@TX@/$tx/; s/@TY@/$ty/; s/@K@/$k/; s/@X@/$x/; s/@Y@/$y/; s/@W@/$w/" \
-    "$root/bench/gpu/derived/vectorized-local.derivation.in" >"$tmp/d.derivation"
-  "$liftc" derive "$tmp/d.derivation" -o "$tmp/p-$tag-$n.lift" >/dev/null &&
+  derive_vectorized_local "$n" "$n" "$n" "$spec" "$tmp/p-$tag-$n.lift" >/dev/null &&
     "$liftc" compile "$tmp/p-$tag-$n.lift" "$@" >"$tmp/$tag-$n.cl"
 }
 

@@ -14,6 +14,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
+source "$root/bench/gpu/derived/vectorized-local.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out/profile"
 liftc=$pack/liftc
@@ -25,8 +26,6 @@ switches=${SWITCHES:-"--unroll 8 --vector-local-loads --double-buffer
 --unroll 16 --vector-local-loads --prefetch"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed -e 's/^size M.*$//' -e "s/\[\[float\]K\]M/[[float]$size]$size/; s/\[\[float\]N\]K/[[float]$size]$size/" \
-  "$root/resources/examples/matmul.lift" >"$tmp/matmul.lift"
 ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null | head -1)
 cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1)
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
@@ -38,11 +37,8 @@ printf '| variant (%s³) | switches | registers | spills | FFMA | LDS (.128) | S
 printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 first=1
 for v in $variants; do
-  IFS=: read -r tx ty k x y w <<<"$v"
-  sed -e "s|@PROGRAM@|$tmp/matmul.lift|; s/@TX@/$tx/; s/@TY@/$ty/; s/@K@/$k/; s/@X@/$x/; s/@Y@/$y/; s/@W@/$w/" \
-    "$root/bench/gpu/derived/vectorized-local.derivation.in" >"$tmp/v.derivation"
   p=$tmp/v-${v//:/-}.lift
-  if ! "$liftc" derive "$tmp/v.derivation" -o "$p" >/dev/null 2>"$tmp/err"; then
+  if ! derive_vectorized_local "$size" "$size" "$size" "$v" "$p" >/dev/null 2>"$tmp/err"; then
     printf '| %s | | does not derive: %s |\n' "$v" "$(head -c 100 "$tmp/err")"
     continue
   fi

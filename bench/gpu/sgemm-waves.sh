@@ -10,6 +10,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
+source "$root/bench/gpu/derived/vectorized-local.sh"
 liftc=$pack/liftc
 slots=${SLOTS:-264}
 tmp=$(mktemp -d)
@@ -18,11 +19,8 @@ shapes=${SHAPES:-4096x4096x4096 4096x3968x4096 4096x4160x4096 4096x4224x4096 435
 
 for s in $shapes; do
   IFS=x read -r m n k <<<"$s"
-  sed -e 's/^size M.*$//' -e "s/\[\[float\]K\]M/[[float]$k]$m/; s/\[\[float\]N\]K/[[float]$n]$k/" \
-    "$root/resources/examples/matmul.lift" >"$tmp/m-$s.lift"
-  sed -e "s|@PROGRAM@|$tmp/m-$s.lift|; s/@TX@/64/; s/@TY@/64/; s/@K@/16/; s/@X@/4/; s/@Y@/4/; s/@W@/4/" \
-    "$root/bench/gpu/derived/vectorized-local.derivation.in" >"$tmp/d-$s.derivation"
-  "$liftc" derive "$tmp/d-$s.derivation" -o "$tmp/p-$s.lift" >/dev/null || echo "$s: the derivation does not apply"
+  derive_vectorized_local "$m" "$n" "$k" 64:64:16:4:4:4 "$tmp/p-$s.lift" >/dev/null ||
+    echo "$s: the derivation does not apply"
 done
 declare -A times
 for _ in $(seq "${ROUNDS:-3}"); do
