@@ -2,6 +2,7 @@
 #include "codegen/CAst.h"
 
 #include <functional>
+#include <regex>
 
 namespace lift::codegen::c {
 
@@ -30,6 +31,8 @@ ExprP call(std::string fn, std::vector<ExprP> args) {
   e.ops = std::move(args);
   return make(std::move(e));
 }
+
+ExprP sum(ExprP a, ExprP b) { return call("+", {std::move(a), std::move(b)}); }
 
 ExprP member(ExprP base, std::string field) {
   Expr e;
@@ -75,6 +78,65 @@ void forEachExpr(const Block& b, const std::function<void(const Expr&)>& f) {
     if (s->rhs) forEachExpr(*s->rhs, f);
     forEachExpr(s->body, f);
   }
+}
+
+void forEachAccess(const Block& b, const std::function<void(const Access&)>& f) {
+  forEachExpr(b, [&](const Expr& e) {
+    if (e.kind == Expr::Kind::Access) f(*e.access);
+  });
+}
+
+bool namesInText(const Block& b, const std::string& var) {
+  std::regex word("\\b" + var + "\\b");
+  for (auto& s : b) {
+    for (const std::string* t : {&s->init, &s->cond, &s->step})
+      if (std::regex_search(*t, word)) return true;
+    if (s->kind == Stmt::Kind::Line && std::regex_search(s->text, word)) return true;
+    bool inExpr = false;
+    for (const ExprP& e : {s->lhs, s->rhs})
+      if (e)
+        forEachExpr(*e, [&](const Expr& x) {
+          if (x.kind == Expr::Kind::Text && std::regex_search(x.text, word)) inExpr = true;
+        });
+    if (inExpr || namesInText(s->body, var)) return true;
+  }
+  return false;
+}
+
+ExprP rewrite(const ExprP& e, const AccessMap& access, const IndexMap& index) {
+  if (!e) return e;
+  auto copy = std::make_shared<Expr>(*e);
+  if (e->kind == Expr::Kind::Access) {
+    copy->access = std::make_shared<const Access>(access(*e->access));
+    return copy;
+  }
+  for (auto& g : copy->guards) {
+    g.index = index(g.index);
+    g.lo = index(g.lo);
+    g.hi = index(g.hi);
+  }
+  for (auto& op : copy->ops) op = rewrite(op, access, index);
+  return copy;
+}
+
+StmtP clone(const Stmt& s, const AccessMap& access, const IndexMap& index) {
+  auto out = std::make_unique<Stmt>();
+  out->kind = s.kind;
+  out->node = s.node;
+  out->pattern = s.pattern;
+  out->text = s.text;
+  out->name = s.name;
+  out->init = s.init;
+  out->cond = s.cond;
+  out->step = s.step;
+  out->trips = s.trips;
+  out->parallelTrips = s.parallelTrips;
+  out->parallelStride = s.parallelStride;
+  out->unroll = s.unroll;
+  out->lhs = rewrite(s.lhs, access, index);
+  out->rhs = rewrite(s.rhs, access, index);
+  for (auto& b : s.body) out->body.push_back(clone(*b, access, index));
+  return out;
 }
 
 }  // namespace lift::codegen::c

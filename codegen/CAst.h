@@ -49,7 +49,7 @@ struct Expr {
   enum class Kind : uint8_t {
     Text,        // text, printed as is (a literal, a variable, a parameter)
     Access,      // access
-    Call,        // text(ops...)
+    Call,        // text(ops...); text "+" and two ops: (ops[0] + ops[1])
     Member,      // ops[0] followed by text (".s2", "._1")
     VectorCons,  // (text)(ops...)     text: the vector type
     TupleCons,   // (text){ops...}     text: the struct type
@@ -103,8 +103,23 @@ struct Stmt {
   Block body;
 };
 
+// Copies that rewrite as they copy: every access through `access`, every guard's bounds through
+// `index` (the passes that move code: DoubleBuffering.h, StreamK.h).
+using AccessMap = std::function<Access(const Access&)>;
+using IndexMap = std::function<arith::Expr(arith::Expr)>;
+ExprP rewrite(const ExprP& e, const AccessMap& access, const IndexMap& index);
+StmtP clone(const Stmt& s, const AccessMap& access, const IndexMap& index);
+
+// `a + b` (printed in parentheses): a Call whose text is "+".
+ExprP sum(ExprP a, ExprP b);
+
 // Visits every expression of the statements (pre-order, in print order).
 void forEachExpr(const Block& b, const std::function<void(const Expr&)>& f);
 void forEachExpr(const Expr& e, const std::function<void(const Expr&)>& f);
+// Visits every access of the statements (pre-order).
+void forEachAccess(const Block& b, const std::function<void(const Access&)>& f);
+// Whether a text of the statements (loop headers, conditions, text expressions, lines) names
+// `var` as a word: uses that an access map cannot rewrite.
+bool namesInText(const Block& b, const std::string& var);
 
 }  // namespace lift::codegen::c

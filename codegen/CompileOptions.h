@@ -22,6 +22,7 @@ struct CompileOptions {
   bool vectorGlobalStores = false;  // four writes of global b..b+3 as one float4 (GlobalVectorStores.h)
   int localPadding = 0;             // unused elements after each row of a local tile (LocalPadding.h)
   bool indexCse = false;            // repeated index subexpressions as const int temporaries (IndexCse.h)
+  int streamK = 0;  // work-groups that share a K-tiled reduction's tiles and steps (StreamK.h); 0: one a tile
 
   // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
   // derived from the program (NDRange.h).

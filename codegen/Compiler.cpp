@@ -14,6 +14,7 @@
 #include "codegen/LoweringCheck.h"
 #include "codegen/NDRange.h"
 #include "codegen/ProgramIndex.h"
+#include "codegen/StreamK.h"
 #include "codegen/UnrollPragmas.h"
 #include "codegen/Unrolling.h"
 #include "core/ir/TypeCheck.h"
@@ -80,6 +81,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   if (options.barrierElimination) eliminateBarriers(model.body, barriers);
   dropRepeatedBarriers(model.body);
   checkBarrierPlacement(model.body, program);
+  if (options.streamK > 0) model.streamKGroups = scheduleStreamK(model, options.streamK);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
   if (options.doubleBuffering || options.registerPrefetch)
     doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch);

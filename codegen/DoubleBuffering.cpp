@@ -8,76 +8,10 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 
 namespace lift::codegen {
 namespace {
-
-using AccessMap = std::function<c::Access(const c::Access&)>;
-using IndexMap = std::function<arith::Expr(arith::Expr)>;
-
-c::ExprP rewrite(const c::ExprP& e, const AccessMap& access, const IndexMap& index) {
-  if (!e) return e;
-  auto copy = std::make_shared<c::Expr>(*e);
-  if (e->kind == c::Expr::Kind::Access) {
-    copy->access = std::make_shared<const c::Access>(access(*e->access));
-    return copy;
-  }
-  for (auto& g : copy->guards) {
-    g.index = index(g.index);
-    g.lo = index(g.lo);
-    g.hi = index(g.hi);
-  }
-  for (auto& op : copy->ops) op = rewrite(op, access, index);
-  return copy;
-}
-
-c::StmtP clone(const c::Stmt& s, const AccessMap& access, const IndexMap& index) {
-  auto out = std::make_unique<c::Stmt>();
-  out->kind = s.kind;
-  out->node = s.node;
-  out->pattern = s.pattern;
-  out->text = s.text;
-  out->name = s.name;
-  out->init = s.init;
-  out->cond = s.cond;
-  out->step = s.step;
-  out->trips = s.trips;
-  out->parallelTrips = s.parallelTrips;
-  out->parallelStride = s.parallelStride;
-  out->unroll = s.unroll;
-  out->lhs = rewrite(s.lhs, access, index);
-  out->rhs = rewrite(s.rhs, access, index);
-  for (auto& b : s.body) out->body.push_back(clone(*b, access, index));
-  return out;
-}
-
-// Every access of the statements (pre-order).
-void accesses(const c::Block& b, const std::function<void(const c::Access&)>& f) {
-  c::forEachExpr(b, [&](const c::Expr& e) {
-    if (e.kind == c::Expr::Kind::Access) f(*e.access);
-  });
-}
-
-// Whether a text of the statements (loop headers, conditions, text expressions, lines) names
-// `var`: such uses could not be rewritten.
-bool namesInText(const c::Block& b, const std::string& var) {
-  std::regex word("\\b" + var + "\\b");
-  for (auto& s : b) {
-    for (const std::string* t : {&s->init, &s->cond, &s->step})
-      if (std::regex_search(*t, word)) return true;
-    if (s->kind == c::Stmt::Kind::Line && std::regex_search(s->text, word)) return true;
-    bool inExpr = false;
-    for (const c::ExprP& e : {s->lhs, s->rhs})
-      if (e)
-        c::forEachExpr(*e, [&](const c::Expr& x) {
-          if (x.kind == c::Expr::Kind::Text && std::regex_search(x.text, word)) inExpr = true;
-        });
-    if (inExpr || namesInText(s->body, var)) return true;
-  }
-  return false;
-}
 
 bool isComment(const c::StmtP& s) { return s->kind == c::Stmt::Kind::Comment; }
 
@@ -156,7 +90,7 @@ class DoubleBuffer {
       for (arith::Expr v : arith::variables(e))
         if (arith::varName(v) == i) var = v;
     };
-    accesses(copy, [&](const c::Access& a) {
+    c::forEachAccess(copy, [&](const c::Access& a) {
       noteVar(a.raw);
       noteVar(a.simplified);
       if (a.mem->space == AddressSpace::Local && !a.write) ok = false;
@@ -167,18 +101,18 @@ class DoubleBuffer {
       else
         tiles.insert(m);
     });
-    accesses(compute, [&](const c::Access& a) {
+    c::forEachAccess(compute, [&](const c::Access& a) {
       if (a.write && a.mem->space == AddressSpace::Local) ok = false;
     });
     auto offsetsDefined = [&](const c::Block& part) {
       bool defined = true;
-      accesses(part, [&](const c::Access& a) {
+      c::forEachAccess(part, [&](const c::Access& a) {
         Memory* m = memories_.find(a.mem);
         if (tiles.count(m) && !bufferOffset(a, m->count.value())) defined = false;
       });
       return defined;
     };
-    if (!ok || tiles.empty() || !var || namesInText(copy, i) || !offsetsDefined(copy) ||
+    if (!ok || tiles.empty() || !var || c::namesInText(copy, i) || !offsetsDefined(copy) ||
         !offsetsDefined(compute)) {
       restore();
       return false;
@@ -205,26 +139,26 @@ class DoubleBuffer {
     };
     // The copies of tile `at` write buffer at % 2; the computation reads buffer i % 2.
     auto copyOf = [&](arith::Expr at) {
-      IndexMap index = substituted(at);
-      AccessMap access = [&, index, at](const c::Access& a) {
+      c::IndexMap index = substituted(at);
+      c::AccessMap access = [&, index, at](const c::Access& a) {
         c::Access r = a;
         r.raw = arith::substitute(a.raw, {{var, at}});
         r.simplified = index(a.simplified);
         return inBuffer(r, at);
       };
       c::Block out;
-      for (auto& s : copy) out.push_back(clone(*s, access, index));
+      for (auto& s : copy) out.push_back(c::clone(*s, access, index));
       return out;
     };
     c::Block first = copyOf(arith::cst(0));
     c::Block next = copyOf(var + 1);
-    IndexMap same = [](arith::Expr e) { return e; };
-    AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
+    c::IndexMap same = [](arith::Expr e) { return e; };
+    c::AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
-    for (auto& s : compute) reading.push_back(clone(*s, current, same));
-    c::StmtP firstBarrier = clone(
+    for (auto& s : compute) reading.push_back(c::clone(*s, current, same));
+    c::StmtP firstBarrier = c::clone(
         *loop.body[barriers[0]], [](const c::Access& a) { return a; }, same);
-    c::StmtP lastBarrier = clone(
+    c::StmtP lastBarrier = c::clone(
         *loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
 
     auto guarded = [&](c::Block body) {

@@ -52,6 +52,9 @@ struct KernelModel {
   // Some private value is split over the work-items (Memory::lclDims): the kernel relies on
   // the local size of its NDRange.
   bool perWorkItemPrivate = false;
+  // The kernel runs a stream-K schedule (StreamK.h) on this many work-groups in dimension 0 (0: it
+  // does not).
+  int streamKGroups = 0;
   // The index an access prints in place of its simplified one: with common subexpressions
   // replaced by temporaries (IndexCse.h); accesses not listed print their own.
   std::unordered_map<const c::Access*, arith::Expr> indexTemporaries;

@@ -158,6 +158,8 @@ class Printer {
       case c::Expr::Kind::Access:
         return access(*e->access);
       case c::Expr::Kind::Call: {
+        if (e->text == "+" && e->ops.size() == 2)
+          return fmt::format("({} + {})", expr(e->ops[0]), expr(e->ops[1]));
         std::string s = e->text + "(";
         for (size_t i = 0; i < e->ops.size(); ++i) s += (i ? ", " : "") + expr(e->ops[i]);
         return s + ")";

@@ -5,6 +5,8 @@
 // megabytes).
 #include <QtTest/QtTest>
 
+#include <fstream>
+
 #include "codegen/BarrierElimination.h"
 #include "codegen/Compiler.h"
 #include "core/interp/Sizes.h"
@@ -20,6 +22,25 @@ std::string compile(const std::string& example, void (*tweak)(codegen::CompileOp
   std::string dir = example.rfind("tests/", 0) == 0 ? "/" : "/resources/examples/lowlevel/";
   ir::Program p = lang::parseFile(LIFT_SOURCE_DIR + dir + example);
   return codegen::compileKernel(p, o).source;
+}
+
+// The example at its declared sizes (as constants), compiled with `streamK` work-groups.
+codegen::CompiledKernel streamK(const std::string& example, int groups, const std::string& from = "",
+                                const std::string& to = "") {
+  std::string path = LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + example;
+  ir::Program p = lang::parseFile(path);
+  if (!from.empty()) {
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t at = text.find(from);
+    if (at == std::string::npos) throw std::runtime_error("no '" + from + "' in " + example);
+    p = lang::parseProgram(text.replace(at, from.size(), to), path);
+  }
+  interp::SizeHint hint;
+  hint.useDefaults = true;
+  codegen::CompileOptions o;
+  o.streamK = groups;
+  return codegen::compileKernel(interp::specialize(p, interp::chooseSizes(p, hint)), o);
 }
 
 codegen::c::StmtP stmt(codegen::c::Stmt::Kind kind, std::vector<codegen::c::StmtP> body = {}) {
@@ -146,6 +167,45 @@ class TestCodegenAblation : public QObject {
     QCOMPARE(
         count(compile(file, [](codegen::CompileOptions& o) { o.innerLoopUnroll = 2; }), "#pragma unroll 2"),
         1);
+  }
+
+  // Stream-K: the tiled matmuls' work-groups share the tiles' steps, launched as that many
+  // work-groups (at most one a step); a tile split between work-groups is summed through a
+  // global buffer and a zeroed counter a tile. Not where splitting the loop would change the
+  // result (an accumulator not updated by `acc + e`), not without a K-tiled reduction, and not
+  // with the option off.
+  void streamKOnlySplitsAdditiveTileLoops() {
+    for (const char* e :
+         {"matmul_tiled_gpu.lift", "matmul_tiled_gpu_8x8.lift", "matmul_tiled_gpu_float4.lift"}) {
+      codegen::CompiledKernel k = streamK(e, 3);
+      QVERIFY2(count(k.source, "// stream-K: 3 work-groups share the ") == 1, e);
+      QVERIFY2(count(k.source, "atomic_inc(&sk_count") == 1, e);
+      QCOMPARE(k.launch.global.size(), k.launch.local.size());
+      QVERIFY(k.launch.global[0] == arith::cst(3) * k.launch.local[0]);
+      for (size_t d = 1; d < k.launch.global.size(); ++d) QVERIFY(k.launch.global[d] == k.launch.local[d]);
+      int counters = 0, parts = 0;
+      for (auto& prm : k.params) {
+        counters += prm.kind == codegen::KernelParam::Kind::Counter;
+        parts += prm.kind == codegen::KernelParam::Kind::Temporary && prm.name.rfind("sk_part", 0) == 0;
+      }
+      QCOMPARE(counters, 1);
+      QVERIFY(parts >= 1);
+      // More work-groups than steps: one a step.
+      codegen::CompiledKernel many = streamK(e, 1 << 20);
+      QVERIFY(many.launch.global[0].isCst() && many.launch.local[0].isCst());
+      QVERIFY(many.launch.global[0].value() / many.launch.local[0].value() < (1 << 20));
+      QCOMPARE(streamK(e, 0).source.find("stream-K"), std::string::npos);
+    }
+    // `acc * 0.5f + x * y` does not split: the same kernel as without the option.
+    const char* from = "return acc + x * y;";
+    const char* to = "return acc * 0.5f + x * y;";
+    QCOMPARE(streamK("matmul_tiled_gpu.lift", 3, from, to).source,
+             streamK("matmul_tiled_gpu.lift", 0, from, to).source);
+    // `x * y + acc` does.
+    QVERIFY(streamK("matmul_tiled_gpu.lift", 3, from, "return x * y + acc;").source.find("stream-K") !=
+            std::string::npos);
+    QCOMPARE(streamK("dot.lift", 3).source, streamK("dot.lift", 0).source);
+    QCOMPARE(streamK("matmul_best.lift", 3).source, streamK("matmul_best.lift", 0).source);
   }
 
   // The loop over K tiles copies each pair of tiles into the other half of arrays twice as large

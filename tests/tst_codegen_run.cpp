@@ -135,8 +135,38 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {3});
   }
 
+  // Stream-K (StreamK.h) needs the tile and step counts as constants: each program specialised
+  // to its sizes, with fewer work-groups than tiles, a prime number, and more than there are
+  // steps (every tile summed from one-step parts); alone and with the GPU switches. Programs
+  // without a K-tiled additive reduction compile as without it.
+  void matchesInterpreterStreamK_data() { matchesInterpreter_data(); }
+  void matchesInterpreterStreamK() {
+    QFETCH(QString, file);
+    std::vector<codegen::CompileOptions> configs;
+    for (int groups : {2, 7, 100000}) {
+      codegen::CompileOptions o;
+      o.streamK = groups;
+      configs.push_back(o);
+    }
+    codegen::CompileOptions tuned;
+    tuned.streamK = 5;
+    tuned.vectorLocalLoads = true;
+    tuned.innerLoopUnroll = 8;
+    tuned.registerPrefetch = true;
+    configs.push_back(tuned);
+    check(file.toStdString(), configs, {4});
+  }
+
  private:
   void check(const std::string& file, const codegen::CompileOptions& options, std::vector<int64_t> atLeast) {
+    check(file, std::vector<codegen::CompileOptions>{options}, std::move(atLeast), false);
+  }
+
+  // Each size set's inputs and expected result once, every configuration run on them; with
+  // `specialised`, the program is compiled at each size set, its sizes made constants.
+  void check(const std::string& file, const std::vector<codegen::CompileOptions>& configs,
+             std::vector<int64_t> atLeast, bool specialised = true) {
+    const codegen::CompileOptions& options = configs.front();
     ir::Program p = lang::parseFile(file);
     bool extra = file.rfind(LIFT_SOURCE_DIR, 0) != 0;
     codegen::CompiledProgram k;
@@ -167,9 +197,19 @@ class TestCodegenRun : public QObject {
         if (extra) QSKIP(e.diagnostic().format().c_str());
         QFAIL(e.diagnostic().format().c_str());
       }
-      const InterpreterCheck c = runAgainstInterpreter(*runner_, k, inputs, expected, sizes, 1e-3);
-      QVERIFY2(c.result.ok(), c.what.c_str());
-      QVERIFY2(c.matched(), c.what.c_str());
+      for (const codegen::CompileOptions& o : configs) {
+        if (specialised) {
+          try {
+            k = codegen::compileProgram(interp::specialize(p, sizes), o);
+          } catch (const LiftError& e) {
+            if (extra) QSKIP(e.diagnostic().format().c_str());
+            QFAIL(e.diagnostic().format().c_str());
+          }
+        }
+        const InterpreterCheck c = runAgainstInterpreter(*runner_, k, inputs, expected, sizes, 1e-3);
+        QVERIFY2(c.result.ok(), c.what.c_str());
+        QVERIFY2(c.matched(), c.what.c_str());
+      }
     }
   }
 };

@@ -27,6 +27,7 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   for (const Switch& s : kSwitches) json[s.key] = options.*s.field;
   json["innerLoopUnroll"] = options.innerLoopUnroll;
   json["localPadding"] = options.localPadding;
+  json["streamK"] = options.streamK;
   return json;
 }
 
@@ -38,6 +39,8 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   if (unroll >= 1 && unroll <= 1024) options.innerLoopUnroll = unroll;
   int padding = json["localPadding"].toInt(options.localPadding);
   if (padding >= 0 && padding <= 64) options.localPadding = padding;
+  int streamK = json["streamK"].toInt(options.streamK);
+  if (streamK >= 0 && streamK <= (1 << 20)) options.streamK = streamK;
   return options;
 }
 

@@ -56,6 +56,13 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   cseIndices_->setToolTip(
       "Repeated index subexpressions as const int temporaries, each declared once in the outermost scope "
       "where its variables are defined; off by default");
+  streamK_ = new QCheckBox(QString("Stream-K x%1").arg(streamKGroups_), this);
+  streamK_->setObjectName("toggleStreamK");
+  streamK_->setToolTip(
+      "The work-groups share a K-tiled reduction's tiles and steps (as many work-groups as the device "
+      "runs at once: two a compute unit on an H100); a tile split between two is summed in global "
+      "memory. Needs constant sizes, as the search's kernels have; off by default, tuned by the search "
+      "on GPUs");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -89,8 +96,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c :
-       {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_, cseIndices_}) {
+  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_,
+                       cseIndices_, streamK_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -150,13 +157,14 @@ codegen::CompileOptions KernelView::options() const {
   o.vectorGlobalStores = vectorStores_->isChecked();
   o.localPadding = padLocal_->isChecked() ? padFactor_ : 0;
   o.indexCse = cseIndices_->isChecked();
+  o.streamK = streamK_->isChecked() ? streamKGroups_ : 0;
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
       b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_),
-      b12(cseIndices_);
+      b12(cseIndices_), b13(streamK_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -172,6 +180,9 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   padLocal_->setChecked(o.localPadding > 0);
   if (o.localPadding > 0) padFactor_ = o.localPadding;
   padLocal_->setText(QString("Pad local rows +%1").arg(padFactor_));
+  streamK_->setChecked(o.streamK > 0);
+  if (o.streamK > 0) streamKGroups_ = o.streamK;
+  streamK_->setText(QString("Stream-K x%1").arg(streamKGroups_));
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
 }

@@ -177,6 +177,13 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
                  "conflicts (0: none)")
       ->type_name("N")
       ->check(integerIn(0, 64));
+  cmd.add_option(
+         "--stream-k", into.streamK,
+         "N work-groups share the tiles and K steps of a K-tiled reduction (stream-K), each tile split "
+         "between two work-groups summed in global memory; N best the work-groups the device runs at "
+         "once (0: one work-group a tile)")
+      ->type_name("N")
+      ->check(integerIn(0, 1 << 20));
   cmd.add_flag("--cse-indices", into.indexCse,
                "repeated index subexpressions as const int temporaries, each declared once in the outermost "
                "scope where its variables are defined");

@@ -26,18 +26,27 @@ void apply(const std::string& name, int64_t value, codegen::CompileOptions& opti
     options.doubleBuffering = value != 0;
     options.registerPrefetch = value == 2;
   }
+  if (name == "sk" && value >= 0 && value <= (1 << 20)) options.streamK = static_cast<int>(value);
 }
 
 }  // namespace
 
-std::vector<Tunable> codegenTunables(bool gpu) {
+std::vector<Tunable> codegenTunables(bool gpu, int64_t computeUnits) {
   if (!gpu) return {};
-  return {codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {16, 8, 1}),
-          codegenSwitch("vload", "float4 reads of local memory (code generator)", {1, 0}),
-          codegenSwitch("dbuf",
-                        "two local buffers per tile, one barrier a step; 2: the next tiles through registers "
-                        "(code generator)",
-                        {2, 1, 0})};
+  std::vector<Tunable> out = {
+      codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {16, 8, 1}),
+      codegenSwitch("vload", "float4 reads of local memory (code generator)", {1, 0}),
+      codegenSwitch("dbuf",
+                    "two local buffers per tile, one barrier a step; 2: the next tiles through registers "
+                    "(code generator)",
+                    {2, 1, 0})};
+  if (computeUnits > 0 && computeUnits <= (1 << 18))
+    out.push_back(
+        codegenSwitch("sk",
+                      "work-groups of a stream-K schedule, one and two a compute unit; 0: one a tile "
+                      "(code generator)",
+                      {0, computeUnits, 2 * computeUnits}));
+  return out;
 }
 
 bool takesCodegenTunables(const std::string& mapping) {

@@ -677,7 +677,7 @@ SearchSummary SearchRunner::run(const EventSink& onEvent) {
   so.algorithmic.preferContiguousLanes = !impl.limits.gpu;
   so.algorithmic.rowBlockStarts = !impl.limits.gpu;
   so.algorithmic.contiguousLaneFactors = contiguousLaneFactors();
-  so.codegenTunables = codegenTunables(impl.limits.gpu);
+  so.codegenTunables = codegenTunables(impl.limits.gpu, static_cast<int64_t>(impl.limits.minWorkGroups));
   so.gpu = impl.limits.gpu;
   so.firstGuesses = options_.firstGuesses;
   so.firstStageDepth = options_.firstStageDepth;
