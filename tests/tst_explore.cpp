@@ -1455,6 +1455,62 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     }
   }
 
+  // On a GPU, whenever the best kernel changes, the evolution tries the code generator's switches
+  // on it, one switch at a time and each of its other values once (phase "switches"), before its
+  // random population; `sk` (stream-K) among them where the device's compute units are known.
+  void evolutionTriesTheSwitchesOnTheBest() {
+    SearchProblem problem = matmulProblem(64);
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so = cpuSearchOptions();
+    so.gpu = true;
+    so.mapping.localResultTile = false;  // as on a GPU: tiles copied to local memory
+    so.codegenTunables = codegenTunables(true, 4);
+    QVERIFY(std::any_of(so.codegenTunables.begin(), so.codegenTunables.end(), [](const Tunable& t) {
+      return t.name == "sk" && t.values == std::vector<int64_t>{0, 4, 8};
+    }));
+    auto evolution = makeStrategy("evolution", so);
+    std::optional<Candidate> best;
+    std::vector<Candidate> switches;
+    for (int i = 0; i < 60; ++i) {
+      std::optional<Candidate> c = evolution->next(ctx);
+      QVERIFY(c);
+      bool tuned = c->tmpl->tunable("sk") != nullptr;
+      if (c->phase == "switches") {
+        QVERIFY(best);
+        switches.push_back(*c);
+      } else if (best && switches.empty() && c->phase != "promising") {
+        QFAIL(("a " + c->phase + " candidate before the best kernel's switches").c_str());
+      }
+      Measurement m;
+      m.status = "ok";
+      m.gflops = !best && tuned ? 1000 : 1;
+      m.medianMs = 1;
+      if (m.gflops == 1000) best = *c;
+      evolution->observe(*c, m);
+      if (best && !switches.empty() && c->phase != "switches") break;
+    }
+    QVERIFY2(best, "no promising kernel with the code generator's switches");
+    size_t expected = 0;
+    for (const Tunable& t : best->tmpl->tunables)
+      if (t.codegen) expected += t.values.size() - 1;
+    QCOMPARE(switches.size(), expected);
+    std::set<std::string> seen;
+    for (const Candidate& s : switches) {
+      QCOMPARE(s.tmpl.get(), best->tmpl.get());
+      int changed = 0;
+      for (auto& [name, v] : s.values)
+        if (best->values.at(name) != v) {
+          ++changed;
+          QVERIFY2(best->tmpl->tunable(name)->codegen, name.c_str());
+        }
+      QCOMPARE(changed, 1);
+      QVERIFY(seen.insert(formatAssignment(s.values)).second);
+    }
+    QVERIFY(std::any_of(switches.begin(), switches.end(),
+                        [](const Candidate& s) { return s.values.at("sk") == 8; }));
+  }
+
   // A promising derivation whose kernel the device refuses (its resources, its launch) is tried
   // again at once through its next mapping; one whose kernel ran is not.
   void evolutionTriesTheNextMappingOfARefusedDerivation() {
