@@ -43,7 +43,8 @@ bool isZeroLiteral(const c::ExprP& e) {
 }
 
 std::optional<int64_t> integer(const std::string& s) {
-  if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
   return std::stoll(s);
 }
 
@@ -58,8 +59,8 @@ class Scheduler {
 
   int run() {
     if (groups_ < 1 || model_.ndrange.dims < 1) return 0;
-    for (const char* n : {"sk_g", "sk_lid", "sk_it", "sk_tile", "sk_k0", "sk_n",
-                          "sk_slot", "sk_first", "sk_last", "sk_r", "sk_rslot"})
+    for (const char* n : {"sk_g", "sk_lid", "sk_it", "sk_tile", "sk_k0", "sk_n", "sk_slot", "sk_first",
+                          "sk_last", "sk_r", "sk_rslot"})
       if (model_.memories.taken(n) || c::namesInText(model_.body, n)) return 0;
     // The chain of mapWrg scopes, outermost first, and the innermost one's statements.
     c::Block* outerBlock = &model_.body;
@@ -111,7 +112,8 @@ class Scheduler {
 
   int64_t groupCount(int d) {
     const NDRange& nd = model_.ndrange;
-    if (d >= nd.dims || !nd.global[d] || !nd.local[d] || !nd.global[d].isCst() || !nd.local[d].isCst()) return 0;
+    if (d >= nd.dims || !nd.global[d] || !nd.local[d] || !nd.global[d].isCst() || !nd.local[d].isCst())
+      return 0;
     int64_t g = nd.global[d].value(), l = nd.local[d].value();
     return l > 0 && g % l == 0 ? g / l : 0;
   }
@@ -232,9 +234,8 @@ class Scheduler {
     std::function<bool(const c::Block&)> zeroes = [&](const c::Block& b) {
       for (auto& s : b) {
         if (s->kind == c::Stmt::Kind::Barrier || s->kind == c::Stmt::Kind::Line) return false;
-        if (s->kind == c::Stmt::Kind::Assign &&
-            !(s->lhs && s->lhs->kind == c::Expr::Kind::Access && acc.count(s->lhs->access->mem) &&
-              isZeroLiteral(s->rhs)))
+        if (s->kind == c::Stmt::Kind::Assign && !(s->lhs && s->lhs->kind == c::Expr::Kind::Access &&
+                                                  acc.count(s->lhs->access->mem) && isZeroLiteral(s->rhs)))
           return false;
         if (!zeroes(s->body)) return false;
       }
@@ -313,11 +314,13 @@ class Scheduler {
                                                  arith::cst(p * 2 * n * wgSize), node_);
       parts.push_back({m, w, n});
     }
-    Memory* counter = model_.memories.allocateMemory(model_.memories.freshName("sk_count"), AddressSpace::Global,
-                                                     Memory::Role::Temporary, Type::int_(), arith::cst(tiles), node_);
+    Memory* counter =
+        model_.memories.allocateMemory(model_.memories.freshName("sk_count"), AddressSpace::Global,
+                                       Memory::Role::Temporary, Type::int_(), arith::cst(tiles), node_);
     counter->taskCounter = true;
-    Memory* arrived = model_.memories.allocateMemory(model_.memories.freshName("sk_arrived"), AddressSpace::Local,
-                                                     Memory::Role::Temporary, Type::int_(), arith::cst(1), node_);
+    Memory* arrived =
+        model_.memories.allocateMemory(model_.memories.freshName("sk_arrived"), AddressSpace::Local,
+                                       Memory::Role::Temporary, Type::int_(), arith::cst(1), node_);
     auto element = [&](const Memory* m, arith::Expr at, bool write) {
       c::Access a;
       a.mem = m;
@@ -353,11 +356,14 @@ class Scheduler {
     {
       c::Block count;
       count.push_back(line(fmt::format("{}[0] = atomic_inc(&{}[sk_tile]);", arrived->name, counter->name)));
-      partial.push_back(when("get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0", std::move(count)));
+      partial.push_back(
+          when("get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0", std::move(count)));
     }
     partial.push_back(line("CLK_LOCAL_MEM_FENCE", c::Stmt::Kind::Barrier));
-    partial.push_back(decl("sk_first", fmt::format("(int)((((long)sk_tile*{} + 1)*{} - 1)/{})", *kt, p, steps)));
-    partial.push_back(decl("sk_last", fmt::format("(int)((((long)sk_tile + 1)*{}*{} - 1)/{})", *kt, p, steps)));
+    partial.push_back(
+        decl("sk_first", fmt::format("(int)((((long)sk_tile*{} + 1)*{} - 1)/{})", *kt, p, steps)));
+    partial.push_back(
+        decl("sk_last", fmt::format("(int)((((long)sk_tile + 1)*{}*{} - 1)/{})", *kt, p, steps)));
     {
       // One loop over the other parts for each accumulator: the loads of one element's parts in
       // flight at a time, not every element's (which would cost the kernel registers, and so
@@ -399,8 +405,9 @@ class Scheduler {
     for (size_t l = levels_.size(); l-- > 0;) {
       if (levels_[l].var.empty()) continue;
       std::string value = below == 1 ? "sk_tile" : fmt::format("sk_tile/{}", below);
-      if (l > 0) value = fmt::format("{} % {}", value.find('/') == std::string::npos ? value : "(" + value + ")",
-                                     levels_[l].count);
+      if (l > 0)
+        value = fmt::format("{} % {}", value.find('/') == std::string::npos ? value : "(" + value + ")",
+                            levels_[l].count);
       body.push_back(decl(levels_[l].var, value));
       below *= levels_[l].count;
     }
@@ -411,9 +418,9 @@ class Scheduler {
     body.push_back(line("sk_it += sk_n;"));
 
     auto scope = make(c::Stmt::Kind::Scope);
-    scope->body.push_back(line(fmt::format("stream-K: {} work-groups share the {} steps of {} tiles x {}", p, steps,
-                                           tiles, *kt),
-                               c::Stmt::Kind::Comment));
+    scope->body.push_back(line(
+        fmt::format("stream-K: {} work-groups share the {} steps of {} tiles x {}", p, steps, tiles, *kt),
+        c::Stmt::Kind::Comment));
     scope->body.push_back(std::move(steps_));
     outer[outerAt] = std::move(scope);
     return static_cast<int>(p);

@@ -4,7 +4,7 @@
 # (bench/gpu/derived/vectorized-local.derivation.in at 64:64:16:4:4:4, `--unroll 16
 # --vector-local-loads --prefetch`) compiled with one work-group a tile and with `--stream-k P`
 # for each P of SK_GROUPS, validated against the interpreter at the small shapes of VALIDATE (where
-# P exceeds the steps, each tile is summed from many parts), then timed at SHAPES by `liftc run`
+# P exceeds the steps, each tile is summed from many parts; 512³: 16 tiles of 32 steps), then timed at SHAPES by `liftc run`
 # (median of REPEAT) in ROUNDS rounds, all kernels in turn each round; cuBLAS (PyTorch, TF32 off)
 # in the same call.
 #
@@ -25,7 +25,7 @@ shapes=${SHAPES:-4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192 102
 groups=${SK_GROUPS:-264 528 132}
 switches=(--unroll 16 --vector-local-loads --prefetch)
 
-checks=${VALIDATE:-256x256x256 256x512x128 512x256x64}
+checks=${VALIDATE:-256x256x256 256x512x128 512x256x64 512x512x512}
 for s in $shapes $checks; do
   IFS=x read -r m n k <<<"$s"
   derive_vectorized_local "$m" "$n" "$k" 64:64:16:4:4:4 "$tmp/p-$s.lift" >/dev/null ||
@@ -44,7 +44,7 @@ for s in $checks; do
   [[ -f $tmp/p-$s.lift ]] || continue
   for p in 0 $groups; do
     r=$(timeout 300 "$liftc" run "$tmp/p-$s.lift" --device "$device" "${switches[@]}" --stream-k "$p" \
-      --repeat 1 --reference interpreter 2>&1)
+      --repeat 1 --reference interpreter --interp-budget 300000000 2>&1)
     v=$(sed -n 's/^validation: *\(.*\) (max.*/\1/p' <<<"$r")
     valid[$p]+="${valid[$p]:+, }$s ${v:-failed: $(grep -m1 -i error <<<"$r" | cut -c1-80)}"
   done
