@@ -51,6 +51,8 @@ struct LaunchInfo {
   // issue 17 (lift17w): the warp patterns the kernel uses ("mapWarp, mapLane"; empty: none). Its
   // warps are of kWarpSize (32) work-items, NVIDIA's: the runtime refuses other devices.
   std::string warpPatterns;
+  // The work-groups of its stream-K schedule (CompileOptions::streamK, StreamK.h); 0: none.
+  int streamKGroups = 0;
 };
 
 // One memory access of the kernel.

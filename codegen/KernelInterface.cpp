@@ -115,6 +115,7 @@ LaunchInfo launchInfo(const ir::Program& program, const KernelModel& model, cons
   if (model.streamKGroups > 0 && launch.local.size() == static_cast<size_t>(nd.dims)) {
     // StreamK.h: the work-groups of the schedule, all in dimension 0.
     launch.fixed = true;
+    launch.streamKGroups = model.streamKGroups;
     for (int d = 0; d < nd.dims; ++d)
       launch.global[d] = d == 0 ? arith::cst(model.streamKGroups) * launch.local[d] : launch.local[d];
   }

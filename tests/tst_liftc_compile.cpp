@@ -31,6 +31,31 @@ class TestLiftcCompile : public QObject {
     QVERIFY(r.out.contains("x[128*wg_id + 2*l_id + i]"));
   }
 
+  // --stream-k N: the tiled matmul at constant sizes shares its steps among N work-groups; where
+  // the kernel has not the shape (no K-tiled reduction, or sizes left symbolic) a note says so on
+  // stderr and the kernel is the plain one; a negative N is a usage error.
+  void streamKSaysWhereItDoesNotApply() {
+    const QString tiled = "resources/examples/lowlevel/matmul_tiled_gpu.lift";
+    Result on = liftc({"compile", tiled, "--size", "M=2,N=2,K=2", "--stream-k", "4"});
+    QCOMPARE(on.code, 0);
+    QVERIFY2(on.out.contains("// stream-K: 4 work-groups share the "), qPrintable(on.out));
+    QVERIFY(on.err.isEmpty());
+    for (const QStringList& args : {QStringList{"compile", kDot, "--stream-k", "4"},
+                                    QStringList{"compile", tiled, "--stream-k", "4"}}) {
+      Result off = liftc(args);
+      QCOMPARE(off.code, 0);
+      QVERIFY2(off.err.contains("note: --stream-k 4 does not apply"), qPrintable(off.err));
+      QVERIFY(!off.out.contains("stream-K"));
+      QStringList plainArgs = args;
+      plainArgs.removeLast();
+      plainArgs.removeLast();
+      QCOMPARE(off.out, liftc(plainArgs).out);
+    }
+    Result bad = liftc({"compile", tiled, "--stream-k", "-3"});
+    QCOMPARE(bad.code, 2);
+    QVERIFY(bad.err.contains("--stream-k"));
+  }
+
   // A program that needs two kernels: each printed after a line naming it and its NDRange.
   void printsEveryKernel() {
     Result r = liftc({"compile", "resources/examples/lowlevel/asum_device.lift"});

@@ -36,6 +36,7 @@ int runCompile(const CompileArgs& args) {
   for (int64_t g : args.global) options.globalSize.push_back(arith::cst(g));
   for (int64_t l : args.local) options.localSize.push_back(arith::cst(l));
   codegen::CompiledProgram compiled = codegen::compileProgram(p, options);
+  noteStreamKNotApplied("compile", options, compiled);
   if (!args.indices) {
     std::fputs(compiled.source().c_str(), stdout);
     return kExitOk;

@@ -183,6 +183,7 @@ int runRun(const RunArgs& args) {
     return kExitError;
   }
 
+  if (e.program) noteStreamKNotApplied("run", req.compile, *e.program);
   if (e.program && !e.program->singleKernel()) {
     // A sequence: each kernel with its NDRange at these sizes.
     runtime::KernelLaunch launch = codegen::instantiate(*e.program, req.sizes);

@@ -160,6 +160,19 @@ CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into) {
       ->type_name("R");
 }
 
+void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& options,
+                           const codegen::CompiledProgram& program) {
+  if (options.streamK <= 0) return;
+  for (auto& s : program.stages)
+    if (s.kernel.launch.streamKGroups > 0) return;
+  std::fprintf(
+      stderr,
+      "liftc %s: note: --stream-k %d does not apply: it needs a loop over K tiles inside the mapWrgs "
+      "that adds into accumulators starting at zero (acc = f(acc, ...) with f returning acc + ...), "
+      "and constant sizes (give them with --size); the kernel is the one without it\n",
+      command, options.streamK);
+}
+
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
   cmd.add_flag(
       "--vector-local-loads", into.vectorLocalLoads,

@@ -66,4 +66,9 @@ CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into);
 // (codegen::CompileOptions::vectorLocalLoads, innerLoopUnroll).
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into);
 
+// A note on standard error when --stream-k was asked for and no kernel of `program` has the shape
+// it needs (the kernel is the same as without it).
+void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& options,
+                           const codegen::CompiledProgram& program);
+
 }  // namespace lift::liftc
