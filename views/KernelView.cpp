@@ -104,6 +104,7 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   toggles->addWidget(diff_);
   connect(diff_, &QCheckBox::toggled, this, &KernelView::showCode);
   info_ = new QLabel(this);
+  info_->setObjectName("kernelInfo");
   info_->setWordWrap(true);
   info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
@@ -290,12 +291,25 @@ void KernelView::recompile() {
       for (const codegen::KernelStage& stage : c.stages) kernels << kernelSummary(stage.kernel);
       where = QString("%1 kernels, run in this order: %2").arg(c.stages.size()).arg(kernels.join("; "));
     }
-    info_->setText(QString("%1 — %2 lines, %3 bytes, %4 memory accesses — generated in %5 ms")
+    // Stream-K asked for: whether it applies (StreamK.h).
+    QString streamK;
+    if (options().streamK > 0) {
+      int groups = 0;
+      for (const codegen::KernelStage& stage : c.stages)
+        groups = std::max(groups, stage.kernel.launch.streamKGroups);
+      streamK = groups > 0
+                    ? QString(" — stream-K over %1 work-groups").arg(groups)
+                    : QString(
+                          " — stream-K does not apply here: it needs a loop over K tiles that adds into "
+                          "zeroed accumulators, at constant sizes (as the search's kernels have)");
+    }
+    info_->setText(QString("%1 — %2 lines, %3 bytes, %4 memory accesses — generated in %5 ms%6")
                        .arg(where)
                        .arg(lineNodes_.size())
                        .arg(source_.toUtf8().size())
                        .arg(indices.size())
-                       .arg(us / 1000.0, 0, 'f', 2));
+                       .arg(us / 1000.0, 0, 'f', 2)
+                       .arg(streamK));
     model_->setEntries(std::move(indices), options().simplifyIndices);
     table_->resizeColumnsToContents();
   } catch (const LiftError& e) {

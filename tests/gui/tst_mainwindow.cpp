@@ -8,6 +8,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
@@ -241,6 +242,19 @@ class TestMainWindow : public QObject {
     QVERIFY(w.session()->compileOptions().indexCse);
     cse->click();
     QVERIFY(!w.session()->compileOptions().indexCse);
+    // Stream-K: this program's sizes are symbolic, so the kernel stays as it is and the line
+    // above the kernel says why.
+    auto* streamK = w.kernelView()->findChild<QCheckBox*>("toggleStreamK");
+    auto* info = w.kernelView()->findChild<QLabel*>("kernelInfo");
+    QVERIFY(streamK && info && !streamK->isChecked());
+    QString before = w.kernelView()->source();
+    streamK->click();
+    QCOMPARE(w.session()->compileOptions().streamK, 264);
+    QCOMPARE(w.kernelView()->source(), before);
+    QVERIFY2(info->text().contains("stream-K does not apply here"), qPrintable(info->text()));
+    streamK->click();
+    QCOMPARE(w.session()->compileOptions().streamK, 0);
+    QVERIFY(!info->text().contains("stream-K"));
   }
 
   void everyShortcutHasOneAction() {
