@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <regex>
@@ -263,8 +264,12 @@ class Scheduler {
     int64_t tiles = 1;
     for (auto& l : levels_) tiles *= l.count;
     int64_t steps = tiles * *kt;
-    int64_t p = std::min<int64_t>(groups_, steps);
-    if (steps > (int64_t{1} << 40) || p * 2 * wgSize > (int64_t{1} << 30)) return restore();
+    // Steps, and the parts' slots (two a work-group), are counted in ints: at most one work-group
+    // a step, and no more than the slots can index.
+    int64_t most = 1;
+    for (const Memory* m : acc) most = std::max(most, m->count.value());
+    if (steps >= (int64_t{1} << 31) || 2 * most * wgSize >= (int64_t{1} << 31)) return restore();
+    int64_t p = std::min<int64_t>({groups_, steps, ((int64_t{1} << 31) - 1) / (2 * most * wgSize)});
 
     // The loop: steps sk_k0 .. sk_k0 + sk_n - 1 of the tile.
     arith::Expr var;
