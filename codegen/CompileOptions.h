@@ -23,6 +23,9 @@ struct CompileOptions {
   int localPadding = 0;             // unused elements after each row of a local tile (LocalPadding.h)
   bool indexCse = false;            // repeated index subexpressions as const int temporaries (IndexCse.h)
   int streamK = 0;  // work-groups that share a K-tiled reduction's tiles and steps (StreamK.h); 0: one a tile
+  // At most this many registers a work-item, where the device's compiler takes a cap (NVIDIA:
+  // `.maxnreg` in the kernel's PTX, runtime/RegisterCap.h); 0: the compiler chooses.
+  int maxRegisters = 0;
 
   // The NDRange to generate for, in the program's size variables (1 to 3 dimensions); empty:
   // derived from the program (NDRange.h).

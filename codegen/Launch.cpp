@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <climits>
 #include <functional>
 
@@ -154,6 +155,7 @@ runtime::KernelLaunch instantiate(const CompiledKernel& k, const arith::Env& siz
       throw LiftError(fmt::format("the global size {} is not a multiple of the local size {} in dimension {}",
                                   l.global[d], l.local[d], d));
   l.warpPatterns = k.launch.warpPatterns;
+  l.maxRegisters = k.options.maxRegisters;
   if (!l.warpPatterns.empty() && (l.local.empty() || l.local[0] % kWarpSize != 0))
     throw LiftError(
         fmt::format("{} {} dimension 0 of a work-group into warps of {} work-items, but the "
@@ -240,6 +242,7 @@ runtime::KernelLaunch instantiate(const CompiledProgram& p, const arith::Env& si
   for (const KernelStage& stage : p.stages) {
     runtime::KernelLaunch one = instantiate(stage.kernel, sizes);
     if (!one.warpPatterns.empty()) l.warpPatterns = one.warpPatterns;
+    l.maxRegisters = std::max(l.maxRegisters, one.maxRegisters);
     runtime::KernelCall call{std::move(one.source), std::move(one.kernelName), std::move(one.sourceName), {},
                              std::move(one.global), std::move(one.local)};
     for (size_t a : stage.args) call.args.push_back(static_cast<uint32_t>(a));

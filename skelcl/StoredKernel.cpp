@@ -5,6 +5,7 @@
 
 #include "codegen/Launch.h"
 #include "codegen/ProgramCompiler.h"
+#include "codegen/runtime/RegisterCap.h"
 #include "core/lang/Parser.h"
 #include "core/support/Diagnostic.h"
 #include "rewrite/explore/SearchProblem.h"
@@ -33,7 +34,8 @@ void StoredKernel::enqueue(DeviceSet& devices, int device, const std::vector<cl:
     auto it = kernels_.find({ctx.context()(), s});
     if (it == kernels_.end()) {
       runtime::BuiltProgram built =
-          devices.cache().build(ctx, calls[s].source, launch.buildOptions, calls[s].kernelName + ".cl");
+          devices.cache().build(ctx, calls[s].source, launch.buildOptions, calls[s].kernelName + ".cl",
+                                runtime::entryDirectiveFor(launch, ctx.device().info()));
       cl::Kernel kernel;
       devices.guarded(device, "creating the stored kernel " + calls[s].kernelName,
                       [&] { kernel = cl::Kernel(built.program, calls[s].kernelName.c_str()); });

@@ -205,6 +205,26 @@ class TestLiftcRun : public QObject {
                 "not a multiple of the local size");
   }
 
+  // --max-registers: on a device whose compiler takes no register cap (PoCL) the kernel runs and
+  // validates as it is, and a note says the cap had no effect; a cap ptxas would refuse is a
+  // usage error.
+  void registerCap() {
+    Run r = liftc({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "128"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(line(r.out, "validation:").startsWith("validation: ok"), qPrintable(r.out));
+    QVERIFY2(r.err.contains("note: --max-registers 128 has no effect on ") &&
+                 r.err.contains("only NVIDIA's OpenCL compiler takes a register cap"),
+             qPrintable(describe(r)));
+    Run plain = liftc({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "0"});
+    QVERIFY2(plain.exitCode == 0 && !plain.err.contains("--max-registers"), qPrintable(describe(plain)));
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "8"},
+                "8 is too few (0, or at least 16)");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "256"},
+                "256 is too large (at most 255)");
+    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "x"},
+                "--max-registers");
+  }
+
   // --kernel: a hand-edited kernel runs with the program's parameters, NDRange and validation;
   // a wrong one is caught, a file without the program's kernel or no file at all is an error.
   void handWrittenKernel() {

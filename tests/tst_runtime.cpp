@@ -10,6 +10,7 @@
 #include "codegen/runtime/ClError.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
+#include "codegen/runtime/RegisterCap.h"
 #include "codegen/runtime/Validation.h"
 
 using namespace lift;
@@ -140,6 +141,37 @@ class TestRuntime : public QObject {
     QCOMPARE(r.outputs.size(), size_t(1));
     QCOMPARE(r.outputs[0].argIndex, 2u);
     QCOMPARE(r.outputs[0].data, *l.args[2].expected);
+  }
+
+  // A register cap is a `.maxnreg N` directive in each kernel entry of NVIDIA's PTX (the driver
+  // ignores -cl-nv-maxrregcount), and nothing elsewhere: a capped kernel runs on the CPU device as
+  // it is.
+  void registerCapIsAPtxDirective() {
+    KernelLaunch l = vectorAdd(256, vectorAddSource_);
+    DeviceInfo nvidia, pocl;
+    nvidia.platformVendor = "NVIDIA Corporation";
+    pocl.platformVendor = "The pocl project";
+    QVERIFY(takesRegisterCap(nvidia));
+    QVERIFY(!takesRegisterCap(pocl));
+    QCOMPARE(entryDirectiveFor(l, nvidia), std::string());
+    l.maxRegisters = 128;
+    QCOMPARE(entryDirectiveFor(l, nvidia), std::string(".maxnreg 128"));
+    QCOMPARE(entryDirectiveFor(l, pocl), std::string());
+    const std::string ptx =
+        ".version 8.0\n.target sm_90\n.visible .entry a(\n\t.param .u64 a_param_0\n)\n.reqntid 16, 16, "
+        "1\n{\n\tret;\n}\n"
+        ".visible .entry b(\n\t.param .u64 b_param_0\n)\n{\n\tret;\n}\n";
+    QCOMPARE(withEntryDirective(ptx, ".maxnreg 96"),
+             std::string(
+                 ".version 8.0\n.target sm_90\n.visible .entry a(\n\t.param .u64 a_param_0\n)\n.reqntid 16, "
+                 "16, 1\n.maxnreg 96\n{\n\tret;\n}\n.visible .entry b(\n\t.param .u64 b_param_0\n)\n.maxnreg "
+                 "96\n{\n\tret;\n}\n"));
+    QCOMPARE(withEntryDirective("\x7f"
+                                "ELF binary",
+                                ".maxnreg 96"),
+             std::string());
+    RunResult r = runner_->run(l);
+    QVERIFY2(r.ok() && r.validation.ok, r.summary().c_str());
   }
 
   // Keyed inputs stay on the device between runs; a launch with other keys, or the same key

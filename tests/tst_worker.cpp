@@ -307,6 +307,7 @@ class TestWorker : public QObject {
     KernelLaunch l = vectorAdd(8);
     l.local = {4};
     l.buildOptions = "-cl-mad-enable";
+    l.maxRegisters = 96;
     l.args.push_back(KernelArg::local("scratch", 64));
     l.args.push_back(KernelArg::scalarDouble("alpha", 2.5));
     RunOptions o;
@@ -322,6 +323,7 @@ class TestWorker : public QObject {
     QVERIFY(r.atEnd());
     QCOMPARE(l2.source, l.source);
     QCOMPARE(l2.buildOptions, l.buildOptions);
+    QCOMPARE(l2.maxRegisters, 96);
     QCOMPARE(l2.local, l.local);
     QCOMPARE(l2.args.size(), l.args.size());
     QCOMPARE(*l2.args[0].data, *l.args[0].data);

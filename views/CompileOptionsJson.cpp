@@ -1,6 +1,8 @@
 // See CompileOptionsJson.h.
 #include "views/CompileOptionsJson.h"
 
+#include "codegen/runtime/RegisterCap.h"
+
 namespace lift::views {
 
 namespace {
@@ -28,6 +30,7 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   json["innerLoopUnroll"] = options.innerLoopUnroll;
   json["localPadding"] = options.localPadding;
   json["streamK"] = options.streamK;
+  json["maxRegisters"] = options.maxRegisters;
   return json;
 }
 
@@ -41,6 +44,9 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   if (padding >= 0 && padding <= 64) options.localPadding = padding;
   int streamK = json["streamK"].toInt(options.streamK);
   if (streamK >= 0 && streamK <= (1 << 20)) options.streamK = streamK;
+  int registers = json["maxRegisters"].toInt(options.maxRegisters);
+  if (registers == 0 || (registers >= runtime::kMinRegisterCap && registers <= runtime::kMaxRegisterCap))
+    options.maxRegisters = registers;
   return options;
 }
 

@@ -63,6 +63,12 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "runs at once: two a compute unit on an H100); a tile split between two is summed in global "
       "memory. Needs constant sizes, as the search's kernels have; off by default, tuned by the search "
       "on GPUs");
+  registerCap_ = new QCheckBox(QString("Registers <= %1").arg(registerCapValue_), this);
+  registerCap_->setObjectName("toggleRegisterCap");
+  registerCap_->setToolTip(
+      "At most this many registers a work-item (NVIDIA: .maxnreg in the kernel's PTX; other devices "
+      "build without a cap): more work-groups fit a compute unit, at the cost of spills; off by "
+      "default");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
   unrollPragma_->setObjectName("toggleUnrollPragma");
@@ -97,7 +103,7 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
   for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_,
-                       cseIndices_, streamK_}) {
+                       cseIndices_, streamK_, registerCap_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -159,13 +165,14 @@ codegen::CompileOptions KernelView::options() const {
   o.localPadding = padLocal_->isChecked() ? padFactor_ : 0;
   o.indexCse = cseIndices_->isChecked();
   o.streamK = streamK_->isChecked() ? streamKGroups_ : 0;
+  o.maxRegisters = registerCap_->isChecked() ? registerCapValue_ : 0;
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
       b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_),
-      b12(cseIndices_), b13(streamK_);
+      b12(cseIndices_), b13(streamK_), b14(registerCap_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -184,6 +191,9 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   streamK_->setChecked(o.streamK > 0);
   if (o.streamK > 0) streamKGroups_ = o.streamK;
   streamK_->setText(QString("Stream-K x%1").arg(streamKGroups_));
+  registerCap_->setChecked(o.maxRegisters > 0);
+  if (o.maxRegisters > 0) registerCapValue_ = o.maxRegisters;
+  registerCap_->setText(QString("Registers <= %1").arg(registerCapValue_));
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
 }

@@ -84,9 +84,11 @@ class KernelView : public QWidget {
   QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores
   QCheckBox* padLocal_;      // CompileOptions::localPadding: padFactor_ when checked, else 0
   int padFactor_ = 1;
-  QCheckBox* cseIndices_;    // CompileOptions::indexCse
-  QCheckBox* streamK_;       // CompileOptions::streamK: streamKGroups_ when checked, else 0
-  int streamKGroups_ = 264;  // two work-groups on each of an H100's 132 compute units
+  QCheckBox* cseIndices_;       // CompileOptions::indexCse
+  QCheckBox* streamK_;          // CompileOptions::streamK: streamKGroups_ when checked, else 0
+  int streamKGroups_ = 264;     // two work-groups on each of an H100's 132 compute units
+  QCheckBox* registerCap_;      // CompileOptions::maxRegisters: registerCapValue_ when checked, else 0
+  int registerCapValue_ = 128;  // two work-groups of 256 work-items on an NVIDIA SM's 64K registers
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

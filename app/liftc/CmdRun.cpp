@@ -34,6 +34,7 @@
 #include "codegen/Launch.h"
 #include "codegen/runtime/Device.h"
 #include "codegen/runtime/KernelRunner.h"
+#include "codegen/runtime/RegisterCap.h"
 #include "codegen/runtime/Worker.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
@@ -184,6 +185,11 @@ int runRun(const RunArgs& args) {
   }
 
   if (e.program) noteStreamKNotApplied("run", req.compile, *e.program);
+  if (req.compile.maxRegisters > 0 && !runtime::takesRegisterCap(device.info()))
+    std::fprintf(stderr,
+                 "liftc run: note: --max-registers %d has no effect on %s: only NVIDIA's OpenCL compiler "
+                 "takes a register cap\n",
+                 req.compile.maxRegisters, device.info().label().c_str());
   if (e.program && !e.program->singleKernel()) {
     // A sequence: each kernel with its NDRange at these sizes.
     runtime::KernelLaunch launch = codegen::instantiate(*e.program, req.sizes);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "codegen/runtime/RegisterCap.h"
 #include "core/interp/Sizes.h"
 #include "core/support/Diagnostic.h"
 
@@ -197,6 +198,20 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
          "once (0: one work-group a tile)")
       ->type_name("N")
       ->check(integerIn(0, 1 << 20));
+  cmd.add_option(
+         "--max-registers", into.maxRegisters,
+         "at most N registers a work-item (16 to 255), where the device's compiler takes a cap (NVIDIA: "
+         "`.maxnreg N` in the kernel's PTX; other devices build without it); 0: the compiler chooses")
+      ->type_name("N")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            if (std::string why = integerIn(0, runtime::kMaxRegisterCap)(text); !why.empty()) return why;
+            int v = std::stoi(text);
+            if (v != 0 && v < runtime::kMinRegisterCap)
+              return fmt::format("{} is too few (0, or at least {})", v, runtime::kMinRegisterCap);
+            return {};
+          },
+          ""));
   cmd.add_flag("--cse-indices", into.indexCse,
                "repeated index subexpressions as const int temporaries, each declared once in the outermost "
                "scope where its variables are defined");

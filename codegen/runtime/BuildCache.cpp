@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "codegen/runtime/ClError.h"
+#include "codegen/runtime/RegisterCap.h"
 #include "core/support/CacheDir.h"
 #include "core/support/Fnv1a.h"
 
@@ -144,10 +145,49 @@ void BuildCache::store(const cl::Program& program, const std::string& diskKey) {
   }
 }
 
+namespace {
+
+// The program built again from its PTX with `directive` in each kernel entry (RegisterCap.h).
+cl::Program rebuiltWith(const DeviceContext& ctx, const cl::Program& built, const std::string& directive,
+                        const std::string& options, const std::string& sourceName) {
+  auto binaries = built.getInfo<CL_PROGRAM_BINARIES>();
+  std::string ptx = binaries.empty() ? "" : std::string(binaries[0].begin(), binaries[0].end());
+  while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+  std::string edited = withEntryDirective(ptx, directive);
+  if (edited.empty()) {
+    Diagnostic d;
+    d.loc.file = sourceName;
+    d.message = fmt::format("cannot add '{}' to the kernel: the driver's binary of it is not PTX", directive);
+    throw BuildError(d, "");
+  }
+  std::vector<unsigned char> bytes(edited.begin(), edited.end());
+  bytes.push_back('\0');
+  cl::Program again(ctx.context(), {ctx.device().handle()}, cl::Program::Binaries{bytes});
+  try {
+    again.build({ctx.device().handle()}, options.c_str());
+  } catch (const cl::Error& e) {
+    std::string log;
+    try {
+      log = trim(again.getBuildInfo<CL_PROGRAM_BUILD_LOG>(ctx.device().handle()));
+    } catch (const cl::Error&) {
+    }
+    Diagnostic d;
+    d.loc.file = sourceName;
+    d.message = fmt::format("the kernel's PTX with '{}' did not build ({}){}", directive,
+                            clErrorName(e.err()), log.empty() ? "" : ": " + log.substr(0, log.find('\n')));
+    throw BuildError(d, log);
+  }
+  return again;
+}
+
+}  // namespace
+
 BuiltProgram BuildCache::build(const DeviceContext& ctx, const std::string& source,
-                               const std::string& options, const std::string& sourceName) {
+                               const std::string& options, const std::string& sourceName,
+                               const std::string& entryDirective) {
   auto t0 = std::chrono::steady_clock::now();
-  const std::string diskKey = fmt::format("{}\x1f{}\x1f{}", ctx.device().info().cacheKey(), options, source);
+  const std::string diskKey = fmt::format("{}\x1f{}{}\x1f{}", ctx.device().info().cacheKey(), options,
+                                          entryDirective.empty() ? "" : "\x1e" + entryDirective, source);
   // Programs belong to a context, so the memory key names it too.
   const std::string memKey = fmt::format("{}\x1f{}", reinterpret_cast<uintptr_t>(ctx.context()()), diskKey);
 
@@ -189,6 +229,7 @@ BuiltProgram BuildCache::build(const DeviceContext& ctx, const std::string& sour
   try {
     program = cl::Program(ctx.context(), source);
     program.build({dev}, options.c_str());
+    if (!entryDirective.empty()) program = rebuiltWith(ctx, program, entryDirective, options, sourceName);
   } catch (const cl::Error& e) {
     std::string log;
     try {

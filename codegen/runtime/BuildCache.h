@@ -60,8 +60,10 @@ class BuildCache {
   // from a binary on disk, else compiled (and then stored in both). Throws BuildError when the
   // source does not compile; a failed build is remembered too. Thread-safe: concurrent
   // requests for the same program wait for one build.
+  // `entryDirective` (NVIDIA only, RegisterCap.h): a PTX directive such as ".maxnreg 128" for each
+  // kernel entry: the source's PTX gets it and is built again.
   BuiltProgram build(const DeviceContext& ctx, const std::string& source, const std::string& options = "",
-                     const std::string& sourceName = "kernel.cl");
+                     const std::string& sourceName = "kernel.cl", const std::string& entryDirective = "");
 
   struct Stats {
     uint64_t memoryHits = 0;

@@ -76,6 +76,7 @@ struct KernelLaunch {
   std::string source;  // OpenCL C
   std::string kernelName;
   std::string buildOptions;              // passed to clBuildProgram
+  int maxRegisters = 0;                  // a register cap where the device takes one (RegisterCap.h); 0: none
   std::string sourceName = "kernel.cl";  // the file name diagnostics show
   std::vector<KernelArg> args;           // in the kernel's parameter order
   std::vector<uint64_t> global;          // 1 to 3 dimensions

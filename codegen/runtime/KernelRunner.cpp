@@ -8,6 +8,7 @@
 #include <new>
 
 #include "codegen/runtime/ClError.h"
+#include "codegen/runtime/RegisterCap.h"
 #include "core/support/Trace.h"
 
 namespace lift::runtime {
@@ -128,10 +129,11 @@ RunResult KernelRunner::run(const KernelLaunch& launch, const RunOptions& option
   }
   std::vector<KernelCall> calls = launch.calls();
   std::vector<cl::Program> programs;
+  const std::string directive = entryDirectiveFor(launch, ctx_.device().info());
   for (const KernelCall& call : calls) {
     BuiltProgram built;
     try {
-      built = cache_->build(ctx_, call.source, launch.buildOptions, call.sourceName);
+      built = cache_->build(ctx_, call.source, launch.buildOptions, call.sourceName, directive);
     } catch (const BuildError& e) {
       r.status = RunStatus::BuildFailed;
       r.diagnostic = e.diagnostic();

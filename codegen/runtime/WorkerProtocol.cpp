@@ -121,6 +121,7 @@ void put(Writer& w, const KernelLaunch& l, const std::unordered_set<uint64_t>* h
   w.str(l.source);
   w.str(l.kernelName);
   w.str(l.buildOptions);
+  w.u32(static_cast<uint32_t>(l.maxRegisters));
   w.str(l.warpPatterns);
   w.str(l.sourceName);
   putSizes(w, l.global);
@@ -157,6 +158,8 @@ KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>*
   l.source = r.str();
   l.kernelName = r.str();
   l.buildOptions = r.str();
+  l.maxRegisters = static_cast<int>(r.u32());
+  if (l.maxRegisters < 0 || l.maxRegisters > 255) throw WireError("bad register cap");
   l.warpPatterns = r.str();
   l.sourceName = r.str();
   l.global = getSizes(r);

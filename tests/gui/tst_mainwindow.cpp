@@ -255,6 +255,14 @@ class TestMainWindow : public QObject {
     streamK->click();
     QCOMPARE(w.session()->compileOptions().streamK, 0);
     QVERIFY(!info->text().contains("stream-K"));
+    // The register cap is a build option (NVIDIA's PTX gets .maxnreg): the source stays as it is.
+    auto* cap = w.kernelView()->findChild<QCheckBox*>("toggleRegisterCap");
+    QVERIFY(cap && !cap->isChecked());
+    cap->click();
+    QCOMPARE(w.session()->compileOptions().maxRegisters, 128);
+    QCOMPARE(w.kernelView()->source(), before);
+    cap->click();
+    QCOMPARE(w.session()->compileOptions().maxRegisters, 0);
   }
 
   void everyShortcutHasOneAction() {

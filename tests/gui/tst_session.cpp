@@ -119,6 +119,8 @@ class TestSession : public QObject {
     options.vectorLocalLoads = true;
     options.innerLoopUnroll = 4;
     options.doubleBuffering = true;
+    options.streamK = 132;
+    options.maxRegisters = 96;
     s.setCompileOptions(options);
     s.setText(s.text() + "\nnot finished (");
     QVERIFY(s.saveSession(path));
@@ -145,6 +147,8 @@ class TestSession : public QObject {
     QCOMPARE(r.compileOptions().innerLoopUnroll, 4);
     QVERIFY(r.compileOptions().doubleBuffering);
     QVERIFY(r.compileOptions().simplifyIndices);
+    QCOMPARE(r.compileOptions().streamK, 132);
+    QCOMPARE(r.compileOptions().maxRegisters, 96);
     QCOMPARE(r.toJson(), s.toJson());
 
     // Not a session: refused with the reason, nothing replaced.
