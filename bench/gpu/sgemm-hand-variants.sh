@@ -14,7 +14,8 @@
 # Usage: bench/gpu/sgemm-hand-variants.sh   (carry .gpu-ex; env SIZE 4096, SMALL 256, REPEAT 20,
 #        ROUNDS 3, DEVICE nvidia; HAND, SPECS and PLAIN: which hand variants, other TX:TY:K:X:Y:W
 #        shapes and K tiles without prefetch to make, each a space-separated list, all by default;
-#        the table on stdout and in $OUT/hand-variants.md)
+#        CAPS "R ...": each SPECS variant also built with at most R registers, `--max-registers R`,
+#        named TAG@R; the table on stdout and in $OUT/hand-variants.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/bench/gpu/device-env.sh"
@@ -52,6 +53,7 @@ for n in "$small" "$size"; do
     python3 "$root/bench/gpu/sgemm_hand_variants.py" --single "$tmp/$tag-$n.cl" "$tmp/$tag-single-$n.cl"
     cp "$tmp/p-$tag-$n.lift" "$tmp/p-$tag-single-$n.lift"
     [[ $n == "$small" ]] && names+=("$tag" "$tag-single")
+    for cap in ${CAPS:-}; do [[ $n == "$small" ]] && names+=("$tag@$cap" "$tag-single@$cap"); done
   done
   # Without the prefetch (one buffer, plain copies), K tiles of 16 and 32.
   for spec in ${PLAIN-64:64:16:4:4:4 64:64:32:4:4:4}; do
@@ -63,18 +65,30 @@ done
 
 nvidia-smi -L
 declare -A valid regs times
+# A variant's kernel (TAG of TAG@R) and its register cap (R, or 0).
+file() { echo "${1%@*}"; }
+cap() { [[ $1 == *@* ]] && echo "${1#*@}" || echo 0; }
 for v in "${names[@]}"; do
-  r=$(timeout 120 "$liftc" run "$tmp/p-$v-$small.lift" --device "$device" --kernel "$tmp/$v-$small.cl" \
-    --repeat 1 --reference interpreter 2>&1)
+  f=$(file "$v")
+  r=$(timeout 120 "$liftc" run "$tmp/p-$f-$small.lift" --device "$device" --kernel "$tmp/$f-$small.cl" \
+    --max-registers "$(cap "$v")" --repeat 1 --reference interpreter 2>&1)
   valid[$v]=$(sed -n 's/^validation: *\(.*\) (max.*/\1/p' <<<"$r")
   [[ -z ${valid[$v]} ]] && valid[$v]="failed: $(grep -m1 -i error <<<"$r" | cut -c1-80)"
-  regs[$v]=$("$pack/cl_build_info" "$tmp/$v-$size.cl" -cl-nv-verbose 2>&1 | sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' | head -1)
+  directive=()
+  [[ $(cap "$v") != 0 ]] && directive=(--ptx-directive ".maxnreg $(cap "$v")")
+  # A comment naming the variant, so that the driver builds each anew and prints ptxas's lines.
+  { echo "// $v $$"; cat "$tmp/$f-$size.cl"; } >"$tmp/info.cl"
+  info=$("$pack/cl_build_info" "${directive[@]}" "$tmp/info.cl" -cl-nv-verbose 2>&1)
+  regs[$v]=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' <<<"$info" | tail -1)
+  spill=$(sed -n 's/.* \([0-9]*\) bytes spill stores, \([0-9]*\) bytes spill loads.*/\1\/\2/p' <<<"$info" | tail -1)
+  [[ -n $spill && $spill != 0/0 ]] && regs[$v]+=" (spills $spill B)"
 done
 for _ in $(seq "${ROUNDS:-3}"); do
   for v in "${names[@]}"; do
-    [[ -f $tmp/$v-$size.cl ]] || continue
-    r=$(timeout 120 "$liftc" run "$tmp/p-$v-$size.lift" --device "$device" --kernel "$tmp/$v-$size.cl" \
-      --repeat "${REPEAT:-20}" --reference none 2>&1)
+    f=$(file "$v")
+    [[ -f $tmp/$f-$size.cl ]] || continue
+    r=$(timeout 120 "$liftc" run "$tmp/p-$f-$size.lift" --device "$device" --kernel "$tmp/$f-$size.cl" \
+      --max-registers "$(cap "$v")" --repeat "${REPEAT:-20}" --reference none 2>&1)
     times[$v]+=" $(sed -n 's/^time: *median \([0-9.e+-]*\) ms.*/\1/p' <<<"$r")"
   done
 done
