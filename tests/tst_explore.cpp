@@ -1467,7 +1467,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     so.mapping.localResultTile = false;  // as on a GPU: tiles copied to local memory
     so.codegenTunables = codegenTunables(true, 4);
     QVERIFY(std::any_of(so.codegenTunables.begin(), so.codegenTunables.end(), [](const Tunable& t) {
-      return t.name == "sk" && t.values == std::vector<int64_t>{0, 4, 8};
+      return t.name == "sk" && t.values == std::vector<int64_t>{0, 4, 8, 16, 32};
     }));
     auto evolution = makeStrategy("evolution", so);
     std::optional<Candidate> best;
@@ -1508,7 +1508,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
       QVERIFY(seen.insert(formatAssignment(s.values)).second);
     }
     QVERIFY(std::any_of(switches.begin(), switches.end(),
-                        [](const Candidate& s) { return s.values.at("sk") == 8; }));
+                        [](const Candidate& s) { return s.values.at("sk") == 32; }));
   }
 
   // A promising derivation whose kernel the device refuses (its resources, its launch) is tried

@@ -41,11 +41,11 @@ std::vector<Tunable> codegenTunables(bool gpu, int64_t computeUnits) {
                     "(code generator)",
                     {2, 1, 0})};
   if (computeUnits > 0 && computeUnits <= (1 << 18))
-    out.push_back(
-        codegenSwitch("sk",
-                      "work-groups of a stream-K schedule, one and two a compute unit; 0: one a tile "
-                      "(code generator)",
-                      {0, computeUnits, 2 * computeUnits}));
+    out.push_back(codegenSwitch(
+        "sk",
+        "work-groups of a stream-K schedule, one, two, four and eight a compute unit (as many as run at "
+        "once: large work-groups fit fewer); 0: one a tile (code generator)",
+        {0, computeUnits, 2 * computeUnits, 4 * computeUnits, 8 * computeUnits}));
   return out;
 }
 
