@@ -117,6 +117,14 @@ class TestKernelSplit : public QObject {
     std::string text = c.source();
     QVERIFY(text.find("// ----- kernel 1 of 2: sum_1, global N") != std::string::npos);
     QVERIFY(text.find("// ----- kernel 2 of 2: sum_2, global 1") != std::string::npos);
+    // A register cap (a build option) reaches the launch of the sequence and of one kernel.
+    codegen::CompileOptions capped;
+    capped.maxRegisters = 96;
+    QCOMPARE(codegen::instantiate(codegen::compileProgram(p, capped), {{"N", 64}}).maxRegisters, 96);
+    QCOMPARE(codegen::instantiate(c, {{"N", 64}}).maxRegisters, 0);
+    QCOMPARE(
+        codegen::instantiate(codegen::compileKernel(s.parts[0].program, capped), {{"N", 64}}).maxRegisters,
+        96);
   }
 
   // A mapGlb0 whose rows a nested mapGlb1 spreads over other work-items, read whole by the next

@@ -63,7 +63,7 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "runs at once: two a compute unit on an H100); a tile split between two is summed in global "
       "memory. Needs constant sizes, as the search's kernels have; off by default, tuned by the search "
       "on GPUs");
-  registerCap_ = new QCheckBox(QString("Registers <= %1").arg(registerCapValue_), this);
+  registerCap_ = new QCheckBox(QString::fromUtf8("Registers \u2264 %1").arg(registerCapValue_), this);
   registerCap_->setObjectName("toggleRegisterCap");
   registerCap_->setToolTip(
       "At most this many registers a work-item (NVIDIA: .maxnreg in the kernel's PTX; other devices "
@@ -193,7 +193,7 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   streamK_->setText(QString("Stream-K x%1").arg(streamKGroups_));
   registerCap_->setChecked(o.maxRegisters > 0);
   if (o.maxRegisters > 0) registerCapValue_ = o.maxRegisters;
-  registerCap_->setText(QString("Registers <= %1").arg(registerCapValue_));
+  registerCap_->setText(QString::fromUtf8("Registers \u2264 %1").arg(registerCapValue_));
   unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
   recompile();
 }
