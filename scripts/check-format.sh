@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fails when a tracked C++ file differs from what clang-format (.clang-format) makes of it;
-# lists the files and shows the first differences. `scripts/check-format.sh --fix` formats them.
+# Fails when a C++ file of the checkout (tracked, or new and not ignored) differs from what
+# clang-format (.clang-format) makes of it; lists the files and shows the first differences.
+# `scripts/check-format.sh --fix` formats them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v clang-format >/dev/null || bash scripts/install-deps.sh
@@ -12,7 +13,7 @@ while IFS= read -r f; do
   elif ! clang-format "$f" | cmp -s - "$f"; then
     bad+=("$f")
   fi
-done < <(git ls-files '*.cpp' '*.h' '*.hpp' '*.cc')
+done < <(git ls-files --cached --others --exclude-standard '*.cpp' '*.h' '*.hpp' '*.cc')
 if ((${#bad[@]})); then
   echo "check-format: ${#bad[@]} file(s) differ from clang-format $(clang-format --version | grep -o '[0-9][0-9.]*' | head -1):"
   for f in "${bad[@]}"; do
