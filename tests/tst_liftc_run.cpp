@@ -217,12 +217,12 @@ class TestLiftcRun : public QObject {
              qPrintable(describe(r)));
     Run plain = liftc({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "0"});
     QVERIFY2(plain.exitCode == 0 && !plain.err.contains("--max-registers"), qPrintable(describe(plain)));
-    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "8"},
-                "8 is too few (0, or at least 16)");
-    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "256"},
-                "256 is too large (at most 255)");
-    expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", "x"},
-                "--max-registers");
+    const std::pair<QString, QString> bad[] = {{"8", "8 is too few (0, or at least 16)"},
+                                               {"256", "256 is too large (at most 255)"},
+                                               {"x", "--max-registers"}};
+    for (const auto& [cap, message] : bad)
+      expectError({"run", "lowlevel/matmul.lift", "--device", "cpu", "--small", "--max-registers", cap},
+                  message);
   }
 
   // --kernel: a hand-edited kernel runs with the program's parameters, NDRange and validation;
