@@ -1511,6 +1511,48 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
                         [](const Candidate& s) { return s.values.at("sk") == 32; }));
   }
 
+  // Once the sweep has measured every other value of the switches on the best kernel (all slower
+  // here), the random population's kernels keep the best's values of them, while the best stays.
+  void evolutionKeepsTheSwitchesTheSweepSettled() {
+    SearchProblem problem = matmulProblem(64);
+    StrategyContext ctx;
+    ctx.problem = &problem;
+    StrategyOptions so = cpuSearchOptions();
+    so.gpu = true;
+    so.mapping.localResultTile = false;
+    so.codegenTunables = codegenTunables(true, 4);
+    auto evolution = makeStrategy("evolution", so);
+    std::optional<Candidate> best;
+    bool swept = false;
+    int checked = 0;
+    for (int i = 0; i < 400 && checked < 40; ++i) {
+      std::optional<Candidate> c = evolution->next(ctx);
+      QVERIFY(c);
+      bool tuned = c->tmpl->tunable("sk") != nullptr;
+      if (c->phase == "switches") swept = true;
+      bool random = c->phase == "mutation" || c->phase == "immigrant" || c->phase == "remap" ||
+                    c->phase == "crossover" || c->phase == "initial";
+      if (best && swept && random && tuned) {
+        // Every switch swept: each keeps the best's value (where the kernel's template has it).
+        for (const Tunable& t : best->tmpl->tunables)
+          if (t.codegen && c->tmpl->tunable(t.name))
+            QVERIFY2(c->values.at(t.name) == best->values.at(t.name),
+                     (c->phase + ": " + formatAssignment(c->values) + " against the best " +
+                      formatAssignment(best->values))
+                         .c_str());
+        ++checked;
+      }
+      Measurement m;
+      m.status = "ok";
+      m.gflops = !best && tuned ? 1000 : 1;
+      m.medianMs = 1;
+      if (m.gflops == 1000) best = *c;
+      evolution->observe(*c, m);
+    }
+    QVERIFY(best && swept);
+    QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
+  }
+
   // A promising derivation whose kernel the device refuses (its resources, its launch) is tried
   // again at once through its next mapping; one whose kernel ran is not.
   void evolutionTriesTheNextMappingOfARefusedDerivation() {

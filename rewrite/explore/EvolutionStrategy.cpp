@@ -13,7 +13,8 @@
 // kernels of the same program at other sizes, from the store), it proposes those first.
 // Before the random population it measures the most promising derivations (TemplateOrder.h),
 // each through its most promising mapping whose kernel the device takes; whenever the best kernel
-// changes, it tries the code generator's switches on it one at a time.
+// changes, it tries the code generator's switches on it one at a time; a switch whose every
+// other value it measured that way keeps the best's value in the kernels that follow.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,6 +58,7 @@ class EvolutionStrategy : public SearchStrategy {
     if (templates_.empty()) return std::nullopt;
     for (int attempt = 0; attempt < 500 && !ctx.cancelled(); ++attempt) {
       auto [t, values, phase] = propose();
+      keepSettledSwitches(t, phase, values);
       std::string key = fmt::format("{}|{}", t, formatAssignment(values));
       if (!proposed_.insert(key).second) {
         retryMapping();
@@ -89,6 +91,7 @@ class EvolutionStrategy : public SearchStrategy {
     if (c.phase == "promising") promisingMeasured(t, m.status);
     if (!m.ok() || m.medianMs <= 0) {
       penalise(t);
+      if (c.phase == "switches") switchMeasured(c.values);
       return;
     }
     double fitness = m.gflops > 0 ? m.gflops : 1.0 / m.medianMs;
@@ -97,6 +100,7 @@ class EvolutionStrategy : public SearchStrategy {
               [](const Member& a, const Member& b) { return a.fitness > b.fitness; });
     if (population_.size() > kPopulation) population_.resize(kPopulation);
     failures_[t] = 0;
+    if (c.phase == "switches") switchMeasured(c.values);
   }
 
  private:
@@ -283,9 +287,15 @@ class EvolutionStrategy : public SearchStrategy {
       Assignment a = parent.values;
       const auto& tus = templates_[parent.tmpl]->tunables;
       if (!tus.empty()) {
+        // Not a switch the sweep settled on the best kernel (unless nothing else is left).
+        std::vector<const Tunable*> open;
+        for (const Tunable& tu : tus)
+          if (!settled_.count(tu.name)) open.push_back(&tu);
+        if (open.empty())
+          for (const Tunable& tu : tus) open.push_back(&tu);
         int changes = uniform() < 0.7 ? 1 : 2;
         for (int i = 0; i < changes; ++i) {
-          const Tunable& tu = pick(tus);
+          const Tunable& tu = *pick(open);
           std::vector<int64_t> sorted = tu.values;
           std::sort(sorted.begin(), sorted.end());
           auto pos = std::find(sorted.begin(), sorted.end(), a[tu.name]);
@@ -325,7 +335,10 @@ class EvolutionStrategy : public SearchStrategy {
     std::string key = fmt::format("{}|{}", best.tmpl, formatAssignment(best.values));
     if (key != sweptBest_) {
       sweptBest_ = key;
+      sweptValues_ = best.values;
       switches_.clear();
+      settled_.clear();
+      sweepLeft_.clear();
       for (const Tunable& tu : templates_[best.tmpl]->tunables) {
         if (!tu.codegen) continue;
         auto current = best.values.find(tu.name);
@@ -334,6 +347,7 @@ class EvolutionStrategy : public SearchStrategy {
           Assignment a = best.values;
           a[tu.name] = v;
           switches_.push_back(std::move(a));
+          ++sweepLeft_[tu.name];
         }
       }
       std::reverse(switches_.begin(), switches_.end());  // popped from the back: in order
@@ -342,6 +356,37 @@ class EvolutionStrategy : public SearchStrategy {
     Assignment a = std::move(switches_.back());
     switches_.pop_back();
     return a;
+  }
+
+  // A kernel of the sweep measured (or failed). Once every other value of a switch has been
+  // measured and the best kernel is still the one swept, the switch is settled: new kernels take
+  // the best's value of it (at the large SGEMM shapes on an H100, a third of the kernels were
+  // stream-K kernels the sweep had already found slower; docs/PERFORMANCE.md, session 22).
+  void switchMeasured(const Assignment& values) {
+    for (auto& [name, v] : values) {
+      auto swept = sweptValues_.find(name);
+      if (swept == sweptValues_.end() || swept->second == v) continue;
+      auto left = sweepLeft_.find(name);
+      if (left == sweepLeft_.end() || --left->second > 0) continue;
+      if (population_.empty()) continue;
+      const Member& best = population_.front();
+      if (fmt::format("{}|{}", best.tmpl, formatAssignment(best.values)) == sweptBest_) settled_.insert(name);
+    }
+  }
+
+  // The settled switches at the best kernel's values, in a kernel of the random population.
+  void keepSettledSwitches(size_t t, const std::string& phase, Assignment& values) const {
+    if (settled_.empty() || population_.empty()) return;
+    if (phase != "initial" && phase != "immigrant" && phase != "mutation" && phase != "remap" &&
+        phase != "crossover")
+      return;
+    for (const std::string& name : settled_) {
+      const Tunable* tu = templates_[t]->tunable(name);
+      auto best = sweptValues_.find(name);
+      if (!tu || best == sweptValues_.end()) continue;
+      if (std::find(tu->values.begin(), tu->values.end(), best->second) != tu->values.end())
+        values[name] = best->second;
+    }
   }
 
   // A promising derivation: its templates (mappings) most promising first, and the settings of
@@ -382,8 +427,11 @@ class EvolutionStrategy : public SearchStrategy {
   std::string lastMapping_;                 // the mapping the last proposal covered ("": none)
   std::map<std::string, int> mappingRetries_;
   std::set<std::string> proposed_;
-  std::string sweptBest_;             // the best member whose switches were queued ("template|values")
-  std::vector<Assignment> switches_;  // its settings with one switch changed (next at the back)
+  std::string sweptBest_;                 // the best member whose switches were queued ("template|values")
+  std::vector<Assignment> switches_;      // its settings with one switch changed (next at the back)
+  Assignment sweptValues_;                // the settings of the best kernel swept
+  std::map<std::string, int> sweepLeft_;  // per switch: its values still to measure in the sweep
+  std::set<std::string> settled_;         // the switches whose every other value the sweep measured
 };
 
 }  // namespace
