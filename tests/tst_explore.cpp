@@ -60,6 +60,27 @@ StrategyOptions cpuSearchOptions() {
   return so;
 }
 
+// As on a GPU of 4 compute units: tiles copied to local memory, the code generator's switches tuned.
+StrategyOptions gpuSearchOptions() {
+  StrategyOptions so = cpuSearchOptions();
+  so.gpu = true;
+  so.mapping.localResultTile = false;
+  so.codegenTunables = codegenTunables(true, 4);
+  return so;
+}
+
+// The evolution's measurement of c: the first kernel with the switches (`tuned`) is fast and
+// becomes `best`, every other one slow.
+void observeFirstTunedAsBest(SearchStrategy& s, const Candidate& c, bool tuned,
+                             std::optional<Candidate>& best) {
+  Measurement m;
+  m.status = "ok";
+  m.gflops = !best && tuned ? 1000 : 1;
+  m.medianMs = 1;
+  if (m.gflops == 1000) best = c;
+  s.observe(c, m);
+}
+
 // The first pass of a two-pass dot product: n chunks of c pairs.
 SearchProblem partialDotProblem(int64_t n, int64_t c) {
   return SearchProblem::make(lang::parseFile(LIFT_SOURCE_DIR "/bench/kernels/programs/partialDot.lift"),
@@ -1462,10 +1483,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     SearchProblem problem = matmulProblem(64);
     StrategyContext ctx;
     ctx.problem = &problem;
-    StrategyOptions so = cpuSearchOptions();
-    so.gpu = true;
-    so.mapping.localResultTile = false;  // as on a GPU: tiles copied to local memory
-    so.codegenTunables = codegenTunables(true, 4);
+    StrategyOptions so = gpuSearchOptions();
     QVERIFY(std::any_of(so.codegenTunables.begin(), so.codegenTunables.end(), [](const Tunable& t) {
       return t.name == "sk" && t.values == std::vector<int64_t>{0, 4, 8, 16, 32};
     }));
@@ -1482,12 +1500,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
       } else if (best && switches.empty() && c->phase != "promising") {
         QFAIL(("a " + c->phase + " candidate before the best kernel's switches").c_str());
       }
-      Measurement m;
-      m.status = "ok";
-      m.gflops = !best && tuned ? 1000 : 1;
-      m.medianMs = 1;
-      if (m.gflops == 1000) best = *c;
-      evolution->observe(*c, m);
+      observeFirstTunedAsBest(*evolution, *c, tuned, best);
       if (best && !switches.empty() && c->phase != "switches") break;
     }
     QVERIFY2(best, "no promising kernel with the code generator's switches");
@@ -1517,11 +1530,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
     SearchProblem problem = matmulProblem(64);
     StrategyContext ctx;
     ctx.problem = &problem;
-    StrategyOptions so = cpuSearchOptions();
-    so.gpu = true;
-    so.mapping.localResultTile = false;
-    so.codegenTunables = codegenTunables(true, 4);
-    auto evolution = makeStrategy("evolution", so);
+    auto evolution = makeStrategy("evolution", gpuSearchOptions());
     std::optional<Candidate> best;
     bool swept = false;
     int checked = 0;
@@ -1542,12 +1551,7 @@ fun mv(A: [[float]N]M, x: [float]N) = map(fun(row => reduce(add, 0.0f) o map(mul
                          .c_str());
         ++checked;
       }
-      Measurement m;
-      m.status = "ok";
-      m.gflops = !best && tuned ? 1000 : 1;
-      m.medianMs = 1;
-      if (m.gflops == 1000) best = *c;
-      evolution->observe(*c, m);
+      observeFirstTunedAsBest(*evolution, *c, tuned, best);
     }
     QVERIFY(best && swept);
     QVERIFY2(checked >= 10, qPrintable(QString::number(checked)));
