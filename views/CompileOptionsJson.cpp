@@ -45,8 +45,7 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   int streamK = json["streamK"].toInt(options.streamK);
   if (streamK >= 0 && streamK <= (1 << 20)) options.streamK = streamK;
   int registers = json["maxRegisters"].toInt(options.maxRegisters);
-  if (registers == 0 || (registers >= runtime::kMinRegisterCap && registers <= runtime::kMaxRegisterCap))
-    options.maxRegisters = registers;
+  if (runtime::isRegisterCap(registers)) options.maxRegisters = registers;
   return options;
 }
 

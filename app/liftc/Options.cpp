@@ -207,7 +207,7 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
           [](std::string& text) -> std::string {
             if (std::string why = integerIn(0, runtime::kMaxRegisterCap)(text); !why.empty()) return why;
             int v = std::stoi(text);
-            if (v != 0 && v < runtime::kMinRegisterCap)
+            if (!runtime::isRegisterCap(v))
               return fmt::format("{} is too few (0, or at least {})", v, runtime::kMinRegisterCap);
             return {};
           },

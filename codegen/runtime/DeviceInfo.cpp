@@ -5,6 +5,10 @@
 
 namespace lift::runtime {
 
+bool DeviceInfo::isNvidia() const {
+  return vendor.find("NVIDIA") != std::string::npos || platformVendor.find("NVIDIA") != std::string::npos;
+}
+
 std::string DeviceInfo::label() const { return fmt::format("{}: {} ({})", index, name, platformName); }
 
 std::string DeviceInfo::cacheKey() const {

@@ -31,6 +31,8 @@ struct DeviceInfo {
   uint32_t nativeFloatVectorWidth = 0;
   bool doubleSupported = false;
 
+  // Whether the device or its platform is NVIDIA's (warps of 32, PTX: KernelRunner, RegisterCap).
+  bool isNvidia() const;
   // "0: NAME (PLATFORM)".
   std::string label() const;
   // Identifies the device and the driver for caches: a binary built by one driver version is

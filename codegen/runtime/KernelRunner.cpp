@@ -58,8 +58,7 @@ void setClError(RunResult& r, int code, const std::string& what, const std::stri
 // have no such notion.
 std::string warpSupport(const std::string& warpPatterns, const DeviceInfo& dev) {
   if (warpPatterns.empty()) return "";
-  auto nvidia = [](const std::string& s) { return s.find("NVIDIA") != std::string::npos; };
-  if (nvidia(dev.vendor) || nvidia(dev.platformVendor)) return "";
+  if (dev.isNvidia()) return "";
   return fmt::format(
       "{} {} a device with warps of 32 work-items (NVIDIA); the device '{}' ({}, {}) has "
       "none: map with mapLcl instead",

@@ -5,10 +5,7 @@
 
 namespace lift::runtime {
 
-bool takesRegisterCap(const DeviceInfo& device) {
-  auto nvidia = [](const std::string& s) { return s.find("NVIDIA") != std::string::npos; };
-  return nvidia(device.vendor) || nvidia(device.platformVendor);
-}
+bool takesRegisterCap(const DeviceInfo& device) { return device.isNvidia(); }
 
 std::string entryDirectiveFor(const KernelLaunch& launch, const DeviceInfo& device) {
   if (launch.maxRegisters <= 0 || !takesRegisterCap(device)) return "";

@@ -19,6 +19,10 @@ inline constexpr int kMinRegisterCap = 16;
 // The most a work-item can have on any NVIDIA GPU.
 inline constexpr int kMaxRegisterCap = 255;
 
+// A cap ptxas takes, or 0 (none): what --max-registers, the session file and the worker protocol
+// accept.
+inline bool isRegisterCap(int n) { return n == 0 || (n >= kMinRegisterCap && n <= kMaxRegisterCap); }
+
 // Whether the device's compiler takes a register cap (NVIDIA's, through the PTX).
 bool takesRegisterCap(const DeviceInfo& device);
 

@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "codegen/runtime/RegisterCap.h"
+
 namespace lift::runtime::wire {
 
 constexpr size_t kHeader = 12;  // u32 type, u64 payload length
@@ -159,7 +161,7 @@ KernelLaunch getKernelLaunch(Reader& r, std::unordered_map<uint64_t, HostArray>*
   l.kernelName = r.str();
   l.buildOptions = r.str();
   l.maxRegisters = static_cast<int>(r.u32());
-  if (l.maxRegisters < 0 || l.maxRegisters > 255) throw WireError("bad register cap");
+  if (!isRegisterCap(l.maxRegisters)) throw WireError("bad register cap");
   l.warpPatterns = r.str();
   l.sourceName = r.str();
   l.global = getSizes(r);
