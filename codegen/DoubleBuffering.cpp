@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
@@ -43,23 +44,32 @@ class DoubleBuffer {
       : kernel_(kernel), memories_(memories), prefetch_(prefetch) {}
 
   int run() {
-    visit(kernel_);
+    // The loops of the shape first, and the tiles each copies into: a tile may be copied by
+    // several such loops (the two branches of a stream-K kernel, StreamK.h), each of which
+    // writes it before reading it, and is then doubled once for all of them; a tile that any
+    // other statement uses keeps its loops as they are.
+    visit(kernel_, false);
+    for (auto& [loop, tiles] : candidates_)
+      if (!usedOutside(kernel_, tiles)) accepted_.insert(loop);
+    visit(kernel_, true);
     return count_;
   }
 
  private:
-  void visit(c::Block& b) {
+  void visit(c::Block& b, bool apply) {
     for (size_t k = 0; k < b.size(); ++k) {
-      if (b[k]->kind == c::Stmt::Kind::For && transform(b, k)) {
+      if (b[k]->kind == c::Stmt::Kind::For && (!apply || accepted_.count(b[k].get())) &&
+          transform(b, k, apply) && apply) {
         ++count_;
         continue;
       }
-      visit(b[k]->body);
+      visit(b[k]->body, apply);
     }
   }
 
-  // Double-buffers the loop b[k] when it has the shape; inserts the first copy before it.
-  bool transform(c::Block& b, size_t& k) {
+  // Double-buffers the loop b[k] when it has the shape; inserts the first copy before it. Only
+  // checks the shape (and notes the loop and its tiles) unless `apply`.
+  bool transform(c::Block& b, size_t& k, bool apply) {
     c::Stmt& loop = *b[k];
     const std::string& i = loop.text;
     std::string bound;
@@ -117,14 +127,14 @@ class DoubleBuffer {
       restore();
       return false;
     }
-    // The tiles are used by this loop alone.
-    if (usedOutside(kernel_, &loop, tiles)) {
+    if (!apply) {
       restore();
-      return false;
+      candidates_.emplace_back(&loop, tiles);
+      return true;
     }
 
     std::map<const Memory*, arith::Expr> size;
-    for (Memory* m : tiles) size[m] = m->count;
+    for (Memory* m : tiles) size[m] = single_.count(m) ? single_[m] : m->count;
     auto substituted = [&](arith::Expr at) {
       return [&, at](arith::Expr e) { return arith::simplify(arith::substitute(e, {{var, at}})); };
     };
@@ -191,7 +201,8 @@ class DoubleBuffer {
       for (auto& s : reading) loop.body.push_back(std::move(s));
     }
     loop.body.push_back(std::move(lastBarrier));
-    for (Memory* m : tiles) m->count = m->count * 2;
+    for (Memory* m : tiles)
+      if (single_.emplace(m, m->count).second) m->count = m->count * 2;
 
     c::Block before;
     auto note0 = std::make_unique<c::Stmt>();
@@ -208,10 +219,12 @@ class DoubleBuffer {
     return true;
   }
 
-  // Whether a statement other than `loop` (anywhere in `b`) accesses one of the tiles.
-  bool usedOutside(const c::Block& b, const c::Stmt* loop, const std::set<Memory*>& tiles) {
+  // Whether a statement other than the loops of the shape (anywhere in `b`) accesses one of the
+  // tiles.
+  bool usedOutside(const c::Block& b, const std::set<Memory*>& tiles) {
     for (auto& s : b) {
-      if (s.get() == loop) continue;
+      if (std::any_of(candidates_.begin(), candidates_.end(), [&](auto& c) { return c.first == s.get(); }))
+        continue;
       for (const c::ExprP& e : {s->lhs, s->rhs}) {
         bool hit = false;
         if (e)
@@ -220,7 +233,7 @@ class DoubleBuffer {
           });
         if (hit) return true;
       }
-      if (usedOutside(s->body, loop, tiles)) return true;
+      if (usedOutside(s->body, tiles)) return true;
     }
     return false;
   }
@@ -229,6 +242,9 @@ class DoubleBuffer {
   MemoryAllocator& memories_;
   bool prefetch_;
   int count_ = 0;
+  std::vector<std::pair<const c::Stmt*, std::set<Memory*>>> candidates_;
+  std::set<const c::Stmt*> accepted_;
+  std::map<const Memory*, arith::Expr> single_;  // the doubled tiles' sizes before
 };
 
 }  // namespace
