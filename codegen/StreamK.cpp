@@ -263,13 +263,19 @@ class Scheduler {
     }
     int64_t tiles = 1;
     for (auto& l : levels_) tiles *= l.count;
-    int64_t steps = tiles * *kt;
+    // Whole waves of `groups_` tiles run one work-group a tile, as without stream-K; the tiles
+    // of the last, partly filled wave are shared. Where the waves are whole, nothing is.
+    int64_t whole = tiles >= groups_ ? tiles / groups_ * groups_ : 0;
+    int64_t rest = tiles - whole;
+    if (rest == 0) return restore();
+    int64_t steps = rest * *kt;
     // Steps, and the parts' slots (two a work-group), are counted in ints: at most one work-group
     // a step, and no more than the slots can index.
     int64_t most = 1;
     for (const Memory* m : acc) most = std::max(most, m->count.value());
-    if (steps >= (int64_t{1} << 31) || 2 * most * wgSize >= (int64_t{1} << 31)) return restore();
+    if (tiles * *kt >= (int64_t{1} << 31) || 2 * most * wgSize >= (int64_t{1} << 31)) return restore();
     int64_t p = std::min<int64_t>({groups_, steps, ((int64_t{1} << 31) - 1) / (2 * most * wgSize)});
+    if (whole + p >= (int64_t{1} << 31)) return restore();
 
     // The loop: steps sk_k0 .. sk_k0 + sk_n - 1 of the tile.
     arith::Expr var;
@@ -306,22 +312,28 @@ class Scheduler {
     arith::Expr slot = arith::var("sk_slot", arith::cst(0), arith::cst(2));
     arith::Expr rslot = arith::var("sk_rslot", arith::cst(0), arith::cst(2));
     arith::Expr lid = arith::var("sk_lid", arith::cst(0), arith::cst(wgSize));
+    // The parts are kept lane by lane, as scalars: a vector store or load needs its lanes in
+    // consecutive registers, and keeping every vector accumulator so through the loop cost the
+    // kernel 165 registers where it has 127 without stream-K (half the occupancy on an H100).
     struct Part {
       const Memory* acc;
       const Memory* parts;
       int64_t count;
+      int lanes;
     };
     std::vector<Part> parts;
     for (const Memory* m : acc) {
       int64_t n = m->count.value();
+      int lanes = m->elemType.isVector() ? m->elemType.vectorWidth() : 1;
+      Type scalar = m->elemType.isVector() ? Type::scalar(m->elemType.scalarKind()) : m->elemType;
       Memory* w = model_.memories.allocateMemory(model_.memories.freshName("sk_part"), AddressSpace::Global,
-                                                 Memory::Role::Temporary, m->elemType,
-                                                 arith::cst(p * 2 * n * wgSize), node_);
-      parts.push_back({m, w, n});
+                                                 Memory::Role::Temporary, scalar,
+                                                 arith::cst(p * 2 * n * lanes * wgSize), node_);
+      parts.push_back({m, w, n, lanes});
     }
     Memory* counter =
         model_.memories.allocateMemory(model_.memories.freshName("sk_count"), AddressSpace::Global,
-                                       Memory::Role::Temporary, Type::int_(), arith::cst(tiles), node_);
+                                       Memory::Role::Temporary, Type::int_(), arith::cst(rest), node_);
     counter->taskCounter = true;
     Memory* arrived =
         model_.memories.allocateMemory(model_.memories.freshName("sk_arrived"), AddressSpace::Local,
@@ -336,68 +348,102 @@ class Scheduler {
       a.node = node_;
       return a;
     };
-    auto slotOf = [&](const Part& pt, arith::Expr group, arith::Expr s, int64_t e) {
-      return ((group * 2 + s) * pt.count + e) * wgSize + lid;
+    // Lane `lane` of accumulator element e, and that of a part's slot: the work-items' values
+    // side by side.
+    auto laneOf = [&](const Part& pt, int64_t e, int lane, bool write) {
+      c::Access a = element(pt.acc, arith::cst(e), write);
+      if (pt.lanes > 1) {
+        a.form = c::Access::Form::Lane;
+        a.lane = lane;
+      }
+      return a;
+    };
+    auto slotOf = [&](const Part& pt, arith::Expr group, arith::Expr s, int64_t e, int lane) {
+      return ((group * 2 + s) * (pt.count * pt.lanes) + e * pt.lanes + lane) * wgSize + lid;
     };
 
     // The partial tile: stored, counted, and summed by the part that counts last.
     // The range's bounds, computed where needed rather than kept in registers through the loop
     // (a register more costs the kernel half its occupancy on an H100).
-    std::string begin = fmt::format("(int)((long)get_group_id(0)*{}/{})", steps, p);
-    std::string end = fmt::format("(int)(((long)get_group_id(0) + 1)*{}/{})", steps, p);
+    // Work-groups 0 .. whole - 1 take a tile each; the others, sk_g = 0 .. p - 1, share the rest.
+    std::string group = whole > 0 ? fmt::format("(get_group_id(0) - {})", whole) : "get_group_id(0)";
+    std::string begin = fmt::format("(int)((long){}*{}/{})", group, steps, p);
+    std::string end = fmt::format("(int)(((long){} + 1)*{}/{})", group, steps, p);
     c::Block partial;
-    partial.push_back(decl("sk_g", "get_group_id(0)"));
-    partial.push_back(decl("sk_lid", ltid));
-    partial.push_back(decl("sk_slot", fmt::format("sk_it == {} ? 0 : 1", begin)));
-    for (auto& pt : parts)
-      for (int64_t e = 0; e < pt.count; ++e) {
-        auto s = make(c::Stmt::Kind::Assign);
-        s->lhs = c::access(element(pt.parts, slotOf(pt, g, slot, e), true));
-        s->rhs = c::access(element(pt.acc, arith::cst(e), false));
-        partial.push_back(std::move(s));
-      }
-    partial.push_back(line("mem_fence(CLK_GLOBAL_MEM_FENCE);"));
-    partial.push_back(line("CLK_GLOBAL_MEM_FENCE", c::Stmt::Kind::Barrier));
     {
-      c::Block count;
-      count.push_back(line(fmt::format("{}[0] = atomic_inc(&{}[sk_tile]);", arrived->name, counter->name)));
-      partial.push_back(
-          when("get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0", std::move(count)));
-    }
-    partial.push_back(line("CLK_LOCAL_MEM_FENCE", c::Stmt::Kind::Barrier));
-    partial.push_back(
-        decl("sk_first", fmt::format("(int)((((long)sk_tile*{} + 1)*{} - 1)/{})", *kt, p, steps)));
-    partial.push_back(
-        decl("sk_last", fmt::format("(int)((((long)sk_tile + 1)*{}*{} - 1)/{})", *kt, p, steps)));
-    {
-      // One loop over the other parts for each accumulator: the loads of one element's parts in
-      // flight at a time, not every element's (which would cost the kernel registers, and so
-      // occupancy, everywhere).
-      c::Block last;
-      last.push_back(line("mem_fence(CLK_GLOBAL_MEM_FENCE);"));
+      partial.push_back(decl("sk_g", group));
+      partial.push_back(decl("sk_lid", ltid));
+      partial.push_back(decl("sk_slot", fmt::format("sk_it == {} ? 0 : 1", begin)));
       for (auto& pt : parts)
-        for (int64_t e = 0; e < pt.count; ++e) {
-          c::Block add;
-          add.push_back(
-              decl("sk_rslot", fmt::format("(int)((long)sk_r*{}/{})/{} == sk_tile ? 0 : 1", steps, p, *kt)));
-          auto s = make(c::Stmt::Kind::Assign);
-          s->lhs = c::access(element(pt.acc, arith::cst(e), true));
-          s->rhs = c::sum(c::access(element(pt.acc, arith::cst(e), false)),
-                          c::access(element(pt.parts, slotOf(pt, r, rslot, e), false)));
-          add.push_back(std::move(s));
-          auto others = make(c::Stmt::Kind::For);
-          others->text = "sk_r";
-          others->init = "sk_first";
-          others->cond = "sk_r <= sk_last";
-          others->step = "sk_r += 1";
-          others->body.push_back(when("sk_r != sk_g", std::move(add)));
-          last.push_back(std::move(others));
-        }
-      for (auto& s : copy(suffix)) last.push_back(std::move(s));
-      partial.push_back(when(fmt::format("{}[0] == sk_last - sk_first", arrived->name), std::move(last)));
+        for (int64_t e = 0; e < pt.count; ++e)
+          for (int lane = 0; lane < pt.lanes; ++lane) {
+            auto s = make(c::Stmt::Kind::Assign);
+            s->lhs = c::access(element(pt.parts, slotOf(pt, g, slot, e, lane), true));
+            s->rhs = c::access(laneOf(pt, e, lane, false));
+            partial.push_back(std::move(s));
+          }
+      partial.push_back(line("mem_fence(CLK_GLOBAL_MEM_FENCE);"));
+      partial.push_back(line("CLK_GLOBAL_MEM_FENCE", c::Stmt::Kind::Barrier));
+      {
+        c::Block count;
+        count.push_back(line(fmt::format("{}[0] = atomic_inc(&{}[sk_tile]);", arrived->name, counter->name)));
+        partial.push_back(
+            when("get_local_id(0) == 0 && get_local_id(1) == 0 && get_local_id(2) == 0", std::move(count)));
+      }
+      partial.push_back(line("CLK_LOCAL_MEM_FENCE", c::Stmt::Kind::Barrier));
+      partial.push_back(
+          decl("sk_first", fmt::format("(int)((((long)sk_tile*{} + 1)*{} - 1)/{})", *kt, p, steps)));
+      partial.push_back(
+          decl("sk_last", fmt::format("(int)((((long)sk_tile + 1)*{}*{} - 1)/{})", *kt, p, steps)));
+      {
+        // One loop over the other parts for each accumulator: the loads of one element's parts in
+        // flight at a time, not every element's (which would cost the kernel registers, and so
+        // occupancy, everywhere).
+        c::Block last;
+        last.push_back(line("mem_fence(CLK_GLOBAL_MEM_FENCE);"));
+        for (auto& pt : parts)
+          for (int64_t e = 0; e < pt.count; ++e) {
+            c::Block add;
+            add.push_back(decl("sk_rslot",
+                               fmt::format("(int)((long)sk_r*{}/{})/{} == sk_tile ? 0 : 1", steps, p, *kt)));
+            for (int lane = 0; lane < pt.lanes; ++lane) {
+              auto s = make(c::Stmt::Kind::Assign);
+              s->lhs = c::access(laneOf(pt, e, lane, true));
+              s->rhs = c::sum(c::access(laneOf(pt, e, lane, false)),
+                              c::access(element(pt.parts, slotOf(pt, r, rslot, e, lane), false)));
+              add.push_back(std::move(s));
+            }
+            auto others = make(c::Stmt::Kind::For);
+            others->text = "sk_r";
+            others->init = "sk_first";
+            others->cond = "sk_r <= sk_last";
+            others->step = "sk_r += 1";
+            others->body.push_back(when("sk_r != sk_g", std::move(add)));
+            last.push_back(std::move(others));
+          }
+        for (auto& s : copy(suffix)) last.push_back(std::move(s));
+        partial.push_back(when(fmt::format("{}[0] == sk_last - sk_first", arrived->name), std::move(last)));
+      }
     }
 
-    // One step range of a work-group, tile after tile.
+    // The tile `sk_tile` (counted from `first`) as the ids of the mapWrgs it stood for.
+    auto tileIds = [&](c::Block& into, int64_t first) {
+      std::string tile = first > 0 ? fmt::format("(sk_tile + {})", first) : "sk_tile";
+      int64_t below = 1;
+      for (size_t l = levels_.size(); l-- > 0;) {
+        if (levels_[l].var.empty()) continue;
+        std::string value = below == 1 ? tile : fmt::format("{}/{}", tile, below);
+        if (l > 0)
+          value = fmt::format("{} % {}", value.find('/') == std::string::npos ? value : "(" + value + ")",
+                              levels_[l].count);
+        into.push_back(decl(levels_[l].var, value));
+        below *= levels_[l].count;
+      }
+    };
+
+    // A work-group's run of steps, tile after tile: with at least as many work-groups as tiles
+    // to share, a part of one tile or the end of one and the start of the next.
+    c::Block shared;
     auto steps_ = make(c::Stmt::Kind::For);
     steps_->text = "sk_it";
     steps_->init = begin;
@@ -406,29 +452,37 @@ class Scheduler {
     body.push_back(decl("sk_tile", fmt::format("sk_it/{}", *kt)));
     body.push_back(decl("sk_k0", fmt::format("sk_it - sk_tile*{}", *kt)));
     body.push_back(decl("sk_n", fmt::format("min({} - sk_k0, {} - sk_it)", *kt, end)));
-    int64_t below = 1;
-    for (size_t l = levels_.size(); l-- > 0;) {
-      if (levels_[l].var.empty()) continue;
-      std::string value = below == 1 ? "sk_tile" : fmt::format("sk_tile/{}", below);
-      if (l > 0)
-        value = fmt::format("{} % {}", value.find('/') == std::string::npos ? value : "(" + value + ")",
-                            levels_[l].count);
-      body.push_back(decl(levels_[l].var, value));
-      below *= levels_[l].count;
-    }
-    for (auto& s : prefix) body.push_back(std::move(s));
+    tileIds(body, whole);
+    for (auto& s : copy(prefix)) body.push_back(std::move(s));
     body.push_back(std::move(newLoop));
-    body.push_back(when(fmt::format("sk_n == {}", *kt), std::move(suffix)));
-    body.push_back(when(fmt::format("sk_n < {}", *kt), std::move(partial)));
+    for (auto& s : partial) body.push_back(std::move(s));
     body.push_back(line("sk_it += sk_n;"));
+    shared.push_back(std::move(steps_));
 
     auto scope = make(c::Stmt::Kind::Scope);
-    scope->body.push_back(line(
-        fmt::format("stream-K: {} work-groups share the {} steps of {} tiles x {}", p, steps, tiles, *kt),
-        c::Stmt::Kind::Comment));
-    scope->body.push_back(std::move(steps_));
+    if (whole > 0) {
+      scope->body.push_back(
+          line(fmt::format("stream-K: {} tiles a work-group each, then {} work-group{} share "
+                           "the {} steps of {} tile{} x {}",
+                           whole, p, p == 1 ? "" : "s", steps, rest, rest == 1 ? "" : "s", *kt),
+               c::Stmt::Kind::Comment));
+      c::Block own;
+      own.push_back(decl("sk_tile", "get_group_id(0)"));
+      tileIds(own, 0);
+      for (auto& s : prefix) own.push_back(std::move(s));
+      own.push_back(c::clone(
+          loop, [](const c::Access& a) { return a; }, [](arith::Expr e) { return e; }));
+      for (auto& s : suffix) own.push_back(std::move(s));
+      scope->body.push_back(when(fmt::format("get_group_id(0) < {}", whole), std::move(own)));
+      scope->body.push_back(when(fmt::format("get_group_id(0) >= {}", whole), std::move(shared)));
+    } else {
+      scope->body.push_back(line(fmt::format("stream-K: {} work-group{} share the {} steps of {} tile{} x {}",
+                                             p, p == 1 ? "" : "s", steps, tiles, tiles == 1 ? "" : "s", *kt),
+                                 c::Stmt::Kind::Comment));
+      for (auto& s : shared) scope->body.push_back(std::move(s));
+    }
     outer[outerAt] = std::move(scope);
-    return static_cast<int>(p);
+    return static_cast<int>(whole + p);
   }
 
   KernelModel& model_;

@@ -5,7 +5,10 @@
 // megabytes).
 #include <QtTest/QtTest>
 
+#include <fmt/format.h>
+
 #include <fstream>
+#include <functional>
 
 #include "codegen/BarrierElimination.h"
 #include "codegen/Compiler.h"
@@ -24,10 +27,13 @@ std::string compile(const std::string& example, void (*tweak)(codegen::CompileOp
   return codegen::compileKernel(p, o).source;
 }
 
-// The example at its declared sizes (as constants), compiled with `streamK` work-groups.
+// The example (a low-level one, or a path from the source directory's tests/) at its declared
+// sizes (as constants), compiled with `streamK` work-groups and `tweak`.
 codegen::CompiledKernel streamK(const std::string& example, int groups, const std::string& from = "",
-                                const std::string& to = "") {
-  std::string path = LIFT_SOURCE_DIR "/resources/examples/lowlevel/" + example;
+                                const std::string& to = "",
+                                const std::function<void(codegen::CompileOptions&)>& tweak = {}) {
+  std::string dir = example.rfind("tests/", 0) == 0 ? "/" : "/resources/examples/lowlevel/";
+  std::string path = LIFT_SOURCE_DIR + dir + example;
   ir::Program p = lang::parseFile(path);
   if (!from.empty()) {
     std::ifstream in(path);
@@ -40,6 +46,7 @@ codegen::CompiledKernel streamK(const std::string& example, int groups, const st
   hint.useDefaults = true;
   codegen::CompileOptions o;
   o.streamK = groups;
+  if (tweak) tweak(o);
   return codegen::compileKernel(interp::specialize(p, interp::chooseSizes(p, hint)), o);
 }
 
@@ -169,19 +176,29 @@ class TestCodegenAblation : public QObject {
         1);
   }
 
-  // Stream-K: the tiled matmuls' work-groups share the tiles' steps, launched as that many
-  // work-groups (at most one a step); a tile split between work-groups is summed through a
-  // global buffer and a zeroed counter a tile. Not where splitting the loop would change the
-  // result (an accumulator not updated by `acc + e`), not without a K-tiled reduction, and not
-  // with the option off.
+  // Stream-K: the tiled matmuls' whole waves of tiles run a work-group a tile, and the last
+  // wave's tiles are shared by that many work-groups (at most one a step); a tile split between
+  // work-groups is summed through a global buffer and a zeroed counter a tile. Not where the tiles
+  // fill whole waves, not where splitting the loop would change the result (an accumulator not
+  // updated by `acc + e`), not without a K-tiled reduction, and not with the option off.
   void streamKOnlySplitsAdditiveTileLoops() {
-    for (const char* e :
-         {"matmul_tiled_gpu.lift", "matmul_tiled_gpu_8x8.lift", "matmul_tiled_gpu_float4.lift"}) {
-      codegen::CompiledKernel k = streamK(e, 3);
-      QVERIFY2(count(k.source, "// stream-K: 3 work-groups share the ") == 1, e);
-      QVERIFY2(count(k.source, "atomic_inc(&sk_count") == 1, e);
+    struct Example {
+      const char* file;
+      int64_t tiles;
+    };
+    for (Example e : {Example{"matmul_tiled_gpu.lift", 256}, Example{"matmul_tiled_gpu_8x8.lift", 64},
+                      Example{"matmul_tiled_gpu_float4.lift", 256}}) {
+      codegen::CompiledKernel k = streamK(e.file, 3);
+      int64_t whole = e.tiles / 3 * 3;
+      QVERIFY2(count(k.source,
+                     fmt::format("// stream-K: {} tiles a work-group each, then 3 work-groups share the ",
+                                 whole)) == 1,
+               e.file);
+      QVERIFY2(count(k.source, fmt::format("if (get_group_id(0) < {}) {{", whole)) == 1, e.file);
+      QVERIFY2(count(k.source, "atomic_inc(&sk_count") == 1, e.file);
+      QCOMPARE(k.launch.streamKGroups, static_cast<int>(whole + 3));
       QCOMPARE(k.launch.global.size(), k.launch.local.size());
-      QVERIFY(k.launch.global[0] == arith::cst(3) * k.launch.local[0]);
+      QVERIFY(k.launch.global[0] == arith::cst(whole + 3) * k.launch.local[0]);
       for (size_t d = 1; d < k.launch.global.size(); ++d) QVERIFY(k.launch.global[d] == k.launch.local[d]);
       int counters = 0, parts = 0;
       for (auto& prm : k.params) {
@@ -190,11 +207,15 @@ class TestCodegenAblation : public QObject {
       }
       QCOMPARE(counters, 1);
       QVERIFY(parts >= 1);
-      // More work-groups than steps: one a step.
-      codegen::CompiledKernel many = streamK(e, 1 << 20);
+      // More work-groups than tiles: all of them shared, at most one work-group a step.
+      codegen::CompiledKernel many = streamK(e.file, 1 << 20);
+      QVERIFY2(count(many.source, "// stream-K: ") == 1 && count(many.source, "tiles a work-group each") == 0,
+               e.file);
       QVERIFY(many.launch.global[0].isCst() && many.launch.local[0].isCst());
       QVERIFY(many.launch.global[0].value() / many.launch.local[0].value() < (1 << 20));
-      QCOMPARE(streamK(e, 0).source.find("stream-K"), std::string::npos);
+      // Whole waves (the tile counts are powers of two): nothing to share.
+      QCOMPARE(streamK(e.file, 4).source, streamK(e.file, 0).source);
+      QCOMPARE(streamK(e.file, 0).source.find("stream-K"), std::string::npos);
     }
     // `acc * 0.5f + x * y` does not split: the same kernel as without the option.
     const char* from = "return acc + x * y;";
@@ -206,6 +227,34 @@ class TestCodegenAblation : public QObject {
             std::string::npos);
     QCOMPARE(streamK("dot.lift", 3).source, streamK("dot.lift", 0).source);
     QCOMPARE(streamK("matmul_best.lift", 3).source, streamK("matmul_best.lift", 0).source);
+  }
+
+  // A stream-K kernel has two loops over K tiles that copy into the same local tiles, one for
+  // the whole waves of tiles and one for the shared steps: both double-buffered, the tiles
+  // doubled once. The parts of a shared tile are kept lane by lane, as scalars.
+  void streamKDoubleBuffersBothLoopsAndKeepsPartsInLanes() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    auto db = [](codegen::CompileOptions& o) { o.doubleBuffering = true; };
+    codegen::CompiledKernel plain = streamK(file, 0, "", "", db);
+    codegen::CompiledKernel k = streamK(file, 3, "", "", db);
+    QVERIFY(count(k.source, "tiles a work-group each, then 3 work-groups share the ") == 1);
+    QCOMPARE(count(plain.source, "// double-buffered: the first tiles"), 1);
+    QCOMPARE(count(k.source, "// double-buffered: the first tiles"), 2);
+    for (const char* tile : {"local float4 tmp1[32];", "local float tmp2[128];"}) {
+      QCOMPARE(count(plain.source, tile), 1);
+      QCOMPARE(count(k.source, tile), 1);
+    }
+    const codegen::KernelParam* parts = nullptr;
+    for (auto& prm : k.params)
+      if (prm.name.rfind("sk_part", 0) == 0) parts = &prm;
+    QVERIFY(parts && parts->elemType == Type::float_());
+    for (const char* lane : {".s0;", ".s1;", ".s2;", ".s3;"})
+      QVERIFY(count(k.source, fmt::format("] = acc1_0{}", lane)) == 1);
+    QVERIFY(count(k.source, "acc1_0.s3 = (acc1_0.s3 + sk_part1[") == 1);
+    // Without double buffering, each loop keeps its two barriers a step.
+    codegen::CompiledKernel single = streamK(file, 3);
+    QCOMPARE(count(single.source, "// double-buffered"), 0);
+    QCOMPARE(count(single.source, "local float4 tmp1[16];"), 1);
   }
 
   // The loop over K tiles copies each pair of tiles into the other half of arrays twice as large

@@ -136,7 +136,8 @@ class TestCodegenRun : public QObject {
   }
 
   // Stream-K (StreamK.h) needs the tile and step counts as constants: each program specialised
-  // to its sizes, with fewer work-groups than tiles, a prime number, and more than there are
+  // to its sizes, with fewer work-groups than tiles (whole waves of 3 or 5 tiles a work-group
+  // each, the rest shared, where the tile count is not their multiple), and more than there are
   // steps (every tile summed from one-step parts); alone and with the GPU switches. Programs
   // without a K-tiled additive reduction compile as without it.
   void matchesInterpreterStreamK_data() { matchesInterpreter_data(); }
@@ -151,16 +152,26 @@ class TestCodegenRun : public QObject {
       bool applies = false;
       try {
         codegen::CompileOptions o;
-        o.streamK = 2;
+        o.streamK = 100000;
         codegen::CompiledProgram k =
             codegen::compileProgram(interp::specialize(p, interp::chooseSizes(p, hint)), o);
         for (auto& s : k.stages) applies = applies || s.kernel.launch.streamKGroups > 0;
+        // With 3 or 5 work-groups, whole waves of tiles and a shared rest (the configurations
+        // below run both parts of the schedule).
+        bool waves = false;
+        for (int g : {3, 5}) {
+          o.streamK = g;
+          waves = waves || codegen::compileProgram(interp::specialize(p, interp::chooseSizes(p, hint)), o)
+                                   .source()
+                                   .find("tiles a work-group each") != std::string::npos;
+        }
+        QVERIFY2(!applies || waves, "no configuration runs whole waves of tiles before the shared ones");
       } catch (const LiftError&) {
       }
       if (!applies) QSKIP("stream-K does not apply to this program");
     }
     std::vector<codegen::CompileOptions> configs;
-    for (int groups : {7, 100000}) {
+    for (int groups : {3, 100000}) {
       codegen::CompileOptions o;
       o.streamK = groups;
       configs.push_back(o);

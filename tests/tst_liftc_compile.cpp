@@ -31,20 +31,30 @@ class TestLiftcCompile : public QObject {
     QVERIFY(r.out.contains("x[128*wg_id + 2*l_id + i]"));
   }
 
-  // --stream-k N: the tiled matmul at constant sizes shares its steps among N work-groups; where
-  // the kernel has not the shape (no K-tiled reduction, or sizes left symbolic) a note says so on
-  // stderr and the kernel is the plain one; a negative N is a usage error.
+  // --stream-k N: the tiled matmul at constant sizes (4 tiles) runs whole waves of N tiles one
+  // work-group a tile and shares the steps of the rest among N work-groups; where the kernel has
+  // not the shape (no K-tiled reduction, sizes left symbolic, or tiles filling whole waves) a note
+  // says so on stderr and the kernel is the plain one; a negative N is a usage error.
   void streamKSaysWhereItDoesNotApply() {
     const QString tiled = "resources/examples/lowlevel/matmul_tiled_gpu.lift";
-    Result on = liftc({"compile", tiled, "--size", "M=2,N=2,K=2", "--stream-k", "4"});
+    Result on = liftc({"compile", tiled, "--size", "M=2,N=2,K=8", "--stream-k", "3"});
     QCOMPARE(on.code, 0);
-    QVERIFY2(on.out.contains("// stream-K: 4 work-groups share the "), qPrintable(on.out));
+    QVERIFY2(
+        on.out.contains("// stream-K: 3 tiles a work-group each, then 3 work-groups share the 8 steps of 1 "
+                        "tile x 8"),
+        qPrintable(on.out));
     QVERIFY(on.err.isEmpty());
-    for (const QStringList& args : {QStringList{"compile", kDot, "--stream-k", "4"},
-                                    QStringList{"compile", tiled, "--stream-k", "4"}}) {
+    Result all = liftc({"compile", tiled, "--size", "M=2,N=2,K=2", "--stream-k", "8"});
+    QCOMPARE(all.code, 0);
+    QVERIFY2(all.out.contains("// stream-K: 8 work-groups share the 8 steps of 4 tiles x 2"),
+             qPrintable(all.out));
+    for (const QStringList& args :
+         {QStringList{"compile", kDot, "--stream-k", "4"}, QStringList{"compile", tiled, "--stream-k", "4"},
+          QStringList{"compile", tiled, "--size", "M=2,N=2,K=2", "--stream-k", "4"}}) {
       Result off = liftc(args);
       QCOMPARE(off.code, 0);
       QVERIFY2(off.err.contains("note: --stream-k 4 does not apply"), qPrintable(off.err));
+      QVERIFY(off.err.contains("not a multiple of 4"));
       QVERIFY(!off.out.contains("stream-K"));
       QStringList plainArgs = args;
       plainArgs.removeLast();

@@ -59,10 +59,10 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   streamK_ = new QCheckBox(QString("Stream-K x%1").arg(streamKGroups_), this);
   streamK_->setObjectName("toggleStreamK");
   streamK_->setToolTip(
-      "The work-groups share a K-tiled reduction's tiles and steps (as many work-groups as the device "
-      "runs at once: two a compute unit on an H100); a tile split between two is summed in global "
-      "memory. Needs constant sizes, as the search's kernels have; off by default, tuned by the search "
-      "on GPUs");
+      "Stream-K for a K-tiled reduction: the whole waves of tiles (as many as the device runs at once: "
+      "two a compute unit on an H100) one work-group a tile, then that many work-groups share the steps "
+      "of the tiles left; a tile split between two is summed in global memory. Needs constant sizes, as "
+      "the search's kernels have; off by default, tuned by the search on GPUs");
   registerCap_ = new QCheckBox(QString::fromUtf8("Registers \u2264 %1").arg(registerCapValue_), this);
   registerCap_->setObjectName("toggleRegisterCap");
   registerCap_->setToolTip(
@@ -311,7 +311,8 @@ void KernelView::recompile() {
                     ? QString(" — stream-K over %1 work-groups").arg(groups)
                     : QString(
                           " — stream-K does not apply here: it needs a loop over K tiles that adds into "
-                          "zeroed accumulators, at constant sizes (as the search's kernels have)");
+                          "zeroed accumulators, at constant sizes (as the search's kernels have), and "
+                          "tiles that do not fill whole waves of its work-groups");
     }
     info_->setText(QString("%1 — %2 lines, %3 bytes, %4 memory accesses — generated in %5 ms%6")
                        .arg(where)

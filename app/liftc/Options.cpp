@@ -170,8 +170,9 @@ void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& o
       stderr,
       "liftc %s: note: --stream-k %d does not apply: it needs a loop over K tiles inside the mapWrgs "
       "that adds into accumulators starting at zero (acc = f(acc, ...) with f returning acc + ...), "
-      "and constant sizes (give them with --size); the kernel is the one without it\n",
-      command, options.streamK);
+      "constant sizes (give them with --size), and a tile count that is not a multiple of %d (whole "
+      "waves of work-groups leave nothing to share); the kernel is the one without it\n",
+      command, options.streamK, options.streamK);
 }
 
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
@@ -193,9 +194,9 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
       ->check(integerIn(0, 64));
   cmd.add_option(
          "--stream-k", into.streamK,
-         "N work-groups share the tiles and K steps of a K-tiled reduction (stream-K), each tile split "
-         "between two work-groups summed in global memory; N best the work-groups the device runs at "
-         "once (0: one work-group a tile)")
+         "stream-K for a K-tiled reduction: whole waves of N tiles one work-group a tile, then N "
+         "work-groups share the K steps of the tiles left, a tile split between work-groups summed in "
+         "global memory; N best the work-groups the device runs at once (0: one work-group a tile)")
       ->type_name("N")
       ->check(integerIn(0, 1 << 20));
   cmd.add_option(
