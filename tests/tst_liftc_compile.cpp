@@ -66,6 +66,17 @@ class TestLiftcCompile : public QObject {
     QVERIFY(bad.err.contains("--stream-k"));
   }
 
+  // --max-registers N changes the build, not the source: the kernel as without it, and a note
+  // saying so.
+  void registerCapLeavesTheSource() {
+    Result capped = liftc({"compile", kDot, "--max-registers", "64"});
+    QCOMPARE(capped.code, 0);
+    QCOMPARE(capped.out, liftc({"compile", kDot}).out);
+    QVERIFY2(capped.err.contains("note: --max-registers 64 does not change the source"),
+             qPrintable(capped.err));
+    QVERIFY(liftc({"compile", kDot}).err.isEmpty());
+  }
+
   // A program that needs two kernels: each printed after a line naming it and its NDRange.
   void printsEveryKernel() {
     Result r = liftc({"compile", "resources/examples/lowlevel/asum_device.lift"});

@@ -37,6 +37,11 @@ int runCompile(const CompileArgs& args) {
   for (int64_t l : args.local) options.localSize.push_back(arith::cst(l));
   codegen::CompiledProgram compiled = codegen::compileProgram(p, options);
   noteStreamKNotApplied("compile", options, compiled);
+  if (options.maxRegisters > 0)
+    std::fprintf(stderr,
+                 "liftc compile: note: --max-registers %d does not change the source: the cap acts when the "
+                 "kernel is built (on NVIDIA, as `.maxnreg %d` in its PTX), as in `liftc run` and the app\n",
+                 options.maxRegisters, options.maxRegisters);
   if (!args.indices) {
     std::fputs(compiled.source().c_str(), stdout);
     return kExitOk;
