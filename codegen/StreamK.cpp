@@ -312,9 +312,10 @@ class Scheduler {
     arith::Expr slot = arith::var("sk_slot", arith::cst(0), arith::cst(2));
     arith::Expr rslot = arith::var("sk_rslot", arith::cst(0), arith::cst(2));
     arith::Expr lid = arith::var("sk_lid", arith::cst(0), arith::cst(wgSize));
-    // The parts are kept lane by lane, as scalars: a vector store or load needs its lanes in
-    // consecutive registers, and keeping every vector accumulator so through the loop cost the
-    // kernel 165 registers where it has 127 without stream-K (half the occupancy on an H100).
+    // The parts are kept lane by lane, as scalars: stored as vectors, they cost the kernel 165
+    // registers where it has 127 without stream-K (half the occupancy on an H100), likely
+    // because a vector store or load needs its lanes in consecutive registers, and every vector
+    // accumulator was kept so through the loop (docs/PERFORMANCE.md, session 23).
     struct Part {
       const Memory* acc;
       const Memory* parts;
