@@ -427,9 +427,9 @@ class Scheduler {
       }
     }
 
-    // The tile `sk_tile` (counted from `first`) as the ids of the mapWrgs it stood for.
-    auto tileIds = [&](c::Block& into, int64_t first) {
-      std::string tile = first > 0 ? fmt::format("(sk_tile + {})", first) : "sk_tile";
+    // The tile `sk_tile` (counted from tile `from`) as the ids of the mapWrgs it stood for.
+    auto tileIds = [&](c::Block& into, int64_t from) {
+      std::string tile = from > 0 ? fmt::format("(sk_tile + {})", from) : "sk_tile";
       int64_t below = 1;
       for (size_t l = levels_.size(); l-- > 0;) {
         if (levels_[l].var.empty()) continue;
