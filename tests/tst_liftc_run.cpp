@@ -225,6 +225,19 @@ class TestLiftcRun : public QObject {
                   message);
   }
 
+  // --stream-k where the program's sizes are not constants: `run`'s --size gives run-time values,
+  // so the note says the sizes must be written in the program (not "give them with --size", which
+  // is `compile`'s advice), and the kernel runs and validates as without it.
+  void streamKNoteSaysWhereSizesComeFrom() {
+    Run r = liftc({"run", "lowlevel/matmul_tiled_gpu_8x8.lift", "--device", "cpu", "--size", "M=1,N=1,K=2",
+                   "--stream-k", "4"});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(line(r.out, "validation:").startsWith("validation: ok"), qPrintable(r.out));
+    QVERIFY2(r.err.contains("note: --stream-k 4 does not apply") &&
+                 r.err.contains("written in the program") && !r.err.contains("give them with --size"),
+             qPrintable(describe(r)));
+  }
+
   // --kernel: a hand-edited kernel runs with the program's parameters, NDRange and validation;
   // a wrong one is caught, a file without the program's kernel or no file at all is an error.
   void handWrittenKernel() {

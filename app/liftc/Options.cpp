@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 
 #include "codegen/runtime/RegisterCap.h"
 #include "core/interp/Sizes.h"
@@ -170,9 +172,13 @@ void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& o
       stderr,
       "liftc %s: note: --stream-k %d does not apply: it needs a loop over K tiles inside the mapWrgs "
       "that adds into accumulators starting at zero (acc = f(acc, ...) with f returning acc + ...), "
-      "constant sizes (give them with --size), and a tile count that is not a multiple of %d (whole "
-      "waves of work-groups leave nothing to share); the kernel is the one without it\n",
-      command, options.streamK, options.streamK);
+      "constant sizes (%s), and a tile count that is not a multiple of %d (whole waves of work-groups "
+      "leave nothing to share); the kernel is the one without it\n",
+      command, options.streamK,
+      std::strcmp(command, "compile") == 0
+          ? "give them with --size"
+          : "written in the program, as the search's kernels have them: --size here sets run-time values",
+      options.streamK);
 }
 
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
