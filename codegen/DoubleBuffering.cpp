@@ -147,21 +147,35 @@ class DoubleBuffer {
       }
       return r;
     };
-    // The copies of tile `at` write buffer at % 2; the computation reads buffer i % 2.
-    auto copyOf = [&](arith::Expr at) {
+    // The copies of tile `at` write buffer `buffer` % 2 (at % 2 but where the last step loads
+    // its own tiles again); the computation reads buffer i % 2.
+    auto copyOf = [&](arith::Expr at, arith::Expr buffer) {
       c::IndexMap index = substituted(at);
-      c::AccessMap access = [&, index, at](const c::Access& a) {
+      c::AccessMap access = [&, index, at, buffer](const c::Access& a) {
         c::Access r = a;
         r.raw = arith::substitute(a.raw, {{var, at}});
         r.simplified = index(a.simplified);
-        return inBuffer(r, at);
+        return inBuffer(r, buffer);
       };
       c::Block out;
       for (auto& s : copy) out.push_back(c::clone(*s, access, index));
       return out;
     };
-    c::Block first = copyOf(arith::cst(0));
-    c::Block next = copyOf(var + 1);
+    // With the loads staged through registers, the loop keeps no branch around them (NVIDIA's
+    // compiler schedules a loop with a branch in it worse, more so one of unknown length, issue 14,
+    // session 24): a constant-length loop runs its last step after it, where there is nothing to
+    // load; a loop of unknown length loads its last tiles again in its last step (the next index
+    // clamped), into the buffer no step reads any more.
+    std::optional<int64_t> steps;
+    if (!bound.empty() &&
+        std::all_of(bound.begin(), bound.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
+        bound.size() < 10)
+      steps = std::stoll(bound);
+    const std::string nextName = i + "_next";
+    arith::Expr nextVar = arith::var(nextName, arith::cst(0), arith::varHi(var));
+    c::Block first = copyOf(arith::cst(0), arith::cst(0));
+    c::Block next = copyOf(var + 1, var + 1);
+    c::Block clampedNext = copyOf(nextVar, var + 1);
     c::IndexMap same = [](arith::Expr e) { return e; };
     c::AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
@@ -186,9 +200,48 @@ class DoubleBuffer {
       note->text = std::move(text);
       return note;
     };
-    StagedCopy staged;
+    StagedCopy staged, clamped;
     loop.body.clear();
-    if (prefetch_ && stageThroughRegisters(next, memories_, staged)) {
+    c::StmtP after;  // the peeled last step
+    if (prefetch_ && steps && *steps >= 2 && stageThroughRegisters(next, memories_, staged)) {
+      loop.cond = fmt::format("{} < {}", i, *steps - 1);
+      loop.body.push_back(comment("the next tiles, loaded into registers"));
+      for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
+      for (auto& s : staged.loads) loop.body.push_back(std::move(s));
+      after = std::make_unique<c::Stmt>();
+      after->kind = c::Stmt::Kind::Scope;
+      after->node = loop.node;
+      after->body.push_back(comment("the last step: no next tiles"));
+      auto last = std::make_unique<c::Stmt>();
+      last->kind = c::Stmt::Kind::Decl;
+      last->node = loop.node;
+      last->text = "int";
+      last->name = i;
+      last->rhs = c::text(std::to_string(*steps - 1));
+      after->body.push_back(std::move(last));
+      for (auto& s : reading)
+        after->body.push_back(c::clone(
+            *s, [](const c::Access& a) { return a; }, same));
+      after->body.push_back(c::clone(
+          *lastBarrier, [](const c::Access& a) { return a; }, same));
+      for (auto& s : reading) loop.body.push_back(std::move(s));
+      loop.body.push_back(comment("stored into the other buffers"));
+      for (auto& s : staged.stores) loop.body.push_back(std::move(s));
+    } else if (prefetch_ && !steps && stageThroughRegisters(clampedNext, memories_, clamped)) {
+      loop.body.push_back(comment("the next tiles, loaded into registers (the last step: its own again)"));
+      auto index = std::make_unique<c::Stmt>();
+      index->kind = c::Stmt::Kind::Decl;
+      index->node = loop.node;
+      index->text = "int";
+      index->name = nextName;
+      index->rhs = c::text(fmt::format("min({} + 1, {} - 1)", i, bound));
+      loop.body.push_back(std::move(index));
+      for (auto& s : clamped.declarations) loop.body.push_back(std::move(s));
+      for (auto& s : clamped.loads) loop.body.push_back(std::move(s));
+      for (auto& s : reading) loop.body.push_back(std::move(s));
+      loop.body.push_back(comment("stored into the other buffers"));
+      for (auto& s : clamped.stores) loop.body.push_back(std::move(s));
+    } else if (prefetch_ && stageThroughRegisters(next, memories_, staged)) {
       loop.body.push_back(comment("the next tiles, loaded into registers"));
       for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
       loop.body.push_back(guarded(std::move(staged.loads)));
@@ -213,6 +266,7 @@ class DoubleBuffer {
     for (auto& s : first) before.push_back(std::move(s));
     before.push_back(std::move(firstBarrier));
     size_t n = before.size();
+    if (after) b.insert(b.begin() + static_cast<std::ptrdiff_t>(k) + 1, std::move(after));
     b.insert(b.begin() + static_cast<std::ptrdiff_t>(k), std::make_move_iterator(before.begin()),
              std::make_move_iterator(before.end()));
     k += n;

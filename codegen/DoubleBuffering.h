@@ -9,7 +9,10 @@
 // is computed. The barrier at the end of step i orders both the writes of tile i + 1 before its
 // use and the reads of tile i before step i + 1 overwrites its buffer. Only loops of exactly that
 // shape: the copies write local arrays used nowhere else and read no local memory, the
-// computation writes no local memory.
+// computation writes no local memory. With the register prefetch (RegisterPrefetch.h) the step
+// keeps no branch: a loop of constant length n runs n - 1 steps and its last step after it; one
+// of unknown length loads tile min(i + 1, n - 1), its own again in the last step, and stores it
+// into buffer (i + 1) % 2, which no step reads any more.
 #pragma once
 
 #include "codegen/CAst.h"

@@ -2,7 +2,8 @@
 // the copy of the next tiles, `tmp[...] = global[...]` in the work-items' loops, is split into
 // loads into private values before the computation and stores of those values into the local
 // buffer after it —
-//   if (i + 1 < n) { r0 = A[..]; r1 = A[..]; }  compute(tmp[i % 2]);  if (i + 1 < n) { tmp[..] = r0; .. }
+//   r0 = A[..(i + 1)..]; r1 = A[..];  compute(tmp[i % 2]);  tmp[..] = r0; ..
+// (DoubleBuffering.h says how the last step, which has no next tiles, goes without a branch)
 // so the global loads are in flight while the current tile is computed instead of stalling the
 // work-item before it (a store to local memory waits for its load). The loops of the copy are
 // unrolled: each work-item's iterations become scopes that set the loop variable to a constant

@@ -282,28 +282,64 @@ class TestCodegenAblation : public QObject {
 
   // With the register prefetch, the next tiles' global loads go into private values before the
   // computation and those values into the other buffers after it; still one barrier a step, and
-  // a kernel without a tile loop is unchanged.
+  // a kernel without a tile loop is unchanged. No branch in the loop: with K unknown to the
+  // kernel, the last step loads its own tiles again (the next index clamped) and stores them
+  // into the buffer no step reads any more.
   void registerPrefetchLoadsBeforeAndStoresAfterTheComputation() {
     const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
     std::string db = compile(file, [](codegen::CompileOptions& o) { o.doubleBuffering = true; });
     std::string pf = compile(file, [](codegen::CompileOptions& o) { o.registerPrefetch = true; });
     QVERIFY(pf != db);
     QCOMPARE(count(pf, "barrier("), 2);
-    QCOMPARE(count(pf, "if (i + 1 < K) {"), 2);
+    QCOMPARE(count(pf, "if (i + 1 < K) {"), 0);
+    QCOMPARE(count(pf, "int i_next = min(i + 1, K - 1);"), 1);
     size_t loop = pf.find("for (int i = 0; i < K; i += 1) {");
     size_t reads = pf.find("// reduceSeq", loop);
     QVERIFY(loop != std::string::npos && reads != std::string::npos);
     std::string before = pf.substr(loop, reads - loop), after = pf.substr(reads);
-    // Loads of A and B into registers before; no local writes there.
+    // Loads of A and B into registers before, at the clamped index; no local writes there.
     QVERIFY(count(before, "float4 pf1;") == 1);
     QVERIFY(count(before, "(A[") > 0 && count(before, " = B[") > 0);
+    QVERIFY(count(before, "*i_next") > 0);
     QCOMPARE(count(before, "tmp1["), 0);
     QCOMPARE(count(before, "tmp2["), 0);
-    // The stores from the registers after, into the other halves.
+    // The stores from the registers after, into the other halves (i + 1, never the clamped
+    // index: in the last step that is the half being read).
     QVERIFY(count(after, "((i + 1)%2) + ") >= 2);
+    QCOMPARE(count(after, "i_next"), 0);
     QVERIFY(count(after, "] = pf1;") == 1);
     QCOMPARE(compile("dot.lift", [](codegen::CompileOptions& o) { o.registerPrefetch = true; }),
              compile("dot.lift"));
+  }
+
+  // With the number of K tiles a constant, the loop stops a step early and the last step
+  // follows it without loads: no branch in either, the last step's reads of its half and a
+  // barrier after it.
+  void registerPrefetchRunsTheLastStepOfAConstantLoopAfterIt() {
+    ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift");
+    p = interp::specialize(p, {{"M", 64}, {"N", 64}, {"K", 256}});
+    codegen::CompileOptions o;
+    o.registerPrefetch = true;
+    std::string pf = codegen::compileKernel(p, o).source;
+    QCOMPARE(count(pf, "if (i + 1 < "), 0);
+    QCOMPARE(count(pf, "i_next"), 0);
+    size_t loop = pf.find("for (int i = 0; i < 255; i += 1) {");
+    size_t last = pf.find("// the last step: no next tiles");
+    QVERIFY(loop != std::string::npos && last != std::string::npos && loop < last);
+    QCOMPARE(count(pf, "barrier("), 3);  // before the loop, in it, after the last step
+    std::string step = pf.substr(last);
+    QCOMPARE(count(step, "int i = 255;"), 1);
+    QCOMPARE(count(step, " = pf"), 0);
+    QCOMPARE(count(step, "(A["), 0);
+    QVERIFY(count(step, "(i%2) + ") > 0);
+    QCOMPARE(count(step, "barrier("), 1);
+    // Two steps: a loop of one, then the last.
+    ir::Program two = interp::specialize(
+        lang::parseFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift"),
+        {{"M", 64}, {"N", 64}, {"K", 2}});
+    std::string pair = codegen::compileKernel(two, o).source;
+    QCOMPARE(count(pair, "for (int i = 0; i < 1; i += 1) {"), 1);
+    QCOMPARE(count(pair, "int i = 1;"), 1);
   }
 
   // A register block's results leave as float4 rows: the four writes of out[b .. b+3] (b a

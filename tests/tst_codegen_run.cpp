@@ -91,7 +91,9 @@ class TestCodegenRun : public QObject {
   }
 
   // Double buffering with the next tiles loaded into registers (RegisterPrefetch.h), and float4
-  // writes of global memory (GlobalVectorStores.h).
+  // writes of global memory (GlobalVectorStores.h): with the sizes unknown to the kernel (the
+  // last step loads its own tiles again) and with the sizes constants (the last step after the
+  // loop).
   void matchesInterpreterPrefetched_data() { matchesInterpreter_data(); }
   void matchesInterpreterPrefetched() {
     QFETCH(QString, file);
@@ -101,6 +103,7 @@ class TestCodegenRun : public QObject {
     o.registerPrefetch = true;
     o.vectorGlobalStores = true;
     check(file.toStdString(), o, {3});
+    check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {2, 5});
   }
 
   // Repeated index subexpressions as const int temporaries (IndexCse.h), alone, and with the
