@@ -11,7 +11,8 @@
 #
 # Usage: bench/gpu/sgemm-stream-k.sh   (carry .gpu-ex; env SHAPES "MxNxK ...", SK_GROUPS "P ..." (264:
 #        two work-groups on each of an H100's 132 SMs), or CONFIGS "P[/R] ..." (default: 0 and
-#        SK_GROUPS), VALIDATE "MxNxK ...", REPEAT 20, ROUNDS 3, DEVICE nvidia; a table on stdout
+#        SK_GROUPS), VALIDATE "MxNxK ...", REPEAT 20, ROUNDS 3, DEVICE nvidia, LIFTC (default the
+#        pack's liftc: another build of it to compare); a table on stdout
 #        and in $OUT/stream-k.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -19,7 +20,7 @@ source "$root/bench/gpu/device-env.sh"
 source "$root/bench/gpu/derived/vectorized-local.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-liftc=$pack/liftc
+liftc=${LIFTC:-$pack/liftc}
 device=${DEVICE:-nvidia}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
