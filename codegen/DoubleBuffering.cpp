@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
@@ -171,11 +172,14 @@ class DoubleBuffer {
         std::all_of(bound.begin(), bound.end(), [](char ch) { return ch >= '0' && ch <= '9'; }) &&
         bound.size() < 10)
       steps = std::stoll(bound);
-    const std::string nextName = i + "_next";
-    arith::Expr nextVar = arith::var(nextName, arith::cst(0), arith::varHi(var));
     c::Block first = copyOf(arith::cst(0), arith::cst(0));
     c::Block next = copyOf(var + 1, var + 1);
-    c::Block clampedNext = copyOf(nextVar, var + 1);
+    std::string nextName;
+    c::Block clampedNext;
+    if (prefetch_ && !steps) {
+      nextName = memories_.taken(i + "_next") ? memories_.freshName(i + "_next") : i + "_next";
+      clampedNext = copyOf(arith::var(nextName, arith::cst(0), arith::varHi(var)), var + 1);
+    }
     c::IndexMap same = [](arith::Expr e) { return e; };
     c::AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
@@ -234,7 +238,12 @@ class DoubleBuffer {
       index->node = loop.node;
       index->text = "int";
       index->name = nextName;
-      index->rhs = c::text(fmt::format("min({} + 1, {} - 1)", i, bound));
+      bool simple = std::all_of(bound.begin(), bound.end(), [](char ch) {
+        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+      });
+      index->rhs = c::text(simple ? fmt::format("min({} + 1, {} - 1)", i, bound)
+                                  : fmt::format("min({} + 1, ({}) - 1)", i, bound));
+      memories_.reserve(nextName);
       loop.body.push_back(std::move(index));
       for (auto& s : clamped.declarations) loop.body.push_back(std::move(s));
       for (auto& s : clamped.loads) loop.body.push_back(std::move(s));
