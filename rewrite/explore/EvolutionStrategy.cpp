@@ -179,10 +179,9 @@ class EvolutionStrategy : public SearchStrategy {
 
   // A promising derivation's kernel was proposed: the derivation waits for its measurement.
   void awaitPromising(size_t t) {
-    Promising p = std::move(promising_.back());
+    promising_.back().nextMapping();
+    awaiting_.emplace(t, std::move(promising_.back()));
     promising_.pop_back();
-    p.nextMapping();
-    awaiting_.emplace(t, std::move(p));
   }
 
   // Its measurement: a kernel that could not run (beyond the device's resources, a launch it
