@@ -103,7 +103,7 @@ class TestCodegenRun : public QObject {
     o.registerPrefetch = true;
     o.vectorGlobalStores = true;
     check(file.toStdString(), o, {3});
-    check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {2, 5});
+    check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {4});
   }
 
   // Repeated index subexpressions as const int temporaries (IndexCse.h), alone, and with the
