@@ -184,10 +184,9 @@ class DoubleBuffer {
     c::AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
     for (auto& s : compute) reading.push_back(c::clone(*s, current, same));
-    c::StmtP firstBarrier = c::clone(
-        *loop.body[barriers[0]], [](const c::Access& a) { return a; }, same);
-    c::StmtP lastBarrier = c::clone(
-        *loop.body[barriers[1]], [](const c::Access& a) { return a; }, same);
+    auto unchanged = [](const c::Access& a) { return a; };
+    c::StmtP firstBarrier = c::clone(*loop.body[barriers[0]], unchanged, same);
+    c::StmtP lastBarrier = c::clone(*loop.body[barriers[1]], unchanged, same);
 
     auto guarded = [&](c::Block body) {
       auto guard = std::make_unique<c::Stmt>();
@@ -204,59 +203,57 @@ class DoubleBuffer {
       note->text = std::move(text);
       return note;
     };
-    StagedCopy staged, clamped;
+    auto decl = [&](const std::string& name, std::string value) {
+      auto d = std::make_unique<c::Stmt>();
+      d->kind = c::Stmt::Kind::Decl;
+      d->node = loop.node;
+      d->text = "int";
+      d->name = name;
+      d->rhs = c::text(std::move(value));
+      return d;
+    };
+    // Which form the staged copy takes: the last step after the loop (a constant number of
+    // steps), the next index clamped (an unknown number), or, where the copy can be staged only
+    // as it is, a branch around its loads and stores.
+    StagedCopy staged;
+    bool peeled = prefetch_ && steps && *steps >= 2 && stageThroughRegisters(next, memories_, staged);
+    bool clamped = !peeled && prefetch_ && !steps && stageThroughRegisters(clampedNext, memories_, staged);
+    bool withBranch = !peeled && !clamped && prefetch_ && stageThroughRegisters(next, memories_, staged);
     loop.body.clear();
     c::StmtP after;  // the peeled last step
-    if (prefetch_ && steps && *steps >= 2 && stageThroughRegisters(next, memories_, staged)) {
-      loop.cond = fmt::format("{} < {}", i, *steps - 1);
-      loop.body.push_back(comment("the next tiles, loaded into registers"));
+    if (peeled || clamped || withBranch) {
+      if (peeled) {
+        loop.cond = fmt::format("{} < {}", i, *steps - 1);
+        after = std::make_unique<c::Stmt>();
+        after->kind = c::Stmt::Kind::Scope;
+        after->node = loop.node;
+        after->body.push_back(comment("the last step: no next tiles"));
+        after->body.push_back(decl(i, std::to_string(*steps - 1)));
+        for (auto& s : reading) after->body.push_back(c::clone(*s, unchanged, same));
+        after->body.push_back(c::clone(*lastBarrier, unchanged, same));
+      }
+      if (clamped) {
+        loop.body.push_back(comment("the next tiles, loaded into registers (the last step: its own again)"));
+        bool simple = std::all_of(bound.begin(), bound.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+        });
+        loop.body.push_back(decl(nextName, simple ? fmt::format("min({} + 1, {} - 1)", i, bound)
+                                                  : fmt::format("min({} + 1, ({}) - 1)", i, bound)));
+        memories_.reserve(nextName);
+      } else {
+        loop.body.push_back(comment("the next tiles, loaded into registers"));
+      }
       for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
-      for (auto& s : staged.loads) loop.body.push_back(std::move(s));
-      after = std::make_unique<c::Stmt>();
-      after->kind = c::Stmt::Kind::Scope;
-      after->node = loop.node;
-      after->body.push_back(comment("the last step: no next tiles"));
-      auto last = std::make_unique<c::Stmt>();
-      last->kind = c::Stmt::Kind::Decl;
-      last->node = loop.node;
-      last->text = "int";
-      last->name = i;
-      last->rhs = c::text(std::to_string(*steps - 1));
-      after->body.push_back(std::move(last));
-      for (auto& s : reading)
-        after->body.push_back(c::clone(
-            *s, [](const c::Access& a) { return a; }, same));
-      after->body.push_back(c::clone(
-          *lastBarrier, [](const c::Access& a) { return a; }, same));
+      if (withBranch)
+        loop.body.push_back(guarded(std::move(staged.loads)));
+      else
+        for (auto& s : staged.loads) loop.body.push_back(std::move(s));
       for (auto& s : reading) loop.body.push_back(std::move(s));
       loop.body.push_back(comment("stored into the other buffers"));
-      for (auto& s : staged.stores) loop.body.push_back(std::move(s));
-    } else if (prefetch_ && !steps && stageThroughRegisters(clampedNext, memories_, clamped)) {
-      loop.body.push_back(comment("the next tiles, loaded into registers (the last step: its own again)"));
-      auto index = std::make_unique<c::Stmt>();
-      index->kind = c::Stmt::Kind::Decl;
-      index->node = loop.node;
-      index->text = "int";
-      index->name = nextName;
-      bool simple = std::all_of(bound.begin(), bound.end(), [](char ch) {
-        return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
-      });
-      index->rhs = c::text(simple ? fmt::format("min({} + 1, {} - 1)", i, bound)
-                                  : fmt::format("min({} + 1, ({}) - 1)", i, bound));
-      memories_.reserve(nextName);
-      loop.body.push_back(std::move(index));
-      for (auto& s : clamped.declarations) loop.body.push_back(std::move(s));
-      for (auto& s : clamped.loads) loop.body.push_back(std::move(s));
-      for (auto& s : reading) loop.body.push_back(std::move(s));
-      loop.body.push_back(comment("stored into the other buffers"));
-      for (auto& s : clamped.stores) loop.body.push_back(std::move(s));
-    } else if (prefetch_ && stageThroughRegisters(next, memories_, staged)) {
-      loop.body.push_back(comment("the next tiles, loaded into registers"));
-      for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
-      loop.body.push_back(guarded(std::move(staged.loads)));
-      for (auto& s : reading) loop.body.push_back(std::move(s));
-      loop.body.push_back(comment("stored into the other buffers"));
-      loop.body.push_back(guarded(std::move(staged.stores)));
+      if (withBranch)
+        loop.body.push_back(guarded(std::move(staged.stores)));
+      else
+        for (auto& s : staged.stores) loop.body.push_back(std::move(s));
     } else {
       loop.body.push_back(comment("the next tiles, into the other buffers"));
       loop.body.push_back(guarded(std::move(next)));
@@ -267,11 +264,7 @@ class DoubleBuffer {
       if (single_.emplace(m, m->count).second) m->count = m->count * 2;
 
     c::Block before;
-    auto note0 = std::make_unique<c::Stmt>();
-    note0->kind = c::Stmt::Kind::Comment;
-    note0->node = loop.node;
-    note0->text = "double-buffered: the first tiles";
-    before.push_back(std::move(note0));
+    before.push_back(comment("double-buffered: the first tiles"));
     for (auto& s : first) before.push_back(std::move(s));
     before.push_back(std::move(firstBarrier));
     size_t n = before.size();
