@@ -12,3 +12,11 @@ if [[ -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
   mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
   export OCL_ICD_VENDORS=/tmp/icd
 fi
+# The CLBlast parameters tuned by its own tuner for this machine's GPU (clblast-tuned/, one file a
+# device kind: nvidia-h200.txt on an H200, else nvidia-h100.txt); CLBLAST_TUNED overrides.
+clblast_tuned_file() {
+  local dir=$root/bench/kernels/clblast-tuned gpu
+  [[ -n ${CLBLAST_TUNED:-} ]] && { echo "$CLBLAST_TUNED"; return; }
+  gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  if [[ $gpu == *H200* && -e $dir/nvidia-h200.txt ]]; then echo "$dir/nvidia-h200.txt"; else echo "$dir/nvidia-h100.txt"; fi
+}

@@ -74,6 +74,10 @@ if [[ $parts == *explore* ]]; then
   done
   wait
   ((lanes > 1)) && for e in ${EXPLORE_SHAPES:-4096x4096x4096}; do grep -v '^\[' "$out/explore-${e%%:*}.txt" | tail -8; done
+  # Each search's time to 50/90/95/100 % of its best, here: the call may not bring every store back.
+  for s in "${explore_shapes[@]}"; do
+    [[ -f $out/explore-$s.sqlite ]] && python3 "$root/bench/kernels/time_to_best.py" "$out/explore-$s.sqlite"
+  done | tee "$out/time-to-best.txt"
 fi
 
 if [[ $parts == *peers* ]]; then

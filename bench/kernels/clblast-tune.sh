@@ -16,7 +16,8 @@
 #   e.g. bench/kernels/clblast-tune.sh 4096 0.002;  bench/kernels/clblast-tune.sh xgemv 16384x16384
 # FRACTION: the tuner's -fraction (xgemm default 0.002; xgemv default 1, all of its about a
 # hundred configurations). TUNE_TIMEOUT (seconds, default none): the tuner is stopped then, and
-# the kernels it finished are written. Exit status 1 when no kernel was tuned.
+# the kernels it finished are written; for xgemm, whose tuner writes nothing before its end, the
+# fastest configurations that validated are read from its log (clblast_tuned.py). Exit status 1 when no kernel was tuned.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 routine=xgemm
@@ -50,8 +51,9 @@ start=$(date +%s)
 (cd "$work" && "${limit[@]}" "$tuner" "${command[@]:1}") >"$out/clblast-tuner-$name.log" 2>&1
 status=$?
 seconds=$(($(date +%s) - start))
-python3 "$root/bench/kernels/clblast_tuned.py" "$work" "$routine" "$m" "$n" "$seconds" "$status" \
-  "${command[*]}" >"$out/clblast-tuned-$name.txt"
+TUNER_DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1) \
+  python3 "$root/bench/kernels/clblast_tuned.py" "$work" "$routine" "$m" "$n" "$seconds" "$status" \
+  "${command[*]}" "$out/clblast-tuner-$name.log" >"$out/clblast-tuned-$name.txt"
 result=$?
 cat "$out/clblast-tuned-$name.txt"
 rm -rf "$work"

@@ -30,15 +30,8 @@ ex=$root/resources/examples
 
 pack=${PACK:-$root/.gpu-ex}
 [[ $pack == /* ]] || pack=$root/$pack
-if [[ $profile == gpu && -d $pack/lib ]]; then
-  export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  # OpenBLAS travels compressed (pack-gpu.sh).
-  [[ -f $pack/lib-blas.tar.xz && ! -e $pack/lib/libopenblas.so.0 ]] && tar -C "$pack/lib" -xJf "$pack/lib-blas.tar.xz"
-fi
-if [[ $profile == gpu && -z ${OCL_ICD_VENDORS:-} && -e /usr/lib/libnvidia-opencl.so.1 ]]; then
-  mkdir -p /tmp/icd && echo /usr/lib/libnvidia-opencl.so.1 >/tmp/icd/nvidia.icd
-  export OCL_ICD_VENDORS=/tmp/icd
-fi
+# The pack's libraries and the NVIDIA driver as the ICD; clblast_tuned_file.
+[[ $profile == gpu ]] && source "$root/bench/gpu/device-env.sh"
 pick() {
   for c in "$@"; do [[ -x $c ]] && { echo "$c"; return; }; done
 }
@@ -97,11 +90,11 @@ for c in "${cases[@]}"; do
   args+=(--case "$name:$file:$sizes:$routine")
 done
 [[ -n ${SEARCH_ONLY:-} ]] && exit 0
-# CLBlast tuned by its own tuner for this device (CLBLAST_TUNED, default on the GPU the H100's
-# file in clblast-tuned/; none on the CPU device).
+# CLBlast tuned by its own tuner for this device (CLBLAST_TUNED, default on the GPU the file of
+# its kind in clblast-tuned/, clblast_tuned_file in bench/gpu/device-env.sh; none on the CPU device).
 tunedArgs=()
 if [[ $profile == gpu ]]; then
-  tuned=${CLBLAST_TUNED:-$root/bench/kernels/clblast-tuned/nvidia-h100.txt}
+  tuned=$(clblast_tuned_file)
   [[ -e $tuned ]] && tunedArgs=(--clblast-tuned "$tuned")
 fi
 echo "== bench_kernels ($repeat timed runs each)" >&2
