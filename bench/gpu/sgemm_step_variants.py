@@ -1,14 +1,16 @@
-"""The best SGEMM kernel's next tiles copied by the GPU's asynchronous copy instead of through
-registers (issue 14, session 25): bench/gpu/sgemm-async-copy.sh.
+"""Hand variants of the best SGEMM kernel's K-tile loop (issue 14, session 25), for
+bench/gpu/sgemm-step-variants.sh.
 
-usage: sgemm_async_copy.py KERNEL.cl OUT.cl [r|l]
+usage: sgemm_step_variants.py KERNEL.cl OUT.cl VARIANT
 
 KERNEL.cl is a kernel of `--prefetch`: its K-tile loop loads the next tiles into private values
-pf1, pf2, ... before the computation and stores each into the other local buffer after it. Here
-each of those loads becomes NVIDIA's `cp.async` of 4 bytes, from the global element straight into
-the local element its store would have written, issued where the load was; the stores go, and the
-loop's barrier waits for the copies first (`cp.async.wait_all`). Inline PTX: NVIDIA only (sm_80 and
-later). The local address goes to the PTX as a 32-bit register (r) or a 64-bit one (l).
+pf1, pf2, ... before the computation and stores each into the other local buffer after it.
+  async, asyncl: each of those loads becomes NVIDIA's `cp.async` of 4 bytes, from the global
+      element straight into the local element its store would have written, issued where the
+      load was; the stores go, and the loop's barrier waits for the copies first
+      (`cp.async.wait_all`). Inline PTX: NVIDIA only (sm_80 and later). The local address goes to
+      the PTX as a 32-bit register (async) or a 64-bit one (asyncl).
+  u1, u2: `#pragma unroll 1` or `2` on the K-tile loop (the compiler's choice otherwise).
 """
 import re
 import sys
@@ -24,7 +26,7 @@ inline void cp_async_wait_all(void) {{ asm volatile("cp.async.wait_all;" ::: "me
 def transform(src, reg):
     stores = {pf: dst for dst, pf in re.findall(r'^\s*(tmp\d+\[[^;]*\]) = (pf\d+);$', src, re.M)}
     if not stores:
-        sys.exit('sgemm_async_copy.py: no prefetch stores (a kernel of --prefetch?)')
+        sys.exit('sgemm_step_variants.py: no prefetch stores (a kernel of --prefetch?)')
     out = []
     for line in src.split('\n'):
         indent = line[:len(line) - len(line.lstrip())]
@@ -35,12 +37,12 @@ def transform(src, reg):
             loads = re.findall(r'[A-Za-z_]\w*\[[^\]]*\]', value)
             if value.startswith('(float4)('):
                 if len(loads) != 4:
-                    sys.exit(f'sgemm_async_copy.py: cannot split {value}')
+                    sys.exit(f'sgemm_step_variants.py: cannot split {value}')
                 for c, load in enumerate(loads):
                     out.append(f'{indent}cp_async4((local float*)&{dst} + {c}, &{load});')
             else:
                 if len(loads) != 1:
-                    sys.exit(f'sgemm_async_copy.py: cannot copy {value}')
+                    sys.exit(f'sgemm_step_variants.py: cannot copy {value}')
                 out.append(f'{indent}cp_async4(&{dst}, &{loads[0]});')
             continue
         m = re.match(r'^\s*(tmp\d+\[[^;]*\]) = (pf\d+);$', line)
@@ -59,14 +61,27 @@ def transform(src, reg):
     return text[:first + 1] + helpers + text[first + 1:]
 
 
+def unroll(src, factor):
+    loop = re.search(r'^( *)for \(int i = 0; i < \d+; i \+= 1\) \{$', src, re.M)
+    if not loop:
+        sys.exit('sgemm_step_variants.py: no K-tile loop')
+    return src[:loop.start()] + f'{loop.group(1)}#pragma unroll {factor}\n' + src[loop.start():]
+
+
 def main():
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) != 4:
         sys.exit(__doc__)
-    reg = sys.argv[3] if len(sys.argv) == 4 else 'r'
+    variant = sys.argv[3]
     with open(sys.argv[1]) as f:
         src = f.read()
+    if variant in ('async', 'asyncl'):
+        text = transform(src, 'r' if variant == 'async' else 'l')
+    elif variant in ('u1', 'u2'):
+        text = unroll(src, variant[1])
+    else:
+        sys.exit(f'sgemm_step_variants.py: unknown variant {variant}')
     with open(sys.argv[2], 'w') as f:
-        f.write(transform(src, reg))
+        f.write(text)
 
 
 if __name__ == '__main__':
