@@ -17,6 +17,7 @@ struct CompileOptions {
   // Off by default (the explorer tunes them on the GPU; docs/PERFORMANCE.md):
   bool vectorLocalLoads = false;  // a block's reads of local b..b+3 as one float4 (LocalVectorLoads.h)
   int innerLoopUnroll = 1;        // `#pragma unroll N` on innermost sequential loops (UnrollPragmas.h)
+  int tileLoopUnroll = 1;         // `#pragma unroll N` on the loops over K tiles (UnrollPragmas.h)
   bool doubleBuffering = false;  // two buffers per tile a loop copies, one barrier a step (DoubleBuffering.h)
   bool registerPrefetch = false;    // double buffering, the next tiles through registers (RegisterPrefetch.h)
   bool vectorGlobalStores = false;  // four writes of global b..b+3 as one float4 (GlobalVectorStores.h)

@@ -88,6 +88,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
   if (options.vectorGlobalStores) vectorizeGlobalStores(model.body);
   addUnrollPragmas(model.body, options.innerLoopUnroll);
+  addTileLoopUnrollPragmas(model.body, options.tileLoopUnroll);
   if (options.indexCse && options.simplifyIndices) eliminateCommonIndexSubexpressions(model);
   model.name = kernelNameFor(program, model);
 

@@ -224,6 +224,7 @@ class DoubleBuffer {
     if (peeled || clamped || withBranch) {
       if (peeled) {
         loop.cond = fmt::format("{} < {}", i, *steps - 1);
+        loop.trips = *steps - 1;
         after = std::make_unique<c::Stmt>();
         after->kind = c::Stmt::Kind::Scope;
         after->node = loop.node;

@@ -342,6 +342,47 @@ class TestCodegenAblation : public QObject {
     QCOMPARE(count(pair, "int i = 1;"), 1);
   }
 
+  // `#pragma unroll N` on the loops over K tiles, the outermost loops with a barrier inside: not on
+  // the K tile's own loop or the copies' loops (no barrier inside), at most the trip count where
+  // that is a constant, none on a loop of one step, and a kernel without such a loop unchanged.
+  void tileLoopUnrollMarksTheLoopsOverTiles() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    std::string on = compile(file, [](codegen::CompileOptions& o) { o.tileLoopUnroll = 2; });
+    QCOMPARE(count(on, "#pragma unroll"), 1);
+    QCOMPARE(count(on, "#pragma unroll 2\n      for (int i = 0; i < K; i += 1) {"), 1);
+    std::string both = compile(file, [](codegen::CompileOptions& o) {
+      o.tileLoopUnroll = 2;
+      o.innerLoopUnroll = 8;
+    });
+    QCOMPARE(count(both, "#pragma unroll 2\n"), 1);
+    QCOMPARE(count(both, "#pragma unroll 4\n"), 1);  // the K tile's loop of 4, as without the switch
+    // Prefetching at constant sizes: the loop of the steps before the last.
+    codegen::CompileOptions o;
+    o.registerPrefetch = true;
+    o.tileLoopUnroll = 4;
+    auto at = [&](int64_t k) {
+      ir::Program p = lang::parseFile(LIFT_SOURCE_DIR "/tests/data/codegen/matmul_lanes_local_tiles.lift");
+      return codegen::compileKernel(interp::specialize(p, {{"M", 64}, {"N", 64}, {"K", k}}), o).source;
+    };
+    QCOMPARE(count(at(256), "#pragma unroll 4\n      for (int i = 0; i < 255; i += 1) {"), 1);
+    QCOMPARE(count(at(4), "#pragma unroll 3\n      for (int i = 0; i < 3; i += 1) {"), 1);
+    QCOMPARE(count(at(2), "#pragma unroll"), 0);  // one step before the last
+    // Fewer work-groups than tiles: the work-groups' loops have barriers inside too, but are
+    // parallel maps' loops; the loop over K tiles inside them gets the pragma.
+    codegen::CompileOptions few;
+    few.tileLoopUnroll = 2;
+    few.globalSize = {arith::cst(8), arith::cst(8)};
+    few.localSize = {arith::cst(4), arith::cst(4)};
+    std::string looped =
+        codegen::compileKernel(lang::parseFile(LIFT_SOURCE_DIR "/" + std::string(file)), few).source;
+    QCOMPARE(count(looped, "wg_id += (int)get_num_groups(0)"), 1);
+    QCOMPARE(count(looped, "#pragma unroll"), 1);
+    QCOMPARE(count(looped, "#pragma unroll 2\n      for (int i = 0; i < K; i += 1) {"), 1);
+    for (const char* plain : {"matmul_best.lift", "matmul_tiled_gpu.lift"})
+      QCOMPARE(compile(plain, [](codegen::CompileOptions& x) { x.tileLoopUnroll = 2; }) == compile(plain),
+               std::string(plain) == "matmul_best.lift");
+  }
+
   // A register block's results leave as float4 rows: the four writes of out[b .. b+3] (b a
   // multiple of 4) become one, where the last of them was; a kernel without such writes is
   // unchanged.

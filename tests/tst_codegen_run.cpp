@@ -104,6 +104,10 @@ class TestCodegenRun : public QObject {
     o.vectorGlobalStores = true;
     check(file.toStdString(), o, {3});
     check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {4});
+    // The loop over K tiles unrolled twice, with run-time sizes and with constant ones.
+    o.tileLoopUnroll = 2;
+    check(file.toStdString(), o, {5});
+    check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {3});
   }
 
   // Repeated index subexpressions as const int temporaries (IndexCse.h), alone, and with the

@@ -702,22 +702,25 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     int checked = 0, vectorized = 0;
     for (const OpenCLMapping& m : openclMappings(*tiled)) {
       auto t = withMapping(algorithm, m, so);
-      bool tuned = t->tunable("unroll") && t->tunable("vload") && t->tunable("dbuf");
+      bool tuned = t->tunable("unroll") && t->tunable("vload") && t->tunable("dbuf") && t->tunable("tunroll");
       QCOMPARE(tuned, m.name.ends_with("-local") || m.name.ends_with("-private"));
       if (!m.name.ends_with("-local")) continue;
       auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}, {"dbuf", 0}});
-      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}, {"dbuf", 1}});
+      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}, {"dbuf", 1}, {"tunroll", 2}});
       QVERIFY(plain && fast);
       QCOMPARE(plain->programHash, fast->programHash);
       QVERIFY(plain->key() != fast->key());
       QVERIFY(plain->structuralKey() != fast->structuralKey());
-      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("dbuf=1,unroll=8,vload=1"));
+      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("dbuf=1,tunroll=2,unroll=8,vload=1"));
+      QCOMPARE(QString::fromStdString(plain->codegenText()), QString("dbuf=0,tunroll=1,unroll=1,vload=0"));
       QVERIFY(fast->parametersText().find("dbuf=1") != std::string::npos);
       QVERIFY(fast->parametersText().find("unroll=8,vload=1") != std::string::npos);
       codegen::CompileOptions po, fo;
       applyCodegenValues(*plain, po);
       applyCodegenValues(*fast, fo);
       QCOMPARE(fo.innerLoopUnroll, 8);
+      QCOMPARE(fo.tileLoopUnroll, 2);
+      QCOMPARE(po.tileLoopUnroll, 1);
       QVERIFY(fo.vectorLocalLoads && !po.vectorLocalLoads);
       QVERIFY(fo.doubleBuffering && !po.doubleBuffering);
       std::string ps = codegen::compileKernel(plain->program->program, po).source;
@@ -725,6 +728,7 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QVERIFY(ps.find("#pragma unroll") == std::string::npos &&
               ps.find("(local float4*)") == std::string::npos);
       QVERIFY2(fs.find("#pragma unroll 8") != std::string::npos, fs.c_str());
+      QVERIFY2(fs.find("#pragma unroll 2\n") != std::string::npos, fs.c_str());  // the loop over K tiles
       // Each work-item's columns of the B tile are four consecutive floats when dimension 0 maps
       // the columns (wrg-1-0: the copy keeps B's rows); transposed for coalescing they are not.
       if (m.name == "wrg-1-0-lcl-1-0-local") {
@@ -737,18 +741,21 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QCOMPARE(hint->second.at("unroll"), int64_t(1));
       QCOMPARE(hint->second.at("vload"), int64_t(0));
       QCOMPARE(hint->second.at("dbuf"), int64_t(0));
+      QCOMPARE(hint->second.at("tunroll"), int64_t(1));
       ++checked;
     }
     QVERIFY(checked > 1);
     QCOMPARE(vectorized, 1);
     // A stored kernel's parameters say what it was compiled with (bench_kernels re-measures it).
     codegen::CompileOptions stored;
-    applyCodegenParameters("dbuf=1,k=8,unroll=4,vload=1,local=16x16", stored);
+    applyCodegenParameters("dbuf=1,k=8,tunroll=2,unroll=4,vload=1,local=16x16", stored);
     QCOMPARE(stored.innerLoopUnroll, 4);
+    QCOMPARE(stored.tileLoopUnroll, 2);
     QVERIFY(stored.vectorLocalLoads && stored.doubleBuffering);
     codegen::CompileOptions damaged;
-    applyCodegenParameters("unroll=x,vload=,unroll=99999,=3", damaged);
+    applyCodegenParameters("unroll=x,vload=,unroll=99999,=3,tunroll=17,tunroll=0", damaged);
     QCOMPARE(damaged.innerLoopUnroll, 1);
+    QCOMPARE(damaged.tileLoopUnroll, 1);
     QVERIFY(!damaged.vectorLocalLoads);
   }
 

@@ -28,6 +28,7 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   QJsonObject json;
   for (const Switch& s : kSwitches) json[s.key] = options.*s.field;
   json["innerLoopUnroll"] = options.innerLoopUnroll;
+  json["tileLoopUnroll"] = options.tileLoopUnroll;
   json["localPadding"] = options.localPadding;
   json["streamK"] = options.streamK;
   json["maxRegisters"] = options.maxRegisters;
@@ -40,6 +41,8 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   // A factor from 1 (no pragma) to 1024; anything else in a damaged session: the default.
   int unroll = json["innerLoopUnroll"].toInt(options.innerLoopUnroll);
   if (unroll >= 1 && unroll <= 1024) options.innerLoopUnroll = unroll;
+  int tileUnroll = json["tileLoopUnroll"].toInt(options.tileLoopUnroll);
+  if (tileUnroll >= 1 && tileUnroll <= 16) options.tileLoopUnroll = tileUnroll;
   int padding = json["localPadding"].toInt(options.localPadding);
   if (padding >= 0 && padding <= 64) options.localPadding = padding;
   int streamK = json["streamK"].toInt(options.streamK);

@@ -37,6 +37,11 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   fma_ = new QCheckBox("fma", this);
   vectorLoads_ = new QCheckBox("float4 local reads", this);
   unrollPragma_ = new QCheckBox(QString("Unroll inner loops x%1").arg(unrollFactor_), this);
+  unrollTiles_ = new QCheckBox(QString("Unroll tile loop x%1").arg(tileUnrollFactor_), this);
+  unrollTiles_->setObjectName("toggleUnrollTiles");
+  unrollTiles_->setToolTip(
+      "#pragma unroll on the loops over K tiles (the loops with a barrier inside): two steps of a "
+      "double-buffered loop at once; off by default, tuned by the search on GPUs");
   doubleBuffer_ = new QCheckBox("Double-buffer tiles", this);
   doubleBuffer_->setObjectName("toggleDoubleBuffer");
   prefetch_ = new QCheckBox("Prefetch to registers", this);
@@ -102,8 +107,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, doubleBuffer_, prefetch_, padLocal_,
-                       cseIndices_, streamK_, registerCap_}) {
+  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, unrollTiles_, doubleBuffer_, prefetch_,
+                       padLocal_, cseIndices_, streamK_, registerCap_}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -159,6 +164,7 @@ codegen::CompileOptions KernelView::options() const {
   o.fusedMultiplyAdd = fma_->isChecked();
   o.vectorLocalLoads = vectorLoads_->isChecked();
   o.innerLoopUnroll = unrollPragma_->isChecked() ? unrollFactor_ : 1;
+  o.tileLoopUnroll = unrollTiles_->isChecked() ? tileUnrollFactor_ : 1;
   o.doubleBuffering = doubleBuffer_->isChecked();
   o.registerPrefetch = prefetch_->isChecked();
   o.vectorGlobalStores = vectorStores_->isChecked();
@@ -172,7 +178,7 @@ codegen::CompileOptions KernelView::options() const {
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
       b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_),
-      b12(cseIndices_), b13(streamK_), b14(registerCap_);
+      b12(cseIndices_), b13(streamK_), b14(registerCap_), b15(unrollTiles_);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -184,6 +190,9 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   vectorStores_->setChecked(o.vectorGlobalStores);
   unrollPragma_->setChecked(o.innerLoopUnroll > 1);
   if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
+  unrollTiles_->setChecked(o.tileLoopUnroll > 1);
+  if (o.tileLoopUnroll > 1) tileUnrollFactor_ = o.tileLoopUnroll;
+  unrollTiles_->setText(QString("Unroll tile loop x%1").arg(tileUnrollFactor_));
   cseIndices_->setChecked(o.indexCse);
   padLocal_->setChecked(o.localPadding > 0);
   if (o.localPadding > 0) padFactor_ = o.localPadding;

@@ -79,6 +79,8 @@ class KernelView : public QWidget {
   QCheckBox* vectorLoads_;   // CompileOptions::vectorLocalLoads
   QCheckBox* unrollPragma_;  // CompileOptions::innerLoopUnroll: unrollFactor_ when checked, else 1
   int unrollFactor_ = 8;
+  QCheckBox* unrollTiles_;  // CompileOptions::tileLoopUnroll: tileUnrollFactor_ when checked, else 1
+  int tileUnrollFactor_ = 2;
   QCheckBox* doubleBuffer_;  // CompileOptions::doubleBuffering
   QCheckBox* prefetch_;      // CompileOptions::registerPrefetch
   QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores

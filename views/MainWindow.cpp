@@ -226,6 +226,7 @@ void MainWindow::connectSession() {
             codegen::CompileOptions options = kernel_->options();
             options.vectorLocalLoads = false;
             options.innerLoopUnroll = 1;
+            options.tileLoopUnroll = 1;
             options.doubleBuffering = false;
             options.registerPrefetch = false;
             options.vectorGlobalStores = false;

@@ -226,6 +226,12 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
                  "`#pragma unroll N` on the innermost sequential loops of a constant trip count (1: none)")
       ->type_name("N")
       ->check(integerIn(1, 1024));
+  cmd.add_option(
+         "--unroll-tiles", into.tileLoopUnroll,
+         "`#pragma unroll N` on the loops over K tiles, the outermost sequential loops with a barrier "
+         "inside (1: none)")
+      ->type_name("N")
+      ->check(integerIn(1, 16));
 }
 
 }  // namespace lift::liftc

@@ -21,6 +21,7 @@ Tunable codegenSwitch(std::string name, std::string what, std::vector<int64_t> v
 
 void apply(const std::string& name, int64_t value, codegen::CompileOptions& options) {
   if (name == "unroll" && value >= 1 && value <= 1024) options.innerLoopUnroll = static_cast<int>(value);
+  if (name == "tunroll" && value >= 1 && value <= 16) options.tileLoopUnroll = static_cast<int>(value);
   if (name == "vload") options.vectorLocalLoads = value != 0;
   if (name == "dbuf") {
     options.doubleBuffering = value != 0;
@@ -35,6 +36,7 @@ std::vector<Tunable> codegenTunables(bool gpu, int64_t computeUnits) {
   if (!gpu) return {};
   std::vector<Tunable> out = {
       codegenSwitch("unroll", "#pragma unroll of the innermost loops (code generator)", {16, 8, 1}),
+      codegenSwitch("tunroll", "#pragma unroll of the loop over K tiles; 1: none (code generator)", {1, 2}),
       codegenSwitch("vload", "float4 reads of local memory (code generator)", {1, 0}),
       codegenSwitch("dbuf",
                     "two local buffers per tile, one barrier a step; 2: the next tiles through registers "

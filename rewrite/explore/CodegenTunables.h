@@ -1,6 +1,8 @@
 // The code generator's switches as tunables of the search (issue 14): on the GPU, templates whose
 // mapping copies tiles (the "-local" and "-private" mappings of a K-tiled reduction) also try
-// `unroll` (CompileOptions::innerLoopUnroll: 16, 8, then 1), `vload`
+// `unroll` (CompileOptions::innerLoopUnroll: 16, 8, then 1), `tunroll`
+// (CompileOptions::tileLoopUnroll: none, then twice; session 25: 4 % at 8192x8192x2048 on an H200,
+// a third lost at 4096³, UnrollPragmas.h), `vload`
 // (CompileOptions::vectorLocalLoads: on, then off) and `dbuf` (2: CompileOptions::registerPrefetch,
 // double buffering with the next tiles through registers; 1: CompileOptions::doubleBuffering; 0:
 // neither; a mapping without a loop that copies tiles compiles to the same kernel either way,

@@ -193,8 +193,6 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.session()->tree()->stateCount(), 1);  // nothing changed
   }
 
-  // One action per shortcut: Ctrl+0 was bound by the View menu and the graph's tool bar, so Qt
-  // reported "Ambiguous shortcut overload" and Fit never ran from the keyboard.
   // The kernel pane's tuning toggles (off by default) switch the float4 reads of local memory
   // and the unroll pragmas in the kernel shown, and the session keeps them.
   void tuningTogglesChangeTheKernel() {
@@ -263,8 +261,20 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.kernelView()->source(), before);
     cap->click();
     QCOMPARE(w.session()->compileOptions().maxRegisters, 0);
+    // The loop over K tiles (the one with barriers inside) unrolled twice.
+    auto* tiles = w.kernelView()->findChild<QCheckBox*>("toggleUnrollTiles");
+    QVERIFY(tiles && !tiles->isChecked());
+    tiles->click();
+    QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 2);
+    QVERIFY2(w.kernelView()->source().contains("#pragma unroll 2\n      for (int i = 0; i < K; i += 1) {"),
+             qPrintable(w.kernelView()->source()));
+    tiles->click();
+    QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 1);
+    QCOMPARE(w.kernelView()->source(), before);
   }
 
+  // One action per shortcut: Ctrl+0 was bound by the View menu and the graph's tool bar, so Qt
+  // reported "Ambiguous shortcut overload" and Fit never ran from the keyboard.
   void everyShortcutHasOneAction() {
     MainWindow w;
     QMap<QString, QString> owner;  // shortcut -> the action's text

@@ -118,6 +118,7 @@ class TestSession : public QObject {
     options.unrolling = false;
     options.vectorLocalLoads = true;
     options.innerLoopUnroll = 4;
+    options.tileLoopUnroll = 2;
     options.doubleBuffering = true;
     options.streamK = 132;
     options.maxRegisters = 96;
@@ -145,6 +146,7 @@ class TestSession : public QObject {
     QVERIFY(!r.compileOptions().unrolling);
     QVERIFY(r.compileOptions().vectorLocalLoads);
     QCOMPARE(r.compileOptions().innerLoopUnroll, 4);
+    QCOMPARE(r.compileOptions().tileLoopUnroll, 2);
     QVERIFY(r.compileOptions().doubleBuffering);
     QVERIFY(r.compileOptions().simplifyIndices);
     QCOMPARE(r.compileOptions().streamK, 132);
