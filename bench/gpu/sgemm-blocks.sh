@@ -14,14 +14,10 @@
 #        combination a line), DEVICE (default nvidia), LANES, REPEAT, LIFTC)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
-liftc=${LIFTC:-$pack/liftc}
+source "$root/bench/gpu/sgemm-hand-env.sh"
 [[ -x $liftc ]] || liftc=$root/build/app/liftc
 device=${DEVICE:-nvidia}
 variants=${VARIANTS:-"64:64:16:4:4:4 64:64:16:4:8:4 64:64:16:8:4:4 32:128:16:2:8:4 32:128:16:4:8:4 32:128:32:2:8:4 64:128:16:4:8:4 32:128:16:4:4:4 64:64:32:4:4:4"}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # derive SIZE TX TY K X Y W -> the path of the derived program
 derive() {

@@ -18,16 +18,12 @@
 #        named TAG@R; the table on stdout and in $OUT/hand-variants.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
+source "$root/bench/gpu/sgemm-hand-env.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-liftc=$pack/liftc
 size=${SIZE:-4096}
 small=${SMALL:-256}
 device=${DEVICE:-nvidia}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # The derivation's program at n and the kernel of TX:TY:K:X:Y:W with the switches; $tmp/p-TAG-n.lift.
 kernel() { # n spec tag switches...

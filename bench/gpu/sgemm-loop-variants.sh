@@ -16,17 +16,13 @@
 #        and in $OUT/loop-variants.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
+source "$root/bench/gpu/sgemm-hand-env.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
 before=${BEFORE:?BEFORE: a liftc of the generator before session 24}
-liftc=$pack/liftc
 groups=${SK_GROUPS:-264}
 plain=${PLAIN:-dyn off dynoff dynclamp dynu1 baseu1 peel dynpeel lo lo2 lo3}
 sk=${SK:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 switches=(--unroll 16 --vector-local-loads --prefetch)
 
 names=()

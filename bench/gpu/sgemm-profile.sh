@@ -13,19 +13,15 @@
 #        line), SIZE (4096), DEVICE (nvidia), REPEAT (10), NCU; tables and files to $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
+source "$root/bench/gpu/sgemm-hand-env.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out/profile"
-liftc=$pack/liftc
 size=${SIZE:-4096}
 device=${DEVICE:-nvidia}
 variants=${VARIANTS:-"64:64:16:4:4:4 32:128:16:2:8:4 32:64:16:2:4:4 64:64:16:4:8:4"}
 switches=${SWITCHES:-"--unroll 8 --vector-local-loads --double-buffer
 --unroll 8 --vector-local-loads --prefetch
 --unroll 16 --vector-local-loads --prefetch"}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 ptxas=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null | head -1)
 cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null | head -1)
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)

@@ -14,15 +14,11 @@
 #        $OUT/step-variants.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
+source "$root/bench/gpu/sgemm-hand-env.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-liftc=$pack/liftc
 shapes=${SHAPES:-4096x4096x4096}
 variants=${VARIANTS:-base async asyncl}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 switches=(--unroll 16 --vector-local-loads --prefetch)
 
 for s in $shapes; do
@@ -48,8 +44,12 @@ for round in $(seq "${ROUNDS:-2}"); do
       timeout 300 "$liftc" run "$tmp/$s.lift" --device nvidia "${switches[@]}" ${RUN_OPTIONS:-} --kernel "$tmp/run.cl" \
         --repeat "${REPEAT:-10}" >"$out/run-$s-$v-$round.log" 2>&1
       ms=$(sed -n 's/^time: *median \([0-9.]*\) ms.*/\1/p' "$out/run-$s-$v-$round.log")
-      grep -qi 'mismatch\|wrong\|error' "$out/run-$s-$v-$round.log" && ms="${ms:-}(invalid)"
-      times[$s-$v]="${times[$s-$v]:-}${times[$s-$v]:+ }${ms:-failed}"
+      if [[ -z $ms ]]; then
+        ms=failed
+      elif grep -qi 'mismatch\|wrong' "$out/run-$s-$v-$round.log"; then
+        ms="$ms(invalid)"
+      fi
+      times[$s-$v]="${times[$s-$v]:-}${times[$s-$v]:+ }$ms"
     done
   done
 done

@@ -16,14 +16,10 @@
 #        and in $OUT/stream-k.md)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
+source "$root/bench/gpu/sgemm-hand-env.sh"
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-liftc=${LIFTC:-$pack/liftc}
 device=${DEVICE:-nvidia}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 shapes=${SHAPES:-4096x4096x4096 8192x8192x8192 8192x8192x2048 2048x2048x8192 1024x1024x1024}
 groups=${SK_GROUPS:-264 528 132}
 switches=(--unroll 16 --vector-local-loads --prefetch)

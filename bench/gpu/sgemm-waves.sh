@@ -9,12 +9,8 @@
 #        the device runs at once), REPEAT 20, ROUNDS 3, DEVICE nvidia; a table on stdout)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-source "$root/bench/gpu/device-env.sh"
-source "$root/bench/gpu/derived/vectorized-local.sh"
-liftc=$pack/liftc
+source "$root/bench/gpu/sgemm-hand-env.sh"
 slots=${SLOTS:-264}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 shapes=${SHAPES:-4096x4096x4096 4096x3968x4096 4096x4160x4096 4096x4224x4096 4352x4096x4096 8192x8192x4096 8192x8448x4096}
 
 for s in $shapes; do
