@@ -213,7 +213,7 @@ class TestSearch : public QObject {
       r.device = "some GPU";
       r.sizes = "K=8,M=8,N=8";
       int64_t id = store.beginSearch(r);
-      for (const char* parameters : {"unroll=4,vload=1,local=8", "local=4"}) {
+      for (const char* parameters : {"tunroll=2,unroll=4,vload=1,local=8", "local=4"}) {
         explore::KernelRecord k;
         k.searchId = id;
         k.program = "matmul";
@@ -241,10 +241,12 @@ class TestSearch : public QObject {
     QVERIFY2(w.searchPanel()->loadedParameters().contains("unroll=4"),
              qPrintable(w.searchPanel()->loadedParameters()));
     QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 4);
+    QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 2);
     QVERIFY(w.session()->compileOptions().vectorLocalLoads);
     w.performancePlot()->clickPoint(1);
     QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
     QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 1);
+    QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 1);
     QVERIFY(!w.session()->compileOptions().vectorLocalLoads);
   }
 
