@@ -17,7 +17,8 @@
 # FRACTION: the tuner's -fraction (xgemm default 0.002; xgemv default 1, all of its about a
 # hundred configurations). TUNE_TIMEOUT (seconds, default none): the tuner is stopped then, and
 # the kernels it finished are written; for xgemm, whose tuner writes nothing before its end, the
-# fastest configurations that validated are read from its log (clblast_tuned.py). Exit status 1 when no kernel was tuned.
+# fastest configurations that validated are read from its log (clblast_tuned.py). Exit status 1
+# when no kernel was tuned.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 routine=xgemm
