@@ -164,6 +164,49 @@ class TestSession : public QObject {
     QCOMPARE(r.tree()->stateCount(), 3);
   }
 
+  // A session file whose kernel options were edited by hand or damaged: each value out of its
+  // range, or of the wrong type, comes back as the default; the rest of the session opens.
+  void damagedKernelOptionsFallBackToDefaults() {
+    QTemporaryDir dir;
+    QString path = dir.filePath("s.liftsession");
+    Session s;
+    twoBranches(s);
+    codegen::CompileOptions options;
+    options.vectorLocalLoads = true;
+    options.tileLoopUnroll = 2;
+    s.setCompileOptions(options);
+    QVERIFY(s.saveSession(path));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+    f.close();
+    QJsonObject kernel = json["kernelOptions"].toObject();
+    QCOMPARE(kernel["tileLoopUnroll"].toInt(), 2);
+    kernel["innerLoopUnroll"] = 0;
+    kernel["tileLoopUnroll"] = 17;
+    kernel["localPadding"] = -1;
+    kernel["streamK"] = "many";
+    kernel["maxRegisters"] = 7;
+    kernel["vectorLocalLoads"] = "yes";
+    json["kernelOptions"] = kernel;
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(json).toJson());
+    f.close();
+
+    Session r;
+    QString error;
+    QVERIFY2(r.openSession(path, &error), qPrintable(error));
+    r.waitForReplay();
+    QCOMPARE(r.tree()->stateCount(), 3);
+    codegen::CompileOptions defaults;
+    QCOMPARE(r.compileOptions().innerLoopUnroll, defaults.innerLoopUnroll);
+    QCOMPARE(r.compileOptions().tileLoopUnroll, defaults.tileLoopUnroll);
+    QCOMPARE(r.compileOptions().localPadding, defaults.localPadding);
+    QCOMPARE(r.compileOptions().streamK, defaults.streamK);
+    QCOMPARE(r.compileOptions().maxRegisters, defaults.maxRegisters);
+    QCOMPARE(r.compileOptions().vectorLocalLoads, defaults.vectorLocalLoads);
+  }
+
   void stepThatNoLongerReplaysIsReported() {
     QTemporaryDir dir;
     Session s;
