@@ -3,55 +3,50 @@
 #include "codegen/UnrollPragmas.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace lift::codegen {
 namespace {
 
-// Whether the statements contain a loop or a barrier, at any depth.
-bool hasLoopOrBarrier(const c::Block& b) {
-  for (auto& s : b) {
-    if (s->kind == c::Stmt::Kind::For || s->kind == c::Stmt::Kind::Barrier) return true;
-    if (hasLoopOrBarrier(s->body)) return true;
-  }
+// Whether the statements contain a statement of one of `kinds`, at any depth.
+bool contains(const c::Block& b, std::initializer_list<c::Stmt::Kind> kinds) {
+  for (auto& s : b)
+    if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end() || contains(s->body, kinds))
+      return true;
   return false;
 }
 
-// Whether the statements contain a barrier, at any depth.
-bool hasBarrier(const c::Block& b) {
-  for (auto& s : b)
-    if (s->kind == c::Stmt::Kind::Barrier || hasBarrier(s->body)) return true;
-  return false;
+// Marks the outermost loops `wanted` accepts: `#pragma unroll factor`, at most the trip count where
+// that is a constant. Returns how many.
+template <class Wanted>
+int markLoops(c::Block& body, int factor, const Wanted& wanted) {
+  int marked = 0;
+  for (auto& s : body) {
+    if (s->kind == c::Stmt::Kind::For && wanted(*s)) {
+      s->unroll = s->trips > 0 ? static_cast<int>(std::min<int64_t>(factor, s->trips)) : factor;
+      ++marked;
+      continue;
+    }
+    marked += markLoops(s->body, factor, wanted);
+  }
+  return marked;
 }
 
 }  // namespace
 
 int addUnrollPragmas(c::Block& body, int factor) {
   if (factor <= 1) return 0;
-  int marked = 0;
-  for (auto& s : body) {
-    if (s->kind == c::Stmt::Kind::For && s->trips > 1 && !hasLoopOrBarrier(s->body)) {
-      s->unroll = static_cast<int>(std::min<int64_t>(factor, s->trips));
-      ++marked;
-      continue;
-    }
-    marked += addUnrollPragmas(s->body, factor);
-  }
-  return marked;
+  return markLoops(body, factor, [](const c::Stmt& loop) {
+    return loop.trips > 1 && !contains(loop.body, {c::Stmt::Kind::For, c::Stmt::Kind::Barrier});
+  });
 }
 
 int addTileLoopUnrollPragmas(c::Block& body, int factor) {
   if (factor <= 1) return 0;
-  int marked = 0;
-  for (auto& s : body) {
-    // A sequential loop (a parallel map's loop, over more work-groups than run, is not one).
-    if (s->kind == c::Stmt::Kind::For && !s->pattern && s->trips != 1 && hasBarrier(s->body)) {
-      s->unroll = s->trips > 1 ? static_cast<int>(std::min<int64_t>(factor, s->trips)) : factor;
-      ++marked;
-      continue;
-    }
-    marked += addTileLoopUnrollPragmas(s->body, factor);
-  }
-  return marked;
+  // Sequential loops only: a parallel map's loop (over more work-groups than run) is not one.
+  return markLoops(body, factor, [](const c::Stmt& loop) {
+    return !loop.pattern && loop.trips != 1 && contains(loop.body, {c::Stmt::Kind::Barrier});
+  });
 }
 
 }  // namespace lift::codegen
