@@ -216,9 +216,12 @@ class DoubleBuffer {
     // steps), the next index clamped (an unknown number), or, where the copy can be staged only
     // as it is, a branch around its loads and stores.
     StagedCopy staged;
-    bool peeled = prefetch_ && steps && *steps >= 2 && stageThroughRegisters(next, memories_, staged);
-    bool clamped = !peeled && prefetch_ && !steps && stageThroughRegisters(clampedNext, memories_, staged);
-    bool withBranch = !peeled && !clamped && prefetch_ && stageThroughRegisters(next, memories_, staged);
+    bool peeled = false, clamped = false, withBranch = false;
+    if (prefetch_ && !steps) clamped = stageThroughRegisters(clampedNext, memories_, staged);
+    if (prefetch_ && !clamped && stageThroughRegisters(next, memories_, staged)) {
+      peeled = steps && *steps >= 2;
+      withBranch = !peeled;
+    }
     loop.body.clear();
     c::StmtP after;  // the peeled last step
     if (peeled || clamped || withBranch) {
