@@ -36,10 +36,13 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   unroll_ = new QCheckBox("Unroll", this);
   fma_ = new QCheckBox("fma", this);
   vectorLoads_ = new QCheckBox("float4 local reads", this);
-  unrollPragma_ = new QCheckBox(QString("Unroll inner loops x%1").arg(unrollFactor_), this);
-  unrollTiles_ = new QCheckBox(QString("Unroll tile loop x%1").arg(tileUnrollFactor_), this);
-  unrollTiles_->setObjectName("toggleUnrollTiles");
-  unrollTiles_->setToolTip(
+  auto valueToggle = [this](ValueToggle& t, const QString& label, int value, int off) {
+    t = ValueToggle{new QCheckBox(label.arg(value), this), label, value, off};
+  };
+  valueToggle(unrollPragma_, "Unroll inner loops x%1", 8, 1);
+  valueToggle(unrollTiles_, "Unroll tile loop x%1", 2, 1);
+  unrollTiles_.box->setObjectName("toggleUnrollTiles");
+  unrollTiles_.box->setToolTip(
       "#pragma unroll on the loops over K tiles (the loops with a barrier inside): two steps of a "
       "double-buffered loop at once; off by default, tuned by the search on GPUs");
   doubleBuffer_ = new QCheckBox("Double-buffer tiles", this);
@@ -51,9 +54,9 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "Write four consecutive elements of a global array as one float4 (a register block's rows of "
       "results); off by default, tuned by the search on GPUs");
   prefetch_->setObjectName("togglePrefetch");
-  padLocal_ = new QCheckBox(QString("Pad local rows +%1").arg(padFactor_), this);
-  padLocal_->setObjectName("togglePadLocal");
-  padLocal_->setToolTip(
+  valueToggle(padLocal_, "Pad local rows +%1", 1, 0);
+  padLocal_.box->setObjectName("togglePadLocal");
+  padLocal_.box->setToolTip(
       "Unused elements after each row of a local tile, so that work-items going down a column reach "
       "different memory banks; off by default");
   cseIndices_ = new QCheckBox("Index temporaries", this);
@@ -61,22 +64,24 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   cseIndices_->setToolTip(
       "Repeated index subexpressions as const int temporaries, each declared once in the outermost scope "
       "where its variables are defined; off by default");
-  streamK_ = new QCheckBox(QString("Stream-K x%1").arg(streamKGroups_), this);
-  streamK_->setObjectName("toggleStreamK");
-  streamK_->setToolTip(
+  // Two work-groups on each of an H100's 132 compute units.
+  valueToggle(streamK_, "Stream-K x%1", 264, 0);
+  streamK_.box->setObjectName("toggleStreamK");
+  streamK_.box->setToolTip(
       "Stream-K for a K-tiled reduction: the whole waves of tiles (as many as the device runs at once: "
       "two a compute unit on an H100) one work-group a tile, then that many work-groups share the steps "
       "of the tiles left; a tile split between two is summed in global memory. Needs constant sizes, as "
       "the search's kernels have; off by default, tuned by the search on GPUs");
-  registerCap_ = new QCheckBox(QString::fromUtf8("Registers \u2264 %1").arg(registerCapValue_), this);
-  registerCap_->setObjectName("toggleRegisterCap");
-  registerCap_->setToolTip(
+  // Two work-groups of 256 work-items on an NVIDIA SM's 64K registers.
+  valueToggle(registerCap_, QString::fromUtf8("Registers \u2264 %1"), 128, 0);
+  registerCap_.box->setObjectName("toggleRegisterCap");
+  registerCap_.box->setToolTip(
       "At most this many registers a work-item (NVIDIA: .maxnreg in the kernel's PTX; other devices "
       "build without a cap): more work-groups fit a compute unit, at the cost of spills; off by "
       "default");
   diff_ = new QCheckBox("Diff with previous step", this);
   vectorLoads_->setObjectName("toggleVectorLoads");
-  unrollPragma_->setObjectName("toggleUnrollPragma");
+  unrollPragma_.box->setObjectName("toggleUnrollPragma");
   simplify_->setObjectName("toggleSimplify");
   barriers_->setObjectName("toggleBarriers");
   cfg_->setObjectName("toggleCfg");
@@ -91,7 +96,7 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
   vectorLoads_->setToolTip(
       "Read four consecutive elements of a local array as one float4 (a tile's columns in a K-blocked "
       "matmul); off by default, tuned by the search on GPUs");
-  unrollPragma_->setToolTip(
+  unrollPragma_.box->setToolTip(
       "#pragma unroll on the innermost loops of a constant length (a K tile's loop over a register "
       "block); off by default, tuned by the search on GPUs");
   doubleBuffer_->setToolTip(
@@ -107,8 +112,8 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_, unrollTiles_, doubleBuffer_, prefetch_,
-                       padLocal_, cseIndices_, streamK_, registerCap_}) {
+  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_.box, unrollTiles_.box, doubleBuffer_,
+                       prefetch_, padLocal_.box, cseIndices_, streamK_.box, registerCap_.box}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -163,22 +168,22 @@ codegen::CompileOptions KernelView::options() const {
   o.unrolling = unroll_->isChecked();
   o.fusedMultiplyAdd = fma_->isChecked();
   o.vectorLocalLoads = vectorLoads_->isChecked();
-  o.innerLoopUnroll = unrollPragma_->isChecked() ? unrollFactor_ : 1;
-  o.tileLoopUnroll = unrollTiles_->isChecked() ? tileUnrollFactor_ : 1;
+  o.innerLoopUnroll = unrollPragma_.current();
+  o.tileLoopUnroll = unrollTiles_.current();
   o.doubleBuffering = doubleBuffer_->isChecked();
   o.registerPrefetch = prefetch_->isChecked();
   o.vectorGlobalStores = vectorStores_->isChecked();
-  o.localPadding = padLocal_->isChecked() ? padFactor_ : 0;
+  o.localPadding = padLocal_.current();
   o.indexCse = cseIndices_->isChecked();
-  o.streamK = streamK_->isChecked() ? streamKGroups_ : 0;
-  o.maxRegisters = registerCap_->isChecked() ? registerCapValue_ : 0;
+  o.streamK = streamK_.current();
+  o.maxRegisters = registerCap_.current();
   return o;
 }
 
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
-      b7(unrollPragma_), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_),
-      b12(cseIndices_), b13(streamK_), b14(registerCap_), b15(unrollTiles_);
+      b7(unrollPragma_.box), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_.box),
+      b12(cseIndices_), b13(streamK_.box), b14(registerCap_.box), b15(unrollTiles_.box);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -188,23 +193,21 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   doubleBuffer_->setChecked(o.doubleBuffering);
   prefetch_->setChecked(o.registerPrefetch);
   vectorStores_->setChecked(o.vectorGlobalStores);
-  unrollPragma_->setChecked(o.innerLoopUnroll > 1);
-  if (o.innerLoopUnroll > 1) unrollFactor_ = o.innerLoopUnroll;
-  unrollTiles_->setChecked(o.tileLoopUnroll > 1);
-  if (o.tileLoopUnroll > 1) tileUnrollFactor_ = o.tileLoopUnroll;
-  unrollTiles_->setText(QString("Unroll tile loop x%1").arg(tileUnrollFactor_));
+  unrollPragma_.show(o.innerLoopUnroll);
+  unrollTiles_.show(o.tileLoopUnroll);
   cseIndices_->setChecked(o.indexCse);
-  padLocal_->setChecked(o.localPadding > 0);
-  if (o.localPadding > 0) padFactor_ = o.localPadding;
-  padLocal_->setText(QString("Pad local rows +%1").arg(padFactor_));
-  streamK_->setChecked(o.streamK > 0);
-  if (o.streamK > 0) streamKGroups_ = o.streamK;
-  streamK_->setText(QString("Stream-K x%1").arg(streamKGroups_));
-  registerCap_->setChecked(o.maxRegisters > 0);
-  if (o.maxRegisters > 0) registerCapValue_ = o.maxRegisters;
-  registerCap_->setText(QString::fromUtf8("Registers \u2264 %1").arg(registerCapValue_));
-  unrollPragma_->setText(QString("Unroll inner loops x%1").arg(unrollFactor_));
+  padLocal_.show(o.localPadding);
+  streamK_.show(o.streamK);
+  registerCap_.show(o.maxRegisters);
   recompile();
+}
+
+int KernelView::ValueToggle::current() const { return box->isChecked() ? value : off; }
+
+void KernelView::ValueToggle::show(int v) {
+  box->setChecked(v > off);
+  if (v > off) value = v;
+  box->setText(label.arg(value));
 }
 
 void KernelView::resizeEvent(QResizeEvent* e) {

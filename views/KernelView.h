@@ -76,21 +76,26 @@ class KernelView : public QWidget {
   QCheckBox* cfg_;
   QCheckBox* unroll_;
   QCheckBox* fma_;
-  QCheckBox* vectorLoads_;   // CompileOptions::vectorLocalLoads
-  QCheckBox* unrollPragma_;  // CompileOptions::innerLoopUnroll: unrollFactor_ when checked, else 1
-  int unrollFactor_ = 8;
-  QCheckBox* unrollTiles_;  // CompileOptions::tileLoopUnroll: tileUnrollFactor_ when checked, else 1
-  int tileUnrollFactor_ = 2;
-  QCheckBox* doubleBuffer_;  // CompileOptions::doubleBuffering
-  QCheckBox* prefetch_;      // CompileOptions::registerPrefetch
-  QCheckBox* vectorStores_;  // CompileOptions::vectorGlobalStores
-  QCheckBox* padLocal_;      // CompileOptions::localPadding: padFactor_ when checked, else 0
-  int padFactor_ = 1;
-  QCheckBox* cseIndices_;       // CompileOptions::indexCse
-  QCheckBox* streamK_;          // CompileOptions::streamK: streamKGroups_ when checked, else 0
-  int streamKGroups_ = 264;     // two work-groups on each of an H100's 132 compute units
-  QCheckBox* registerCap_;      // CompileOptions::maxRegisters: registerCapValue_ when checked, else 0
-  int registerCapValue_ = 128;  // two work-groups of 256 work-items on an NVIDIA SM's 64K registers
+  QCheckBox* vectorLoads_;  // CompileOptions::vectorLocalLoads
+  // A switch with a value (a factor, a count): `value` when checked, `off` when not. Options with
+  // another value check it and keep that value, which the label (its %1) shows.
+  struct ValueToggle {
+    QCheckBox* box = nullptr;
+    QString label;
+    int value = 0;
+    int off = 0;
+    int current() const;
+    void show(int v);
+  };
+  ValueToggle unrollPragma_;  // CompileOptions::innerLoopUnroll
+  ValueToggle unrollTiles_;   // CompileOptions::tileLoopUnroll
+  QCheckBox* doubleBuffer_;   // CompileOptions::doubleBuffering
+  QCheckBox* prefetch_;       // CompileOptions::registerPrefetch
+  QCheckBox* vectorStores_;   // CompileOptions::vectorGlobalStores
+  ValueToggle padLocal_;      // CompileOptions::localPadding
+  QCheckBox* cseIndices_;     // CompileOptions::indexCse
+  ValueToggle streamK_;       // CompileOptions::streamK
+  ValueToggle registerCap_;   // CompileOptions::maxRegisters
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

@@ -5,6 +5,8 @@
 // the window while a search runs neither crashes nor hangs.
 #include <QtTest/QtTest>
 
+#include <QCheckBox>
+
 #include <qcustomplot.h>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -242,6 +244,10 @@ class TestSearch : public QObject {
              qPrintable(w.searchPanel()->loadedParameters()));
     QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 4);
     QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 2);
+    // The toggles with a value show the stored kernel's.
+    QCOMPARE(w.kernelView()->findChild<QCheckBox*>("toggleUnrollPragma")->text(),
+             QString("Unroll inner loops x4"));
+    QVERIFY(w.kernelView()->findChild<QCheckBox*>("toggleUnrollTiles")->isChecked());
     QVERIFY(w.session()->compileOptions().vectorLocalLoads);
     w.performancePlot()->clickPoint(1);
     QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
