@@ -3,7 +3,9 @@
 # kernel (bench/gpu/derived/vectorized-local.sh at 64:64:16:4:4:4, `--unroll 16 --vector-local-loads
 # --prefetch`) at each shape (base), and the same changed by bench/gpu/sgemm_step_variants.py
 # (VARIANTS: async and asyncl, the next tiles by NVIDIA's cp.async; u1, u2, the loop's unrolling;
-# that script says how), and tiles2, the pack's liftc with `--unroll-tiles 2`. Each is timed by `liftc run --kernel` (median of REPEAT) in ROUNDS rounds,
+# split2, split4, split2u2, split4u2, the step cut into parts with the next tiles' loads and
+# stores dealt out over them; that script says how), and tiles2, the pack's liftc with
+# `--unroll-tiles 2`. Each is timed by `liftc run --kernel` (median of REPEAT) in ROUNDS rounds,
 # all in turn each round; ptxas's register count from cl_build_info. At these sizes, constants in
 # the kernel, liftc checks only that every output element was written (its log says so).
 #
