@@ -20,6 +20,7 @@ struct CompileOptions {
   int tileLoopUnroll = 1;         // `#pragma unroll N` on the loops over K tiles (UnrollPragmas.h)
   bool doubleBuffering = false;  // two buffers per tile a loop copies, one barrier a step (DoubleBuffering.h)
   bool registerPrefetch = false;    // double buffering, the next tiles through registers (RegisterPrefetch.h)
+  int prefetchParts = 1;            // with it, the step cut into N parts along k (PrefetchParts.h)
   bool vectorGlobalStores = false;  // four writes of global b..b+3 as one float4 (GlobalVectorStores.h)
   int localPadding = 0;             // unused elements after each row of a local tile (LocalPadding.h)
   bool indexCse = false;            // repeated index subexpressions as const int temporaries (IndexCse.h)

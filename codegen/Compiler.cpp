@@ -84,7 +84,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   if (options.streamK > 0) model.streamKGroups = scheduleStreamK(model, options.streamK);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
   if (options.doubleBuffering || options.registerPrefetch)
-    doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch);
+    doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch, options.prefetchParts);
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
   if (options.vectorGlobalStores) vectorizeGlobalStores(model.body);
   addUnrollPragmas(model.body, options.innerLoopUnroll);

@@ -1,6 +1,7 @@
 // Two local buffers per copied tile and one barrier per step of the loop over tiles.
 #include "codegen/DoubleBuffering.h"
 
+#include "codegen/PrefetchParts.h"
 #include "codegen/RegisterPrefetch.h"
 
 #include <fmt/format.h>
@@ -41,8 +42,8 @@ std::optional<int64_t> bufferOffset(const c::Access& a, int64_t count) {
 
 class DoubleBuffer {
  public:
-  DoubleBuffer(c::Block& kernel, MemoryAllocator& memories, bool prefetch)
-      : kernel_(kernel), memories_(memories), prefetch_(prefetch) {}
+  DoubleBuffer(c::Block& kernel, MemoryAllocator& memories, bool prefetch, int parts)
+      : kernel_(kernel), memories_(memories), prefetch_(prefetch), parts_(parts) {}
 
   int run() {
     // The loops of the shape first, and the tiles each copies into: a tile may be copied by
@@ -247,17 +248,23 @@ class DoubleBuffer {
       } else {
         loop.body.push_back(comment("the next tiles, loaded into registers"));
       }
+      std::optional<c::Block> inParts;
+      if (!withBranch && parts_ > 1) inParts = interleaveInParts(staged, reading, parts_);
       for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
-      if (withBranch)
-        loop.body.push_back(guarded(std::move(staged.loads)));
-      else
-        for (auto& s : staged.loads) loop.body.push_back(std::move(s));
-      for (auto& s : reading) loop.body.push_back(std::move(s));
-      loop.body.push_back(comment("stored into the other buffers"));
-      if (withBranch)
-        loop.body.push_back(guarded(std::move(staged.stores)));
-      else
-        for (auto& s : staged.stores) loop.body.push_back(std::move(s));
+      if (inParts) {
+        for (auto& s : *inParts) loop.body.push_back(std::move(s));
+      } else {
+        if (withBranch)
+          loop.body.push_back(guarded(std::move(staged.loads)));
+        else
+          for (auto& s : staged.loads) loop.body.push_back(std::move(s));
+        for (auto& s : reading) loop.body.push_back(std::move(s));
+        loop.body.push_back(comment("stored into the other buffers"));
+        if (withBranch)
+          loop.body.push_back(guarded(std::move(staged.stores)));
+        else
+          for (auto& s : staged.stores) loop.body.push_back(std::move(s));
+      }
     } else {
       loop.body.push_back(comment("the next tiles, into the other buffers"));
       loop.body.push_back(guarded(std::move(next)));
@@ -301,6 +308,7 @@ class DoubleBuffer {
   c::Block& kernel_;
   MemoryAllocator& memories_;
   bool prefetch_;
+  int parts_;
   int count_ = 0;
   std::vector<std::pair<const c::Stmt*, std::set<Memory*>>> candidates_;
   std::set<const c::Stmt*> accepted_;
@@ -309,8 +317,9 @@ class DoubleBuffer {
 
 }  // namespace
 
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch) {
-  return DoubleBuffer(body, memories, registerPrefetch).run();
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch,
+                           int prefetchParts) {
+  return DoubleBuffer(body, memories, registerPrefetch, prefetchParts).run();
 }
 
 }  // namespace lift::codegen

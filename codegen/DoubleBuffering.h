@@ -21,7 +21,9 @@
 namespace lift::codegen {
 
 // Rewrites the kernel body; returns how many loops it double-buffered. With registerPrefetch,
-// the next tiles' copy goes through registers where it can (RegisterPrefetch.h).
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch = false);
+// the next tiles' copy goes through registers where it can (RegisterPrefetch.h), in
+// `prefetchParts` parts of the step where it can (PrefetchParts.h).
+int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch = false,
+                           int prefetchParts = 1);
 
 }  // namespace lift::codegen

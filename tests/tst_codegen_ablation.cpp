@@ -383,6 +383,55 @@ class TestCodegenAblation : public QObject {
                std::string(plain) == "matmul_best.lift");
   }
 
+  // The prefetching step in parts (PrefetchParts.h): the loop along k cut into equal loops, each
+  // with its share of every tile's next values loaded before it and stored after; every value
+  // loaded and stored once, as in one part. Where the parts do not divide the loop, or without
+  // the register prefetch, the kernel is the one of a single part.
+  void prefetchPartsCutTheStepAlongK() {
+    const char* file = "tests/data/codegen/matmul_lanes_local_tiles.lift";
+    auto withParts = [&](int parts, bool prefetch = true) {
+      codegen::CompileOptions o;
+      o.registerPrefetch = prefetch;
+      o.prefetchParts = parts;
+      return codegen::compileKernel(lang::parseFile(LIFT_SOURCE_DIR "/" + std::string(file)), o).source;
+    };
+    std::string one = withParts(1), two = withParts(2), four = withParts(4);
+    QCOMPARE(count(one, "part 1 of"), 0);
+    QCOMPARE(count(two, "part 1 of 2: "), 1);
+    QCOMPARE(count(two, "part 2 of 2: "), 1);
+    // The K tile's loop of 4 steps, in the steps and the last step of run-time sizes' loop.
+    QCOMPARE(count(one, "for (int j = 0; j < 4; j += 1) {"), 1);
+    QCOMPARE(count(two, "for (int j = 0; j < 2; j += 1) {"), 1);
+    QCOMPARE(count(two, "for (int j = 2; j < 4; j += 1) {"), 1);
+    QCOMPARE(count(two, "for (int j = 0; j < 4; j += 1) {"), 0);
+    for (int j = 0; j < 4; ++j)
+      QCOMPARE(
+          count(four, "for (int j = " + std::to_string(j) + "; j < " + std::to_string(j + 1) + "; j += 1) {"),
+          1);
+    // Ten staged values (two float4 of A, eight floats of B): each loaded and stored once, the A
+    // values one a part and B's four a part in two parts.
+    for (const std::string* k : {&one, &two, &four})
+      for (int v = 1; v <= 10; ++v) {
+        QCOMPARE(count(*k, " pf" + std::to_string(v) + " = "), 1);
+        QCOMPARE(count(*k, "] = pf" + std::to_string(v) + ";"), 1);
+      }
+    size_t second = two.find("part 2 of 2: ");
+    for (const char* first : {"pf1 = ", "pf3 = ", "pf6 = ", "= pf6;"}) QVERIFY(two.find(first) < second);
+    for (const char* later : {"pf2 = ", "pf7 = ", "pf10 = ", "= pf2;"}) QVERIFY(two.find(later) > second);
+    // Each part's stores after its loop: the first part's stores before the second part's loads.
+    QVERIFY(two.find("= pf1;") > two.find("for (int j = 0; j < 2; j += 1) {"));
+    QVERIFY(two.find("= pf1;") < two.find("pf2 = "));
+    QCOMPARE(withParts(3), one);  // 3 does not divide 4
+    QCOMPARE(withParts(8), one);  // more parts than steps
+    QCOMPARE(withParts(2, false), withParts(1, false));
+    QCOMPARE(compile("matmul_best.lift",
+                     [](codegen::CompileOptions& o) {
+                       o.registerPrefetch = true;
+                       o.prefetchParts = 2;
+                     }),
+             compile("matmul_best.lift", [](codegen::CompileOptions& o) { o.registerPrefetch = true; }));
+  }
+
   // A register block's results leave as float4 rows: the four writes of out[b .. b+3] (b a
   // multiple of 4) become one, where the last of them was; a kernel without such writes is
   // unchanged.

@@ -90,7 +90,8 @@ class TestCodegenRun : public QObject {
     check(file.toStdString(), o, {2, 5});
   }
 
-  // Double buffering with the next tiles loaded into registers (RegisterPrefetch.h), and float4
+  // Double buffering with the next tiles loaded into registers (RegisterPrefetch.h, in parts:
+  // PrefetchParts.h), and float4
   // writes of global memory (GlobalVectorStores.h): with the sizes unknown to the kernel (the
   // last step loads its own tiles again) and with the sizes constants (the last step after the
   // loop).
@@ -108,6 +109,13 @@ class TestCodegenRun : public QObject {
     o.tileLoopUnroll = 2;
     check(file.toStdString(), o, {5});
     check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {3});
+    // The step in two parts with run-time sizes (the next index clamped) and in four with
+    // constant ones (the last step after the loop), each part with its share of the next tiles.
+    o.tileLoopUnroll = 1;
+    o.prefetchParts = 2;
+    check(file.toStdString(), o, {4});
+    o.prefetchParts = 4;
+    check(file.toStdString(), std::vector<codegen::CompileOptions>{o}, {5});
   }
 
   // Repeated index subexpressions as const int temporaries (IndexCse.h), alone, and with the

@@ -699,21 +699,25 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
     QVERIFY(tiled);
     StrategyOptions so;
     so.codegenTunables = codegenTunables(true);
-    int checked = 0, vectorized = 0;
+    int checked = 0, vectorized = 0, inParts = 0;
     for (const OpenCLMapping& m : openclMappings(*tiled)) {
       auto t = withMapping(algorithm, m, so);
-      bool tuned = t->tunable("unroll") && t->tunable("vload") && t->tunable("dbuf") && t->tunable("tunroll");
+      bool tuned = t->tunable("unroll") && t->tunable("vload") && t->tunable("dbuf") &&
+                   t->tunable("tunroll") && t->tunable("pfparts");
       QCOMPARE(tuned, m.name.ends_with("-local") || m.name.ends_with("-private"));
       if (!m.name.ends_with("-local")) continue;
-      auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}, {"dbuf", 0}});
-      auto fast = instantiate(problem, t, {{"unroll", 8}, {"vload", 1}, {"dbuf", 1}, {"tunroll", 2}});
+      auto plain = instantiate(problem, t, {{"unroll", 1}, {"vload", 0}, {"dbuf", 0}, {"pfparts", 1}});
+      auto fast =
+          instantiate(problem, t, {{"unroll", 8}, {"vload", 1}, {"dbuf", 2}, {"tunroll", 2}, {"pfparts", 2}});
       QVERIFY(plain && fast);
       QCOMPARE(plain->programHash, fast->programHash);
       QVERIFY(plain->key() != fast->key());
       QVERIFY(plain->structuralKey() != fast->structuralKey());
-      QCOMPARE(QString::fromStdString(fast->codegenText()), QString("dbuf=1,tunroll=2,unroll=8,vload=1"));
-      QCOMPARE(QString::fromStdString(plain->codegenText()), QString("dbuf=0,tunroll=1,unroll=1,vload=0"));
-      QVERIFY(fast->parametersText().find("dbuf=1") != std::string::npos);
+      QCOMPARE(QString::fromStdString(fast->codegenText()),
+               QString("dbuf=2,pfparts=2,tunroll=2,unroll=8,vload=1"));
+      QCOMPARE(QString::fromStdString(plain->codegenText()),
+               QString("dbuf=0,pfparts=1,tunroll=1,unroll=1,vload=0"));
+      QVERIFY(fast->parametersText().find("dbuf=2") != std::string::npos);
       QVERIFY(fast->parametersText().find("unroll=8,vload=1") != std::string::npos);
       codegen::CompileOptions po, fo;
       applyCodegenValues(*plain, po);
@@ -721,14 +725,22 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QCOMPARE(fo.innerLoopUnroll, 8);
       QCOMPARE(fo.tileLoopUnroll, 2);
       QCOMPARE(po.tileLoopUnroll, 1);
+      QCOMPARE(fo.prefetchParts, 2);
+      QCOMPARE(po.prefetchParts, 1);
       QVERIFY(fo.vectorLocalLoads && !po.vectorLocalLoads);
-      QVERIFY(fo.doubleBuffering && !po.doubleBuffering);
+      QVERIFY(fo.doubleBuffering && !po.doubleBuffering && fo.registerPrefetch && !po.registerPrefetch);
       std::string ps = codegen::compileKernel(plain->program->program, po).source;
       std::string fs = codegen::compileKernel(fast->program->program, fo).source;
       QVERIFY(ps.find("#pragma unroll") == std::string::npos &&
               ps.find("(local float4*)") == std::string::npos);
       QVERIFY2(fs.find("#pragma unroll 8") != std::string::npos, fs.c_str());
       QVERIFY2(fs.find("#pragma unroll 2\n") != std::string::npos, fs.c_str());  // the loop over K tiles
+      // The step in two parts where the next tiles go through registers (at most 64 scalars a
+      // work-item: not where two work-items copy a tile of 256).
+      if (fs.find("loaded into registers") != std::string::npos) {
+        QVERIFY2(fs.find("part 2 of 2: ") != std::string::npos, fs.c_str());
+        ++inParts;
+      }
       // Each work-item's columns of the B tile are four consecutive floats when dimension 0 maps
       // the columns (wrg-1-0: the copy keeps B's rows); transposed for coalescing they are not.
       if (m.name == "wrg-1-0-lcl-1-0-local") {
@@ -742,20 +754,25 @@ fun f(x: [float]N*256) = join o mapWrg0(fun(c => toGlobal(mapLcl0(id)) o toLocal
       QCOMPARE(hint->second.at("vload"), int64_t(0));
       QCOMPARE(hint->second.at("dbuf"), int64_t(0));
       QCOMPARE(hint->second.at("tunroll"), int64_t(1));
+      QCOMPARE(hint->second.at("pfparts"), int64_t(1));
       ++checked;
     }
     QVERIFY(checked > 1);
     QCOMPARE(vectorized, 1);
+    QVERIFY(inParts > 0);
     // A stored kernel's parameters say what it was compiled with (bench_kernels re-measures it).
     codegen::CompileOptions stored;
-    applyCodegenParameters("dbuf=1,k=8,tunroll=2,unroll=4,vload=1,local=16x16", stored);
+    applyCodegenParameters("dbuf=1,k=8,pfparts=2,tunroll=2,unroll=4,vload=1,local=16x16", stored);
     QCOMPARE(stored.innerLoopUnroll, 4);
     QCOMPARE(stored.tileLoopUnroll, 2);
+    QCOMPARE(stored.prefetchParts, 2);
     QVERIFY(stored.vectorLocalLoads && stored.doubleBuffering);
     codegen::CompileOptions damaged;
-    applyCodegenParameters("unroll=x,vload=,unroll=99999,=3,tunroll=17,tunroll=0", damaged);
+    applyCodegenParameters("unroll=x,vload=,unroll=99999,=3,tunroll=17,tunroll=0,pfparts=0,pfparts=99",
+                           damaged);
     QCOMPARE(damaged.innerLoopUnroll, 1);
     QCOMPARE(damaged.tileLoopUnroll, 1);
+    QCOMPARE(damaged.prefetchParts, 1);
     QVERIFY(!damaged.vectorLocalLoads);
   }
 

@@ -29,6 +29,7 @@ QJsonObject compileOptionsToJson(const codegen::CompileOptions& options) {
   for (const Switch& s : kSwitches) json[s.key] = options.*s.field;
   json["innerLoopUnroll"] = options.innerLoopUnroll;
   json["tileLoopUnroll"] = options.tileLoopUnroll;
+  json["prefetchParts"] = options.prefetchParts;
   json["localPadding"] = options.localPadding;
   json["streamK"] = options.streamK;
   json["maxRegisters"] = options.maxRegisters;
@@ -43,6 +44,8 @@ codegen::CompileOptions compileOptionsFromJson(const QJsonObject& json) {
   if (unroll >= 1 && unroll <= 1024) options.innerLoopUnroll = unroll;
   int tileUnroll = json["tileLoopUnroll"].toInt(options.tileLoopUnroll);
   if (tileUnroll >= 1 && tileUnroll <= 16) options.tileLoopUnroll = tileUnroll;
+  int parts = json["prefetchParts"].toInt(options.prefetchParts);
+  if (parts >= 1 && parts <= 16) options.prefetchParts = parts;
   int padding = json["localPadding"].toInt(options.localPadding);
   if (padding >= 0 && padding <= 64) options.localPadding = padding;
   int streamK = json["streamK"].toInt(options.streamK);

@@ -54,6 +54,12 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
       "Write four consecutive elements of a global array as one float4 (a register block's rows of "
       "results); off by default, tuned by the search on GPUs");
   prefetch_->setObjectName("togglePrefetch");
+  valueToggle(prefetchParts_, "Prefetch in %1 parts", 2, 1);
+  prefetchParts_.box->setObjectName("togglePrefetchParts");
+  prefetchParts_.box->setToolTip(
+      "With the prefetch to registers: each step's loop along k cut into parts, each loading its share of "
+      "the next tiles before its steps and storing it after, so fewer are held in registers at once; off "
+      "by default, tuned by the search on GPUs");
   valueToggle(padLocal_, "Pad local rows +%1", 1, 0);
   padLocal_.box->setObjectName("togglePadLocal");
   padLocal_.box->setToolTip(
@@ -112,8 +118,9 @@ KernelView::KernelView(QWidget* parent) : QWidget(parent) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
-  for (QCheckBox* c : {vectorLoads_, vectorStores_, unrollPragma_.box, unrollTiles_.box, doubleBuffer_,
-                       prefetch_, padLocal_.box, cseIndices_, streamK_.box, registerCap_.box}) {
+  for (QCheckBox* c :
+       {vectorLoads_, vectorStores_, unrollPragma_.box, unrollTiles_.box, doubleBuffer_, prefetch_,
+        prefetchParts_.box, padLocal_.box, cseIndices_, streamK_.box, registerCap_.box}) {
     toggles->addWidget(c);
     connect(c, &QCheckBox::toggled, this, &KernelView::recompile);
   }
@@ -172,6 +179,7 @@ codegen::CompileOptions KernelView::options() const {
   o.tileLoopUnroll = unrollTiles_.current();
   o.doubleBuffering = doubleBuffer_->isChecked();
   o.registerPrefetch = prefetch_->isChecked();
+  o.prefetchParts = prefetchParts_.current();
   o.vectorGlobalStores = vectorStores_->isChecked();
   o.localPadding = padLocal_.current();
   o.indexCse = cseIndices_->isChecked();
@@ -183,7 +191,8 @@ codegen::CompileOptions KernelView::options() const {
 void KernelView::setOptions(const codegen::CompileOptions& o) {
   const QSignalBlocker b1(simplify_), b2(barriers_), b3(cfg_), b4(unroll_), b5(fma_), b6(vectorLoads_),
       b7(unrollPragma_.box), b8(doubleBuffer_), b9(prefetch_), b10(vectorStores_), b11(padLocal_.box),
-      b12(cseIndices_), b13(streamK_.box), b14(registerCap_.box), b15(unrollTiles_.box);
+      b12(cseIndices_), b13(streamK_.box), b14(registerCap_.box), b15(unrollTiles_.box),
+      b16(prefetchParts_.box);
   simplify_->setChecked(o.simplifyIndices);
   barriers_->setChecked(o.barrierElimination);
   cfg_->setChecked(o.cfgSimplification);
@@ -192,6 +201,7 @@ void KernelView::setOptions(const codegen::CompileOptions& o) {
   vectorLoads_->setChecked(o.vectorLocalLoads);
   doubleBuffer_->setChecked(o.doubleBuffering);
   prefetch_->setChecked(o.registerPrefetch);
+  prefetchParts_.show(o.prefetchParts);
   vectorStores_->setChecked(o.vectorGlobalStores);
   unrollPragma_.show(o.innerLoopUnroll);
   unrollTiles_.show(o.tileLoopUnroll);

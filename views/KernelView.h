@@ -87,15 +87,16 @@ class KernelView : public QWidget {
     int current() const;
     void show(int v);
   };
-  ValueToggle unrollPragma_;  // CompileOptions::innerLoopUnroll
-  ValueToggle unrollTiles_;   // CompileOptions::tileLoopUnroll
-  QCheckBox* doubleBuffer_;   // CompileOptions::doubleBuffering
-  QCheckBox* prefetch_;       // CompileOptions::registerPrefetch
-  QCheckBox* vectorStores_;   // CompileOptions::vectorGlobalStores
-  ValueToggle padLocal_;      // CompileOptions::localPadding
-  QCheckBox* cseIndices_;     // CompileOptions::indexCse
-  ValueToggle streamK_;       // CompileOptions::streamK
-  ValueToggle registerCap_;   // CompileOptions::maxRegisters
+  ValueToggle unrollPragma_;   // CompileOptions::innerLoopUnroll
+  ValueToggle unrollTiles_;    // CompileOptions::tileLoopUnroll
+  QCheckBox* doubleBuffer_;    // CompileOptions::doubleBuffering
+  QCheckBox* prefetch_;        // CompileOptions::registerPrefetch
+  ValueToggle prefetchParts_;  // CompileOptions::prefetchParts
+  QCheckBox* vectorStores_;    // CompileOptions::vectorGlobalStores
+  ValueToggle padLocal_;       // CompileOptions::localPadding
+  QCheckBox* cseIndices_;      // CompileOptions::indexCse
+  ValueToggle streamK_;        // CompileOptions::streamK
+  ValueToggle registerCap_;    // CompileOptions::maxRegisters
   QCheckBox* diff_;
   QLabel* info_;
   QPlainTextEdit* code_;

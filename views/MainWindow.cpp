@@ -229,6 +229,7 @@ void MainWindow::connectSession() {
             options.tileLoopUnroll = 1;
             options.doubleBuffering = false;
             options.registerPrefetch = false;
+            options.prefetchParts = 1;
             options.vectorGlobalStores = false;
             options.localPadding = 0;
             options.indexCse = false;

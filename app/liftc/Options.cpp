@@ -190,9 +190,19 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
   cmd.add_flag(
       "--vector-stores", into.vectorGlobalStores,
       "write four consecutive elements of a global array as one float4 where the index is a multiple of 4");
-  cmd.add_flag("--prefetch", into.registerPrefetch,
-               "double buffering (implied) with the next tiles loaded into registers before the computation "
-               "and stored to local memory after it");
+  CLI::Option* prefetch = cmd.add_flag(
+      "--prefetch", into.registerPrefetch,
+      "double buffering (implied) with the next tiles loaded into registers before the computation "
+      "and stored to local memory after it");
+  cmd.add_option(
+         "--prefetch-parts", into.prefetchParts,
+         "with --prefetch: each step cut into N parts along its loop over k, each loading its share of "
+         "the next tiles before its steps and storing it after, so fewer are held at once (1: one part; "
+         "where the step is not one loop of a constant trip count that N divides, the kernel is the "
+         "one without it)")
+      ->type_name("N")
+      ->check(integerIn(1, 16))
+      ->needs(prefetch);
   cmd.add_option("--pad-local", into.localPadding,
                  "N unused elements after each row of a local tile of two or more dimensions, against bank "
                  "conflicts (0: none)")

@@ -63,7 +63,7 @@ CLI::Option* addDeviceOption(CLI::App& cmd, std::vector<std::string>& into);
 CLI::Option* addReferenceOption(CLI::App& cmd, codegen::ReferenceChoice& into);
 
 // The code generator's tuning switches, off by default: --vector-local-loads, --unroll N,
-// --unroll-tiles N, --prefetch and the others of codegen::CompileOptions's second group.
+// --unroll-tiles N, --prefetch, --prefetch-parts N and the others of codegen::CompileOptions's second group.
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into);
 
 // A note on standard error when --stream-k was asked for and no kernel of `program` has the shape

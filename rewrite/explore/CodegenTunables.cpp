@@ -22,6 +22,7 @@ Tunable codegenSwitch(std::string name, std::string what, std::vector<int64_t> v
 void apply(const std::string& name, int64_t value, codegen::CompileOptions& options) {
   if (name == "unroll" && value >= 1 && value <= 1024) options.innerLoopUnroll = static_cast<int>(value);
   if (name == "tunroll" && value >= 1 && value <= 16) options.tileLoopUnroll = static_cast<int>(value);
+  if (name == "pfparts" && value >= 1 && value <= 16) options.prefetchParts = static_cast<int>(value);
   if (name == "vload") options.vectorLocalLoads = value != 0;
   if (name == "dbuf") {
     options.doubleBuffering = value != 0;
@@ -41,7 +42,12 @@ std::vector<Tunable> codegenTunables(bool gpu, int64_t computeUnits) {
       codegenSwitch("dbuf",
                     "two local buffers per tile, one barrier a step; 2: the next tiles through registers "
                     "(code generator)",
-                    {2, 1, 0})};
+                    {2, 1, 0}),
+      codegenSwitch(
+          "pfparts",
+          "with dbuf=2, the step cut in two along k, each half loading and storing its share of the "
+          "next tiles; 1: one part (code generator)",
+          {2, 1})};
   if (computeUnits > 0 && computeUnits <= (1 << 18))
     out.push_back(codegenSwitch(
         "sk",

@@ -6,13 +6,14 @@
 // (CompileOptions::vectorLocalLoads: on, then off) and `dbuf` (2: CompileOptions::registerPrefetch,
 // double buffering with the next tiles through registers; 1: CompileOptions::doubleBuffering; 0:
 // neither; a mapping without a loop that copies tiles compiles to the same kernel either way,
-// which the search skips as a duplicate), and `sk` (CompileOptions::streamK: 0, then one and two
-// work-groups a compute unit; session 21: at 1024³ on an H100, 64 tiles of 256 x 64 for 132
-// SMs, it took the kernel from 18.2 to 29.8 TFLOP/s; at the large shapes its registers cost the
-// kernel half its occupancy). On an H100 the register prefetch took session 7's best
-// 4096³ program from 37.2 to 43.4 TFLOP/s and, with unroll 16, 45.5; which combination wins
-// depends on the program (docs/PERFORMANCE.md). The three-phase strategy counts values after the
-// first twice, so that it reaches the rewrites' parameters around their preferred values first.
+// which the search skips as a duplicate), `pfparts` (CompileOptions::prefetchParts: two, then
+// one; session 26: 2-6 % at every SGEMM shape on an H200, PrefetchParts.h), and `sk`
+// (CompileOptions::streamK: 0, then one and two work-groups a compute unit; session 21: at 1024³ on an H100,
+// 64 tiles of 256 x 64 for 132 SMs, it took the kernel from 18.2 to 29.8 TFLOP/s; at the large shapes its
+// registers cost the kernel half its occupancy). On an H100 the register prefetch took session 7's best 4096³
+// program from 37.2 to 43.4 TFLOP/s and, with unroll 16, 45.5; which combination wins depends on the program
+// (docs/PERFORMANCE.md). The three-phase strategy counts values after the first twice, so that it reaches the
+// rewrites' parameters around their preferred values first.
 #pragma once
 
 #include <string>

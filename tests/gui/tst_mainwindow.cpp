@@ -271,6 +271,20 @@ class TestMainWindow : public QObject {
     tiles->click();
     QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 1);
     QCOMPARE(w.kernelView()->source(), before);
+    // The prefetching step in two parts: with the prefetch to registers only.
+    auto* prefetch = w.kernelView()->findChild<QCheckBox*>("togglePrefetch");
+    auto* parts = w.kernelView()->findChild<QCheckBox*>("togglePrefetchParts");
+    QVERIFY(prefetch && parts && !prefetch->isChecked() && !parts->isChecked());
+    parts->click();
+    QCOMPARE(w.session()->compileOptions().prefetchParts, 2);
+    QCOMPARE(w.kernelView()->source(), before);
+    prefetch->click();
+    QVERIFY2(w.kernelView()->source().contains("part 2 of 2: "), qPrintable(w.kernelView()->source()));
+    parts->click();
+    QCOMPARE(w.session()->compileOptions().prefetchParts, 1);
+    QVERIFY(!w.kernelView()->source().contains("part 2 of 2: "));
+    prefetch->click();
+    QCOMPARE(w.kernelView()->source(), before);
   }
 
   // One action per shortcut: Ctrl+0 was bound by the View menu and the graph's tool bar, so Qt

@@ -215,7 +215,7 @@ class TestSearch : public QObject {
       r.device = "some GPU";
       r.sizes = "K=8,M=8,N=8";
       int64_t id = store.beginSearch(r);
-      for (const char* parameters : {"tunroll=2,unroll=4,vload=1,local=8", "local=4"}) {
+      for (const char* parameters : {"dbuf=2,pfparts=2,tunroll=2,unroll=4,vload=1,local=8", "local=4"}) {
         explore::KernelRecord k;
         k.searchId = id;
         k.program = "matmul";
@@ -249,10 +249,14 @@ class TestSearch : public QObject {
              QString("Unroll inner loops x4"));
     QVERIFY(w.kernelView()->findChild<QCheckBox*>("toggleUnrollTiles")->isChecked());
     QVERIFY(w.session()->compileOptions().vectorLocalLoads);
+    QVERIFY(w.session()->compileOptions().registerPrefetch);
+    QCOMPARE(w.session()->compileOptions().prefetchParts, 2);
+    QVERIFY(w.kernelView()->findChild<QCheckBox*>("togglePrefetchParts")->isChecked());
     w.performancePlot()->clickPoint(1);
     QTRY_VERIFY_WITH_TIMEOUT(!w.session()->isReplaying(), 30'000);
     QCOMPARE(w.session()->compileOptions().innerLoopUnroll, 1);
     QCOMPARE(w.session()->compileOptions().tileLoopUnroll, 1);
+    QCOMPARE(w.session()->compileOptions().prefetchParts, 1);
     QVERIFY(!w.session()->compileOptions().vectorLocalLoads);
   }
 

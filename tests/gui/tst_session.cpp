@@ -120,6 +120,8 @@ class TestSession : public QObject {
     options.innerLoopUnroll = 4;
     options.tileLoopUnroll = 2;
     options.doubleBuffering = true;
+    options.registerPrefetch = true;
+    options.prefetchParts = 4;
     options.streamK = 132;
     options.maxRegisters = 96;
     s.setCompileOptions(options);
@@ -148,6 +150,8 @@ class TestSession : public QObject {
     QCOMPARE(r.compileOptions().innerLoopUnroll, 4);
     QCOMPARE(r.compileOptions().tileLoopUnroll, 2);
     QVERIFY(r.compileOptions().doubleBuffering);
+    QVERIFY(r.compileOptions().registerPrefetch);
+    QCOMPARE(r.compileOptions().prefetchParts, 4);
     QVERIFY(r.compileOptions().simplifyIndices);
     QCOMPARE(r.compileOptions().streamK, 132);
     QCOMPARE(r.compileOptions().maxRegisters, 96);
@@ -174,6 +178,7 @@ class TestSession : public QObject {
     codegen::CompileOptions options;
     options.vectorLocalLoads = true;
     options.tileLoopUnroll = 2;
+    options.prefetchParts = 2;
     s.setCompileOptions(options);
     QVERIFY(s.saveSession(path));
     QFile f(path);
@@ -184,6 +189,7 @@ class TestSession : public QObject {
     QCOMPARE(kernel["tileLoopUnroll"].toInt(), 2);
     kernel["innerLoopUnroll"] = 0;
     kernel["tileLoopUnroll"] = 17;
+    kernel["prefetchParts"] = 0;
     kernel["localPadding"] = -1;
     kernel["streamK"] = "many";
     kernel["maxRegisters"] = 7;
@@ -201,6 +207,7 @@ class TestSession : public QObject {
     codegen::CompileOptions defaults;
     QCOMPARE(r.compileOptions().innerLoopUnroll, defaults.innerLoopUnroll);
     QCOMPARE(r.compileOptions().tileLoopUnroll, defaults.tileLoopUnroll);
+    QCOMPARE(r.compileOptions().prefetchParts, defaults.prefetchParts);
     QCOMPARE(r.compileOptions().localPadding, defaults.localPadding);
     QCOMPARE(r.compileOptions().streamK, defaults.streamK);
     QCOMPARE(r.compileOptions().maxRegisters, defaults.maxRegisters);
