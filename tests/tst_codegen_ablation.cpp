@@ -12,6 +12,7 @@
 
 #include "codegen/BarrierElimination.h"
 #include "codegen/Compiler.h"
+#include "codegen/PrefetchParts.h"
 #include "core/interp/Sizes.h"
 #include "core/lang/Parser.h"
 
@@ -430,6 +431,97 @@ class TestCodegenAblation : public QObject {
                        o.prefetchParts = 2;
                      }),
              compile("matmul_best.lift", [](codegen::CompileOptions& o) { o.registerPrefetch = true; }));
+  }
+
+  // Only a step whose computation is one sequential loop of a constant trip count, under scopes
+  // that declare nothing but ints it does not change, is cut: a declaration of another type (an
+  // accumulator set before the loop), an int the loop changes, a statement after the loop, a
+  // barrier in it, or a trip count the parts do not divide leaves the step whole.
+  void prefetchPartsLeaveOtherStepsWhole() {
+    codegen::Memory tile;
+    tile.name = "tmp";
+    tile.space = codegen::AddressSpace::Local;
+    tile.count = arith::cst(16);
+    auto stmt = [](codegen::c::Stmt::Kind kind) {
+      auto s = std::make_unique<codegen::c::Stmt>();
+      s->kind = kind;
+      return s;
+    };
+    auto assign = [&](codegen::c::ExprP lhs, std::string rhs) {
+      auto a = stmt(codegen::c::Stmt::Kind::Assign);
+      a->lhs = std::move(lhs);
+      a->rhs = codegen::c::text(std::move(rhs));
+      return a;
+    };
+    auto decl = [&](std::string type, std::string name, std::string value) {
+      auto d = stmt(codegen::c::Stmt::Kind::Decl);
+      d->text = std::move(type);
+      d->name = std::move(name);
+      d->rhs = codegen::c::text(std::move(value));
+      return d;
+    };
+    auto loop = [&](int64_t trips, codegen::c::StmtP body) {
+      auto l = stmt(codegen::c::Stmt::Kind::For);
+      l->text = "j";
+      l->init = "0";
+      l->cond = fmt::format("j < {}", trips);
+      l->step = "j += 1";
+      l->trips = trips;
+      l->body.push_back(std::move(body));
+      return l;
+    };
+    auto staged = [&] {
+      codegen::StagedCopy copy;
+      for (int v = 1; v <= 2; ++v) {
+        std::string name = fmt::format("pf{}", v);
+        copy.loads.push_back(assign(codegen::c::text(name), fmt::format("A[{}]", v)));
+        codegen::c::Access a;
+        a.mem = &tile;
+        a.write = true;
+        a.raw = a.simplified = arith::cst(v);
+        copy.stores.push_back(assign(codegen::c::access(a), name));
+      }
+      return copy;
+    };
+    // One loop under a scope that declares its id: cut.
+    {
+      codegen::c::Block compute;
+      auto scope = stmt(codegen::c::Stmt::Kind::Scope);
+      scope->body.push_back(decl("int", "l_id", "get_local_id(0)"));
+      scope->body.push_back(loop(4, assign(codegen::c::text("acc"), "acc + 1.0f")));
+      compute.push_back(std::move(scope));
+      auto parts = codegen::interleaveInParts(staged(), compute, 2);
+      QVERIFY(parts);
+      QCOMPARE(parts->size(), size_t(10));  // per part: a note, a load, the scope, a note, a store
+      QVERIFY(!codegen::interleaveInParts(staged(), compute, 3));
+      QVERIFY(!codegen::interleaveInParts(staged(), compute, 8));
+    }
+    auto refused = [&](codegen::c::Block compute) {
+      return !codegen::interleaveInParts(staged(), compute, 2);
+    };
+    {
+      codegen::c::Block compute;
+      compute.push_back(decl("float", "s", "0.0f"));
+      compute.push_back(loop(4, assign(codegen::c::text("s"), "s + 1.0f")));
+      QVERIFY(refused(std::move(compute)));
+    }
+    {
+      codegen::c::Block compute;
+      compute.push_back(decl("int", "c", "0"));
+      compute.push_back(loop(4, assign(codegen::c::text("c"), "c + 1")));
+      QVERIFY(refused(std::move(compute)));
+    }
+    {
+      codegen::c::Block compute;
+      compute.push_back(loop(4, assign(codegen::c::text("acc"), "acc + 1.0f")));
+      compute.push_back(assign(codegen::c::text("out"), "acc"));
+      QVERIFY(refused(std::move(compute)));
+    }
+    {
+      codegen::c::Block compute;
+      compute.push_back(loop(4, stmt(codegen::c::Stmt::Kind::Barrier)));
+      QVERIFY(refused(std::move(compute)));
+    }
   }
 
   // A register block's results leave as float4 rows: the four writes of out[b .. b+3] (b a
