@@ -37,7 +37,8 @@ void compileExample(benchmark::State& state, const char* example, bool simplify)
                  lang::parseFile(std::string(LIFT_SOURCE_DIR "/resources/examples/lowlevel/") + example), o);
 }
 
-// The switches of the explorer's best GPU kernel: `--unroll 16 --vector-local-loads --prefetch`.
+// The switches of the explorer's best GPU kernel: `--unroll 16 --vector-local-loads --prefetch
+// --prefetch-parts 2`.
 void compileTiled(benchmark::State& state, bool explorersBest, bool gpuSwitches) {
   rewrite::TypedProgram p = explorersBest ? bench::explorersBestMatmul(4096) : bench::shippedTiledMatmul();
   codegen::CompileOptions o;
@@ -45,6 +46,7 @@ void compileTiled(benchmark::State& state, bool explorersBest, bool gpuSwitches)
     o.innerLoopUnroll = 16;
     o.vectorLocalLoads = true;
     o.registerPrefetch = true;
+    o.prefetchParts = 2;
   }
   compileProgram(state, p.program, o);
 }
