@@ -78,6 +78,9 @@ struct CompiledKernel {
   Type resultType;
   std::vector<std::string> sizeNames;  // the program's size variables, in declaration order
   CompileOptions options;
+  // Loops whose prefetching step was cut into options.prefetchParts parts (PrefetchParts.h); 0:
+  // the switch did not apply.
+  int loopsInParts = 0;
 
   // Lines of source whose provenance is `node`.
   std::vector<int> linesOf(ir::NodeId node) const;

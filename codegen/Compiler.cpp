@@ -84,7 +84,9 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   if (options.streamK > 0) model.streamKGroups = scheduleStreamK(model, options.streamK);
   if (options.unrolling) scalarizePrivateArrays(model.body, model.memories);
   if (options.doubleBuffering || options.registerPrefetch)
-    doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch, options.prefetchParts);
+    model.loopsInParts =
+        doubleBufferTileCopies(model.body, model.memories, options.registerPrefetch, options.prefetchParts)
+            .inParts;
   if (options.vectorLocalLoads) vectorizeLocalLoads(model.body, model.memories);
   if (options.vectorGlobalStores) vectorizeGlobalStores(model.body);
   addUnrollPragmas(model.body, options.innerLoopUnroll);
@@ -95,6 +97,7 @@ CompiledKernel compileKernel(const ir::Program& program, const CompileOptions& o
   CompiledKernel k;
   k.kernelName = model.name;
   k.options = options;
+  k.loopsInParts = model.loopsInParts;
   k.inputTypes = types.paramTypes;
   k.resultType = types.resultType;
   for (auto& s : program.sizes) k.sizeNames.push_back(s.name);

@@ -45,7 +45,7 @@ class DoubleBuffer {
   DoubleBuffer(c::Block& kernel, MemoryAllocator& memories, bool prefetch, int parts)
       : kernel_(kernel), memories_(memories), prefetch_(prefetch), parts_(parts) {}
 
-  int run() {
+  DoubleBuffered run() {
     // The loops of the shape first, and the tiles each copies into: a tile may be copied by
     // several such loops (the two branches of a stream-K kernel, StreamK.h), each of which
     // writes it before reading it, and is then doubled once for all of them; a tile that any
@@ -54,7 +54,7 @@ class DoubleBuffer {
     for (auto& [loop, tiles] : candidates_)
       if (!usedOutside(kernel_, tiles)) accepted_.insert(loop);
     visit(kernel_, true);
-    return count_;
+    return done_;
   }
 
  private:
@@ -62,7 +62,7 @@ class DoubleBuffer {
     for (size_t k = 0; k < b.size(); ++k) {
       if (b[k]->kind == c::Stmt::Kind::For && (!apply || accepted_.count(b[k].get())) &&
           transform(b, k, apply) && apply) {
-        ++count_;
+        ++done_.loops;
         continue;
       }
       visit(b[k]->body, apply);
@@ -252,6 +252,7 @@ class DoubleBuffer {
       if (!withBranch && parts_ > 1) inParts = interleaveInParts(staged, reading, parts_);
       for (auto& s : staged.declarations) loop.body.push_back(std::move(s));
       if (inParts) {
+        ++done_.inParts;
         for (auto& s : *inParts) loop.body.push_back(std::move(s));
       } else {
         if (withBranch)
@@ -309,7 +310,7 @@ class DoubleBuffer {
   MemoryAllocator& memories_;
   bool prefetch_;
   int parts_;
-  int count_ = 0;
+  DoubleBuffered done_;
   std::vector<std::pair<const c::Stmt*, std::set<Memory*>>> candidates_;
   std::set<const c::Stmt*> accepted_;
   std::map<const Memory*, arith::Expr> single_;  // the doubled tiles' sizes before
@@ -317,8 +318,8 @@ class DoubleBuffer {
 
 }  // namespace
 
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch,
-                           int prefetchParts) {
+DoubleBuffered doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch,
+                                      int prefetchParts) {
   return DoubleBuffer(body, memories, registerPrefetch, prefetchParts).run();
 }
 

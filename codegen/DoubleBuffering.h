@@ -20,10 +20,14 @@
 
 namespace lift::codegen {
 
-// Rewrites the kernel body; returns how many loops it double-buffered. With registerPrefetch,
-// the next tiles' copy goes through registers where it can (RegisterPrefetch.h), in
-// `prefetchParts` parts of the step where it can (PrefetchParts.h).
-int doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories, bool registerPrefetch = false,
-                           int prefetchParts = 1);
+// Rewrites the kernel body. With registerPrefetch, the next tiles' copy goes through registers
+// where it can (RegisterPrefetch.h), in `prefetchParts` parts of the step where it can
+// (PrefetchParts.h).
+struct DoubleBuffered {
+  int loops = 0;    // loops double-buffered
+  int inParts = 0;  // of those, loops whose step was cut into parts
+};
+DoubleBuffered doubleBufferTileCopies(c::Block& body, MemoryAllocator& memories,
+                                      bool registerPrefetch = false, int prefetchParts = 1);
 
 }  // namespace lift::codegen

@@ -55,6 +55,8 @@ struct KernelModel {
   // The kernel runs a stream-K schedule (StreamK.h) on this many work-groups in dimension 0 (0: it
   // does not).
   int streamKGroups = 0;
+  // Loops whose prefetching step was cut into CompileOptions::prefetchParts parts (PrefetchParts.h).
+  int loopsInParts = 0;
   // The index an access prints in place of its simplified one: with common subexpressions
   // replaced by temporaries (IndexCse.h); accesses not listed print their own.
   std::unordered_map<const c::Access*, arith::Expr> indexTemporaries;

@@ -66,6 +66,35 @@ class TestLiftcCompile : public QObject {
     QVERIFY(bad.err.contains("--stream-k"));
   }
 
+  // --prefetch-parts N cuts each prefetching step into N parts where its loop along k has a trip
+  // count N divides; elsewhere a note says so on stderr and the kernel is the one without it.
+  // Without --prefetch, or with N out of 1..16, it is a usage error.
+  void prefetchPartsSaysWhereItDoesNotApply() {
+    const QString tiled = "resources/examples/lowlevel/matmul_tiled_gpu_8x8.lift";  // K tiles of 4 steps
+    Result on = liftc({"compile", tiled, "--prefetch", "--prefetch-parts", "2"});
+    QCOMPARE(on.code, 0);
+    QVERIFY2(on.out.contains("// part 2 of 2: its share of the next tiles, then its steps"),
+             qPrintable(on.out));
+    QVERIFY(on.err.isEmpty());
+    Result plain = liftc({"compile", tiled, "--prefetch"});
+    for (const QStringList& args : {QStringList{"compile", tiled, "--prefetch", "--prefetch-parts", "3"},
+                                    QStringList{"compile", kDot, "--prefetch", "--prefetch-parts", "2"}}) {
+      Result off = liftc(args);
+      QCOMPARE(off.code, 0);
+      QVERIFY2(off.err.contains("note: --prefetch-parts " + args.last() + " does not apply"),
+               qPrintable(off.err));
+      QCOMPARE(off.out, liftc(args.mid(0, args.size() - 2)).out);
+    }
+    QCOMPARE(liftc({"compile", tiled, "--prefetch", "--prefetch-parts", "1"}).out, plain.out);
+    for (const QStringList& args : {QStringList{"compile", tiled, "--prefetch-parts", "2"},
+                                    QStringList{"compile", tiled, "--prefetch", "--prefetch-parts", "0"},
+                                    QStringList{"compile", tiled, "--prefetch", "--prefetch-parts", "17"}}) {
+      Result bad = liftc(args);
+      QCOMPARE(bad.code, 2);
+      QVERIFY2(bad.err.contains("--prefetch-parts"), qPrintable(bad.err));
+    }
+  }
+
   // --max-registers N changes the build, not the source: the kernel as without it, and a note
   // saying so.
   void registerCapLeavesTheSource() {

@@ -323,26 +323,36 @@ void KernelView::recompile() {
       for (const codegen::KernelStage& stage : c.stages) kernels << kernelSummary(stage.kernel);
       where = QString("%1 kernels, run in this order: %2").arg(c.stages.size()).arg(kernels.join("; "));
     }
-    // Stream-K asked for: whether it applies (StreamK.h).
-    QString streamK;
+    // Switches asked for that apply to some kernels only: whether they apply here. Stream-K
+    // (StreamK.h):
+    QString notes;
     if (options().streamK > 0) {
       int groups = 0;
       for (const codegen::KernelStage& stage : c.stages)
         groups = std::max(groups, stage.kernel.launch.streamKGroups);
-      streamK = groups > 0
-                    ? QString(" — stream-K over %1 work-groups").arg(groups)
-                    : QString(
-                          " — stream-K does not apply here: it needs a loop over K tiles that adds into "
-                          "zeroed accumulators, at constant sizes (as the search's kernels have), and "
-                          "tiles that do not fill whole waves of its work-groups");
+      notes = groups > 0 ? QString(" — stream-K over %1 work-groups").arg(groups)
+                         : QString(
+                               " — stream-K does not apply here: it needs a loop over K tiles that adds into "
+                               "zeroed accumulators, at constant sizes (as the search's kernels have), and "
+                               "tiles that do not fill whole waves of its work-groups");
     }
+    // The step in parts asked for (with the prefetch): whether it applies (PrefetchParts.h).
+    if (options().registerPrefetch && options().prefetchParts > 1 &&
+        std::none_of(c.stages.begin(), c.stages.end(),
+                     [](const codegen::KernelStage& s) { return s.kernel.loopsInParts > 0; }))
+      notes +=
+          QString(
+              " — prefetch in %1 parts does not apply here: it needs a loop over tiles whose next tiles go "
+              "through registers and whose step computes in one loop of a constant trip count that %1 "
+              "divides")
+              .arg(options().prefetchParts);
     info_->setText(QString("%1 — %2 lines, %3 bytes, %4 memory accesses — generated in %5 ms%6")
                        .arg(where)
                        .arg(lineNodes_.size())
                        .arg(source_.toUtf8().size())
                        .arg(indices.size())
                        .arg(us / 1000.0, 0, 'f', 2)
-                       .arg(streamK));
+                       .arg(notes));
     model_->setEntries(std::move(indices), options().simplifyIndices);
     table_->resizeColumnsToContents();
   } catch (const LiftError& e) {

@@ -37,6 +37,7 @@ int runCompile(const CompileArgs& args) {
   for (int64_t l : args.local) options.localSize.push_back(arith::cst(l));
   codegen::CompiledProgram compiled = codegen::compileProgram(p, options);
   noteStreamKNotApplied("compile", options, compiled);
+  notePrefetchPartsNotApplied("compile", options, compiled);
   if (options.maxRegisters > 0)
     std::fprintf(stderr,
                  "liftc compile: note: --max-registers %d does not change the source: the cap acts when the "

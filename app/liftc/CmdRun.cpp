@@ -184,7 +184,10 @@ int runRun(const RunArgs& args) {
     return kExitError;
   }
 
-  if (e.program) noteStreamKNotApplied("run", req.compile, *e.program);
+  if (e.program) {
+    noteStreamKNotApplied("run", req.compile, *e.program);
+    notePrefetchPartsNotApplied("run", req.compile, *e.program);
+  }
   if (req.compile.maxRegisters > 0 && !runtime::takesRegisterCap(device.info()))
     std::fprintf(stderr,
                  "liftc run: note: --max-registers %d has no effect on %s: only NVIDIA's OpenCL compiler "

@@ -181,6 +181,18 @@ void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& o
       options.streamK);
 }
 
+void notePrefetchPartsNotApplied(const char* command, const codegen::CompileOptions& options,
+                                 const codegen::CompiledProgram& program) {
+  if (options.prefetchParts <= 1 || !options.registerPrefetch) return;
+  for (auto& s : program.stages)
+    if (s.kernel.loopsInParts > 0) return;
+  std::fprintf(stderr,
+               "liftc %s: note: --prefetch-parts %d does not apply: it needs a loop over tiles whose next "
+               "tiles go through registers (--prefetch) and whose step computes in one loop of a constant "
+               "trip count that %d divides; the kernel is the one without it\n",
+               command, options.prefetchParts, options.prefetchParts);
+}
+
 void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into) {
   cmd.add_flag(
       "--vector-local-loads", into.vectorLocalLoads,

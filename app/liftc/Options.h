@@ -70,5 +70,8 @@ void addCodegenTuningOptions(CLI::App& cmd, codegen::CompileOptions& into);
 // it needs (the kernel is the same as without it).
 void noteStreamKNotApplied(const char* command, const codegen::CompileOptions& options,
                            const codegen::CompiledProgram& program);
+// The same for --prefetch-parts N: no step of `program` was cut into N parts.
+void notePrefetchPartsNotApplied(const char* command, const codegen::CompileOptions& options,
+                                 const codegen::CompiledProgram& program);
 
 }  // namespace lift::liftc

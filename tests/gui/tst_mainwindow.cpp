@@ -280,6 +280,24 @@ class TestMainWindow : public QObject {
     QCOMPARE(w.kernelView()->source(), before);
     prefetch->click();
     QVERIFY2(w.kernelView()->source().contains("part 2 of 2: "), qPrintable(w.kernelView()->source()));
+    QVERIFY(!info->text().contains("prefetch in"));
+    // Three parts do not divide the step's loop of 4: the kernel as in one part, and the line
+    // above it says why.
+    QString twoParts = w.kernelView()->source();
+    codegen::CompileOptions three = w.kernelView()->options();
+    three.prefetchParts = 3;
+    w.kernelView()->setOptions(three);
+    QCOMPARE(parts->text(), QString("Prefetch in 3 parts"));
+    QVERIFY2(info->text().contains("prefetch in 3 parts does not apply here"), qPrintable(info->text()));
+    QString threeParts = w.kernelView()->source();
+    QVERIFY(!threeParts.contains("part 1 of"));
+    parts->click();  // one part
+    QCOMPARE(w.kernelView()->source(), threeParts);
+    QVERIFY(!info->text().contains("prefetch in"));
+    three.prefetchParts = 2;
+    w.kernelView()->setOptions(three);
+    QCOMPARE(parts->text(), QString("Prefetch in 2 parts"));
+    QCOMPARE(w.kernelView()->source(), twoParts);
     parts->click();
     QCOMPARE(w.session()->compileOptions().prefetchParts, 1);
     QVERIFY(!w.kernelView()->source().contains("part 2 of 2: "));
