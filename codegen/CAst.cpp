@@ -1,6 +1,7 @@
 // Construction helpers and traversal of the kernel's statement tree.
 #include "codegen/CAst.h"
 
+#include <algorithm>
 #include <functional>
 #include <regex>
 
@@ -103,6 +104,22 @@ bool namesInText(const Block& b, const std::string& var) {
   return false;
 }
 
+bool contains(const Block& b, std::initializer_list<Stmt::Kind> kinds) {
+  for (auto& s : b)
+    if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end() || contains(s->body, kinds))
+      return true;
+  return false;
+}
+
+bool readsMemory(const ExprP& e) {
+  bool reads = false;
+  if (e)
+    forEachExpr(*e, [&](const Expr& x) {
+      if (x.kind == Expr::Kind::Access) reads = true;
+    });
+  return reads;
+}
+
 ExprP rewrite(const ExprP& e, const AccessMap& access, const IndexMap& index) {
   if (!e) return e;
   auto copy = std::make_shared<Expr>(*e);
@@ -137,6 +154,11 @@ StmtP clone(const Stmt& s, const AccessMap& access, const IndexMap& index) {
   out->rhs = rewrite(s.rhs, access, index);
   for (auto& b : s.body) out->body.push_back(clone(*b, access, index));
   return out;
+}
+
+StmtP clone(const Stmt& s) {
+  return clone(
+      s, [](const Access& a) { return a; }, [](arith::Expr e) { return e; });
 }
 
 }  // namespace lift::codegen::c

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -109,6 +110,8 @@ using AccessMap = std::function<Access(const Access&)>;
 using IndexMap = std::function<arith::Expr(arith::Expr)>;
 ExprP rewrite(const ExprP& e, const AccessMap& access, const IndexMap& index);
 StmtP clone(const Stmt& s, const AccessMap& access, const IndexMap& index);
+// A copy as it is.
+StmtP clone(const Stmt& s);
 
 // `a + b` (printed in parentheses): a Call whose text is "+".
 ExprP sum(ExprP a, ExprP b);
@@ -121,5 +124,9 @@ void forEachAccess(const Block& b, const std::function<void(const Access&)>& f);
 // Whether a text of the statements (loop headers, conditions, text expressions, lines) names
 // `var` as a word: uses that an access map cannot rewrite.
 bool namesInText(const Block& b, const std::string& var);
+// Whether the statements contain a statement of one of `kinds`, at any depth.
+bool contains(const Block& b, std::initializer_list<Stmt::Kind> kinds);
+// Whether the expression reads a memory (has an access in it).
+bool readsMemory(const ExprP& e);
 
 }  // namespace lift::codegen::c

@@ -185,9 +185,8 @@ class DoubleBuffer {
     c::AccessMap current = [&](const c::Access& a) { return inBuffer(a, var); };
     c::Block reading;
     for (auto& s : compute) reading.push_back(c::clone(*s, current, same));
-    auto unchanged = [](const c::Access& a) { return a; };
-    c::StmtP firstBarrier = c::clone(*loop.body[barriers[0]], unchanged, same);
-    c::StmtP lastBarrier = c::clone(*loop.body[barriers[1]], unchanged, same);
+    c::StmtP firstBarrier = c::clone(*loop.body[barriers[0]]);
+    c::StmtP lastBarrier = c::clone(*loop.body[barriers[1]]);
 
     auto guarded = [&](c::Block body) {
       auto guard = std::make_unique<c::Stmt>();
@@ -234,8 +233,8 @@ class DoubleBuffer {
         after->node = loop.node;
         after->body.push_back(comment("the last step: no next tiles"));
         after->body.push_back(decl(i, std::to_string(*steps - 1)));
-        for (auto& s : reading) after->body.push_back(c::clone(*s, unchanged, same));
-        after->body.push_back(c::clone(*lastBarrier, unchanged, same));
+        for (auto& s : reading) after->body.push_back(c::clone(*s));
+        after->body.push_back(c::clone(*lastBarrier));
       }
       if (clamped) {
         loop.body.push_back(comment("the next tiles, loaded into registers (the last step: its own again)"));

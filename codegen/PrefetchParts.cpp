@@ -9,11 +9,6 @@
 namespace lift::codegen {
 namespace {
 
-c::StmtP copyOf(const c::Stmt& s) {
-  return c::clone(
-      s, [](const c::Access& a) { return a; }, [](arith::Expr e) { return e; });
-}
-
 // A scope or guard around an assignment, and the declarations before it in that scope.
 struct Level {
   const c::Stmt* holder = nullptr;  // null: the block itself
@@ -23,20 +18,20 @@ struct Level {
 // The assignment as a statement of its own: inside copies of the scopes and guards around it, each
 // with the declarations that came before it there.
 c::StmtP wrap(const std::vector<Level>& levels, const c::Stmt& assign) {
-  c::StmtP inner = copyOf(assign);
+  c::StmtP inner = c::clone(assign);
   for (size_t l = levels.size(); l-- > 0;) {
     const Level& level = levels[l];
     if (!level.holder && level.declarations.empty()) continue;
     c::StmtP holder;
     if (level.holder) {
-      holder = copyOf(*level.holder);
+      holder = c::clone(*level.holder);
       holder->body.clear();
     } else {
       holder = std::make_unique<c::Stmt>();
       holder->kind = c::Stmt::Kind::Scope;
       holder->node = assign.node;
     }
-    for (const c::Stmt* d : level.declarations) holder->body.push_back(copyOf(*d));
+    for (const c::Stmt* d : level.declarations) holder->body.push_back(c::clone(*d));
     holder->body.push_back(std::move(inner));
     inner = std::move(holder);
   }
@@ -80,12 +75,6 @@ const c::Stmt& innermost(const c::Stmt& s) {
   return s.kind == c::Stmt::Kind::Assign || s.body.empty() ? s : innermost(*s.body.back());
 }
 
-bool hasBarrierOrLine(const c::Block& b) {
-  return std::any_of(b.begin(), b.end(), [](const c::StmtP& s) {
-    return s->kind == c::Stmt::Kind::Barrier || s->kind == c::Stmt::Kind::Line || hasBarrierOrLine(s->body);
-  });
-}
-
 // Whether a statement of `b` assigns to the variable `name`.
 bool assigns(const c::Block& b, const std::string& name) {
   return std::any_of(b.begin(), b.end(), [&](const c::StmtP& s) {
@@ -93,15 +82,6 @@ bool assigns(const c::Block& b, const std::string& name) {
                 s->lhs->text == name;
     return here || assigns(s->body, name);
   });
-}
-
-bool readsMemory(const c::ExprP& e) {
-  bool reads = false;
-  if (e)
-    c::forEachExpr(*e, [&](const c::Expr& x) {
-      if (x.kind == c::Expr::Kind::Access) reads = true;
-    });
-  return reads;
 }
 
 // The computation's loop along k: the one sequential loop `for (int j = 0; j < T; j += 1)` (T a
@@ -114,7 +94,7 @@ c::Stmt* loopAlongK(c::Block& b, int parts) {
       case c::Stmt::Kind::Comment:
         continue;
       case c::Stmt::Kind::Decl:
-        if (s->text != "int" || readsMemory(s->rhs) || assigns(b, s->name)) return nullptr;
+        if (s->text != "int" || c::readsMemory(s->rhs) || assigns(b, s->name)) return nullptr;
         continue;
       case c::Stmt::Kind::Scope:
       case c::Stmt::Kind::If:
@@ -126,7 +106,8 @@ c::Stmt* loopAlongK(c::Block& b, int parts) {
         const c::Stmt& l = *s;
         bool shape = !l.pattern && l.parallelTrips == 0 && l.trips >= parts && l.trips % parts == 0 &&
                      l.init == "0" && l.step == l.text + " += 1" &&
-                     l.cond == fmt::format("{} < {}", l.text, l.trips) && !hasBarrierOrLine(l.body);
+                     l.cond == fmt::format("{} < {}", l.text, l.trips) &&
+                     !c::contains(l.body, {c::Stmt::Kind::Barrier, c::Stmt::Kind::Line});
         if (found || !shape) return nullptr;
         found = s.get();
         continue;
@@ -173,7 +154,7 @@ std::optional<c::Block> interleaveInParts(const StagedCopy& staged, const c::Blo
   // The computation once a part, its loop along k cut to the part's steps.
   std::vector<c::Block> steps(static_cast<size_t>(parts));
   for (int p = 0; p < parts; ++p) {
-    for (auto& s : compute) steps[p].push_back(copyOf(*s));
+    for (auto& s : compute) steps[p].push_back(c::clone(*s));
     c::Stmt* loop = loopAlongK(steps[p], parts);
     if (!loop) return std::nullopt;
     int64_t length = loop->trips / parts, lo = p * length, hi = lo + length;

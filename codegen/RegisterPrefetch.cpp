@@ -35,15 +35,6 @@ class Stager {
     return d;
   }
 
-  static bool readsMemory(const c::ExprP& e) {
-    bool reads = false;
-    if (e)
-      c::forEachExpr(*e, [&](const c::Expr& x) {
-        if (x.kind == c::Expr::Kind::Access) reads = true;
-      });
-    return reads;
-  }
-
   // One iteration of a loop: a scope in each part that sets the loop variable, then the body.
   bool iteration(const c::Stmt& loop, const std::string& value, c::Block& loads, c::Block& stores) {
     auto l = make(c::Stmt::Kind::Scope, loop), s = make(c::Stmt::Kind::Scope, loop);
@@ -69,7 +60,7 @@ class Stager {
         return true;
       }
       case c::Stmt::Kind::Decl: {
-        if (readsMemory(s.rhs)) return false;
+        if (c::readsMemory(s.rhs)) return false;
         for (c::Block* part : {&loads, &stores}) {
           auto d = make(c::Stmt::Kind::Decl, s);
           d->text = s.text;

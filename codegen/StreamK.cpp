@@ -181,9 +181,7 @@ class Scheduler {
   }
   c::Block copy(const c::Block& b) {
     c::Block out;
-    for (auto& s : b)
-      out.push_back(c::clone(
-          *s, [](const c::Access& a) { return a; }, [](arith::Expr e) { return e; }));
+    for (auto& s : b) out.push_back(c::clone(*s));
     return out;
   }
 
@@ -471,8 +469,7 @@ class Scheduler {
       own.push_back(decl("sk_tile", "get_group_id(0)"));
       tileIds(own, 0);
       for (auto& s : prefix) own.push_back(std::move(s));
-      own.push_back(c::clone(
-          loop, [](const c::Access& a) { return a; }, [](arith::Expr e) { return e; }));
+      own.push_back(c::clone(loop));
       for (auto& s : suffix) own.push_back(std::move(s));
       scope->body.push_back(when(fmt::format("get_group_id(0) < {}", whole), std::move(own)));
       scope->body.push_back(when(fmt::format("get_group_id(0) >= {}", whole), std::move(shared)));

@@ -3,18 +3,9 @@
 #include "codegen/UnrollPragmas.h"
 
 #include <algorithm>
-#include <initializer_list>
 
 namespace lift::codegen {
 namespace {
-
-// Whether the statements contain a statement of one of `kinds`, at any depth.
-bool contains(const c::Block& b, std::initializer_list<c::Stmt::Kind> kinds) {
-  for (auto& s : b)
-    if (std::find(kinds.begin(), kinds.end(), s->kind) != kinds.end() || contains(s->body, kinds))
-      return true;
-  return false;
-}
 
 // Marks the outermost loops `wanted` accepts: `#pragma unroll factor`, at most the trip count where
 // that is a constant. Returns how many.
@@ -37,7 +28,7 @@ int markLoops(c::Block& body, int factor, const Wanted& wanted) {
 int addUnrollPragmas(c::Block& body, int factor) {
   if (factor <= 1) return 0;
   return markLoops(body, factor, [](const c::Stmt& loop) {
-    return loop.trips > 1 && !contains(loop.body, {c::Stmt::Kind::For, c::Stmt::Kind::Barrier});
+    return loop.trips > 1 && !c::contains(loop.body, {c::Stmt::Kind::For, c::Stmt::Kind::Barrier});
   });
 }
 
@@ -45,7 +36,7 @@ int addTileLoopUnrollPragmas(c::Block& body, int factor) {
   if (factor <= 1) return 0;
   // Sequential loops only: a parallel map's loop (over more work-groups than run) is not one.
   return markLoops(body, factor, [](const c::Stmt& loop) {
-    return !loop.pattern && loop.trips != 1 && contains(loop.body, {c::Stmt::Kind::Barrier});
+    return !loop.pattern && loop.trips != 1 && c::contains(loop.body, {c::Stmt::Kind::Barrier});
   });
 }
 
